@@ -1,0 +1,33 @@
+"""Test-suite options shared by tests/ and proofs/.
+
+``--full`` (or SEPRANK_FULL=1) runs the full tier: slow tests marked
+``@pytest.mark.slow`` and every proof check with its larger parameter ranges.
+Without it, CI's fast tier runs.
+"""
+
+import os
+
+import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", default=False,
+                     help="run the full (slow, exhaustive) tier")
+
+
+def full_tier(config) -> bool:
+    return bool(config.getoption("--full")) or os.environ.get("SEPRANK_FULL") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    if full_tier(config):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --full or SEPRANK_FULL=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def full(request) -> bool:
+    return full_tier(request.config)

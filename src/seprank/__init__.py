@@ -1,0 +1,28 @@
+"""seprank: exact checks of the separation-rank theory of self-attention.
+
+The front door for ranks is :func:`seprank.rank`; every answer carries its kind
+(``exact``, ``lower_bound``, ``upper_bound``, ``probabilistic`` or
+``float_estimate``). :func:`seprank.verify` re-checks a certificate with code
+that shares nothing with the engines.
+"""
+
+__version__ = "0.1.0"
+
+from seprank.linalg.certificates import (  # noqa: E402
+    LowerBoundCertificate,
+    RankCertificate,
+    UpperBoundCertificate,
+)
+from seprank.linalg.frontdoor import rank  # noqa: E402
+from seprank.linalg.result import RankResult  # noqa: E402
+from seprank.linalg.verify import verify  # noqa: E402
+
+__all__ = [
+    "rank",
+    "verify",
+    "RankResult",
+    "RankCertificate",
+    "LowerBoundCertificate",
+    "UpperBoundCertificate",
+    "__version__",
+]

@@ -1,0 +1,123 @@
+"""The ``seprank`` command line.
+
+    seprank prove [ID ...] [--full] [--json PATH] [--markdown PATH] [--list]
+    seprank rank FILE [--method auto|exact|modular|float] [--prime P] [--certify] [--json]
+
+Errors a user can cause (bad files, bad parameters) print one line starting
+with ``seprank: error:`` and exit with status 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from seprank.errors import SeprankError
+
+__all__ = ["main"]
+
+
+def _cmd_prove(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from seprank.proof import registered_checks, run_checks
+    from seprank.proof.console import ConsoleReporter
+    from seprank.proof.framework import ERROR
+    from seprank.proof.report import write_json, write_markdown
+    from seprank.proof.runner import order_checks
+
+    specs = registered_checks()
+    console = Console(highlight=False)
+    if args.list:
+        for cid in order_checks(specs):
+            spec = specs[cid]
+            deps = f"  (relies on {', '.join(spec.depends)})" if spec.depends else ""
+            console.print(f"{cid:12s} {spec.title}{deps}", markup=False)
+        return 0
+    results = run_checks(specs, args.ids or None, full=args.full,
+                         reporter=ConsoleReporter(console, verbose=not args.quiet),
+                         with_dependencies=not args.no_deps)
+    if args.json:
+        console.print(f"JSON report: {write_json(results, args.json)}")
+    if args.markdown:
+        console.print(f"Markdown report: {write_markdown(results, args.markdown)}")
+    errored = [r.id for r in results if any(s.status == ERROR for s in r.steps)]
+    if errored:
+        console.print(f"[magenta]checks with steps that raised: {', '.join(errored)}[/]")
+        return 1
+    if args.strict and any(r.verdict != "verified" for r in results):
+        return 1
+    return 0
+
+
+def _cmd_rank(args: argparse.Namespace) -> int:
+    import seprank
+    from seprank.matrix_io import load_matrix
+
+    matrix = load_matrix(args.file, allow_float=args.method == "float")
+    result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify)
+    verified = None
+    if args.certify and result.certificate is not None:
+        verified = seprank.verify(matrix, result.certificate)
+    if args.json:
+        out = result.to_dict()
+        if verified is not None:
+            out["certificate_verified"] = verified
+        print(json.dumps(out, indent=2, default=str))
+    else:
+        print(f"{result.value} {result.kind}")
+        print(str(result))
+        if verified is not None:
+            print(f"certificate independently verified: {verified}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="seprank",
+        description="Exact checks of the separation-rank theory of self-attention.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    prove = sub.add_parser("prove", help="run the step-by-step proof checks")
+    prove.add_argument("ids", nargs="*", metavar="ID", help="mission-map ids (default: all)")
+    prove.add_argument("--list", action="store_true", help="list check ids and titles")
+    prove.add_argument("--full", action="store_true", help="run the full (slow) tier")
+    prove.add_argument("--json", metavar="PATH", default="seprank-report.json",
+                       help="JSON report path (default: %(default)s)")
+    prove.add_argument("--markdown", metavar="PATH", default="seprank-report.md",
+                       help="Markdown report path (default: %(default)s)")
+    prove.add_argument("--no-deps", action="store_true",
+                       help="do not run the checks the named ones rely on")
+    prove.add_argument("--quiet", action="store_true", help="do not print evidence lines")
+    prove.add_argument("--strict", action="store_true",
+                       help="exit 1 unless every check is verified")
+    prove.set_defaults(func=_cmd_prove)
+
+    rank = sub.add_parser("rank", help="rank of a matrix in a .npy, .json or text file")
+    rank.add_argument("file")
+    rank.add_argument("--method", default="auto",
+                      choices=["auto", "exact", "modular", "float"])
+    rank.add_argument("--prime", type=int, default=None)
+    rank.add_argument("--certify", action="store_true",
+                      help="attach certificates and verify them independently")
+    rank.add_argument("--json", action="store_true", help="print the result as JSON")
+    rank.set_defaults(func=_cmd_rank)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SeprankError as exc:
+        print(f"seprank: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("seprank: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

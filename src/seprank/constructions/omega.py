@@ -1,0 +1,146 @@
+"""The Omega matrices of the lower-bound argument (levine2020 B.2, l.666-718).
+
+Notation (levine2020 l.684-690): d = (d_x - H)/2, lambda = 3^(L-2), and
+n = ((d, lambda)) compositions q_1, ..., q_n of lambda into d parts, in the
+order of :func:`seprank.combinatorics.compositions`.
+
+* ``omega_rows(d, lam, omega)``: the n x d integer matrix U with rows
+  U_alpha = (Omega^{q_alpha,1}, ..., Omega^{q_alpha,d}). The paper's V divides
+  each row by its l2 norm; row scaling multiplies (V V^T)^(Hadamard lambda) by
+  a nonzero diagonal matrix on both sides and leaves its rank unchanged, so
+  seprank works with the unnormalized integer U (checked as a step of L-Omega).
+* ``gram_hadamard_exact(U, lam)``: G = (U U^T)^(Hadamard lambda) as an
+  ``fmpz_mat`` with big integers.
+* ``gram_hadamard_mod_p(U, lam, p)``: the same matrix mod p, built from the
+  residues of U without ever forming big integers.
+* ``omega_A_matrix(d, lam, omega)``: A[alpha, k] = Omega^<q_alpha, k>, the
+  matrix of levine2020 l.708-712; by the multinomial expansion (eq. (26)-(27))
+  G = A diag(multinomial(k)) A^T when V = U.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import flint
+
+from seprank.combinatorics import compositions, multinomial, multiset
+from seprank.errors import ParameterError
+from seprank.linalg.memory import require_fits
+from seprank.scalars.primes import require_prime
+
+__all__ = [
+    "omega_rows",
+    "omega_rows_mod_p",
+    "gram_hadamard_exact",
+    "gram_hadamard_mod_p",
+    "hadamard_power_mod_p",
+    "omega_A_matrix",
+    "multinomial_diagonal",
+]
+
+#: Largest prime for the int64 builders: residues < 2^31 keep every product < 2^62.
+MAX_BUILDER_PRIME = 2**31 - 1
+
+
+def _check(d: int, lam: int) -> None:
+    if not isinstance(d, int) or d < 1:
+        raise ParameterError(f"d must be an integer >= 1, got {d!r}")
+    if not isinstance(lam, int) or lam < 0:
+        raise ParameterError(f"lambda must be an integer >= 0, got {lam!r}")
+
+
+def omega_rows(d: int, lam: int, omega: int) -> list[list[int]]:
+    """Rows Omega^q over the compositions q of ``lam`` into ``d`` parts (integers).
+
+    >>> omega_rows(2, 2, 3)
+    [[9, 1], [3, 3], [1, 9]]
+    """
+    _check(d, lam)
+    if not isinstance(omega, int):
+        raise ParameterError(f"Omega must be an integer, got {omega!r}")
+    return [[omega**qr for qr in q] for q in compositions(lam, d)]
+
+
+def omega_rows_mod_p(d: int, lam: int, omega: int, p: int) -> np.ndarray:
+    """``omega_rows`` reduced mod p, computed with modular powers (int64 array)."""
+    _check(d, lam)
+    p = require_prime(p, max_value=MAX_BUILDER_PRIME)
+    powers = [pow(omega, k, p) for k in range(lam + 1)]
+    qs = np.array(compositions(lam, d), dtype=np.int64).reshape(-1, d)
+    return np.array(powers, dtype=np.int64)[qs]
+
+
+def gram_hadamard_exact(U: list[list[int]] | flint.fmpz_mat, lam: int) -> flint.fmpz_mat:
+    """(U U^T)^(Hadamard lam) over the integers (big integers; small n only)."""
+    Z = U if isinstance(U, flint.fmpz_mat) else flint.fmpz_mat(U)
+    n = Z.nrows()
+    require_fits(n * n * 64, f"the exact {n} x {n} Gram Hadamard power")
+    gram = Z * Z.transpose()
+    return flint.fmpz_mat([[gram[i, j] ** lam for j in range(n)] for i in range(n)]) \
+        if n else flint.fmpz_mat(0, 0)
+
+
+def hadamard_power_mod_p(g: np.ndarray, lam: int, p: int) -> np.ndarray:
+    """Entrywise g^lam mod p for residues g < p < 2^31 (square and multiply, int64)."""
+    result = np.ones_like(g)
+    base = g.copy()
+    e = lam
+    while e:
+        if e & 1:
+            result = (result * base) % p
+        e >>= 1
+        if e:
+            base = (base * base) % p
+    return result
+
+
+def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
+                        *, as_nmod: bool = True) -> flint.nmod_mat | np.ndarray:
+    """(U U^T)^(Hadamard lam) mod p, built from residues (no big integers).
+
+    ``U`` may hold arbitrary integers (they are reduced mod p first) or be the
+    int64 output of :func:`omega_rows_mod_p`. The Gram matrix is accumulated
+    one column of U at a time with a reduction after every product, so no
+    intermediate exceeds 2^62. Returns an ``nmod_mat`` (default) or the int64
+    array.
+    """
+    p = require_prime(p, max_value=MAX_BUILDER_PRIME)
+    if isinstance(U, np.ndarray) and U.dtype == np.int64:
+        R = U % p
+    else:
+        R = np.array([[int(x) % p for x in row] for row in U], dtype=np.int64)
+        if R.ndim != 2:
+            R = R.reshape(len(U), -1)
+    n, d = R.shape
+    require_fits(3 * n * n * 8, f"the {n} x {n} Gram Hadamard power mod p")
+    g = np.zeros((n, n), dtype=np.int64)
+    for r in range(d):
+        col = R[:, r]
+        g += (col[:, None] * col[None, :]) % p
+        g %= p
+    g = hadamard_power_mod_p(g, lam, p)
+    if not as_nmod:
+        return g
+    return flint.nmod_mat(n, n, g.ravel().tolist(), p) if n else flint.nmod_mat(0, 0, [], p)
+
+
+def omega_A_matrix(d: int, lam: int, omega: int) -> flint.fmpz_mat:
+    """A[alpha, k] = Omega^<q_alpha, k> over compositions (levine2020 l.708-712).
+
+    Rows and columns both run over the compositions of ``lam`` into ``d`` parts
+    in the library's fixed order; entries are exact integers.
+    """
+    _check(d, lam)
+    qs = compositions(lam, d)
+    n = len(qs)
+    require_fits(n * n * 64, f"the exact {n} x {n} matrix A")
+    rows = [[omega ** sum(a * b for a, b in zip(q, k, strict=True)) for k in qs] for q in qs]
+    return flint.fmpz_mat(rows) if n else flint.fmpz_mat(0, 0)
+
+
+def multinomial_diagonal(d: int, lam: int) -> list[int]:
+    """The multinomial coefficients lam! / prod k_r! over compositions k (eq. (27))."""
+    _check(d, lam)
+    out = [multinomial(k) for k in compositions(lam, d)]
+    assert len(out) == multiset(d, lam)
+    return out

@@ -1,0 +1,8 @@
+"""Linear algebra: the rank front door, its engines, certificates and verifier."""
+
+from seprank.linalg.frontdoor import METHODS, rank
+from seprank.linalg.kinds import KINDS
+from seprank.linalg.result import RankResult
+from seprank.linalg.verify import verify
+
+__all__ = ["rank", "verify", "RankResult", "METHODS", "KINDS"]

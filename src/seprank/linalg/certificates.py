@@ -1,0 +1,87 @@
+"""Rank certificates: small objects that prove a bound and can be re-checked.
+
+* :class:`LowerBoundCertificate`: a prime p and index sets R (rows), C
+  (columns) with |R| = |C| = r such that det A[R, C] != 0 mod p. For a matrix
+  over Q (rows cleared of denominators) a minor that is nonzero mod p is a
+  nonzero integer, so rank_Q(A) >= r.
+* :class:`UpperBoundCertificate`: k integer vectors in the kernel of A (right
+  kernel: A x = 0, so rank <= n - k; left kernel: y^T A = 0, so rank <= m - k),
+  whose independence is visible from ``pivots``: at coordinate pivots[j] vector
+  j is nonzero and every other vector is zero. With no vectors it records the
+  trivial bound rank <= min(m, n). For a rational matrix, vectors refer to the
+  integer matrix whose rows are cleared of denominators (each row times the
+  lcm of its denominators); this changes nothing for a right kernel.
+* :class:`RankCertificate`: both; it proves rank = r exactly when the lower
+  bound equals the upper bound.
+
+:func:`seprank.verify` re-checks any of them (see :mod:`seprank.linalg.verify`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["LowerBoundCertificate", "UpperBoundCertificate", "RankCertificate"]
+
+
+@dataclass(frozen=True)
+class LowerBoundCertificate:
+    """det A[rows, cols] != 0 modulo ``prime``, hence rank >= len(rows)."""
+
+    prime: int
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+
+    @property
+    def bound(self) -> int:
+        return len(self.rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "lower_bound", "bound": self.bound, "prime": self.prime,
+                "rows": list(self.rows), "cols": list(self.cols)}
+
+
+@dataclass(frozen=True)
+class UpperBoundCertificate:
+    """Kernel vectors showing rank <= ``bound``.
+
+    ``side`` is "right" (A x = 0), "left" (y^T A = 0) or "trivial" (no vectors:
+    rank <= min(m, n)). ``modulus`` is None for vectors over Z (the matrix is
+    over Q) and p for a matrix over GF(p).
+    """
+
+    bound: int
+    side: str
+    vectors: tuple[tuple[int, ...], ...] = ()
+    pivots: tuple[int, ...] = ()
+    modulus: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "upper_bound", "bound": self.bound, "side": self.side,
+                               "kernel_dimension": len(self.vectors)}
+        if self.modulus is not None:
+            out["modulus"] = self.modulus
+        if len(self.vectors) <= 8 and all(len(v) <= 64 for v in self.vectors):
+            out["vectors"] = [list(v) for v in self.vectors]
+            out["pivots"] = list(self.pivots)
+        return out
+
+
+@dataclass(frozen=True)
+class RankCertificate:
+    """A lower and (optionally) an upper certificate for one matrix."""
+
+    lower: LowerBoundCertificate | None = None
+    upper: UpperBoundCertificate | None = None
+
+    @property
+    def proves_exact(self) -> bool:
+        """True when the two bounds meet (the certificates still need verifying)."""
+        return (self.lower is not None and self.upper is not None
+                and self.lower.bound == self.upper.bound)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"lower": self.lower.to_dict() if self.lower else None,
+                "upper": self.upper.to_dict() if self.upper else None,
+                "proves_exact": self.proves_exact}

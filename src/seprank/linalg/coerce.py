@@ -1,0 +1,236 @@
+"""Read the matrix types the rank front door accepts, with one-line errors.
+
+Accepted inputs
+---------------
+* list or tuple of rows (lists/tuples) of ``int`` or ``fractions.Fraction``
+  (numpy integers, flint ``fmpz``/``fmpq`` and sympy ``Integer``/``Rational``
+  are accepted as entries too);
+* numpy arrays of an integer dtype (object arrays are read entry by entry);
+* python-flint ``fmpz_mat``, ``fmpq_mat`` and ``nmod_mat`` (the last is a
+  matrix over GF(p): its rank is taken over GF(p), not over Q);
+* sympy matrices whose entries are rational numbers.
+
+Exact engines work on an integer matrix of the same rank: each row of a
+rational matrix is multiplied by the least common multiple of its
+denominators (a nonzero row scaling, which changes no rank).
+
+Floats are refused by the exact methods, with an error that says so; the
+float method reads any real input through :func:`as_float_array`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import isfinite, lcm
+
+import flint
+import numpy as np
+
+from seprank.errors import InputError
+from seprank.linalg.memory import require_fits
+
+__all__ = ["ExactMatrix", "as_exact", "as_float_array"]
+
+# bytes per entry assumed for the fmpz_mat copy (small entries are one word,
+# with the list-of-Python-ints staging copy on top)
+_BYTES_PER_ENTRY = 64
+
+
+@dataclass
+class ExactMatrix:
+    """An exact matrix ready for the engines.
+
+    Attributes
+    ----------
+    shape : (m, n)
+    zmat : flint.fmpz_mat or None
+        integer matrix with the same rank (rows cleared of denominators);
+        None when the input is over GF(p).
+    modulus : int or None
+        p when the input is an ``nmod_mat`` (the matrix lives over GF(p)).
+    nmat : flint.nmod_mat or None
+        the input itself when it is over GF(p).
+    """
+
+    shape: tuple[int, int]
+    zmat: flint.fmpz_mat | None = None
+    modulus: int | None = None
+    nmat: flint.nmod_mat | None = None
+
+    @property
+    def field(self) -> str:
+        return "QQ" if self.modulus is None else f"GF({self.modulus})"
+
+
+def _entry_to_fraction(x: object, where: tuple[int, int]) -> int | Fraction:
+    if isinstance(x, bool):
+        raise InputError(f"entry {where} is a bool ({x}); give integers or fractions")
+    if isinstance(x, int):
+        return x
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, flint.fmpz):
+        return int(x)
+    if isinstance(x, flint.fmpq):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, (float, np.floating)):
+        if not isfinite(float(x)):
+            raise InputError(f"entry {where} is {float(x)}: NaN and infinity have no rank")
+        raise InputError(
+            f"entry {where} is a float ({x!r}); exact methods take integers or fractions "
+            "(use fractions.Fraction, or method='float' for a float estimate)")
+    try:  # sympy numbers, without importing sympy unless needed
+        import sympy
+
+        if isinstance(x, sympy.Basic):
+            if x.is_Integer:
+                return int(x)
+            if x.is_Rational:
+                return Fraction(int(x.p), int(x.q))
+            if x in (sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
+                raise InputError(f"entry {where} is {x}: NaN and infinity have no rank")
+            raise InputError(f"entry {where} is {x} (not a rational number)")
+    except ImportError:  # pragma: no cover
+        pass
+    raise InputError(f"entry {where} is {x!r} ({type(x).__name__}), "
+                     "not an integer or a fraction")
+
+
+def _rows_of(matrix: object) -> list:
+    """The rows of a list-like 2-D input, with shape checks."""
+    if not isinstance(matrix, (list, tuple)):
+        raise InputError(f"cannot read a matrix from a {type(matrix).__name__}")
+    rows = list(matrix)
+    if rows and not all(isinstance(r, (list, tuple, np.ndarray)) for r in rows):
+        bad = next(i for i, r in enumerate(rows) if not isinstance(r, (list, tuple, np.ndarray)))
+        raise InputError(f"matrix must be 2-dimensional (a list of rows); row {bad} is "
+                         f"{type(rows[bad]).__name__}, not a list")
+    if rows:
+        width = len(rows[0])
+        for i, r in enumerate(rows):
+            if len(r) != width:
+                raise InputError(f"ragged rows: row {i} has {len(r)} entries, row 0 has {width}")
+            for j, x in enumerate(r):
+                if isinstance(x, (list, tuple, np.ndarray)):
+                    raise InputError(f"matrix must be 2-dimensional; entry ({i}, {j}) is a "
+                                     "sequence")
+    return rows
+
+
+def _fractions_to_fmpz(rows: list[list[int | Fraction]], ncols: int) -> flint.fmpz_mat:
+    """Integer matrix of the same rank: clear each row's denominators."""
+    out = []
+    for row in rows:
+        den = 1
+        for x in row:
+            if isinstance(x, Fraction) and x.denominator != 1:
+                den = lcm(den, x.denominator)
+        if den == 1:
+            out.append([int(x) for x in row])
+        else:
+            out.append([int(x * den) for x in row])
+    if not out:
+        return flint.fmpz_mat(0, ncols)
+    return flint.fmpz_mat(out)
+
+
+def as_exact(matrix: object) -> ExactMatrix:
+    """Read ``matrix`` for an exact engine (see the module docstring)."""
+    if isinstance(matrix, flint.nmod_mat):
+        return ExactMatrix(shape=(matrix.nrows(), matrix.ncols()),
+                           modulus=int(matrix.modulus()), nmat=matrix)
+    if isinstance(matrix, flint.fmpz_mat):
+        return ExactMatrix(shape=(matrix.nrows(), matrix.ncols()), zmat=matrix)
+    if isinstance(matrix, flint.fmpq_mat):
+        m, n = matrix.nrows(), matrix.ncols()
+        rows = [[Fraction(int(matrix[i, j].p), int(matrix[i, j].q)) for j in range(n)]
+                for i in range(m)]
+        return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(rows, n))
+    if isinstance(matrix, np.ndarray):
+        if matrix.ndim != 2:
+            raise InputError(f"matrix must be 2-dimensional, got an array of shape {matrix.shape}")
+        m, n = matrix.shape
+        if matrix.dtype.kind in "iu":
+            require_fits(m * n * _BYTES_PER_ENTRY, f"an exact copy of a {m} x {n} matrix")
+            if m == 0:
+                return ExactMatrix(shape=(m, n), zmat=flint.fmpz_mat(0, n))
+            return ExactMatrix(shape=(m, n), zmat=flint.fmpz_mat(matrix.tolist()))
+        if matrix.dtype.kind == "f":
+            finite = np.isfinite(matrix)
+            if not finite.all():
+                i, j = map(int, np.argwhere(~finite)[0])
+                raise InputError(f"entry ({i}, {j}) is {matrix[i, j]}: NaN and infinity have "
+                                 "no rank")
+            raise InputError(f"array of dtype {matrix.dtype} holds floats; exact methods take "
+                             "integer arrays (or method='float' for a float estimate)")
+        if matrix.dtype.kind == "O":
+            return as_exact([list(r) for r in matrix])
+        if matrix.dtype.kind == "c":
+            raise InputError(f"array of dtype {matrix.dtype} is complex; seprank's exact "
+                             "methods take integer or rational matrices")
+        raise InputError(f"array of dtype {matrix.dtype} is not numeric")
+    try:
+        import sympy
+
+        if isinstance(matrix, sympy.MatrixBase):
+            m, n = matrix.shape
+            rows = [[_entry_to_fraction(matrix[i, j], (i, j)) for j in range(n)]
+                    for i in range(m)]
+            return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(rows, n))
+    except ImportError:  # pragma: no cover
+        pass
+    rows = _rows_of(matrix)
+    m = len(rows)
+    n = len(rows[0]) if rows else 0
+    require_fits(m * n * _BYTES_PER_ENTRY, f"an exact copy of a {m} x {n} matrix")
+    conv = [[_entry_to_fraction(x, (i, j)) for j, x in enumerate(r)] for i, r in enumerate(rows)]
+    return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(conv, n))
+
+
+def as_float_array(matrix: object) -> np.ndarray:
+    """Read ``matrix`` as a float64 array for the float engine (finite entries only)."""
+    if isinstance(matrix, (flint.fmpz_mat, flint.fmpq_mat)):
+        m, n = matrix.nrows(), matrix.ncols()
+        rows = [[Fraction(str(matrix[i, j])) for j in range(n)] for i in range(m)]
+        return as_float_array(rows)
+    if isinstance(matrix, flint.nmod_mat):
+        raise InputError("a matrix over GF(p) has no float rank; use method='modular'")
+    try:
+        import sympy
+
+        if isinstance(matrix, sympy.MatrixBase):
+            matrix = matrix.tolist()
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(matrix, (list, tuple)):
+        rows = _rows_of(matrix)
+        try:
+            arr = np.array([[float(x) for x in r] for r in rows], dtype=np.float64)
+        except OverflowError as exc:
+            raise InputError(f"an entry is too large for float64: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"entries must be real numbers: {exc}") from None
+        if not rows:
+            arr = np.zeros((0, 0))
+    elif isinstance(matrix, np.ndarray):
+        if matrix.ndim != 2:
+            raise InputError(f"matrix must be 2-dimensional, got an array of shape {matrix.shape}")
+        if matrix.dtype.kind not in "iufbO":
+            raise InputError(f"array of dtype {matrix.dtype} is not real-numeric")
+        try:
+            arr = matrix.astype(np.float64)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise InputError(f"entries must be real numbers: {exc}") from None
+    else:
+        raise InputError(f"cannot read a matrix from a {type(matrix).__name__}")
+    if arr.ndim != 2:
+        raise InputError(f"matrix must be 2-dimensional, got shape {arr.shape}")
+    finite = np.isfinite(arr)
+    if not finite.all():
+        i, j = map(int, np.argwhere(~finite)[0])
+        raise InputError(f"entry ({i}, {j}) is {arr[i, j]}: NaN and infinity have no rank "
+                         "(or the entry overflowed float64)")
+    return arr

@@ -1,0 +1,43 @@
+"""Float rank by singular values (numpy SVD): always a ``float_estimate``.
+
+The rank is the number of singular values above a tolerance. By default the
+tolerance is numpy's, sigma_max * max(m, n) * eps (as ``numpy.linalg.matrix_rank``);
+``rtol`` gives tol = rtol * sigma_max, ``tol`` an absolute one. The result
+carries the tolerance and the gap sigma_r / sigma_(r+1) at the cut: a small
+gap says the estimate is fragile. Nothing here is ever reported as exact.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["float_rank"]
+
+
+def float_rank(arr: np.ndarray, *, tol: float | None = None, rtol: float | None = None
+               ) -> tuple[int, dict]:
+    """Return (rank estimate, details) for a float64 matrix."""
+    m, n = arr.shape
+    if m == 0 or n == 0:
+        return 0, {"tolerance": 0.0, "gap": math.inf, "sigma_max": 0.0}
+    s = np.linalg.svd(arr, compute_uv=False)
+    eps = float(np.finfo(np.float64).eps)
+    if tol is None:
+        tol = float(s[0]) * (rtol if rtol is not None else max(m, n) * eps)
+    r = int(np.count_nonzero(s > tol))
+    kept = float(s[r - 1]) if r > 0 else math.inf
+    dropped = float(s[r]) if r < len(s) else 0.0
+    gap = kept / dropped if dropped > 0 else math.inf
+    details = {
+        "tolerance": float(tol),
+        "relative_tolerance": float(tol / s[0]) if s[0] > 0 else None,
+        "sigma_max": float(s[0]),
+        "sigma_smallest_kept": kept if r > 0 else None,
+        "sigma_largest_dropped": dropped if r < len(s) else None,
+        "gap": gap,
+    }
+    if len(s) <= 16:
+        details["singular_values"] = [float(x) for x in s]
+    return r, details

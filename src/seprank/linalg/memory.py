@@ -1,0 +1,49 @@
+"""Estimate memory before allocating, and refuse what cannot fit.
+
+Reads the memory the operating system says is available (``MemAvailable`` in
+/proc/meminfo on Linux; total physical memory elsewhere) and compares it with
+an estimate made from shapes alone, before anything large is allocated.
+"""
+
+from __future__ import annotations
+
+import os
+
+from seprank.errors import MemoryLimitError
+
+__all__ = ["available_bytes", "require_fits", "SAFETY_FRACTION"]
+
+#: Fraction of the available memory a single allocation may take.
+SAFETY_FRACTION = 0.8
+
+
+def available_bytes() -> int:
+    """Bytes of memory available to new allocations now (best estimate)."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover
+        return 2**63
+
+
+def _fmt(nbytes: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if nbytes < 1024 or unit == "TiB":
+            return f"{nbytes:.1f} {unit}"
+        nbytes /= 1024
+    return f"{nbytes:.1f} TiB"  # pragma: no cover
+
+
+def require_fits(nbytes: int, what: str) -> None:
+    """Raise MemoryLimitError (naming ``what``) if ``nbytes`` cannot fit in memory."""
+    avail = available_bytes()
+    if nbytes > SAFETY_FRACTION * avail:
+        raise MemoryLimitError(
+            f"{what} needs about {_fmt(nbytes)}, but only {_fmt(avail)} of memory is "
+            f"available (limit {SAFETY_FRACTION:.0%} of it)")

@@ -1,0 +1,91 @@
+"""The result of every rank computation: a value and the kind of answer it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from seprank.linalg.certificates import RankCertificate
+from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, KINDS, LOWER_BOUND, UPPER_BOUND
+
+__all__ = ["RankResult"]
+
+
+@dataclass
+class RankResult:
+    """A rank with what it means.
+
+    Attributes
+    ----------
+    value : int
+        the rank, or the bound, according to ``kind``.
+    kind : str
+        one of ``exact``, ``lower_bound``, ``upper_bound``, ``probabilistic``,
+        ``float_estimate`` (see :mod:`seprank.linalg.kinds`).
+    method : str
+        the engine that produced it (``flint-fmpz``, ``flint-nmod``, ``numpy-svd``).
+    field : str
+        where the rank is taken: ``QQ`` for integer/rational input, ``GF(p)``
+        for a matrix given over GF(p), ``RR`` (float) for float estimates.
+    shape : (m, n)
+    certificate : RankCertificate or None
+        present when ``certify=True`` was asked.
+    primes : list of int
+        the primes used, if any.
+    details : dict
+        engine-specific facts: singular values' gap and tolerance (float), etc.
+    note : str
+        why the kind is what it is, in one sentence.
+    seconds : float
+    """
+
+    value: int
+    kind: str
+    method: str
+    field: str
+    shape: tuple[int, int]
+    certificate: RankCertificate | None = None
+    primes: list[int] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown answer kind {self.kind!r}")
+
+    @property
+    def is_exact(self) -> bool:
+        return self.kind == EXACT
+
+    def __int__(self) -> int:
+        return self.value
+
+    def __str__(self) -> str:
+        words = {EXACT: "exact", LOWER_BOUND: "certified lower bound",
+                 UPPER_BOUND: "certified upper bound", FLOAT_ESTIMATE: "float estimate"}
+        text = (f"rank {self.value} ({words.get(self.kind, self.kind)} over {self.field}; "
+                f"{self.shape[0]} x {self.shape[1]}; method {self.method}")
+        if self.primes:
+            text += f"; primes {', '.join(map(str, self.primes))}"
+        if self.kind == FLOAT_ESTIMATE and "tolerance" in self.details:
+            text += (f"; tolerance {self.details['tolerance']:.3g}, "
+                     f"gap {self.details.get('gap', float('nan')):.3g}")
+        if self.certificate is not None:
+            text += "; certificate attached"
+        return text + ")"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "value": self.value, "kind": self.kind, "method": self.method, "field": self.field,
+            "shape": list(self.shape), "seconds": round(self.seconds, 6),
+        }
+        if self.primes:
+            out["primes"] = list(self.primes)
+        if self.details:
+            out["details"] = dict(self.details)
+        if self.note:
+            out["note"] = self.note
+        if self.certificate is not None:
+            out["certificate"] = self.certificate.to_dict()
+        return out

@@ -1,0 +1,236 @@
+"""Steps, checks, and how a check's verdict follows from its steps.
+
+See the package docstring of :mod:`seprank.proof` for the model. This module
+holds the data types and :func:`run_check`, which runs one check body and
+collects its steps; ordering many checks is :mod:`seprank.proof.runner`.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from seprank.proof.evidence import jsonable
+
+__all__ = [
+    "VERIFIED",
+    "REFUTED",
+    "INCONCLUSIVE",
+    "PASSED",
+    "FAILED",
+    "ERROR",
+    "Step",
+    "StepHandle",
+    "CheckContext",
+    "CheckSpec",
+    "CheckResult",
+    "run_check",
+]
+
+# check verdicts
+VERIFIED = "verified"
+REFUTED = "refuted"
+INCONCLUSIVE = "inconclusive"
+VERDICTS = (VERIFIED, REFUTED, INCONCLUSIVE)
+
+# step statuses (INCONCLUSIVE is shared between the two vocabularies)
+PASSED = "passed"
+FAILED = "failed"
+ERROR = "error"
+STEP_STATUSES = (PASSED, FAILED, INCONCLUSIVE, ERROR)
+
+
+@dataclass
+class Step:
+    """One step of a check: a claim, its source, the evidence and a status.
+
+    ``corrected`` marks a step that checks a corrected version of a statement
+    whose printed form failed in an earlier step of the same check.
+    """
+
+    claim: str
+    source: str | None = None
+    status: str = PASSED
+    evidence: dict[str, Any] = field(default_factory=dict)
+    message: str | None = None
+    corrected: bool = False
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "claim": self.claim,
+            "source": self.source,
+            "status": self.status,
+            "evidence": jsonable(self.evidence),
+            "seconds": round(self.seconds, 6),
+        }
+        if self.message:
+            out["message"] = self.message
+        if self.corrected:
+            out["corrected"] = True
+        return out
+
+
+class _AbortCheck(Exception):
+    """Raised after a step errored, to stop the rest of the check."""
+
+
+class StepHandle:
+    """What a check body talks to inside ``with ctx.step(...) as s``."""
+
+    def __init__(self, step: Step):
+        self._step = step
+
+    @property
+    def step(self) -> Step:
+        return self._step
+
+    def record(self, **evidence: Any) -> None:
+        """Add named evidence (numbers, shapes, rank results, certificates)."""
+        self._step.evidence.update(evidence)
+
+    def fail(self, message: str, **evidence: Any) -> None:
+        """Mark the step failed: the claim does not hold; evidence = counterexample."""
+        self._step.evidence.update(evidence)
+        self._step.status = FAILED
+        self._step.message = message if not self._step.message else (
+            self._step.message + "; " + message)
+
+    def require(self, condition: Any, message: str, **evidence: Any) -> bool:
+        """Fail the step with ``message`` (and the evidence) unless ``condition`` holds."""
+        if not condition:
+            self.fail(message, **evidence)
+            return False
+        return True
+
+    def inconclusive(self, message: str, **evidence: Any) -> None:
+        """Mark the step undecided (a limit was hit, only a float answer exists, ...)."""
+        self._step.evidence.update(evidence)
+        if self._step.status == PASSED:
+            self._step.status = INCONCLUSIVE
+        self._step.message = message
+
+    @property
+    def failed(self) -> bool:
+        return self._step.status == FAILED
+
+
+class CheckContext:
+    """Handed to every check body: makes steps and says which tier runs.
+
+    Attributes
+    ----------
+    full : bool
+        True for the full (slow, exhaustive) tier, False for the fast tier CI runs.
+    """
+
+    def __init__(self, full: bool = False,
+                 on_step: Callable[[Step], None] | None = None):
+        self.full = full
+        self.steps: list[Step] = []
+        self._on_step = on_step
+
+    @contextmanager
+    def step(self, claim: str, source: str | None = None, *,
+             corrected: bool = False) -> Iterator[StepHandle]:
+        """Run one step. An exception inside marks it ``error`` and stops the check."""
+        step = Step(claim=claim, source=source, corrected=corrected)
+        handle = StepHandle(step)
+        start = time.perf_counter()
+        try:
+            yield handle
+        except _AbortCheck:
+            raise
+        except Exception as exc:  # a bug or an unexpected failure: record and stop
+            step.status = ERROR
+            step.message = f"{type(exc).__name__}: {exc}"
+            step.evidence["traceback"] = traceback.format_exc(limit=8)
+            raise _AbortCheck() from exc
+        finally:
+            step.seconds = time.perf_counter() - start
+            self.steps.append(step)
+            if self._on_step is not None:
+                self._on_step(step)
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A registered check: mission-map id, title, source and the body to run."""
+
+    id: str
+    title: str
+    source: str
+    func: Callable[[CheckContext], None]
+    depends: tuple[str, ...] = ()
+
+
+@dataclass
+class CheckResult:
+    """The outcome of one check: its steps and the verdict that follows."""
+
+    id: str
+    title: str
+    source: str
+    verdict: str
+    steps: list[Step]
+    seconds: float
+    depends: tuple[str, ...] = ()
+    full: bool = False
+
+    @property
+    def counterexamples(self) -> list[Step]:
+        return [s for s in self.steps if s.status == FAILED]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "source": self.source,
+            "verdict": self.verdict,
+            "tier": "full" if self.full else "fast",
+            "depends": list(self.depends),
+            "steps": [s.to_dict() for s in self.steps],
+            "seconds": round(self.seconds, 6),
+        }
+
+
+def verdict_of(steps: list[Step]) -> str:
+    """The verdict that follows from the steps.
+
+    Any failed step refutes the check (a printed statement that fails stays a
+    refutation even when a corrected statement passes in a later step). With no
+    failure, an errored or undecided step leaves it inconclusive; a check with
+    no steps at all is inconclusive too.
+    """
+    statuses = {s.status for s in steps}
+    if FAILED in statuses:
+        return REFUTED
+    if not steps or ERROR in statuses or INCONCLUSIVE in statuses:
+        return INCONCLUSIVE
+    return VERIFIED
+
+
+def run_check(spec: CheckSpec, *, full: bool = False,
+              on_step: Callable[[Step], None] | None = None) -> CheckResult:
+    """Run one check body and return its result (never raises for a failing step)."""
+    ctx = CheckContext(full=full, on_step=on_step)
+    start = time.perf_counter()
+    try:
+        spec.func(ctx)
+    except _AbortCheck:
+        pass
+    except Exception as exc:  # raised outside any step
+        step = Step(claim="(check body outside any step)", status=ERROR,
+                    message=f"{type(exc).__name__}: {exc}",
+                    evidence={"traceback": traceback.format_exc(limit=8)})
+        ctx.steps.append(step)
+        if on_step is not None:
+            on_step(step)
+    seconds = time.perf_counter() - start
+    return CheckResult(id=spec.id, title=spec.title, source=spec.source,
+                       verdict=verdict_of(ctx.steps), steps=ctx.steps,
+                       seconds=seconds, depends=spec.depends, full=full)

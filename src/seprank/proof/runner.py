@@ -1,0 +1,92 @@
+"""Order checks by what they rely on (networkx) and run them.
+
+A check may declare ``depends``: the ids of checks whose results it builds on
+(L-Omega relies on L-Lemma7 and L-Lemma8, say). The runner runs the requested
+checks together with everything they rely on, in a topological order of that
+graph (ties broken by id, so the order is reproducible), and refuses a cycle
+or an unknown id with a one-line error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import networkx as nx
+
+from seprank.errors import SeprankError
+from seprank.proof.framework import CheckResult, CheckSpec, Step, run_check
+
+__all__ = ["dependency_graph", "order_checks", "run_checks"]
+
+
+def dependency_graph(specs: dict[str, CheckSpec]) -> nx.DiGraph:
+    """Directed graph with an edge dep -> check for every declared dependency."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(specs)
+    for spec in specs.values():
+        for dep in spec.depends:
+            if dep not in specs:
+                raise SeprankError(f"check {spec.id!r} depends on unknown check {dep!r}")
+            graph.add_edge(dep, spec.id)
+    return graph
+
+
+def order_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None,
+                 *, with_dependencies: bool = True) -> list[str]:
+    """The ids to run, dependencies first.
+
+    Raises
+    ------
+    SeprankError
+        for an unknown id or a dependency cycle (the cycle is named).
+    """
+    graph = dependency_graph(specs)
+    if not nx.is_directed_acyclic_graph(graph):
+        cycle = nx.find_cycle(graph)
+        path = " -> ".join([u for u, _ in cycle] + [cycle[0][0]])
+        raise SeprankError(f"checks depend on each other in a cycle: {path}")
+    if ids is None:
+        wanted = set(specs)
+    else:
+        wanted = set()
+        for cid in ids:
+            if cid not in specs:
+                known = ", ".join(sorted(specs))
+                raise SeprankError(f"unknown check id {cid!r}; known ids: {known}")
+            wanted.add(cid)
+            if with_dependencies:
+                wanted |= nx.ancestors(graph, cid)
+    return [cid for cid in nx.lexicographical_topological_sort(graph) if cid in wanted]
+
+
+class Reporter:
+    """Callbacks the runner calls as it goes; the default does nothing."""
+
+    def start(self, ids: list[str], specs: dict[str, CheckSpec]) -> None: ...
+
+    def check_started(self, spec: CheckSpec) -> None: ...
+
+    def step_done(self, spec: CheckSpec, step: Step) -> None: ...
+
+    def check_done(self, result: CheckResult) -> None: ...
+
+    def finish(self, results: list[CheckResult]) -> None: ...
+
+
+def run_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None, *,
+               full: bool = False, reporter: Reporter | None = None,
+               with_dependencies: bool = True) -> list[CheckResult]:
+    """Run the checks ``ids`` (all when None) and their dependencies, in order."""
+    order = order_checks(specs, ids, with_dependencies=with_dependencies)
+    reporter = reporter or Reporter()
+    reporter.start(order, specs)
+    results = []
+    for cid in order:
+        spec = specs[cid]
+        reporter.check_started(spec)
+        on_step: Callable[[Step], None] = lambda step, spec=spec: reporter.step_done(spec, step)
+        result = run_check(spec, full=full, on_step=on_step)
+        results.append(result)
+        reporter.check_done(result)
+    reporter.finish(results)
+    return results
