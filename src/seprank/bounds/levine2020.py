@@ -1,0 +1,627 @@
+"""Every bound of levine2020 (depth-to-width paper) as an exact function.
+
+Source: ``levine2020_depth_to_width_self_attention.txt`` (line numbers below are
+of that file; its formulas are quoted from their LaTeX source). Notation:
+
+* ``L`` depth, ``d_x`` width, ``H`` heads per layer, ``d_a = d_x / H`` the
+  attention dimension (sec 2.1 l.61: ``d_a = d_x/H``, so ``H`` divides ``d_x``);
+* ``C(L) = (3^L - 1)/2`` (Lemma 1, l.329-378);
+* ``((n, k)) = C(n + k - 1, k)`` the multiset coefficient (l.426, l.682).
+
+How values are returned
+-----------------------
+* counts and bounds that are rational are Python ``int`` or ``Fraction``;
+* a quantity that involves e is returned as an *e-monomial* ``(q, m)``, a pair
+  of a positive ``Fraction`` q and an ``int`` m meaning ``q * e**m``; compare
+  two of them with :func:`compare_e_monomials`, which uses the certified
+  rational enclosure of e from :func:`e_bounds` and so decides exactly or says
+  it cannot;
+* logarithms (the theorems are stated for ``log_3 sep``) are ``flint.arb``
+  balls, rigorous enclosures; for exact comparisons use the functions named
+  ``*_pow3*``, which give ``3**(the log expression)`` (or a power of it) in
+  exact form.
+
+Theorems 1 and 2 (sec 4, l.126-171) are stated with explicit constants
+``a, b1, b2, c1, c2``; no O/Omega constant is left unspecified there, so the
+functions below implement the printed expressions as they stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import comb, factorial, prod
+
+import flint
+
+from seprank.combinatorics import multiset, num_head_indices
+from seprank.errors import ParameterError
+
+__all__ = [
+    "e_bounds",
+    "compare_e_monomials",
+    "arb_of",
+    "log3",
+    "arb_le",
+    "heads_dim",
+    "thm1_regime",
+    "thm2_regime",
+    "thm1_a",
+    "thm1_lower_log3",
+    "thm1_lower_pow3",
+    "thm1_lower_is_positive",
+    "thm1_upper_log3",
+    "thm1_upper_pow3",
+    "thm2_b1",
+    "thm2_b2",
+    "thm2_c1",
+    "thm2_c2",
+    "thm2_lower_log3",
+    "thm2_lower_pow3_squared",
+    "thm2_upper_log3",
+    "thm2_upper_pow3",
+    "thm2_upper_chain",
+    "thm3_bound",
+    "thm4_bound",
+    "thm4_num_chi",
+    "thm4_chi_bound",
+    "lemma2_bound",
+    "thm5_log3_bound",
+    "thm5_product_bound",
+    "thm6_bound",
+    "lemma3_lhs",
+    "lemma3_rhs",
+    "lemma3_equal_split_printed",
+    "lemma4_rhs",
+    "lemma4_rhs_log3",
+    "lemma4_holds",
+    "binomial_upper_e",
+    "b2_multiset_lower",
+    "b2_dims",
+    "b2_rank",
+]
+
+
+# ---------------------------------------------------------------------------
+# parameter checks
+
+
+def _int_at_least(name: str, value: object, low: int) -> int:
+    """``value`` as an int, or ParameterError when it is not an integer >= low."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            import numpy as np
+
+            if isinstance(value, np.integer):
+                value = int(value)
+        except ImportError:  # pragma: no cover
+            pass
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ParameterError(f"{name} must be an integer, got {value!r}")
+    if value < low:
+        raise ParameterError(f"{name} must be >= {low}, got {value}")
+    return value
+
+
+def _check_heads(d_x: int, H: int) -> tuple[int, int]:
+    d_x = _int_at_least("d_x", d_x, 1)
+    H = _int_at_least("H", H, 1)
+    if d_x % H:
+        raise ParameterError(
+            f"H must divide d_x (d_a = d_x/H, levine2020 l.61), got d_x={d_x}, H={H}")
+    return d_x, H
+
+
+def heads_dim(d_x: int, H: int) -> int:
+    """The attention dimension ``d_a = d_x / H`` (levine2020 sec 2.1, l.61).
+
+    >>> heads_dim(12, 3)
+    4
+    """
+    d_x, H = _check_heads(d_x, H)
+    return d_x // H
+
+
+# ---------------------------------------------------------------------------
+# certified arithmetic with e and with logarithms
+
+
+def e_bounds(m: int = 14) -> tuple[Fraction, Fraction]:
+    """Rational ``(lo, hi)`` with ``lo < e < hi``, certified.
+
+    ``lo`` is the partial sum ``S_m = sum_{j=0}^{m} 1/j!`` of the series of e,
+    which is smaller than e because every left-out term is positive; the
+    left-out tail is below ``1/(m! * m)`` (compare it with a geometric series of
+    ratio ``1/(m+1)``), so ``hi = S_m + 1/(m! * m)`` exceeds e.
+
+    >>> lo, hi = e_bounds(5)
+    >>> lo, hi
+    (Fraction(163, 60), Fraction(1631, 600))
+    """
+    m = _int_at_least("m", m, 1)
+    lo = sum((Fraction(1, factorial(j)) for j in range(m + 1)), Fraction(0))
+    return lo, lo + Fraction(1, factorial(m) * m)
+
+
+def compare_e_monomials(a: tuple[Fraction, int], b: tuple[Fraction, int],
+                        bounds: tuple[Fraction, Fraction] | None = None) -> bool | None:
+    """Decide ``q_a e^{m_a} <= q_b e^{m_b}`` exactly; None when e's enclosure is too coarse.
+
+    Both ``q`` must be positive. With equal exponents this is an exact rational
+    comparison; otherwise the power ``e^{|m_a - m_b|}`` is replaced by the rational
+    enclosure ``bounds`` (default :func:`e_bounds`), which proves or disproves
+    the inequality unless it falls inside the enclosure.
+
+    >>> compare_e_monomials((Fraction(2), 0), (Fraction(1), 1))   # 2 <= e
+    True
+    >>> compare_e_monomials((Fraction(3), 0), (Fraction(1), 1))   # 3 <= e
+    False
+    """
+    (qa, ma), (qb, mb) = a, b
+    qa, qb = Fraction(qa), Fraction(qb)
+    if qa <= 0 or qb <= 0:
+        raise ParameterError("compare_e_monomials needs positive rational factors")
+    lo, hi = bounds if bounds is not None else e_bounds()
+    if ma == mb:
+        return qa <= qb
+    if mb > ma:  # qa <= qb e^k
+        k = mb - ma
+        if qa <= qb * lo**k:
+            return True
+        if qa > qb * hi**k:
+            return False
+        return None
+    k = ma - mb  # qa e^k <= qb
+    if qa * hi**k <= qb:
+        return True
+    if qa * lo**k > qb:
+        return False
+    return None
+
+
+def arb_of(x: int | Fraction | flint.arb) -> flint.arb:
+    """An arb ball holding the int or Fraction ``x`` (exact when representable)."""
+    if isinstance(x, flint.arb):
+        return x
+    if isinstance(x, bool):
+        raise ParameterError("a number is needed, not a bool")
+    if isinstance(x, int):
+        return flint.arb(flint.fmpz(x))
+    if isinstance(x, Fraction):
+        return flint.arb(flint.fmpq(x.numerator, x.denominator))
+    raise ParameterError(f"cannot make an arb ball of {x!r}")
+
+
+def log3(x: int | Fraction | flint.arb) -> flint.arb:
+    """Rigorous enclosure of ``log_3 x`` for positive ``x`` (ParameterError otherwise)."""
+    if not isinstance(x, flint.arb) and x <= 0:
+        raise ParameterError(f"log_3 needs a positive argument, got {x}")
+    return arb_of(x).log() / flint.arb(3).log()
+
+
+def arb_le(a: flint.arb, b: flint.arb) -> bool | None:
+    """True if certainly ``a <= b``, False if certainly ``a > b``, None if undecided."""
+    if a <= b:
+        return True
+    if a > b:
+        return False
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Theorem 1 (sec 4.1, l.126-132; upper bound proof A.2 l.380-422)
+
+
+def thm1_regime(L: int, d_x: int) -> bool:
+    """Whether (L, d_x) lies in Theorem 1's regime ``L < log_3 d_x``, i.e. ``3^L < d_x``.
+
+    levine2020 l.128 (Theorem 1 hypothesis) and l.122 (``d_x > 3^L``). The
+    boundary ``d_x = 3^L`` belongs to neither theorem.
+    """
+    L = _int_at_least("L", L, 1)
+    d_x = _int_at_least("d_x", d_x, 1)
+    return 3**L < d_x
+
+
+def thm2_regime(L: int, d_x: int) -> bool:
+    """Whether (L, d_x) lies in Theorem 2's regime ``L > log_3 d_x``, i.e. ``3^L > d_x``.
+
+    levine2020 l.152 (Theorem 2 hypothesis).
+    """
+    L = _int_at_least("L", L, 1)
+    d_x = _int_at_least("d_x", d_x, 1)
+    return 3**L > d_x
+
+
+def thm1_a(L: int) -> flint.arb:
+    """The constant ``a = -L + [2 - log_3 2]`` of Theorem 1 (levine2020 l.132)."""
+    L = _int_at_least("L", L, 1)
+    return arb_of(2 - L) - log3(2)
+
+
+def _thm1_args(L: int, d_x: int, H: int) -> tuple[int, int, int]:
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    if d_x - H <= 0:
+        raise ParameterError(
+            f"Theorem 1's lower bound needs log_3(d_x - H) with d_x - H > 0, got d_x = H = {H}")
+    return L, d_x, H
+
+
+def thm1_lower_log3(L: int, d_x: int, H: int) -> flint.arb:
+    """Theorem 1's lower bound on ``log_3 sep``: ``3^{L-2} (log_3(d_x - H) + a)`` (eq. (7), l.130).
+
+    Printed with ``a = -L + 2 - log_3 2`` (l.132). Raises ParameterError when
+    ``d_x - H <= 0`` (the printed logarithm is undefined there).
+    """
+    L, d_x, H = _thm1_args(L, d_x, H)
+    return arb_of(Fraction(3) ** (L - 2)) * (log3(d_x - H) + thm1_a(L))
+
+
+def thm1_lower_pow3(L: int, d_x: int, H: int) -> tuple[Fraction, Fraction]:
+    """Exact form of ``3^{Theorem 1 lower bound}`` as ``(base, exponent)``.
+
+    Since ``log_3(d_x - H) - L + 2 - log_3 2 = log_3(d / lambda)`` with
+    ``d = (d_x - H)/2`` and ``lambda = 3^{L-2}`` (the quantities of B.2,
+    l.692), eq. (7) says ``sep >= (d / lambda)^lambda``. Returns
+    ``(d / lambda, lambda)``; lambda is a Fraction (1/3 when L = 1).
+
+    >>> thm1_lower_pow3(2, 10, 2)
+    (Fraction(4, 1), Fraction(1, 1))
+    """
+    L, d_x, H = _thm1_args(L, d_x, H)
+    lam = Fraction(3) ** (L - 2)
+    d = Fraction(d_x - H, 2)
+    return d / lam, lam
+
+
+def thm1_lower_is_positive(L: int, d_x: int, H: int) -> bool:
+    """Whether ``log_3(d_x - H) + a > 0`` (the remark after eq. (7), l.132), decided exactly.
+
+    The inequality is ``(d_x - H) * 9 / (2 * 3^L) > 1``, i.e.
+    ``9 (d_x - H) > 2 * 3^L``. For ``d_x = H`` the printed logarithm is undefined
+    and the remark does not hold; this returns False there.
+    """
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    return 9 * (d_x - H) > 2 * 3**L
+
+
+def thm1_upper_log3(L: int, d_x: int, H: int) -> flint.arb:
+    """Theorem 1's upper bound on ``log_3 sep``: ``(3^L - 1)/2 * log_3(d_x + H)`` (eq. (7), l.130)."""
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    return arb_of(num_head_indices(L)) * log3(d_x + H)
+
+
+def thm1_upper_pow3(L: int, d_x: int, H: int) -> int:
+    """``3^{Theorem 1 upper bound} = (d_x + H)^{C(L)}`` exactly (eq. (7) and eq. (18), l.422).
+
+    Equal to :func:`thm3_bound` with ``d_a = d_x / H`` because
+    ``H (d_a + 1) = d_x + H``.
+    """
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    return (d_x + H) ** num_head_indices(L)
+
+
+# ---------------------------------------------------------------------------
+# Theorem 2 (sec 4.2, l.150-156; upper bound proof A.3 eq. (20), l.469-476)
+
+
+def thm2_b1(L: int, H: int) -> Fraction:
+    """``b_1 = -L (H/2 + 1)`` (levine2020 l.156)."""
+    L = _int_at_least("L", L, 1)
+    H = _int_at_least("H", H, 1)
+    return -L * (Fraction(H, 2) + 1)
+
+
+def thm2_c1(L: int) -> int:
+    """``c_1 = L`` (levine2020 l.156)."""
+    return _int_at_least("L", L, 1)
+
+
+def thm2_b2(d_x: int, H: int) -> flint.arb:
+    """``b_2 = -d_x (1 + 1/2 log_3((d_x - H)/2))`` (levine2020 l.156).
+
+    Raises ParameterError for ``d_x = H`` (logarithm of 0).
+    """
+    d_x, H = _check_heads(d_x, H)
+    if d_x == H:
+        raise ParameterError(f"b_2 needs log_3((d_x - H)/2) with d_x > H, got d_x = H = {H}")
+    return -arb_of(d_x) * (1 + log3(Fraction(d_x - H, 2)) / 2)
+
+
+def thm2_c2(d_x: int) -> flint.arb:
+    """``c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x`` (levine2020 l.156)."""
+    d_x = _int_at_least("d_x", d_x, 1)
+    e = flint.arb.const_e()
+    return (-2 * arb_of(d_x) * (arb_of(d_x) / (2 * (2 * e).sqrt())).log() / flint.arb(3).log()
+            + log3(d_x))
+
+
+def thm2_lower_log3(L: int, d_x: int, H: int) -> flint.arb:
+    """Theorem 2's lower bound on ``log_3 sep``: ``d_x L / 2 + b_1 + b_2`` (eq. (8), l.154)."""
+    L = _int_at_least("L", L, 1)
+    return arb_of(Fraction(d_x * L, 2)) + arb_of(thm2_b1(L, H)) + thm2_b2(d_x, H)
+
+
+def thm2_lower_pow3_squared(L: int, d_x: int, H: int) -> Fraction:
+    """``3^{2 * (Theorem 2 lower bound)}`` exactly.
+
+    With ``d = (d_x - H)/2``: ``2 (d_x L/2 + b_1 + b_2)
+    = L (d_x - H) - 2L - 2 d_x - d_x log_3 d``, so the value is
+    ``3^{L (d_x - H) - 2L - 2 d_x} * d^{-d_x}`` (eq. (8) and l.156).
+    """
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    if d_x == H:
+        raise ParameterError(f"Theorem 2's lower bound is undefined for d_x = H = {H}")
+    d = Fraction(d_x - H, 2)
+    return Fraction(3) ** (L * (d_x - H) - 2 * L - 2 * d_x) / d**d_x
+
+
+def thm2_upper_log3(L: int, d_x: int) -> flint.arb:
+    """Theorem 2's upper bound on ``log_3 sep``: ``2 d_x L + c_1 + c_2`` (eq. (8), l.154)."""
+    L = _int_at_least("L", L, 1)
+    return arb_of(2 * d_x * L) + thm2_c1(L) + thm2_c2(d_x)
+
+
+def thm2_upper_pow3(L: int, d_x: int) -> tuple[Fraction, int]:
+    """``3^{Theorem 2 upper bound}`` as the e-monomial ``(q, d_x)``, exactly.
+
+    ``3^{2 d_x L + L} * d_x * (2 sqrt(2e) / d_x)^{2 d_x}
+    = 3^{(2 d_x + 1) L} * d_x * 8^{d_x} / d_x^{2 d_x} * e^{d_x}``
+    (eq. (8) with c_1, c_2 of l.156).
+    """
+    L = _int_at_least("L", L, 1)
+    d_x = _int_at_least("d_x", d_x, 1)
+    q = Fraction(3 ** ((2 * d_x + 1) * L) * d_x * 8**d_x, d_x ** (2 * d_x))
+    return q, d_x
+
+
+def thm2_upper_chain(L: int, d_x: int) -> list[dict]:
+    """The six lines of eq. (20) (A.3, l.469-476), each as ``3^{line}`` in exact e-monomial form.
+
+    Returns a list of ``{"line": label, "value": (q, m)}``, value meaning
+    ``q * e^m``. The printed chain claims each line is ``<=`` the next; the
+    fourth step is marked there as valid only for ``3^L > d_x``:
+
+    0. ``d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^{d_x}``          (Theorem 4's bound)
+    1. ``d_x (C+1) (2e(d_x+2C)/d_x)^{d_x} (2C/d_x + 1)^{d_x}`` (Lemma 4)
+    2. ``3^L d_x (2e)^{d_x} ((3^L - 1)/d_x + 1)^{2 d_x}``
+    3. ``3^L d_x (2e)^{d_x} (2 (3^L - 1)/d_x)^{2 d_x}``       (only for 3^L > d_x)
+    4. ``3^{L + log_3 d_x + d_x log_3 2e + 2 d_x log_3(2 * 3^L / d_x)}``
+    5. ``3^{(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3 2 sqrt(2e) - log_3 d_x)}``
+    """
+    L = _int_at_least("L", L, 1)
+    d_x = _int_at_least("d_x", d_x, 1)
+    C = num_head_indices(L)
+    t = 3**L
+    r = Fraction(2 * C, d_x) + 1
+    lines = [
+        ("thm4 bound", (Fraction(d_x * (C + 1) * multiset(d_x, 2 * C)) * r**d_x, 0)),
+        ("lemma 4", (d_x * (C + 1) * (2 * Fraction(d_x + 2 * C, d_x)) ** d_x * r**d_x, d_x)),
+        ("C+1 <= 3^L", (t * d_x * Fraction(2) ** d_x * (Fraction(t - 1, d_x) + 1) ** (2 * d_x),
+                        d_x)),
+        ("only for 3^L > d_x", (t * d_x * Fraction(2) ** d_x * Fraction(2 * (t - 1), d_x)
+                                ** (2 * d_x), d_x)),
+        ("3^L - 1 <= 3^L", (t * d_x * Fraction(2) ** d_x * Fraction(2 * t, d_x) ** (2 * d_x),
+                            d_x)),
+        ("regrouped", (Fraction(3 ** ((2 * d_x + 1) * L) * d_x * 8**d_x, d_x ** (2 * d_x)),
+                       d_x)),
+    ]
+    return [{"line": name, "value": value} for name, value in lines]
+
+
+# ---------------------------------------------------------------------------
+# Theorems 3 and 4 (A.2 l.384-388, A.3 l.428-432) and Lemma 2 (A.4 l.487-491)
+
+
+def thm3_bound(L: int, H: int, d_a: int) -> int:
+    """Theorem 3: ``sep <= (H (d_a + 1))^{C(L)}`` (levine2020 A.2, l.388).
+
+    >>> thm3_bound(1, 2, 3)
+    8
+    """
+    L = _int_at_least("L", L, 1)
+    H = _int_at_least("H", H, 1)
+    d_a = _int_at_least("d_a", d_a, 1)
+    return (H * (d_a + 1)) ** num_head_indices(L)
+
+
+def thm4_num_chi(L: int, d_x: int) -> int:
+    """The count ``d_x ((d_x, 2C(L)))`` of the functions chi in Theorem 4's proof (l.465-467)."""
+    L = _int_at_least("L", L, 1)
+    d_x = _int_at_least("d_x", d_x, 1)
+    return d_x * multiset(d_x, 2 * num_head_indices(L))
+
+
+def thm4_chi_bound(L: int, d_x: int) -> Fraction:
+    """Bound on the separation rank of each chi: ``(C+1) (2C/d_x + 1)^{d_x}`` (l.463, by Lemma 3)."""
+    L = _int_at_least("L", L, 1)
+    d_x = _int_at_least("d_x", d_x, 1)
+    C = num_head_indices(L)
+    return (C + 1) * (Fraction(2 * C, d_x) + 1) ** d_x
+
+
+def thm4_bound(L: int, d_x: int) -> Fraction:
+    """Theorem 4: ``sep <= d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^{d_x}`` (eq. (19), l.432).
+
+    A Fraction (the last factor need not be an integer).
+
+    >>> thm4_bound(1, 2)   # 2 * 2 * ((2, 2)) * (2/2 + 1)^2 = 2 * 2 * 3 * 4
+    Fraction(48, 1)
+    """
+    return thm4_num_chi(L, d_x) * thm4_chi_bound(L, d_x)
+
+
+def lemma2_bound(N: int, d_x: int, H: int, K: int) -> int:
+    """Lemma 2: one layer over inputs of separation rank <= K has ``sep <= N d_x^4 K^3 / H``.
+
+    levine2020 A.4, l.491; the count is ``H * (d_x/H) * d_x * N * d_x * (d_x/H) *
+    d_x`` summed terms of eq. (21) (l.495) times ``K^3``, which equals
+    ``N d_x^4 K^3 / H`` and is an integer because H divides d_x.
+
+    >>> lemma2_bound(2, 4, 2, 1)
+    256
+    """
+    N = _int_at_least("N", N, 1)
+    d_x, H = _check_heads(d_x, H)
+    K = _int_at_least("K", K, 1)
+    return N * d_x**4 * K**3 // H
+
+
+# ---------------------------------------------------------------------------
+# Theorems 5 and 6 (A.4, residual connections, l.502-536)
+
+
+def thm5_log3_bound(L: int, d_x: int, N: int, H: int) -> flint.arb:
+    """Theorem 5 as printed: ``L log_3 L + (4 log_3 d_x + log_3 N - log_3 H) (3^L - 1)/2`` (l.506).
+
+    Note: the proof (l.518) arrives at :func:`thm5_product_bound`, whose
+    ``prod (l + 1) = (L+1)!`` exceeds the printed ``L^L`` for L = 1, 2.
+    """
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    N = _int_at_least("N", N, 1)
+    return (arb_of(L) * log3(L)
+            + (4 * log3(d_x) + log3(N) - log3(H)) * arb_of(num_head_indices(L)))
+
+
+def thm5_product_bound(L: int, d_x: int, N: int, H: int) -> int:
+    """The bound the proof of Theorem 5 ends with: ``prod_{l=1}^L (l+1) (N d_x^4 / H)^{3^{l-1}}``.
+
+    levine2020 A.4, l.518 (an integer: H divides d_x).
+    """
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    N = _int_at_least("N", N, 1)
+    k = N * d_x**4 // H
+    return prod((l + 1) * k ** (3 ** (l - 1)) for l in range(1, L + 1))
+
+
+def thm6_bound(L: int, d_x: int) -> Fraction:
+    """Theorem 6: ``d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^{d_x}`` (A.4, l.528)."""
+    L = _int_at_least("L", L, 1)
+    return thm4_bound(L, d_x) * (num_head_indices(L) + 1)
+
+
+# ---------------------------------------------------------------------------
+# Lemmas 3 and 4 (A.5, l.540-576)
+
+
+def _lemma3_args(n: int, rs: Sequence[int]) -> tuple[int, list[int]]:
+    n = _int_at_least("n", n, 1)
+    rs = [_int_at_least("r_j", r, 0) for r in rs]
+    if not rs:
+        raise ParameterError("Lemma 3 needs k >= 1 numbers r_1, ..., r_k")
+    return n, rs
+
+
+def lemma3_lhs(n: int, rs: Sequence[int]) -> int:
+    """``phi(r_1, ..., r_k) = prod_j ((n, r_j))`` (levine2020 Lemma 3, l.544)."""
+    n, rs = _lemma3_args(n, rs)
+    return prod(multiset(n, r) for r in rs)
+
+
+def lemma3_rhs(n: int, rs: Sequence[int]) -> Fraction:
+    """Lemma 3's bound ``(prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k``, ``M = sum r_j`` (l.546).
+
+    >>> lemma3_rhs(2, [0, 2])   # (2/2 + 1)^2
+    Fraction(4, 1)
+    """
+    n, rs = _lemma3_args(n, rs)
+    k, M = len(rs), sum(rs)
+    mean = Fraction(M, k)
+    return prod((mean + t for t in range(1, n)), start=Fraction(1)) ** k \
+        / Fraction(factorial(n - 1)) ** k
+
+
+def lemma3_equal_split_printed(n: int, k: int, M: int) -> Fraction:
+    """The value the proof of Lemma 3 prints for ``phi(M/k, ..., M/k)``: ``(prod_t (M/k + t))^k``.
+
+    levine2020 l.563, last member of the chain (printed without the factor
+    ``((n-1)!)^{-k}`` that its previous members carry).
+    """
+    n = _int_at_least("n", n, 1)
+    k = _int_at_least("k", k, 1)
+    M = _int_at_least("M", M, 0)
+    mean = Fraction(M, k)
+    return prod((mean + t for t in range(1, n)), start=Fraction(1)) ** k
+
+
+def lemma4_rhs(n: int, k: int) -> tuple[Fraction, int]:
+    """Lemma 4's bound ``(2e(n+k)/n)^n`` as the e-monomial ``((2(n+k)/n)^n, n)`` (l.569)."""
+    n = _int_at_least("n", n, 1)
+    k = _int_at_least("k", k, 0)
+    return Fraction(2 * (n + k), n) ** n, n
+
+
+def lemma4_rhs_log3(n: int, k: int) -> flint.arb:
+    """``log_3`` of Lemma 4's bound, ``n log_3(2e(n+k)/n)``, as an arb ball."""
+    q, m = lemma4_rhs(n, k)
+    return log3(q) + arb_of(m) / flint.arb(3).log()
+
+
+def lemma4_holds(n: int, k: int, bounds: tuple[Fraction, Fraction] | None = None
+                 ) -> bool | None:
+    """Decide ``((n, k)) <= (2e(n+k)/n)^n`` exactly (levine2020 Lemma 4, l.569).
+
+    Uses the rational enclosure of e; None only if the enclosure cannot decide.
+    """
+    return compare_e_monomials((Fraction(multiset(n, k)), 0), lemma4_rhs(n, k), bounds)
+
+
+def binomial_upper_e(N: int, K: int, bounds: tuple[Fraction, Fraction] | None = None
+                     ) -> bool | None:
+    """Decide the textbook bound ``C(N, K) <= (e N / K)^K`` (used in Lemma 4's proof, l.573).
+
+    Needs ``1 <= K <= N``.
+    """
+    N = _int_at_least("N", N, 1)
+    K = _int_at_least("K", K, 1)
+    if K > N:
+        raise ParameterError(f"need K <= N, got N={N}, K={K}")
+    return compare_e_monomials((Fraction(comb(N, K)), 0), (Fraction(N, K) ** K, K), bounds)
+
+
+# ---------------------------------------------------------------------------
+# B.2: the multiset lower bound and the rank of the construction (l.666-718)
+
+
+def b2_multiset_lower(n: int, k: int) -> Fraction:
+    """``max{((n-1)/k + 1)^k, (k/(n-1) + 1)^{n-1}}``, B.2's lower bound on ((n, k)) (l.684).
+
+    Needs ``n >= 2`` and ``k >= 1`` (both fractions must be defined).
+
+    >>> b2_multiset_lower(3, 2)
+    Fraction(4, 1)
+    """
+    n = _int_at_least("n", n, 2)
+    k = _int_at_least("k", k, 1)
+    return max(Fraction(n - 1 + k, k) ** k, Fraction(k + n - 1, n - 1) ** (n - 1))
+
+
+def b2_dims(L: int, d_x: int, H: int) -> tuple[int, int]:
+    """``(d, lambda) = ((d_x - H)/2, 3^{L-2})``, the sizes of B.2's construction (l.692).
+
+    The construction needs both to be integers with ``d >= 1``: ``L >= 2`` and
+    ``d_x - H`` even and at least 2. ParameterError otherwise.
+    """
+    L = _int_at_least("L", L, 2)
+    d_x, H = _check_heads(d_x, H)
+    if (d_x - H) % 2 or d_x - H < 2:
+        raise ParameterError(
+            f"B.2 needs d = (d_x - H)/2 to be an integer >= 1, got d_x={d_x}, H={H}")
+    return (d_x - H) // 2, 3 ** (L - 2)
+
+
+def b2_rank(L: int, d_x: int, H: int) -> int:
+    """``(((d_x - H)/2, 3^{L-2}))``, the rank B.2's construction certifies (l.682, l.688).
+
+    >>> b2_rank(3, 10, 2)   # ((4, 3)) = C(6, 3)
+    20
+    """
+    d, lam = b2_dims(L, d_x, H)
+    return multiset(d, lam)

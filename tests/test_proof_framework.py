@@ -1,0 +1,104 @@
+"""The proof framework: verdicts follow from steps, ordering refuses cycles, reports."""
+
+import json
+
+import pytest
+
+from seprank.errors import SeprankError
+from seprank.proof import (
+    ERROR,
+    INCONCLUSIVE,
+    REFUTED,
+    VERIFIED,
+    CheckSpec,
+    order_checks,
+    run_check,
+    run_checks,
+)
+from seprank.proof.report import report_dict, write_json, write_markdown
+
+
+def spec(cid, body, depends=()):
+    return CheckSpec(id=cid, title=f"title {cid}", source="test", func=body,
+                     depends=tuple(depends))
+
+
+def passing(ctx):
+    with ctx.step("true", source="t") as s:
+        s.record(x=1)
+
+
+def failing(ctx):
+    with ctx.step("printed statement", source="t") as s:
+        s.require(1 > 2, "1 is not greater than 2", counterexample={"a": 1, "b": 2})
+    with ctx.step("corrected statement", source="t", corrected=True) as s:
+        s.require(2 > 1, "never")
+
+
+def undecided(ctx):
+    with ctx.step("maybe", source="t") as s:
+        s.inconclusive("only a float estimate")
+
+
+def raising(ctx):
+    with ctx.step("boom", source="t"):
+        raise RuntimeError("bug")
+    with ctx.step("never reached", source="t"):
+        pass
+
+
+def test_verdicts_follow_from_steps():
+    assert run_check(spec("a", passing)).verdict == VERIFIED
+    r = run_check(spec("b", failing))
+    assert r.verdict == REFUTED
+    assert r.steps[0].evidence["counterexample"] == {"a": 1, "b": 2}
+    assert r.steps[1].corrected and r.steps[1].status == "passed"
+    assert run_check(spec("c", undecided)).verdict == INCONCLUSIVE
+    r = run_check(spec("d", raising))
+    assert r.verdict == INCONCLUSIVE and len(r.steps) == 1 and r.steps[0].status == ERROR
+    assert "RuntimeError: bug" in r.steps[0].message
+    assert run_check(spec("e", lambda ctx: None)).verdict == INCONCLUSIVE
+
+
+def test_ordering_and_cycles():
+    specs = {"a": spec("a", passing), "b": spec("b", passing, ["a"]),
+             "c": spec("c", passing, ["b"])}
+    assert order_checks(specs) == ["a", "b", "c"]
+    assert order_checks(specs, ["c"]) == ["a", "b", "c"]
+    assert order_checks(specs, ["c"], with_dependencies=False) == ["c"]
+    with pytest.raises(SeprankError, match="unknown check id"):
+        order_checks(specs, ["zz"])
+    cyclic = {"a": spec("a", passing, ["c"]), "b": spec("b", passing, ["a"]),
+              "c": spec("c", passing, ["b"])}
+    with pytest.raises(SeprankError, match="cycle"):
+        order_checks(cyclic)
+    with pytest.raises(SeprankError, match="unknown check"):
+        order_checks({"a": spec("a", passing, ["nope"])})
+
+
+def test_report_shape(tmp_path):
+    specs = {"a": spec("a", passing), "b": spec("b", failing)}
+    results = run_checks(specs)
+    data = report_dict(results)
+    assert set(data) >= {"checks", "environment"}
+    for c in data["checks"]:
+        assert set(c) >= {"id", "title", "source", "verdict", "steps", "seconds"}
+        for s in c["steps"]:
+            assert set(s) >= {"claim", "status", "evidence"}
+    assert data["summary"] == {"verified": 1, "refuted": 1, "inconclusive": 0}
+    path = write_json(results, tmp_path / "r.json")
+    assert json.loads(path.read_text())["checks"][1]["verdict"] == "refuted"
+    md = write_markdown(results, tmp_path / "r.md").read_text()
+    assert "| b | title b | **refuted** |" in md and "corrected statement" in md
+
+
+def test_evidence_is_exact_in_json():
+    from fractions import Fraction
+
+    import seprank
+    from seprank.proof.evidence import jsonable
+
+    assert jsonable(Fraction(1, 3)) == "1/3"
+    assert jsonable(2**70) == str(2**70)
+    res = seprank.rank([[1, 2], [3, 4]])
+    assert jsonable({"r": res})["r"]["kind"] == "exact"
