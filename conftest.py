@@ -8,6 +8,12 @@ Without it, CI's fast tier runs.
 import os
 
 import pytest
+from hypothesis import settings
+
+# Timing deadlines measure the machine, not the code: CI shares 2 cores.
+settings.register_profile("seprank", deadline=None)
+settings.register_profile("seprank-long", deadline=None, max_examples=2000)
+settings.load_profile("seprank-long" if os.environ.get("SEPRANK_FUZZ") == "1" else "seprank")
 
 
 def pytest_addoption(parser):

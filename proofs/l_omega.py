@@ -73,9 +73,9 @@ def l_omega(ctx):
         for d, lam, om in [(2, 3, 2), (3, 2, 2), (2, 2, 3)]:
             U = sympy.Matrix(omega_rows(d, lam, om))
             norms = [sympy.sqrt(sum(x**2 for x in U.row(i))) for i in range(U.rows)]
-            V = sympy.Matrix(U.rows, U.cols, lambda i, j: U[i, j] / norms[i])
-            g_norm = (V * V.T).applyfunc(lambda x: sympy.nsimplify(x) ** lam)
-            g_int = (U * U.T).applyfunc(lambda x: x ** lam)
+            V = sympy.diag(*[1 / nrm for nrm in norms]) * U
+            g_norm = sympy.Matrix(U.rows, U.rows, [x**lam for x in V * V.T])
+            g_int = sympy.Matrix(U.rows, U.rows, [x**lam for x in U * U.T])
             scaled_ok = all(sympy.simplify(g_norm[i, j] * norms[i] ** lam * norms[j] ** lam
                                            - g_int[i, j]) == 0
                             for i in range(U.rows) for j in range(U.rows))

@@ -20,8 +20,8 @@ order of :func:`seprank.combinatorics.compositions`.
 
 from __future__ import annotations
 
-import numpy as np
 import flint
+import numpy as np
 
 from seprank.combinatorics import compositions, multinomial, multiset
 from seprank.errors import ParameterError

@@ -14,11 +14,12 @@ denominators (a nonzero integer row scaling). Then rank_Q(A) >= r (or
 rank_GF(p)(A) >= r for a matrix over GF(p), whose modulus must be p).
 
 Upper bound (kernel vectors K): each vector has the right length and lies in
-the kernel exactly (a left kernel is that of the matrix whose rows are each
-multiplied by the lcm of their denominators, the engines' integer form) (mod p for a matrix over GF(p)); the vectors are
-independent because at ``pivots[j]`` vector j is nonzero and all others are
-zero. Then rank <= (n or m) - len(K), which must be <= the claimed bound. The
-"trivial" upper certificate claims only rank <= min(m, n).
+the kernel exactly (mod p for a matrix over GF(p); a left kernel is that of the
+matrix whose rows are each multiplied by the lcm of their denominators, the
+engines' integer form); the vectors are independent because at ``pivots[j]``
+vector j is nonzero and all others are zero. Then rank <= (n or m) - len(K),
+which must be <= the claimed bound. The "trivial" upper certificate claims
+only rank <= min(m, n).
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ class _Reader:
             self._rows = [[int(x) for x in row] for row in matrix.tolist()]
         elif flint is not None and isinstance(matrix, flint.fmpq_mat):
             self._rows = [[Fraction(str(x)) for x in row] for row in matrix.tolist()]
+        elif hasattr(matrix, "data") and hasattr(matrix, "p") and isinstance(
+                matrix.data, np.ndarray):  # a matrix of residues mod p
+            self.modulus = int(matrix.p)
+            self._rows = [[int(x) % self.modulus for x in row] for row in matrix.data.tolist()]
         elif isinstance(matrix, sympy.MatrixBase):
             self._rows = [[Fraction(int(x.p), int(x.q)) for x in row]
                           for row in matrix.tolist()]

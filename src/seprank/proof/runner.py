@@ -9,7 +9,7 @@ or an unknown id with a one-line error.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 import networkx as nx
 
@@ -84,7 +84,9 @@ def run_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None, *,
     for cid in order:
         spec = specs[cid]
         reporter.check_started(spec)
-        on_step: Callable[[Step], None] = lambda step, spec=spec: reporter.step_done(spec, step)
+        def on_step(step: Step, spec: CheckSpec = spec) -> None:
+            reporter.step_done(spec, step)
+
         result = run_check(spec, full=full, on_step=on_step)
         results.append(result)
         reporter.check_done(result)

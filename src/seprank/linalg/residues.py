@@ -1,0 +1,49 @@
+"""A matrix over GF(p) held as a numpy array of residues.
+
+:class:`ResidueMatrix` is what the direct builders return and what the numba
+modular engine consumes without copying: a float64 (or int64) array whose
+entries are the residues in [0, p) of a matrix over GF(p). Passed to
+:func:`seprank.rank`, its rank is taken over GF(p), as for a flint
+``nmod_mat``; a full rank there certifies full rank of any integer matrix it
+is the reduction of (a nonzero minor mod p is a nonzero integer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import flint
+import numpy as np
+
+from seprank.errors import InputError
+from seprank.scalars.primes import require_prime
+
+__all__ = ["ResidueMatrix"]
+
+
+@dataclass
+class ResidueMatrix:
+    """Residues mod ``p`` of a matrix (numpy float64 or integer array, 2-D)."""
+
+    data: np.ndarray
+    p: int
+
+    def __post_init__(self) -> None:
+        self.p = require_prime(self.p)
+        if not isinstance(self.data, np.ndarray) or self.data.ndim != 2:
+            raise InputError("ResidueMatrix data must be a 2-dimensional numpy array")
+        if self.data.dtype.kind not in "iuf":
+            raise InputError(f"ResidueMatrix data has dtype {self.data.dtype}; "
+                             "integer or float64 residues expected")
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.data.shape
+
+    def to_nmod_mat(self) -> flint.nmod_mat:
+        m, n = self.data.shape
+        vals = (np.asarray(self.data).astype(np.int64) % self.p).ravel().tolist()
+        return flint.nmod_mat(m, n, vals, self.p)
+
+    def tolist(self) -> list[list[int]]:
+        return (np.asarray(self.data).astype(np.int64) % self.p).tolist()
