@@ -80,7 +80,9 @@ def iter_compositions(lam: int, d: int) -> Iterator[tuple[int, ...]]:
     """Yield the compositions of ``lam`` into ``d`` non-negative parts.
 
     Order: lexicographically decreasing (see the module docstring). There are
-    ``multiset(d, lam)`` of them.
+    ``multiset(d, lam)`` of them. Iterative (no recursion, any d): the
+    successor of q moves one unit out of the rightmost nonzero part q_i with
+    i < d - 1 and puts everything to its right, plus that unit, into q_(i+1).
     """
     lam = _check_nonneg_int("lam", lam)
     d = _check_nonneg_int("d", d)
@@ -88,12 +90,21 @@ def iter_compositions(lam: int, d: int) -> Iterator[tuple[int, ...]]:
         if lam == 0:
             yield ()
         return
-    if d == 1:
-        yield (lam,)
-        return
-    for first in range(lam, -1, -1):
-        for rest in iter_compositions(lam - first, d - 1):
-            yield (first, *rest)
+    q = [0] * d
+    q[0] = lam
+    while True:
+        yield tuple(q)
+        # Invariant: sum(q) == lam, and q is the last composition yielded.
+        i = d - 2
+        while i >= 0 and q[i] == 0:
+            i -= 1
+        if i < 0:
+            return
+        tail = sum(q[i + 1:])
+        q[i] -= 1
+        for j in range(i + 1, d):
+            q[j] = 0
+        q[i + 1] = tail + 1
 
 
 def compositions(lam: int, d: int) -> list[tuple[int, ...]]:

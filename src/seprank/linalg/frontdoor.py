@@ -25,10 +25,12 @@ least ``NUMBA_MIN_DIM`` rows and columns go to numba.
 
 Choosing the engine
 -------------------
-``"auto"`` tries GF(p) first because a full rank mod p settles the question at
-a fraction of the cost of exact rational elimination (on a 300 x 300 Omega
-Gram matrix, ``nmod_mat.rank`` is about 100x faster than ``fmpz_mat.rank``);
-the foundation issue's measurements are in ``benchmarks/float_vs_exact.py``.
+``"auto"`` tries GF(p) first because a full rank mod p settles the question
+without the rational elimination's growing integers and, with certificates,
+without the rational RREF that the kernel needs. On the small Omega Gram
+matrices of benchmarks/float_vs_exact.py (n up to about 1000) the two rank
+calls cost about the same; the difference shows on larger and rank-deficient
+matrices (benchmarks/rank_engines.py).
 """
 
 from __future__ import annotations

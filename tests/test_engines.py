@@ -1,0 +1,105 @@
+"""One suite, every modular engine: the same rank, profile and certificate assertions.
+
+Engines: python-flint ``nmod_mat`` ("flint") and the numba blocked LU
+("numba"). Expected ranks come from construction (products of random integer
+factors, confirmed by the pure-Python reference in tests/reference.py) and the column
+rank profile from greedy left-to-right column selection with reference ranks.
+"""
+
+import flint
+import numpy as np
+import pytest
+
+import seprank
+import seprank.errors
+from seprank.linalg.modular_lu import BASE_WIDTH, MAX_PRIME, k_max, rank_profile_mod_p
+from seprank.linalg.residues import ResidueMatrix
+from seprank.scalars.primes import prev_prime
+
+from .reference import column_profile_mod_p, rank_q
+
+ENGINES = ["flint", "numba"]
+PRIMES = [2, 3, 65537, 1048573, prev_prime(MAX_PRIME)]
+
+
+def of_rank(rng, m, n, r, bound=4):
+    return rng.integers(-bound, bound + 1, size=(m, r)) @ rng.integers(-bound, bound + 1,
+                                                                      size=(r, n))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("m, n, r", [(6, 6, 3), (40, 25, 25), (70, 90, 33), (33, 33, 33),
+                                      (129, 100, 64), (1, 1, 1), (1, 5, 1), (5, 1, 0)])
+def test_rank_and_certificate(engine, m, n, r):
+    rng = np.random.default_rng(m * 1000 + n)
+    a = of_rank(rng, m, n, r)
+    truth = rank_q(a)
+    res = seprank.rank(a, "modular", engine=engine, prime=1048573, certify=True)
+    assert res.value <= truth
+    # a large random-ish prime keeps the rank of these small matrices
+    assert res.value == truth
+    assert res.kind == ("exact" if truth == min(m, n) else "lower_bound")
+    assert seprank.verify(a, res.certificate)
+    auto = seprank.rank(a, "auto", engine=engine)
+    assert auto.value == truth and auto.kind == "exact"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("p", PRIMES)
+def test_same_profile_as_reference_at_edge_primes(engine, p):
+    rng = np.random.default_rng(p % 1000)
+    a = of_rank(rng, 45, 70, 20, bound=p)  # entries spread over the residues
+    a[:, 5] = 0  # a zero column is never a pivot
+    nm = flint.nmod_mat(45, 70, [int(x) % p for x in a.ravel()], p)
+    res = seprank.rank(nm, engine=engine, certify=True)
+    assert res.field == f"GF({p})" and res.kind == "exact"
+    ref_cols = column_profile_mod_p(a, p)
+    assert res.value == len(ref_cols) == int(nm.rank())
+    assert list(res.certificate.lower.cols) == ref_cols
+    assert seprank.verify(nm, res.certificate)
+    r2 = seprank.rank(ResidueMatrix(a % p, p), engine=engine)
+    assert r2.value == res.value
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("shape", [(0, 0), (0, 4), (4, 0)])
+def test_empty(engine, shape):
+    a = np.zeros(shape, dtype=np.int64)
+    assert seprank.rank(a, "modular", engine=engine).value == 0
+    assert seprank.rank(ResidueMatrix(a, 7), engine=engine).value == 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_one_by_one(engine):
+    assert seprank.rank(np.array([[5]]), "modular", engine=engine, prime=5).value == 0
+    assert seprank.rank(np.array([[5]]), "modular", engine=engine, prime=7).value == 1
+
+
+def test_k_max_bound_at_its_edge():
+    for p in [2, 3, 65537, 1048573, 8388593, prev_prime(MAX_PRIME)]:
+        k = k_max(p)
+        assert k >= 1
+        assert k * (p - 1) ** 2 + (p - 1) <= 2**53 - 1
+        assert (k + 1) * (p - 1) ** 2 + (p - 1) > 2**53 - 1
+    assert k_max(1048573) >= 8192
+
+
+def test_worst_case_entries_stay_exact_at_the_largest_prime():
+    # every entry p - 1: products (p-1)^2 ~ 2^52, so chunks of k_max(p) = 2 terms are forced
+    p = prev_prime(MAX_PRIME)
+    assert k_max(p) < BASE_WIDTH
+    rng = np.random.default_rng(3)
+    a = np.full((3 * BASE_WIDTH, 3 * BASE_WIDTH), p - 1, dtype=np.int64)
+    a += np.triu(rng.integers(0, 2, size=a.shape), 1)  # make it nonsingular-ish, entries <= p
+    nm = flint.nmod_mat(a.shape[0], a.shape[1], [int(x) % p for x in a.ravel()], p)
+    r, rows, cols = rank_profile_mod_p(a, p)
+    assert r == int(nm.rank())
+    sub = flint.nmod_mat(r, r, [int(a[i, j]) % p for i in rows for j in cols], p)
+    assert int(sub.rank()) == r
+
+
+def test_numba_engine_refuses_large_primes():
+    with pytest.raises(seprank.errors.NotPrimeError, match="2\\^26"):
+        rank_profile_mod_p(np.eye(3, dtype=np.int64), 2**31 - 1)
+    # the front door falls back to flint for such primes unless numba is forced
+    assert seprank.rank(np.eye(700, dtype=np.int64), prime=2**31 - 1).method == "flint-nmod"
