@@ -3,7 +3,7 @@
 Residues are held in float64. Trailing updates are matrix products done by
 BLAS (numpy's ``@``) on exact integers: as long as every partial sum stays
 below 2^53, float64 arithmetic is exact whatever order BLAS adds in. Reduction
-mod p (``fmod``) happens once per product, not once per multiply-add: this is
+mod p happens once per product, not once per multiply-add: this is
 the delayed-reduction technique of FFLAS-FFPACK.
 
 The bound
@@ -35,8 +35,9 @@ columns, the pivot columns of the reduced row echelon form, as FLINT's
             A22 = A22 - L21 U12  mod p            (GEMM, delayed reduction)
             k2 = elim(right half, from row r0 + k1)
 
-Invariants: after elim(r0, c0, c1) returns k, rows r0..r0+k-1 hold U (pivot
-values at the pivot columns), the entries below each pivot hold the
+Invariants: every entry of the workspace is a residue in [0, p) between
+calls (each product is reduced at once); after elim(r0, c0, c1) returns k,
+rows r0..r0+k-1 hold U (pivot values at the pivot columns), the entries below each pivot hold the
 multipliers of L, the non-pivot columns of [c0, c1) are zero below row r0+k,
 and ``perm`` maps positions to original rows. Pivot rows (through ``perm``)
 and pivot columns index a minor A[R, C] = L11 U11 that is nonsingular mod p.
@@ -78,11 +79,32 @@ def k_max(p: int) -> int:
     return (_TWO53 - p) // ((p - 1) ** 2)
 
 
+@numba.njit(cache=True, inline="always")
+def _mod(x, pf, inv):  # pragma: no cover - compiled
+    """x mod p in [0, p) for an exact integer |x| < 2^53 held in float64.
+
+    x * (1/p) is within one unit in the last place of x / p, so the floor is
+    off by at most one; the two corrections fix that.
+    """
+    r = x - pf * np.floor(x * inv)
+    if r >= pf:
+        r -= pf
+    elif r < 0.0:
+        r += pf
+    return r
+
+
 @numba.njit(cache=True)
 def _base_elim(A, perm, r0, c0, c1, p, pivcols, npiv):  # pragma: no cover - compiled
-    """Column-by-column elimination of A[r0:, c0:c1]; returns the new pivot count."""
+    """Column-by-column elimination of A[r0:, c0:c1]; returns the new pivot count.
+
+    Entries are residues in [0, p) held in float64; every product of two
+    residues is < 2^52 and exact, and is reduced at once.
+    """
     m = A.shape[0]
     n = A.shape[1]
+    pf = float(p)
+    inv_p = 1.0 / pf
     r = r0
     for c in range(c0, c1):
         if r >= m:
@@ -102,27 +124,26 @@ def _base_elim(A, perm, r0, c0, c1, p, pivcols, npiv):  # pragma: no cover - com
             t2 = perm[r]
             perm[r] = perm[piv]
             perm[piv] = t2
-        pv = np.int64(A[r, c]) % p
-        # inverse by Fermat: pv^(p-2) mod p
-        inv = np.int64(1)
+        # inverse of the pivot by Fermat: pv^(p-2) mod p
+        pv = A[r, c]
+        inv = 1.0
         base = pv
         e = p - 2
         while e > 0:
             if e & 1:
-                inv = (inv * base) % p
-            base = (base * base) % p
+                inv = _mod(inv * base, pf, inv_p)
+            base = _mod(base * base, pf, inv_p)
             e >>= 1
         for i in range(r + 1, m):
-            a = np.int64(A[i, c]) % p
-            if a == 0:
-                A[i, c] = 0.0
+            a = A[i, c]
+            if a == 0.0:
                 continue
-            lmul = (a * inv) % p
+            lmul = _mod(a * inv, pf, inv_p)
             A[i, c] = lmul
             for j in range(c + 1, c1):
-                u = np.int64(A[r, j])
-                if u != 0:
-                    A[i, j] = float((np.int64(A[i, j]) - lmul * u) % p)
+                u = A[r, j]
+                if u != 0.0:
+                    A[i, j] = _mod(A[i, j] - lmul * u, pf, inv_p)
         pivcols[npiv] = c
         npiv += 1
         r += 1
@@ -134,33 +155,25 @@ def _trsm_base(L, B, p):  # pragma: no cover - compiled
     """B <- L^-1 B mod p for unit lower-triangular L (small k), in place."""
     k = L.shape[0]
     w = B.shape[1]
+    pf = float(p)
+    inv_p = 1.0 / pf
     for i in range(1, k):
         for t in range(i):
-            lv = np.int64(L[i, t]) % p
-            if lv == 0:
+            lv = L[i, t]
+            if lv == 0.0:
                 continue
             for j in range(w):
-                B[i, j] = float((np.int64(B[i, j]) - lv * np.int64(B[t, j])) % p)
+                B[i, j] = _mod(B[i, j] - lv * B[t, j], pf, inv_p)
 
 
 def _sub_mod_impl(A, C, p):  # pragma: no cover - compiled
-    """A <- (A - C) mod p in [0, p).
-
-    |A - C| < 2^53, so x * (1/p) is within one unit in the last place of x / p
-    and floor(x * (1/p)) is off by at most one; the two corrections fix that.
-    """
+    """A <- (A - C) mod p in [0, p) (|A - C| < 2^53 by the k_max bound)."""
     m, n = A.shape
     pf = float(p)
     inv = 1.0 / pf
     for i in numba.prange(m):
         for j in range(n):
-            x = A[i, j] - C[i, j]
-            r = x - pf * np.floor(x * inv)
-            if r >= pf:
-                r -= pf
-            elif r < 0.0:
-                r += pf
-            A[i, j] = r
+            A[i, j] = _mod(A[i, j] - C[i, j], pf, inv)
 
 
 _sub_mod_serial = numba.njit(cache=True)(_sub_mod_impl)
@@ -212,7 +225,6 @@ def _trsm(L: np.ndarray, B: np.ndarray, p: int, kmax: int) -> None:
     """B <- L^-1 B mod p for unit lower-triangular L, recursive (GEMM inside)."""
     k = L.shape[0]
     if k <= BASE_WIDTH:
-        np.fmod(B, p, out=B)
         _trsm_base(np.ascontiguousarray(L), B, p)
         return
     h = k // 2
@@ -254,7 +266,6 @@ def _elim(st: _State, r0: int, c0: int, c1: int) -> int:
         U12[...] = U12c
         if r0 + k1 < m:
             L21 = np.ascontiguousarray(A[r0 + k1:, cols])
-            np.fmod(L21, p, out=L21)
             _gemm_sub(A[r0 + k1:, mid:c1], L21, U12c, p, st.kmax)
     k2 = _elim(st, r0 + k1, mid, c1)
     return k1 + k2
@@ -295,13 +306,15 @@ def rank_profile_mod_p(matrix: np.ndarray, p: int = DEFAULT_ENGINE_PRIME, *,
     if m == 0 or n == 0:
         return 0, [], []
     if matrix.dtype == np.float64:
+        if not (np.all(np.abs(matrix) < 2.0**53) and np.all(matrix == np.floor(matrix))):
+            raise InputError("float64 input to the modular engine must hold exact integers "
+                             "(residues) of absolute value < 2^53")
         if overwrite and matrix.flags.c_contiguous:
             A = matrix
-            np.fmod(A, p, out=A)
+            np.mod(A, p, out=A)
         else:
             require_fits(2 * m * n * 8, f"the {m} x {n} float64 workspace")
-            A = np.fmod(matrix, p)
-            A = np.ascontiguousarray(A)
+            A = np.ascontiguousarray(np.mod(matrix, p))
     elif matrix.dtype.kind in "iu":
         require_fits(3 * m * n * 8, f"the {m} x {n} float64 workspace")
         A = np.ascontiguousarray((matrix % p).astype(np.float64))
