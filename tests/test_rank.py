@@ -173,3 +173,13 @@ def test_result_to_dict_and_str():
     d = res.to_dict()
     assert d["kind"] == "exact" and d["value"] == 2 and d["certificate"]["proves_exact"]
     assert str(res).startswith("rank 2 (exact over QQ")
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(1, 12), st.integers(0, 12))
+def test_multimodular_is_exact_and_certified(seed, m, n, r):
+    rng = np.random.default_rng(seed)
+    a = random_of_rank(rng, m, n, min(r, m, n), bound=30)
+    res = seprank.rank(a, "multimodular", certify=True)
+    assert res.value == rank_q(a) and res.kind == "exact"
+    assert len(res.primes) >= 2 and seprank.verify(a, res.certificate)
