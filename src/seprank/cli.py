@@ -33,7 +33,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
         for cid in order_checks(specs):
             spec = specs[cid]
             deps = f"  (relies on {', '.join(spec.depends)})" if spec.depends else ""
-            console.print(f"{cid:12s} {spec.title}{deps}", markup=False)
+            print(f"{cid:12s} {spec.title}{deps}")
         return 0
     results = run_checks(specs, args.ids or None, full=args.full,
                          reporter=ConsoleReporter(console, verbose=not args.quiet),
