@@ -59,6 +59,7 @@ __all__ = [
     "bad_integer_omegas",
     "bad_rational_omegas",
     "count_real_roots",
+    "real_root_count",
     "omega_symbolic_report",
 ]
 
@@ -323,26 +324,47 @@ def bad_rational_omegas(poly: flint.fmpz_poly) -> list[Fraction]:
     return sorted(out)
 
 
-def count_real_roots(poly: flint.fmpz_poly, *, max_degree: int = 400) -> int | None:
-    """Number of distinct real roots (Sturm sequences in sympy, exact), or None.
+def real_root_count(poly: flint.fmpz_poly, *, sturm_max_degree: int = 60) -> dict:
+    """Number of distinct real roots of ``poly``, factor by factor, and how it was counted.
 
-    None when the squarefree part's degree exceeds ``max_degree`` (too slow).
+    ``poly`` is factored into irreducibles over Z (flint); distinct irreducible
+    factors share no roots, so the counts add up. A cyclotomic factor Phi_k has
+    the real root 1 (k = 1), -1 (k = 2) or none; a factor of degree <=
+    ``sturm_max_degree`` is counted exactly with Sturm sequences (sympy
+    ``Poly.count_roots``); a larger one with flint's certified root isolation
+    (``complex_roots``, arb ball arithmetic: for a squarefree integer
+    polynomial it returns the real roots with imaginary part exactly zero), which
+    is rigorous but not symbolic, and is reported separately.
     """
     if poly.is_zero():
         raise ParameterError("the zero polynomial has infinitely many roots")
     import sympy
 
-    _, factors = poly.factor_squarefree()
-    sqfree = flint.fmpz_poly([1])
-    for f, _ in factors:
-        sqfree *= f
-    if sqfree.degree() > max_degree:
-        return None
-    if sqfree.degree() <= 0:
-        return 0
     x = sympy.Symbol("x")
-    coeffs = [int(c) for c in sqfree.coeffs()]
-    return int(sympy.Poly(list(reversed(coeffs)), x, domain="ZZ").count_roots())
+    count = 0
+    how = {"cyclotomic": 0, "sturm": 0, "arb_certified": 0}
+    _, factors = poly.factor()
+    for f, _ in factors:
+        deg = f.degree()
+        if deg <= 0:
+            continue
+        k = int(f.is_cyclotomic())
+        if k:
+            count += 1 if k in (1, 2) else 0
+            how["cyclotomic"] += 1
+        elif deg <= sturm_max_degree:
+            coeffs = [int(c) for c in f.coeffs()]
+            count += int(sympy.Poly(list(reversed(coeffs)), x, domain="ZZ").count_roots())
+            how["sturm"] += 1
+        else:
+            count += sum(1 for r, _ in f.complex_roots() if r.imag == 0)
+            how["arb_certified"] += 1
+    return {"count": count, "factors_by_method": how}
+
+
+def count_real_roots(poly: flint.fmpz_poly) -> int:
+    """Number of distinct real roots (see :func:`real_root_count`)."""
+    return real_root_count(poly)["count"]
 
 
 def _lowest_degree(poly: flint.fmpz_poly) -> int:
@@ -362,7 +384,8 @@ def omega_symbolic_report(d: int, lam: int, *, max_n: int = DEFAULT_MAX_N,
     dividing det), ``identity_exponent`` (D), ``degree_equals_identity_exponent``,
     ``leading_coefficient_is_identity_sign`` (+1), ``top_permutation`` (see
     :func:`top_permutation`), ``bad_integer_omegas``, ``bad_rational_omegas``
-    (as "p/q" strings), ``distinct_real_roots`` (None if not computed),
+    (as "p/q" strings), ``distinct_real_roots`` and ``real_root_methods`` (see
+    :func:`real_root_count`; None if not computed), ``irreducible_factors``,
     ``factorization`` (string, degree <= 200 only), ``evaluation_check`` (exact
     determinants at ``verify_points`` vs the polynomial).
     """
@@ -374,6 +397,8 @@ def omega_symbolic_report(d: int, lam: int, *, max_n: int = DEFAULT_MAX_N,
     poly = monomial_matrix_det_polynomial(E)
     D = identity_exponent(d, lam)
     top = top_permutation(d, lam)
+    real_roots = real_root_count(poly) if count_real else None
+    factored = poly.factor()
     report = {
         "d": d,
         "lam": lam,
@@ -388,8 +413,10 @@ def omega_symbolic_report(d: int, lam: int, *, max_n: int = DEFAULT_MAX_N,
         "top_permutation": top,
         "bad_integer_omegas": bad_integer_omegas(poly),
         "bad_rational_omegas": [str(f) for f in bad_rational_omegas(poly)],
-        "distinct_real_roots": count_real_roots(poly) if count_real else None,
-        "factorization": str(poly.factor()) if poly.degree() <= 200 else None,
+        "distinct_real_roots": real_roots["count"] if real_roots else None,
+        "real_root_methods": real_roots["factors_by_method"] if real_roots else None,
+        "irreducible_factors": len(factored[1]),
+        "factorization": str(factored) if poly.degree() <= 200 else None,
         "evaluation_check": check_polynomial_at_points(poly, E, verify_points),
     }
     return report
