@@ -4,7 +4,7 @@ Source: ``levine2020_depth_to_width_self_attention.txt`` (line numbers below are
 of that file; its formulas are quoted from their LaTeX source). Notation:
 
 * ``L`` depth, ``d_x`` width, ``H`` heads per layer, ``d_a = d_x / H`` the
-  attention dimension (sec 2.1 l.61: ``d_a = d_x/H``, so ``H`` divides ``d_x``);
+  attention dimension (sec 2.1 l.63: ``d_a = d_x/H``, so ``H`` divides ``d_x``);
 * ``C(L) = (3^L - 1)/2`` (Lemma 1, l.329-378);
 * ``((n, k)) = C(n + k - 1, k)`` the multiset coefficient (l.426, l.682).
 
@@ -66,8 +66,10 @@ __all__ = [
     "thm4_num_chi",
     "thm4_chi_bound",
     "lemma2_bound",
+    "lemma2_term_counts",
     "thm5_log3_bound",
     "thm5_product_bound",
+    "thm5_recursion_bound",
     "thm6_bound",
     "lemma3_lhs",
     "lemma3_rhs",
@@ -108,12 +110,12 @@ def _check_heads(d_x: int, H: int) -> tuple[int, int]:
     H = _int_at_least("H", H, 1)
     if d_x % H:
         raise ParameterError(
-            f"H must divide d_x (d_a = d_x/H, levine2020 l.61), got d_x={d_x}, H={H}")
+            f"H must divide d_x (d_a = d_x/H, levine2020 l.63), got d_x={d_x}, H={H}")
     return d_x, H
 
 
 def heads_dim(d_x: int, H: int) -> int:
-    """The attention dimension ``d_a = d_x / H`` (levine2020 sec 2.1, l.61).
+    """The attention dimension ``d_a = d_x / H`` (levine2020 sec 2.1, l.63).
 
     >>> heads_dim(12, 3)
     4
@@ -215,7 +217,7 @@ def arb_le(a: flint.arb, b: flint.arb) -> bool | None:
 def thm1_regime(L: int, d_x: int) -> bool:
     """Whether (L, d_x) lies in Theorem 1's regime ``L < log_3 d_x``, i.e. ``3^L < d_x``.
 
-    levine2020 l.128 (Theorem 1 hypothesis) and l.122 (``d_x > 3^L``). The
+    levine2020 l.128 (Theorem 1 hypothesis) and l.124 (``d_x > 3^L``). The
     boundary ``d_x = 3^L`` belongs to neither theorem.
     """
     L = _int_at_least("L", L, 1)
@@ -288,7 +290,7 @@ def thm1_lower_is_positive(L: int, d_x: int, H: int) -> bool:
 
 
 def thm1_upper_log3(L: int, d_x: int, H: int) -> flint.arb:
-    """Theorem 1's upper bound on ``log_3 sep``: ``(3^L - 1)/2 * log_3(d_x + H)`` (eq. (7), l.130)."""
+    """Theorem 1's upper bound on ``log_3 sep``: ``(3^L - 1)/2 log_3(d_x + H)`` (eq. (7), l.130)."""
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
     return arb_of(num_head_indices(L)) * log3(d_x + H)
@@ -438,7 +440,7 @@ def thm4_num_chi(L: int, d_x: int) -> int:
 
 
 def thm4_chi_bound(L: int, d_x: int) -> Fraction:
-    """Bound on the separation rank of each chi: ``(C+1) (2C/d_x + 1)^{d_x}`` (l.463, by Lemma 3)."""
+    """Bound on the separation rank of each chi: ``(C+1) (2C/d_x + 1)^{d_x}`` (l.463, Lemma 3)."""
     L = _int_at_least("L", L, 1)
     d_x = _int_at_least("d_x", d_x, 1)
     C = num_head_indices(L)
@@ -457,11 +459,11 @@ def thm4_bound(L: int, d_x: int) -> Fraction:
 
 
 def lemma2_bound(N: int, d_x: int, H: int, K: int) -> int:
-    """Lemma 2: one layer over inputs of separation rank <= K has ``sep <= N d_x^4 K^3 / H``.
+    """Lemma 2 as printed: one layer over inputs of separation rank <= K has
+    ``sep <= N d_x^4 K^3 / H`` (levine2020 A.4, l.491).
 
-    levine2020 A.4, l.491; the count is ``H * (d_x/H) * d_x * N * d_x * (d_x/H) *
-    d_x`` summed terms of eq. (21) (l.495) times ``K^3``, which equals
-    ``N d_x^4 K^3 / H`` and is an integer because H divides d_x.
+    An integer because H divides d_x. See :func:`lemma2_term_counts` for the
+    counts of eq. (21) that the proof (l.498) refers to.
 
     >>> lemma2_bound(2, 4, 2, 1)
     256
@@ -472,6 +474,26 @@ def lemma2_bound(N: int, d_x: int, H: int, K: int) -> int:
     return N * d_x**4 * K**3 // H
 
 
+def lemma2_term_counts(N: int, d_x: int, H: int) -> dict[str, int]:
+    """Two counts of the terms of eq. (21) (levine2020 l.496), the sum in Lemma 2's proof.
+
+    * ``index_tuples``: the number of index tuples ``(h, a1, a2, j, a4, a5, a6)``,
+      ``H (d_x/H) d_x N d_x (d_x/H) d_x = N d_x^5 / H``;
+    * ``input_products``: the number of distinct products ``G_{a2 j} G_{j a4}
+      G_{a6 i}`` (h, a1, a5 index weights only), ``N d_x^3``.
+
+    Each input product has separation rank <= K^3, so ``N d_x^3 K^3`` bounds the
+    layer's separation rank; the printed ``N d_x^4 K^3 / H`` lies between the two
+    counts (``H <= d_x``), so it is valid, but it is neither count literally.
+
+    >>> lemma2_term_counts(2, 4, 2)
+    {'index_tuples': 1024, 'input_products': 128}
+    """
+    N = _int_at_least("N", N, 1)
+    d_x, H = _check_heads(d_x, H)
+    return {"index_tuples": N * d_x**5 // H, "input_products": N * d_x**3}
+
+
 # ---------------------------------------------------------------------------
 # Theorems 5 and 6 (A.4, residual connections, l.502-536)
 
@@ -480,7 +502,9 @@ def thm5_log3_bound(L: int, d_x: int, N: int, H: int) -> flint.arb:
     """Theorem 5 as printed: ``L log_3 L + (4 log_3 d_x + log_3 N - log_3 H) (3^L - 1)/2`` (l.506).
 
     Note: the proof (l.518) arrives at :func:`thm5_product_bound`, whose
-    ``prod (l + 1) = (L+1)!`` exceeds the printed ``L^L`` for L = 1, 2.
+    ``prod (l + 1) = (L+1)!`` exceeds the printed ``3^{L log_3 L} = L^L`` for
+    L = 1, 2; and the recursion the proof describes gives the still larger
+    :func:`thm5_recursion_bound`.
     """
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
@@ -499,6 +523,29 @@ def thm5_product_bound(L: int, d_x: int, N: int, H: int) -> int:
     N = _int_at_least("N", N, 1)
     k = N * d_x**4 // H
     return prod((l + 1) * k ** (3 ** (l - 1)) for l in range(1, L + 1))
+
+
+def thm5_recursion_bound(L: int, d_x: int, N: int, H: int) -> int:
+    """The bound the recursion in Theorem 5's proof gives, unrolled exactly (l.512-516).
+
+    With ``K_1 = N d_x^4 / H`` (Lemma 2 with K = 1, the stopping condition) and
+    ``S_1 = K_1``, ``S_l = K_1 (l S_{l-1})^3`` (Lemma 2 applied to an input of
+    separation rank <= l S_{l-1}), the proof bounds ``sep <= (L + 1) S_L``.
+    The power of K_1 is ``(3^L - 1)/2`` as in the printed product
+    (:func:`thm5_product_bound`), but the integer factor is
+    ``(L+1) prod_{l=2}^{L} l^{3^{L-l+1}}``, larger than ``(L+1)!`` for L >= 2.
+
+    >>> thm5_recursion_bound(2, 1, 1, 1)   # 3 * 1 * (2 * 1)^3
+    24
+    """
+    L = _int_at_least("L", L, 1)
+    d_x, H = _check_heads(d_x, H)
+    N = _int_at_least("N", N, 1)
+    k = N * d_x**4 // H
+    s = k
+    for l in range(2, L + 1):
+        s = k * (l * s) ** 3
+    return (L + 1) * s
 
 
 def thm6_bound(L: int, d_x: int) -> Fraction:

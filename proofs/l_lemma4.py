@@ -1,0 +1,120 @@
+"""L-Lemma4: the multiset coefficient bound ((n, k)) <= (2e(n+k)/n)^n (levine2020 A.5).
+
+Every comparison is exact: e enters only through the certified rational
+enclosure ``S_m < e < S_m + 1/(m! m)`` of :func:`seprank.bounds.levine2020.e_bounds`
+(so ``(2e(n+k)/n)^n >= (2 S_m (n+k)/n)^n`` is a certified lower bound of the
+right-hand side). arb balls are used only to report how loose the bound is.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from math import comb
+
+import flint
+
+from seprank.bounds.levine2020 import (
+    arb_of,
+    binomial_upper_e,
+    compare_e_monomials,
+    e_bounds,
+    lemma4_holds,
+    lemma4_rhs_log3,
+    log3,
+)
+from seprank.combinatorics import multiset
+from seprank.proof import check
+
+PAPER = "levine2020_depth_to_width_self_attention.txt"
+SEED = 20200704
+
+
+def _decide_all(pairs, decide):
+    """Run ``decide`` on each pair; split into failures and undecided cases."""
+    failed, undecided = [], []
+    for pair in pairs:
+        verdict = decide(*pair)
+        if verdict is False:
+            failed.append(pair)
+        elif verdict is None:
+            undecided.append(pair)
+    return failed, undecided
+
+
+@check(id="L-Lemma4", title="((n, k)) <= (2e(n+k)/n)^n with a certified enclosure of e",
+       source=f"{PAPER} A.5 l.567-576")
+def l_lemma4(ctx):
+    n_max, k_max = (120, 300) if ctx.full else (60, 150)
+    bounds = e_bounds(14)
+    lo, hi = bounds
+
+    with ctx.step("the rational enclosure S_14 < e < S_14 + 1/(14! * 14) is certified "
+                  "(positive series tail; cross-checked against arb's e)",
+                  source="series e = sum 1/j!; used for every comparison with e below") as s:
+        e = flint.arb.const_e()
+        s.record(e_lower=lo, e_upper=hi, width=hi - lo, e_lower_float=float(lo))
+        s.require(lo < hi and arb_of(lo) < e and e < arb_of(hi),
+                  "the enclosure does not contain e")
+
+    with ctx.step("the textbook bound the proof uses: C(N, K) <= (e N / K)^K for 1 <= K <= N",
+                  source=f"{PAPER} l.573") as s:
+        N_max = 200 if ctx.full else 70
+        pairs = [(N, K) for N in range(1, N_max + 1) for K in range(1, N + 1)]
+        failed, undecided = _decide_all(pairs, lambda N, K: binomial_upper_e(N, K, bounds))
+        s.record(cases=len(pairs), N_range=[1, N_max])
+        s.require(not failed, "C(N, K) <= (eN/K)^K fails", counterexample=failed[:1])
+        if undecided and not failed:
+            s.inconclusive("e enclosure too coarse", undecided=undecided[:5])
+
+    with ctx.step("the proof's chain for n >= 2: ((n, k)) = C(n+k-1, n-1) <= "
+                  "(e (n+k-1)/(n-1))^{n-1} <= (2e(n+k)/n)^n, each link decided exactly",
+                  source=f"{PAPER} l.573-575") as s:
+        failed, undecided, cases = [], [], 0
+        for n in range(2, n_max + 1):
+            for k in range(0, k_max + 1):
+                cases += 1
+                if multiset(n, k) != comb(n + k - 1, n - 1):
+                    failed.append({"n": n, "k": k, "link": "identity"})
+                    continue
+                middle = (Fraction(n + k - 1, n - 1) ** (n - 1), n - 1)
+                right = (Fraction(2 * (n + k), n) ** n, n)
+                first = compare_e_monomials((Fraction(comb(n + k - 1, n - 1)), 0), middle,
+                                            bounds)
+                second = compare_e_monomials(middle, right, bounds)
+                for link, verdict in (("binomial bound", first), ("middle <= right", second)):
+                    if verdict is False:
+                        failed.append({"n": n, "k": k, "link": link})
+                    elif verdict is None:
+                        undecided.append({"n": n, "k": k, "link": link})
+        s.record(cases=cases, n_range=[2, n_max], k_range=[0, k_max])
+        s.require(not failed, "a link of the proof's chain fails", counterexample=failed[:1])
+        if undecided and not failed:
+            s.inconclusive("e enclosure too coarse", undecided=undecided[:5])
+
+    with ctx.step("Lemma 4 as printed holds on the whole range (n >= 1, k >= 0), exactly; "
+                  "the evidence reports how close ((n,k)) comes to the bound",
+                  source=f"{PAPER} l.567-569") as s:
+        pairs = [(n, k) for n in range(1, n_max + 1) for k in range(0, k_max + 1)]
+        failed, undecided = _decide_all(pairs, lambda n, k: lemma4_holds(n, k, bounds))
+        gaps = [(lemma4_rhs_log3(n, k) - log3(multiset(n, k)), n, k)
+                for n, k in pairs if (n <= 20 or n % 10 == 0)]
+        smallest = min(gaps, key=lambda g: g[0].mid())
+        s.record(cases=len(pairs), n_range=[1, n_max], k_range=[0, k_max],
+                 smallest_log3_gap=str(smallest[0]), smallest_gap_at={"n": smallest[1],
+                                                                      "k": smallest[2]},
+                 gap_sampled_on="n <= 20 or n divisible by 10")
+        s.require(not failed, "Lemma 4 fails", counterexample=failed[:1])
+        if undecided and not failed:
+            s.inconclusive("e enclosure too coarse", undecided=undecided[:5])
+
+    with ctx.step("seeded random spot checks with large n and k (up to 3000), exact",
+                  source=f"{PAPER} l.567-569") as s:
+        rng = random.Random(SEED)
+        samples = 200 if ctx.full else 25
+        pairs = [(rng.randint(1, 3000), rng.randint(0, 3000)) for _ in range(samples)]
+        failed, undecided = _decide_all(pairs, lambda n, k: lemma4_holds(n, k, bounds))
+        s.record(seed=SEED, samples=samples, pairs=pairs[:10])
+        s.require(not failed, "Lemma 4 fails", counterexample=failed[:1])
+        if undecided and not failed:
+            s.inconclusive("e enclosure too coarse", undecided=undecided[:5])
