@@ -82,10 +82,11 @@ class ConsoleReporter(Reporter):
 
 def summary_table(results: list[CheckResult]) -> Table:
     table = Table(title="seprank prove: summary")
-    for col in ("id", "title", "verdict", "steps passed", "seconds"):
+    for col in ("id", "verdict", "steps passed", "seconds", "findings"):
         table.add_column(col)
     for r in results:
         passed = sum(s.status == PASSED for s in r.steps)
-        table.add_row(r.id, r.title, _VERDICT[r.verdict], f"{passed}/{len(r.steps)}",
-                      f"{r.seconds:.2f}")
+        found = "\n".join(f if len(f) <= 140 else f[:137] + "..." for f in r.findings)
+        table.add_row(r.id, _VERDICT[r.verdict], f"{passed}/{len(r.steps)}",
+                      f"{r.seconds:.2f}", Text(found or "-"))
     return table

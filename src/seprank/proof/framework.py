@@ -185,6 +185,12 @@ class CheckResult:
     def counterexamples(self) -> list[Step]:
         return [s for s in self.steps if s.status == FAILED]
 
+    @property
+    def findings(self) -> list[str]:
+        """One line per step that failed or could not decide: what and why."""
+        return [f"{s.status}: {s.message or s.claim}" for s in self.steps
+                if s.status != PASSED]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -193,6 +199,7 @@ class CheckResult:
             "verdict": self.verdict,
             "tier": "full" if self.full else "fast",
             "depends": list(self.depends),
+            "findings": self.findings,
             "steps": [s.to_dict() for s in self.steps],
             "seconds": round(self.seconds, 6),
         }

@@ -70,6 +70,11 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _cell(text: str, limit: int = 220) -> str:
+    text = text.replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def markdown(results: list[CheckResult]) -> str:
     data = report_dict(results)
     env = data["environment"]
@@ -80,11 +85,13 @@ def markdown(results: list[CheckResult]) -> str:
     lines.append("")
     lines.append("Verdicts: " + ", ".join(f"{v} {n}" for v, n in data["summary"].items()) + ".")
     lines.append("")
-    lines += ["| id | title | verdict | steps | seconds |", "|---|---|---|---|---|"]
+    lines += ["| id | title | verdict | steps | seconds | findings |",
+              "|---|---|---|---|---|---|"]
     for r in results:
         passed = sum(s.status == "passed" for s in r.steps)
+        found = "<br>".join(_cell(f) for f in r.findings) or "-"
         lines.append(f"| {r.id} | {r.title} | **{r.verdict}** | {passed}/{len(r.steps)} passed "
-                     f"| {r.seconds:.2f} |")
+                     f"| {r.seconds:.2f} | {found} |")
     for r in results:
         lines += ["", f"## {r.id}: {r.title}", "", f"Source: {r.source}. Verdict: **{r.verdict}**"
                   f" ({'full' if r.full else 'fast'} tier)."]
