@@ -166,6 +166,26 @@ def _trsm_base(L, B, p):  # pragma: no cover - compiled
                 B[i, j] = _mod(B[i, j] - lv * B[t, j], pf, inv_p)
 
 
+@numba.njit(parallel=True, cache=True)
+def _reduce_residues(src, dst, p):  # pragma: no cover - compiled
+    """dst <- src mod p in [0, p); False if an entry is not an integer below 2^53."""
+    m, n = src.shape
+    pf = float(p)
+    inv = 1.0 / pf
+    ok = 0
+    for i in numba.prange(m):
+        bad = 0
+        for j in range(n):
+            x = src[i, j]
+            if not (abs(x) < 9007199254740992.0) or x != np.floor(x):
+                bad = 1
+                dst[i, j] = 0.0
+            else:
+                dst[i, j] = _mod(x, pf, inv)
+        ok += bad
+    return ok == 0
+
+
 def _sub_mod_impl(A, C, p):  # pragma: no cover - compiled
     """A <- (A - C) mod p in [0, p) (|A - C| < 2^53 by the k_max bound)."""
     m, n = A.shape
@@ -306,15 +326,14 @@ def rank_profile_mod_p(matrix: np.ndarray, p: int = DEFAULT_ENGINE_PRIME, *,
     if m == 0 or n == 0:
         return 0, [], []
     if matrix.dtype == np.float64:
-        if not (np.all(np.abs(matrix) < 2.0**53) and np.all(matrix == np.floor(matrix))):
-            raise InputError("float64 input to the modular engine must hold exact integers "
-                             "(residues) of absolute value < 2^53")
         if overwrite and matrix.flags.c_contiguous:
             A = matrix
-            np.mod(A, p, out=A)
         else:
             require_fits(2 * m * n * 8, f"the {m} x {n} float64 workspace")
-            A = np.ascontiguousarray(np.mod(matrix, p))
+            A = np.empty((m, n), dtype=np.float64)
+        if not _reduce_residues(matrix, A, p):
+            raise InputError("float64 input to the modular engine must hold exact integers "
+                             "(residues) of absolute value < 2^53")
     elif matrix.dtype.kind in "iu":
         require_fits(3 * m * n * 8, f"the {m} x {n} float64 workspace")
         A = np.ascontiguousarray((matrix % p).astype(np.float64))
