@@ -6,9 +6,16 @@ Without it, CI's fast tier runs.
 """
 
 import os
+import shutil
 
-import pytest
-from hypothesis import settings
+# Without a GPU, run the CUDA engine's tests under numba's CUDA simulator. This
+# must happen before numba is imported (numba reads it into its config).
+if ("NUMBA_ENABLE_CUDASIM" not in os.environ and shutil.which("nvidia-smi") is None
+        and not os.path.exists("/dev/nvidia0")):
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 # Timing deadlines measure the machine, not the code: CI shares 2 cores.
 settings.register_profile("seprank", deadline=None)

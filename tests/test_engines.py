@@ -18,7 +18,30 @@ from seprank.scalars.primes import prev_prime
 
 from .reference import column_profile_mod_p, rank_q
 
-ENGINES = ["flint", "numba"]
+
+def _cuda_ready() -> bool:
+    from seprank.linalg.cuda_engine import cuda_available
+
+    return cuda_available()
+
+
+def _simulated() -> bool:
+    from seprank.linalg.cuda_engine import simulator_active
+
+    return simulator_active()
+
+
+#: the CUDA engine runs when a GPU or numba's simulator is there; the simulator
+#: runs every GPU thread as a Python thread, so only small cases run under it
+CUDA = pytest.param("cuda", marks=pytest.mark.skipif(not _cuda_ready(),
+                                                      reason="no GPU and no CUDA simulator"))
+ENGINES = ["flint", "numba", CUDA]
+SIMULATOR_MAX_DIM = 40
+
+
+def skip_large_on_simulator(engine, *dims):
+    if engine == "cuda" and _simulated() and max(dims, default=0) > SIMULATOR_MAX_DIM:
+        pytest.skip(f"simulated GPU: sizes above {SIMULATOR_MAX_DIM} run only on a real GPU")
 PRIMES = [2, 3, 65537, 1048573, prev_prime(MAX_PRIME)]
 
 
@@ -31,6 +54,7 @@ def of_rank(rng, m, n, r, bound=4):
 @pytest.mark.parametrize("m, n, r", [(6, 6, 3), (40, 25, 25), (70, 90, 33), (33, 33, 33),
                                       (129, 100, 64), (1, 1, 1), (1, 5, 1), (5, 1, 0)])
 def test_rank_and_certificate(engine, m, n, r):
+    skip_large_on_simulator(engine, m, n)
     rng = np.random.default_rng(m * 1000 + n)
     a = of_rank(rng, m, n, r)
     truth = rank_q(a)
@@ -48,9 +72,10 @@ def test_rank_and_certificate(engine, m, n, r):
 @pytest.mark.parametrize("p", PRIMES)
 def test_same_profile_as_reference_at_edge_primes(engine, p):
     rng = np.random.default_rng(p % 1000)
-    a = of_rank(rng, 45, 70, 20, bound=p)  # entries spread over the residues
+    m, n = (45, 70) if not (engine == "cuda" and _simulated()) else (24, 36)
+    a = of_rank(rng, m, n, 12, bound=p)  # entries spread over the residues
     a[:, 5] = 0  # a zero column is never a pivot
-    nm = flint.nmod_mat(45, 70, [int(x) % p for x in a.ravel()], p)
+    nm = flint.nmod_mat(m, n, [int(x) % p for x in a.ravel()], p)
     res = seprank.rank(nm, engine=engine, certify=True)
     assert res.field == f"GF({p})" and res.kind == "exact"
     ref_cols = column_profile_mod_p(a, p)

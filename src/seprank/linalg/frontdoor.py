@@ -19,6 +19,10 @@ Methods
     far (n <= 600), so ``auto`` does not use it yet.
 ``"float"``
     numpy SVD; kind ``float_estimate``, with the tolerance and singular-value gap.
+``"cuda"``
+    the modular method on the GPU (``engine="cuda"``): same kinds as
+    ``"modular"``. Needs numba-cuda and a GPU, or numba's simulator
+    (``NUMBA_ENABLE_CUDASIM=1``, small sizes only).
 ``"auto"`` (default)
     an exact answer, the cheap way first: the rank mod a large prime, which is
     exact when it is full; otherwise the exact rank over Q. Never a float.
@@ -64,10 +68,11 @@ from seprank.scalars.primes import DEFAULT_PRIME, prev_prime, require_prime
 
 __all__ = ["rank", "METHODS", "ENGINES"]
 
-METHODS = ("auto", "exact", "modular", "multimodular", "float")
-#: Back ends of the modular method: python-flint ``nmod_mat`` and the numba
-#: blocked LU with delayed reduction (:mod:`seprank.linalg.modular_lu`).
-ENGINES = ("flint", "numba")
+METHODS = ("auto", "exact", "modular", "multimodular", "float", "cuda")
+#: Back ends of the modular method: python-flint ``nmod_mat``, the numba
+#: blocked LU with delayed reduction (:mod:`seprank.linalg.modular_lu`) and its
+#: GPU counterpart (:mod:`seprank.linalg.cuda_engine`, numba-cuda).
+ENGINES = ("flint", "numba", "cuda")
 #: ``auto`` picks the numba engine from this many rows and columns on (for primes
 #: below its 2^26 limit). Set from benchmarks/rank_engines.py: below it, flint
 #: is as fast and starts without compiling.
@@ -110,8 +115,11 @@ def _engine_for(engine: str | None, shape: tuple[int, int], p: int | None) -> st
 def _gf_p_rank(em, p: int, engine: str, certify: bool, numpy_data=None):
     """Rank over GF(p) of a matrix given mod p: (rank, certificate or None, method)."""
     m, n = em.shape
-    if engine == "numba":
-        from seprank.linalg.modular_lu import rank_profile_mod_p
+    if engine in ("numba", "cuda"):
+        if engine == "numba":
+            from seprank.linalg.modular_lu import rank_profile_mod_p
+        else:
+            from seprank.linalg.cuda_engine import rank_profile_mod_p_cuda as rank_profile_mod_p
 
         data = numpy_data
         if data is None:
@@ -126,7 +134,7 @@ def _gf_p_rank(em, p: int, engine: str, certify: bool, numpy_data=None):
             if r == min(m, n):
                 upper = UpperBoundCertificate(bound=r, side="trivial", modulus=p)
             cert = RankCertificate(lower=lower, upper=upper)
-        return r, cert, "numba-lu"
+        return r, cert, "numba-lu" if engine == "numba" else "cuda-lu"
     nm = em.nmat if em.nmat is not None else (
         ResidueMatrix(numpy_data, p).to_nmod_mat() if numpy_data is not None
         else fe.reduce_mod_p(em.zmat, p))
@@ -181,14 +189,13 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     'float_estimate'
     """
     if method not in METHODS:
-        if method == "cuda":
-            raise ParameterError("method 'cuda' is not available in this build; "
-                                 f"choose one of {', '.join(METHODS)}")
         raise ParameterError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if (tol is not None or rtol is not None) and method != "float":
         raise ParameterError("tol and rtol apply to method='float' only")
     if engine is not None and method not in ("modular", "auto"):
         raise ParameterError("engine applies to method='modular' or 'auto' only")
+    if method == "cuda":
+        method, engine = "modular", "cuda"
     start = time.perf_counter()
 
     if method == "float":
@@ -241,8 +248,8 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
             shape = em.shape
         eng = _engine_for(engine, shape, prime)
         p = prime if prime is not None else (
-            NUMBA_DEFAULT_PRIME if eng == "numba" else DEFAULT_PRIME)
-        if numpy_int and eng == "numba":
+            NUMBA_DEFAULT_PRIME if eng in ("numba", "cuda") else DEFAULT_PRIME)
+        if numpy_int and eng in ("numba", "cuda"):
             data, em = matrix % p, ExactMatrix(shape=shape)
         else:
             em = em or as_exact(matrix)
