@@ -10,7 +10,8 @@ times, in the same process and on the same matrix:
 * python-flint ``nmod_mat.rank`` (same prime);
 * python-flint ``fmpz_mat.rank`` on the exact integer matrix (n <= --fmpz-max-n);
 * sympy ``DomainMatrix`` over GF(p) (n <= --sympy-max-n);
-* galois (GF(p) arrays) if installed, else recorded as not installed;
+* galois (``np.linalg.matrix_rank`` on a ``galois.GF(p)`` array) if installed,
+  n <= --galois-max-n, else recorded as not installed;
 * numpy ``matrix_rank`` (float64 SVD; its rank is only a float estimate);
 * the direct builder ``gram_hadamard_mod_p_f64`` (build time of G mod p).
 
@@ -110,7 +111,17 @@ def run(args) -> list[dict]:
                                   (n, n), GF(P))
                 r_s, t_s = timed(lambda dm=dm: dm.rank())
                 row.update(rank_sympy_gfp=int(r_s), sympy_gfp_s=t_s)
-            row["galois"] = "not installed" if not have_galois else "installed, not timed"
+            if not have_galois:
+                row["galois"] = "not installed"
+            elif n <= args.galois_max_n:
+                import galois
+
+                field = galois.GF(P)
+                fa = field(G.astype(np.int64))
+                r_g, t_g = timed(lambda fa=fa: int(np.linalg.matrix_rank(fa)))
+                row.update(rank_galois=r_g, galois_s=t_g, galois=galois.__version__)
+            else:
+                row["galois"] = f"not timed above n = {args.galois_max_n}"
             Gf = G.copy()  # the float path sees the residues (a float user has no better)
             r_np, t_np = timed(lambda Gf=Gf: int(np.linalg.matrix_rank(Gf)))
             row.update(rank_numpy_float_of_residues=r_np, numpy_svd_s=t_np)
@@ -161,6 +172,10 @@ def plot(rows: list[dict], path: Path) -> None:
                    label=f"flint nmod_mat.rank ({family})")
         ax[0].plot(n, [r["blas_floor_s"] for r in rs], marker, ls=":", c="k",
                    label=f"BLAS floor (4/3 n^3 flop at measured rate) ({family})")
+        g = [r for r in rs if "galois_s" in r]
+        if g:
+            ax[0].plot([r["n"] for r in g], [r["galois_s"] for r in g], marker, ls="-.",
+                       c="C2", label=f"galois GF(p) matrix_rank ({family})")
         z = [r for r in rs if "flint_fmpz_s" in r]
         if z:
             ax[0].plot([r["n"] for r in z], [r["flint_fmpz_s"] for r in z], marker, ls="--",
@@ -188,6 +203,7 @@ def main() -> None:
     ap.add_argument("--max-n", type=int, default=7000)
     ap.add_argument("--fmpz-max-n", type=int, default=400)
     ap.add_argument("--sympy-max-n", type=int, default=300)
+    ap.add_argument("--galois-max-n", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args()
