@@ -28,6 +28,7 @@ from math import comb, factorial
 from seprank.errors import ParameterError
 
 __all__ = [
+    "check_d_lam",
     "multiset",
     "compositions",
     "iter_compositions",
@@ -50,6 +51,18 @@ def _check_nonneg_int(name: str, value: object) -> int:
     if value < 0:
         raise ParameterError(f"{name} must be >= 0, got {value}")
     return value
+
+
+def check_d_lam(d: object, lam: object) -> None:
+    """Raise ParameterError unless d >= 1 and lam >= 0 are integers (compositions of lam
+    into d parts, as indexed by every Omega and Hadamard-power matrix)."""
+    for name, v in (("d", d), ("lam", lam)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ParameterError(f"{name} must be an integer, got {v!r}")
+    if d < 1:
+        raise ParameterError(f"d must be >= 1, got {d}")
+    if lam < 0:
+        raise ParameterError(f"lam must be >= 0, got {lam}")
 
 
 def multiset(n: int, k: int) -> int:

@@ -23,22 +23,12 @@ import numpy as np
 
 from seprank.errors import ParameterError
 from seprank.linalg.memory import require_fits
+from seprank.linalg.modkernels import mod_f64 as _mod
 from seprank.scalars.primes import require_prime
 
 __all__ = ["gram_hadamard_mod_p_f64", "gram_hadamard_rows_mod_p"]
 
 _MAX_PRIME = 2**31 - 1
-
-
-@numba.njit(cache=True, inline="always")
-def _fmod_p(x, pf, inv):  # pragma: no cover - compiled
-    """x mod p for an exact integer 0 <= x < 2^53 held in float64."""
-    r = x - pf * np.floor(x * inv)
-    if r >= pf:
-        r -= pf
-    elif r < 0.0:
-        r += pf
-    return r
 
 
 @numba.njit(parallel=True, cache=True)
@@ -53,15 +43,15 @@ def _gram_rows_f64(R, lam, p, row0, row1, out):  # pragma: no cover - compiled
             acc = 0.0
             for r in range(d):
                 acc += R[i, r] * R[j, r]
-            x = _fmod_p(acc, pf, inv)
+            x = _mod(acc, pf, inv)
             result = 1.0
             e = lam
             while e > 0:
                 if e & 1:
-                    result = _fmod_p(result * x, pf, inv)
+                    result = _mod(result * x, pf, inv)
                 e >>= 1
                 if e > 0:
-                    x = _fmod_p(x * x, pf, inv)
+                    x = _mod(x * x, pf, inv)
             out[ii, j] = result
 
 

@@ -55,7 +55,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from seprank.combinatorics import compositions, multinomial, multiset
+from seprank.combinatorics import check_d_lam, compositions, multinomial, multiset
 from seprank.errors import ParameterError
 
 __all__ = [
@@ -110,16 +110,6 @@ class EqualNormWitness:
             "A": self.A if self.n * self.d <= 400 else f"<{self.n} x {self.d} matrix>",
             **self.details,
         }
-
-
-def _check_params(d: int, lam: int) -> None:
-    for name, v in (("d", d), ("lam", lam)):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise ParameterError(f"{name} must be an integer, got {v!r}")
-    if d < 1:
-        raise ParameterError(f"d must be >= 1, got {d}")
-    if lam < 0:
-        raise ParameterError(f"lam must be >= 0, got {lam}")
 
 
 class _WorkLimit(Exception):
@@ -292,7 +282,7 @@ def equal_norm_witness(d: int, lam: int, *, seed: int = 0, positive: bool = True
     ``SELECTION_PRIME`` (recorded in ``details``); callers certify over Q with
     :func:`seprank.rank`.
     """
-    _check_params(d, lam)
+    check_d_lam(d, lam)
     if method not in ("auto", "sphere", "gaussian"):
         raise ParameterError(f"unknown method {method!r}")
     if method == "gaussian" and d != 2:

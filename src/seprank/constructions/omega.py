@@ -23,7 +23,7 @@ from __future__ import annotations
 import flint
 import numpy as np
 
-from seprank.combinatorics import compositions, multinomial, multiset
+from seprank.combinatorics import check_d_lam, compositions, multinomial, multiset
 from seprank.errors import ParameterError
 from seprank.linalg.memory import require_fits
 from seprank.scalars.primes import require_prime
@@ -42,20 +42,13 @@ __all__ = [
 MAX_BUILDER_PRIME = 2**31 - 1
 
 
-def _check(d: int, lam: int) -> None:
-    if not isinstance(d, int) or d < 1:
-        raise ParameterError(f"d must be an integer >= 1, got {d!r}")
-    if not isinstance(lam, int) or lam < 0:
-        raise ParameterError(f"lambda must be an integer >= 0, got {lam!r}")
-
-
 def omega_rows(d: int, lam: int, omega: int) -> list[list[int]]:
     """Rows Omega^q over the compositions q of ``lam`` into ``d`` parts (integers).
 
     >>> omega_rows(2, 2, 3)
     [[9, 1], [3, 3], [1, 9]]
     """
-    _check(d, lam)
+    check_d_lam(d, lam)
     if not isinstance(omega, int):
         raise ParameterError(f"Omega must be an integer, got {omega!r}")
     return [[omega**qr for qr in q] for q in compositions(lam, d)]
@@ -63,7 +56,7 @@ def omega_rows(d: int, lam: int, omega: int) -> list[list[int]]:
 
 def omega_rows_mod_p(d: int, lam: int, omega: int, p: int) -> np.ndarray:
     """``omega_rows`` reduced mod p, computed with modular powers (int64 array)."""
-    _check(d, lam)
+    check_d_lam(d, lam)
     p = require_prime(p, max_value=MAX_BUILDER_PRIME)
     powers = [pow(omega, k, p) for k in range(lam + 1)]
     qs = np.array(compositions(lam, d), dtype=np.int64).reshape(-1, d)
@@ -130,7 +123,7 @@ def omega_A_matrix(d: int, lam: int, omega: int) -> flint.fmpz_mat:
     Rows and columns both run over the compositions of ``lam`` into ``d`` parts
     in the library's fixed order; entries are exact integers.
     """
-    _check(d, lam)
+    check_d_lam(d, lam)
     qs = compositions(lam, d)
     n = len(qs)
     require_fits(n * n * 64, f"the exact {n} x {n} matrix A")
@@ -140,7 +133,7 @@ def omega_A_matrix(d: int, lam: int, omega: int) -> flint.fmpz_mat:
 
 def multinomial_diagonal(d: int, lam: int) -> list[int]:
     """The multinomial coefficients lam! / prod k_r! over compositions k (eq. (27))."""
-    _check(d, lam)
+    check_d_lam(d, lam)
     out = [multinomial(k) for k in compositions(lam, d)]
     assert len(out) == multiset(d, lam)
     return out

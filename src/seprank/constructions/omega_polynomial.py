@@ -40,7 +40,7 @@ from fractions import Fraction
 
 import flint
 
-from seprank.combinatorics import compositions, multiset
+from seprank.combinatorics import check_d_lam, compositions, multiset
 from seprank.errors import ParameterError
 
 __all__ = [
@@ -67,22 +67,12 @@ __all__ = [
 DEFAULT_MAX_N = 80
 
 
-def _check_d_lam(d: int, lam: int) -> None:
-    for name, v in (("d", d), ("lam", lam)):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise ParameterError(f"{name} must be an integer, got {v!r}")
-    if d < 1:
-        raise ParameterError(f"d must be >= 1, got {d}")
-    if lam < 0:
-        raise ParameterError(f"lam must be >= 0, got {lam}")
-
-
 def composition_exponents(d: int, lam: int) -> tuple[list[tuple[int, ...]], list[list[int]]]:
     """(Q, E): the compositions of lam into d parts and E[a][b] = <q_a, q_b>.
 
     E is the exponent matrix of A(Omega) (levine2020 l.714).
     """
-    _check_d_lam(d, lam)
+    check_d_lam(d, lam)
     Q = compositions(lam, d)
     E = [[sum(x * y for x, y in zip(a, b, strict=True)) for b in Q] for a in Q]
     return Q, E
@@ -90,7 +80,7 @@ def composition_exponents(d: int, lam: int) -> tuple[list[tuple[int, ...]], list
 
 def identity_exponent(d: int, lam: int) -> int:
     """D = sum over compositions q of |q|^2: the exponent of the identity's term."""
-    _check_d_lam(d, lam)
+    check_d_lam(d, lam)
     return sum(sum(x * x for x in q) for q in compositions(lam, d))
 
 
@@ -229,7 +219,7 @@ def omega_det_polynomial(d: int, lam: int, *, max_n: int = DEFAULT_MAX_N) -> fli
     >>> str(omega_det_polynomial(2, 1))
     'x^2 + (-1)'
     """
-    _check_d_lam(d, lam)
+    check_d_lam(d, lam)
     n = multiset(d, lam)
     if n > max_n:
         raise ParameterError(f"n = (({d}, {lam})) = {n} exceeds max_n = {max_n}")
@@ -282,7 +272,7 @@ def top_permutation(d: int, lam: int) -> dict:
     """
     from seprank.constructions.rearrangement import dual_certificate, verify_dual_certificate
 
-    _check_d_lam(d, lam)
+    check_d_lam(d, lam)
     Q = compositions(lam, d)
     cert = dual_certificate(Q)
     check = verify_dual_certificate(Q, cert)
@@ -389,7 +379,7 @@ def omega_symbolic_report(d: int, lam: int, *, max_n: int = DEFAULT_MAX_N,
     ``factorization`` (string, degree <= 200 only), ``evaluation_check`` (exact
     determinants at ``verify_points`` vs the polynomial).
     """
-    _check_d_lam(d, lam)
+    check_d_lam(d, lam)
     n = multiset(d, lam)
     Q, E = composition_exponents(d, lam)
     if n > max_n:

@@ -98,7 +98,7 @@ import numpy as np
 from numba import float64, int64
 
 from seprank.errors import InputError, MemoryLimitError, NotPrimeError, ParameterError
-from seprank.linalg.memory import require_fits
+from seprank.linalg.memory import format_bytes, require_fits
 from seprank.linalg.modular_lu import DEFAULT_ENGINE_PRIME, MAX_PRIME, k_max
 from seprank.scalars.primes import is_prime
 
@@ -194,14 +194,6 @@ def gpu_info() -> dict:
     return info
 
 
-def _fmt(nbytes: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if nbytes < 1024 or unit == "TiB":
-            return f"{nbytes:.1f} {unit}"
-        nbytes /= 1024
-    return f"{nbytes:.1f} TiB"  # pragma: no cover
-
-
 def _require_device_fits(nbytes: int, what: str) -> None:
     """MemoryLimitError if ``nbytes`` exceed the allowed share of free device memory."""
     if simulator_active():
@@ -214,8 +206,8 @@ def _require_device_fits(nbytes: int, what: str) -> None:
         return
     if nbytes > DEVICE_SAFETY_FRACTION * free:
         raise MemoryLimitError(
-            f"{what} needs about {_fmt(nbytes)} of GPU memory, but only {_fmt(free)} is "
-            f"free (limit {DEVICE_SAFETY_FRACTION:.0%} of it)")
+            f"{what} needs about {format_bytes(nbytes)} of GPU memory, but only "
+            f"{format_bytes(free)} is free (limit {DEVICE_SAFETY_FRACTION:.0%} of it)")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import os
 
 from seprank.errors import MemoryLimitError
 
-__all__ = ["available_bytes", "require_fits", "SAFETY_FRACTION"]
+__all__ = ["available_bytes", "require_fits", "format_bytes", "SAFETY_FRACTION"]
 
 #: Fraction of the available memory a single allocation may take.
 SAFETY_FRACTION = 0.8
@@ -32,7 +32,8 @@ def available_bytes() -> int:
         return 2**63
 
 
-def _fmt(nbytes: float) -> str:
+def format_bytes(nbytes: float) -> str:
+    """Human-readable size, e.g. ``1.5 GiB``."""
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if nbytes < 1024 or unit == "TiB":
             return f"{nbytes:.1f} {unit}"
@@ -45,5 +46,5 @@ def require_fits(nbytes: int, what: str) -> None:
     avail = available_bytes()
     if nbytes > SAFETY_FRACTION * avail:
         raise MemoryLimitError(
-            f"{what} needs about {_fmt(nbytes)}, but only {_fmt(avail)} of memory is "
-            f"available (limit {SAFETY_FRACTION:.0%} of it)")
+            f"{what} needs about {format_bytes(nbytes)}, but only {format_bytes(avail)} of "
+            f"memory is available (limit {SAFETY_FRACTION:.0%} of it)")

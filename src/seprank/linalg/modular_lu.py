@@ -59,6 +59,7 @@ import numpy as np
 
 from seprank.errors import InputError, NotPrimeError
 from seprank.linalg.memory import require_fits
+from seprank.linalg.modkernels import mod_f64 as _mod
 from seprank.scalars.primes import is_prime
 
 __all__ = ["rank_profile_mod_p", "k_max", "MAX_PRIME", "DEFAULT_ENGINE_PRIME", "BASE_WIDTH"]
@@ -77,21 +78,6 @@ _TWO53 = 2**53
 def k_max(p: int) -> int:
     """Largest inner dimension k with k (p-1)^2 + (p-1) <= 2^53 - 1."""
     return (_TWO53 - p) // ((p - 1) ** 2)
-
-
-@numba.njit(cache=True, inline="always")
-def _mod(x, pf, inv):  # pragma: no cover - compiled
-    """x mod p in [0, p) for an exact integer |x| < 2^53 held in float64.
-
-    x * (1/p) is within one unit in the last place of x / p, so the floor is
-    off by at most one; the two corrections fix that.
-    """
-    r = x - pf * np.floor(x * inv)
-    if r >= pf:
-        r -= pf
-    elif r < 0.0:
-        r += pf
-    return r
 
 
 @numba.njit(cache=True)
