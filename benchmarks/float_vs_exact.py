@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Float64 rank versus exact rank on Gram Hadamard powers G = (U U^T)^(Hadamard lambda).
+"""Float rank versus exact rank on Gram Hadamard powers G = (U U^T)^(Hadamard lambda).
 
 Two families over a ladder of (d, lambda), n = ((d, lambda)) rows:
 
@@ -14,20 +14,34 @@ For each case the script computes
 * the rank of ``gram_hadamard_mod_p(U, lam, p)`` (an ``nmod_mat``, ranked over
   GF(p) with ``seprank.rank(..., "modular")``). Over Q this is exact only when it
   is full (n); otherwise it is only a lower bound, and it is recorded as such;
-* ``numpy.linalg.matrix_rank`` (default tolerance) on float64 G, the exact
-  integers correctly rounded to float64 ("float_int", or "overflow" when an
-  entry exceeds the float64 range), and on the row-normalized
-  V = U / ||U_i||, G = (V V^T)^lambda built in float64 ("float_norm").
+* float ranks from the singular values s_1 >= ... >= s_n of one SVD per matrix,
+  rank(rtol) = #{i : s_i > rtol * s_1}, for
+  - rule ``default``: rtol = n * eps, numpy.linalg.matrix_rank's default
+    (eps of the working precision);
+  - the sweep rtol in RTOLS = 1e-15, 1e-13, 1e-11, 1e-9, 1e-7;
+  on the float variants
+  - ``float_int``: the exact integers correctly rounded to float64 (``overflow``
+    when an entry exceeds the float64 range);
+  - ``float_norm``: row-normalized V = U / ||U_i||, G = (V V^T)^lambda built in
+    float64;
+  - ``float_ld``: longdouble, only if numpy.linalg accepts it (it does not on
+    the platforms we know; the JSON records the probe's error message);
+  - ``mp30`` / ``mp60`` (n <= --mp-max-n): ``mpmath.svd_r`` of the exact integer
+    G at 30 / 60 decimal digits. Higher-precision *float estimates*, not exact.
+  For each variant and rule: rank, deficit (reference - float; negative means
+  the float rank is too high, i.e. the tolerance is too small) and whether it is
+  wrong; plus the window [lo, hi) of rtol values that would give the exact rank
+  (lo = s_{r+1}/s_1, hi = s_r/s_1 for exact rank r).
 
-Row scaling does not change the rank, so both float variants are compared with
+Row scaling does not change the rank, so all float variants are compared with
 the same reference rank. A float rank is called wrong when it differs from a
 reference rank of kind ``exact``, or when it lies below a certified lower bound.
 
 Timings (time.perf_counter) are build of G from U plus rank, per path. The
 float_int path is timed as a float user would run it: (U U^T)**lambda built in
-float64 directly, then matrix_rank; the rank reported is that of the correctly
-rounded exact matrix, and ``float_build_maxrel_diff`` records how far the two
-float64 matrices are apart (a few ulp).
+float64 directly, then the SVD that matrix_rank does; the rank reported is that
+of the correctly rounded exact matrix, and ``float_build_maxrel_diff`` records
+how far the two float64 matrices are apart (a few ulp).
 
 Outputs (in --out, default benchmarks/results): float_vs_exact.csv, .json
 (with the machine description) and .png.
@@ -50,6 +64,7 @@ import time
 from pathlib import Path
 
 import flint
+import mpmath
 import numpy as np
 
 import seprank
@@ -61,21 +76,32 @@ OMEGA = 2
 FAMILIES = ("omega", "random")
 LAMBDAS = tuple(range(1, 10))
 EPS = float(np.finfo(np.float64).eps)
+RTOL_TAGS = ("1e-15", "1e-13", "1e-11", "1e-9", "1e-7")
+RTOLS = tuple(float(t) for t in RTOL_TAGS)
+RULES = ("default",) + RTOL_TAGS  # "default": rtol = n * eps of the working precision
+MP_DPS = (30, 60)
+FLOAT64_VARIANTS = ("float_int", "float_norm")
 
-CSV_FIELDS = [
+BASE_FIELDS = [
     "family", "d", "lam", "n", "omega", "seed",
     "exact_rank", "exact_kind", "exact_build_s", "exact_rank_s", "exact_seconds",
     "modular_prime", "modular_rank", "modular_kind_gfp", "modular_kind_q",
     "modular_build_s", "modular_rank_s", "modular_seconds",
     "ref_rank", "ref_kind", "ref_source",
-    "float_int_status", "float_int_rank", "float_int_deficit", "float_int_wrong",
-    "float_int_build_s", "float_int_rank_s", "float_int_seconds",
-    "float_int_log10_max_entry", "float_int_sigma_min_rel", "float_build_maxrel_diff",
-    "float_norm_status", "float_norm_rank", "float_norm_deficit", "float_norm_wrong",
-    "float_norm_build_s", "float_norm_rank_s", "float_norm_seconds",
-    "float_norm_sigma_min_rel",
+    "float_int_log10_max_entry", "float_build_maxrel_diff",
     "float_tol_rel", "exact_over_float", "modular_over_float",
 ]
+VARIANT_FIELDS = ["status", "rank", "deficit", "wrong", "sigma_min_rel",
+                  "rtol_window_lo", "rtol_window_hi", "build_s", "rank_s", "seconds"]
+
+
+def csv_fields(variants) -> list[str]:
+    out = list(BASE_FIELDS)
+    for v in variants:
+        out += [f"{v}_{f}" for f in VARIANT_FIELDS]
+        for tag in RTOL_TAGS:
+            out += [f"{v}_rank@{tag}", f"{v}_deficit@{tag}"]
+    return out
 
 
 # --------------------------------------------------------------------------- ladder
@@ -126,9 +152,22 @@ def _make_u(family: str, d: int, lam: int, seed: int) -> np.ndarray:
     return rng.integers(-3, 4, size=(n, d), dtype=np.int64)
 
 
-def _sigma_min_rel(g: np.ndarray) -> float:
-    s = np.linalg.svd(g, compute_uv=False)
-    return float(s[-1] / s[0]) if s[0] > 0 else float("nan")
+def probe_longdouble() -> dict:
+    """What numpy offers beyond float64: finfo(longdouble) and whether linalg.svd takes it."""
+    fi = np.finfo(np.longdouble)
+    info = {"dtype": str(np.dtype(np.longdouble)), "eps": float(fi.eps),
+            "precision_digits": int(fi.precision), "mantissa_bits": int(fi.nmant) + 1}
+    try:
+        s = np.linalg.svd(np.eye(3, dtype=np.longdouble), compute_uv=False)
+    except Exception as e:  # noqa: BLE001 - the message is the finding
+        info["supported"] = False
+        info["note"] = (f"numpy.linalg has no longdouble SVD on this platform: "
+                        f"{type(e).__name__}: {e}")
+        return info
+    info["supported"] = s.dtype == np.longdouble and fi.eps < EPS
+    info["note"] = (f"numpy.linalg.svd accepted longdouble (result dtype {s.dtype}, "
+                    f"eps {float(fi.eps):.3g})")
+    return info
 
 
 def _wrong(ref_rank: int, ref_kind: str, float_rank: int | None):
@@ -142,46 +181,80 @@ def _wrong(ref_rank: int, ref_kind: str, float_rank: int | None):
     return None
 
 
-def _float_int(u: np.ndarray, lam: int, repeat: int) -> dict:
-    """float64 rank of the exact integer G correctly rounded, plus a float-user timing."""
+def _rank_at(s, rel_tol) -> int:
+    """#{i : s_i > rel_tol * s_1}; s sorted descending (numpy array or list of mpf)."""
+    if isinstance(s, np.ndarray):
+        return int(np.count_nonzero(s > rel_tol * s[0])) if s.size and s[0] > 0 else 0
+    if not s or s[0] <= 0:
+        return 0
+    cut = mpmath.mpf(rel_tol) * s[0]
+    return sum(1 for x in s if x > cut)
+
+
+def _profile(v: str, s, eps: float, n: int, ref_rank: int, ref_kind: str) -> dict:
+    """Ranks under every rule, deficits, wrong flags and the right-rtol window of variant v."""
     out: dict = {}
+    for rule in RULES:
+        rel = n * eps if rule == "default" else float(rule)
+        r = _rank_at(s, rel)
+        sfx = "" if rule == "default" else f"@{rule}"
+        out[f"{v}_rank{sfx}"] = r
+        out[f"{v}_deficit{sfx}"] = ref_rank - r
+        out[f"{v}_wrong{sfx}"] = _wrong(ref_rank, ref_kind, r)
+    s0 = s[0]
+    if s0 > 0:
+        out[f"{v}_sigma_min_rel"] = float(s[-1] / s0)
+        if ref_kind == "exact":  # rank(rtol) == ref_rank  iff  lo <= rtol < hi
+            out[f"{v}_rtol_window_lo"] = float(s[ref_rank] / s0) if ref_rank < n else 0.0
+            out[f"{v}_rtol_window_hi"] = float(s[ref_rank - 1] / s0) if ref_rank else math.inf
+    return out
+
+
+def _exact_int_matrix(u: np.ndarray, lam: int) -> np.ndarray:
+    """G = (U U^T)^lam as an object array of python ints."""
     bound = u.shape[1] * int(np.max(np.abs(u), initial=0)) ** 2
     if bound < 2**62:  # U U^T is exact in int64; only the Hadamard power needs big ints
-        g_exact = (u @ u.T).astype(object) ** lam
-    else:
-        uo = u.astype(object)
-        g_exact = (uo @ uo.T) ** lam  # python ints
+        return (u @ u.T).astype(object) ** lam
+    uo = u.astype(object)
+    return (uo @ uo.T) ** lam
+
+
+def _svd(g: np.ndarray) -> np.ndarray:
+    return np.linalg.svd(g, compute_uv=False)
+
+
+def _float_int(u: np.ndarray, g_exact: np.ndarray, lam: int, repeat: int) -> tuple[dict, object]:
+    """float64 singular values of the exact integer G correctly rounded, plus a user timing."""
+    out: dict = {}
     max_entry = max((abs(int(x)) for x in g_exact.ravel()), default=0)
     out["float_int_log10_max_entry"] = (round(math.log10(max_entry), 2) if max_entry else 0.0)
     try:
         g_conv = g_exact.astype(np.float64)
     except OverflowError:
         out["float_int_status"] = "overflow"
-        return out
+        return out, None
     uf = u.astype(np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
         g_direct, t_build = _timed(lambda: (uf @ uf.T) ** lam, repeat)
     if not np.all(np.isfinite(g_direct)) or not np.all(np.isfinite(g_conv)):
         out["float_int_status"] = "overflow"
-        return out
-    r, t_rank = _timed(lambda: int(np.linalg.matrix_rank(g_conv)), repeat)
+        return out, None
+    s, t_rank = _timed(lambda: _svd(g_conv), repeat)
     scale = np.abs(g_conv)
     diff = np.abs(g_direct - g_conv)
     nz = scale > 0
     maxrel = float(np.max(diff[nz] / scale[nz])) if nz.any() else 0.0
     if np.any(diff[~nz] > 0):
         maxrel = float("inf")
-    out.update({
-        "float_int_status": "ok", "float_int_rank": r,
-        "float_int_build_s": t_build, "float_int_rank_s": t_rank,
-        "float_int_seconds": t_build + t_rank,
-        "float_int_sigma_min_rel": _sigma_min_rel(g_conv),
-        "float_build_maxrel_diff": maxrel,
-    })
-    return out
+    out.update({"float_int_status": "ok", "float_int_build_s": t_build,
+                "float_int_rank_s": t_rank, "float_int_seconds": t_build + t_rank,
+                "float_build_maxrel_diff": maxrel})
+    if g_conv.shape[0] <= 120:  # the count rule is numpy's matrix_rank rule
+        assert _rank_at(s, g_conv.shape[0] * EPS) == int(np.linalg.matrix_rank(g_conv))
+    return out, s
 
 
-def _float_norm(u: np.ndarray, lam: int, repeat: int) -> dict:
+def _float_norm(u: np.ndarray, lam: int, repeat: int) -> tuple[dict, object]:
     uf = u.astype(np.float64)
 
     def build():
@@ -192,14 +265,41 @@ def _float_norm(u: np.ndarray, lam: int, repeat: int) -> dict:
 
     g, t_build = _timed(build, repeat)
     if not np.all(np.isfinite(g)):
-        return {"float_norm_status": "overflow"}
-    r, t_rank = _timed(lambda: int(np.linalg.matrix_rank(g)), repeat)
-    return {"float_norm_status": "ok", "float_norm_rank": r, "float_norm_build_s": t_build,
-            "float_norm_rank_s": t_rank, "float_norm_seconds": t_build + t_rank,
-            "float_norm_sigma_min_rel": _sigma_min_rel(g)}
+        return {"float_norm_status": "overflow"}, None
+    s, t_rank = _timed(lambda: _svd(g), repeat)
+    return {"float_norm_status": "ok", "float_norm_build_s": t_build,
+            "float_norm_rank_s": t_rank, "float_norm_seconds": t_build + t_rank}, s
 
 
-def run_case(family: str, d: int, lam: int, seed: int, exact_max_n: int) -> dict:
+def _float_ld(g_exact: np.ndarray) -> tuple[dict, object]:
+    """longdouble SVD of the exact integer G (only called when numpy.linalg supports it)."""
+    try:
+        g = np.array([[np.longdouble(str(x)) for x in row] for row in g_exact.tolist()],
+                     dtype=np.longdouble)
+    except OverflowError:
+        return {"float_ld_status": "overflow"}, None
+    s, t = _timed(lambda: _svd(g))
+    return {"float_ld_status": "ok", "float_ld_rank_s": t, "float_ld_seconds": t}, s
+
+
+def _mp(g_exact: np.ndarray, dps: int) -> tuple[dict, object, float]:
+    """mpmath.svd_r of the exact integer G at ``dps`` digits: a float estimate, not exact."""
+    v = f"mp{dps}"
+    with mpmath.workdps(dps):
+        eps = float(mpmath.mp.eps)
+        t0 = time.perf_counter()
+        try:
+            a = mpmath.matrix(g_exact.tolist())
+            s = mpmath.svd_r(a, compute_uv=False)
+        except Exception as e:  # noqa: BLE001 - recorded, not fatal
+            return {f"{v}_status": f"error: {type(e).__name__}: {e}"}, None, eps
+        t = time.perf_counter() - t0
+        s = sorted((s[i] for i in range(len(s))), reverse=True)
+    return {f"{v}_status": "ok", f"{v}_rank_s": t, f"{v}_seconds": t}, s, eps
+
+
+def run_case(family: str, d: int, lam: int, seed: int, exact_max_n: int, mp_max_n: int,
+             longdouble: bool) -> dict:
     u = _make_u(family, d, lam, seed)
     n = u.shape[0]
     assert n == multiset(d, lam)
@@ -232,14 +332,30 @@ def run_case(family: str, d: int, lam: int, seed: int, exact_max_n: int) -> dict
                     "ref_source": "flint-fmpz"})
     else:
         row.update({"ref_rank": rm.value, "ref_kind": kind_q, "ref_source": "flint-nmod"})
+    ref = (row["ref_rank"], row["ref_kind"])
 
-    row.update(_float_int(u, lam, repeat))
-    row.update(_float_norm(u, lam, repeat))
+    g_exact = _exact_int_matrix(u, lam)
+    out, s = _float_int(u, g_exact, lam, repeat)
+    row.update(out)
+    if s is not None:
+        row.update(_profile("float_int", s, EPS, n, *ref))
+    out, s = _float_norm(u, lam, repeat)
+    row.update(out)
+    if s is not None:
+        row.update(_profile("float_norm", s, EPS, n, *ref))
+    if longdouble:
+        out, s = _float_ld(g_exact)
+        row.update(out)
+        if s is not None:
+            row.update(_profile("float_ld", s, float(np.finfo(np.longdouble).eps), n, *ref))
+    if n <= mp_max_n:
+        for dps in MP_DPS:
+            out, s, eps = _mp(g_exact, dps)
+            row.update(out)
+            if s is not None:
+                row.update(_profile(f"mp{dps}", s, eps, n, *ref))
+
     row["float_tol_rel"] = n * EPS
-    for v in ("float_int", "float_norm"):
-        fr = row.get(f"{v}_rank")
-        row[f"{v}_deficit"] = row["ref_rank"] - fr if fr is not None else None
-        row[f"{v}_wrong"] = _wrong(row["ref_rank"], row["ref_kind"], fr)
     if row.get("float_int_seconds"):
         if row.get("exact_seconds") is not None:
             row["exact_over_float"] = row["exact_seconds"] / row["float_int_seconds"]
@@ -249,12 +365,43 @@ def run_case(family: str, d: int, lam: int, seed: int, exact_max_n: int) -> dict
 
 # --------------------------------------------------------------------------- summary
 
-def summarize(rows: list[dict]) -> dict:
-    first_wrong: dict = {}
+def _sfx(rule: str) -> str:
+    return "" if rule == "default" else f"@{rule}"
+
+
+def _variant_eps(var: str) -> float:
+    if var.startswith("mp"):
+        with mpmath.workdps(int(var[2:])):
+            return float(mpmath.mp.eps)
+    return float(np.finfo(np.longdouble if var == "float_ld" else np.float64).eps)
+
+
+def summarize(rows: list[dict], variants) -> dict:
+    lams = sorted({r["lam"] for r in rows})
+    first_wrong: dict = {}  # numpy's default rule, per lambda (as in earlier runs)
+    sweep: dict = {}        # every rule: counts and smallest n wrong per lambda
     for fam in FAMILIES:
-        for var in ("float_int", "float_norm"):
+        for var in variants:
             per_lam = {}
-            for lam in sorted({r["lam"] for r in rows}):
+            per_rule = {}
+            for rule in RULES:
+                key = f"{var}_wrong{_sfx(rule)}"
+                dkey = f"{var}_deficit{_sfx(rule)}"
+                sel = [r for r in rows if r["family"] == fam and r.get(key) is not None]
+                smallest = {}
+                for lam in lams:
+                    ws = [r["n"] for r in sel if r["lam"] == lam and r[key]]
+                    smallest[str(lam)] = min(ws) if ws else None
+                per_rule[rule] = {
+                    "n_cases": len(sel),
+                    "n_wrong": sum(bool(r[key]) for r in sel),
+                    "n_too_low": sum(bool(r[key]) and r[dkey] > 0 for r in sel),
+                    "n_too_high": sum(bool(r[key]) and r[dkey] < 0 for r in sel),
+                    "max_deficit": max((r[dkey] for r in sel), default=None),
+                    "min_deficit": min((r[dkey] for r in sel), default=None),
+                    "smallest_n_wrong_per_lambda": smallest,
+                }
+            for lam in lams:
                 sel = [r for r in rows if r["family"] == fam and r["lam"] == lam]
                 wrong = [r["n"] for r in sel if r.get(f"{var}_wrong") is True]
                 right = [r["n"] for r in sel if r.get(f"{var}_wrong") is False]
@@ -264,7 +411,39 @@ def summarize(rows: list[dict]) -> dict:
                     "n_wrong": len(wrong), "n_cases": len(sel),
                     "n_overflow": sum(r.get(f"{var}_status") == "overflow" for r in sel),
                 }
-            first_wrong[f"{fam}/{var}"] = per_lam
+            if any(v["n_cases"] for v in per_rule.values()):
+                first_wrong[f"{fam}/{var}"] = per_lam
+                sweep[f"{fam}/{var}"] = per_rule
+
+    right_everywhere: dict = {}
+    windows: dict = {}
+    for var in variants:
+        for scope in (*FAMILIES, "all"):
+            fams = FAMILIES if scope == "all" else (scope,)
+            sel = [r for r in rows if r["family"] in fams and r.get(f"{var}_rank") is not None]
+            if not sel:
+                continue
+            right_everywhere[f"{scope}/{var}"] = [
+                rule for rule in RULES
+                if all(r.get(f"{var}_wrong{_sfx(rule)}") is False for r in sel)]
+            ws = [r for r in sel if r.get(f"{var}_rtol_window_lo") is not None]
+            if not ws:
+                continue
+            lo = max(ws, key=lambda r: r[f"{var}_rtol_window_lo"])
+            hi = min(ws, key=lambda r: r[f"{var}_rtol_window_hi"])
+            lo_v, hi_v = lo[f"{var}_rtol_window_lo"], hi[f"{var}_rtol_window_hi"]
+            eps = _variant_eps(var)
+            windows[f"{scope}/{var}"] = {
+                "max_lo": lo_v, "max_lo_at": f"{lo['family']} d={lo['d']} lam={lo['lam']} "
+                                             f"n={lo['n']}",
+                "min_hi": hi_v, "min_hi_at": f"{hi['family']} d={hi['d']} lam={hi['lam']} "
+                                             f"n={hi['n']}",
+                "a_single_rtol_works": lo_v < hi_v,
+                # hi below eps: only a tolerance under the rounding unit gives the exact rank
+                "eps": eps, "min_hi_below_eps": hi_v < eps,
+                "n_cases": len(ws),
+                "n_max": max(r["n"] for r in ws),
+            }
 
     def med(key, pred=lambda r: True):
         xs = [r[key] for r in rows if r.get(key) is not None and pred(r)]
@@ -281,11 +460,18 @@ def summarize(rows: list[dict]) -> dict:
         "max_float_int_seconds": max((r["float_int_seconds"] for r in rows
                                       if r.get("float_int_seconds") is not None), default=None),
     }
+    for dps in MP_DPS:
+        xs = [r for r in rows if r.get(f"mp{dps}_seconds") is not None]
+        if xs:
+            timing[f"max_mp{dps}_seconds"] = max(r[f"mp{dps}_seconds"] for r in xs)
+            timing[f"total_mp{dps}_seconds"] = sum(r[f"mp{dps}_seconds"] for r in xs)
     kinds: dict = {}
     for r in rows:
         kinds[f"{r['ref_source']}:{r['ref_kind']}"] = kinds.get(
             f"{r['ref_source']}:{r['ref_kind']}", 0) + 1
-    return {"first_wrong": first_wrong, "timing": timing, "reference_kinds": kinds}
+    return {"first_wrong": first_wrong, "rtol_sweep": sweep,
+            "rules_right_everywhere": right_everywhere, "right_rtol_window": windows,
+            "timing": timing, "reference_kinds": kinds}
 
 
 def machine_info() -> dict:
@@ -296,6 +482,8 @@ def machine_info() -> dict:
         "cpu_count": os.cpu_count(),
         "numpy": np.__version__,
         "python_flint": flint.__version__,
+        "mpmath": mpmath.__version__,
+        "mpmath_backend": mpmath.libmp.BACKEND,
         "seprank": getattr(seprank, "__version__", None),
         "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
@@ -316,91 +504,172 @@ def machine_info() -> dict:
 
 # --------------------------------------------------------------------------- plot
 
-def plot(rows: list[dict], path: Path, meta: dict) -> None:
+VARIANT_TITLES = {
+    "float_int": "float64 of the exact integer G",
+    "float_norm": "float64, row-normalized V: (V V^T)^lam",
+    "float_ld": "longdouble of the exact integer G",
+    "mp30": "mpmath 30 digits (float estimate)",
+    "mp60": "mpmath 60 digits (float estimate)",
+}
+# deficit bins: (upper edge of the bin, colour, label); 0 is neutral grey
+DEFICIT_BINS = [
+    (-99.5, "#08306b", "<= -100"), (-9.5, "#2171b5", "-99..-10"), (-1.5, "#6baed6", "-9..-2"),
+    (-0.5, "#c6dbef", "-1"), (0.5, "#e0e0e0", "0 (right)"), (1.5, "#fdd0a2", "1"),
+    (9.5, "#fd8d3c", "2..9"), (99.5, "#d94801", "10..99"), (1e9, "#7f2704", ">= 100"),
+]
+
+
+def _cell_edges(ns: list[int]) -> list[tuple[float, float]]:
+    """Log-space cells around sorted n values: split at geometric midpoints."""
+    edges = []
+    for i, n in enumerate(ns):
+        lo = math.sqrt(ns[i - 1] * n) if i else n / 1.12
+        hi = math.sqrt(ns[i + 1] * n) if i + 1 < len(ns) else n * 1.12
+        edges.append((lo, hi))
+    return edges
+
+
+def plot(rows: list[dict], path: Path, meta: dict, variants) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib import cm, colors
-    from matplotlib.lines import Line2D
+    from matplotlib import colors
+    from matplotlib.colorbar import ColorbarBase
+    from matplotlib.patches import Rectangle
+    from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
 
+    variants = [v for v in variants if any(r.get(f"{v}_rank") is not None for r in rows)]
     lams = sorted({r["lam"] for r in rows})
-    cmap = plt.get_cmap("viridis", len(lams))
-    norm = colors.BoundaryNorm(np.arange(min(lams) - 0.5, max(lams) + 1.5), cmap.N)
-    styles = {  # (family, variant): marker, filled, x-jitter
-        ("omega", "float_int"): ("o", True, 0.96),
-        ("omega", "float_norm"): ("o", False, 0.99),
-        ("random", "float_int"): ("^", True, 1.01),
-        ("random", "float_norm"): ("^", False, 1.04),
-    }
-    labels = {
-        ("omega", "float_int"): "Omega rows, float64 of exact integer G",
-        ("omega", "float_norm"): "Omega rows, row-normalized V, (V V^T)^lam in float64",
-        ("random", "float_int"): "random rows in [-3,3], float64 of exact integer G",
-        ("random", "float_norm"): "random rows in [-3,3], row-normalized V",
-    }
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(16, 7), gridspec_kw={"width_ratios": [3, 2]})
+    bounds = [-1e9] + [b for b, _, _ in DEFICIT_BINS]
+    cmap = colors.ListedColormap([c for _, c, _ in DEFICIT_BINS])
+    norm = colors.BoundaryNorm(bounds, cmap.N)
+    n_sub = len(RULES)
+    h = 1.0 / n_sub
+    rule_labels = ["default: n * eps\nof the precision"] + [f"rtol {t}" for t in RTOL_TAGS]
 
-    for (fam, var), (mk, filled, jit) in styles.items():
-        for exact_ref in (True, False):
-            sel = [r for r in rows if r["family"] == fam and r.get(f"{var}_rank") is not None
-                   and (r["ref_kind"] == "exact") == exact_ref]
-            if not sel:
-                continue
-            x = np.array([r["n"] for r in sel], float) * jit
-            y = np.array([r[f"{var}_deficit"] for r in sel], float)
-            c = cmap(norm([r["lam"] for r in sel]))
-            kw = {"marker": mk, "s": 46, "linewidths": 1.3, "alpha": 0.9 if exact_ref else 0.35}
-            if filled:
-                ax1.scatter(x, y, c=c, edgecolors="k", **kw)
+    wide = [3.3 if v.startswith("float") else 1.5 for v in variants]
+    fig = plt.figure(figsize=(5.2 + sum(wide) * 1.45 + 5.5, 11.5))
+    gs = fig.add_gridspec(2, len(variants) + 2, width_ratios=[*wide, 0.55, 3.4],
+                          wspace=0.12, hspace=0.16, left=0.04, right=0.962, top=0.9,
+                          bottom=0.07)
+    n_all = [r["n"] for r in rows]
+    x_float = (min(n_all) / 1.2, max(n_all) * 1.2)
+    for i, fam in enumerate(FAMILIES):
+        for j, var in enumerate(variants):
+            ax = fig.add_subplot(gs[i, j])
+            sel = [r for r in rows if r["family"] == fam]
+            for lam in lams:
+                lr = sorted((r for r in sel if r["lam"] == lam), key=lambda r: r["n"])
+                lr = [r for r in lr if r.get(f"{var}_status") is not None]
+                for r, (x0, x1) in zip(lr, _cell_edges([r["n"] for r in lr]), strict=True):
+                    for k, rule in enumerate(RULES):
+                        y0 = lam - 0.5 + k * h
+                        dfc = r.get(f"{var}_deficit{_sfx(rule)}")
+                        if dfc is None:  # overflow / error: black cell
+                            fc, hatch = "k", None
+                        else:
+                            fc = cmap(norm(dfc))
+                            hatch = "////" if r["ref_kind"] != "exact" else None
+                        ax.add_patch(Rectangle((x0, y0), x1 - x0, h, facecolor=fc,
+                                               edgecolor="white", lw=0.3, hatch=hatch))
+            for lam in lams:
+                ax.axhline(lam - 0.5, color="0.35", lw=0.8)
+            ax.axhline(max(lams) + 0.5, color="0.35", lw=0.8)
+            ax.set_xscale("log")
+            mp_var = var.startswith("mp")
+            if mp_var:
+                ns = [r["n"] for r in rows if r.get(f"{var}_status") is not None]
+                ax.set_xlim(min(ns) / 1.2, max(ns) * 1.2)
+                ticks = [t for t in (3, 5, 10, 20, 30, 50, 100) if min(ns) / 1.2 <= t
+                         <= max(ns) * 1.2]
+                ax.xaxis.set_major_locator(FixedLocator(ticks))
+                ax.xaxis.set_major_formatter(ScalarFormatter())
+                ax.xaxis.set_minor_formatter(NullFormatter())
             else:
-                ax1.scatter(x, y, facecolors="none", edgecolors=c, **kw)
-    ax1.set_xscale("log")
-    ax1.set_yscale("symlog", linthresh=1)
-    ax1.axhline(0, color="grey", lw=0.8)
-    ax1.set_xlabel("n = ((d, lambda))  (matrix size, log scale)")
-    ax1.set_ylabel("rank deficit = exact rank - numpy matrix_rank  (symlog)")
-    ax1.set_title("numpy float64 matrix_rank vs exact rank of G = (U U^T)^(Hadamard lambda)")
-    handles = [Line2D([], [], ls="", marker=mk, markersize=8,
-                      markerfacecolor="grey" if filled else "none", markeredgecolor="k",
-                      label=labels[key]) for key, (mk, filled, _) in styles.items()]
-    n_lb = sum(r["ref_kind"] != "exact" for r in rows)
-    kind_note = ("every reference rank has kind 'exact'" if n_lb == 0 else
-                 f"faded: {n_lb} cases whose reference is only a lower bound")
-    handles.append(Line2D([], [], ls="", label=kind_note))
-    ax1.legend(handles=handles, loc="upper left", fontsize=8.5, framealpha=0.9)
-    sm = cm.ScalarMappable(norm=norm, cmap=cmap)
-    cb = fig.colorbar(sm, ax=ax1, ticks=lams, pad=0.01)
-    cb.set_label("lambda (colour)")
-    if max(r["n"] for r in rows) <= meta["exact_max_n"]:
-        ref_note = "reference: seprank.rank(G, 'exact') (flint fmpz over Q) for every case"
-    else:
-        ref_note = (f"reference: flint fmpz over Q for n <= {meta['exact_max_n']}; "
-                    f"above, rank mod p = {PRIME} (exact only when full)")
-    ax1.text(0.99, 0.02, ref_note,
-             transform=ax1.transAxes, ha="right", va="bottom", fontsize=8, color="0.3")
+                ax.set_xlim(*x_float)
+            ax.set_ylim(min(lams) - 0.5, max(lams) + 0.5)
+            ax.set_yticks(lams)
+            ax.set_yticklabels([f"lam={lam}" for lam in lams] if j == 0 else [])
+            ax.tick_params(axis="y", length=0)
+            ax.grid(True, axis="x", which="major", color="0.6", lw=0.4, alpha=0.6)
+            ax.set_axisbelow(False)
+            if i == 0:
+                ax.set_title(VARIANT_TITLES.get(var, var), fontsize=9.5)
+            if i == len(FAMILIES) - 1:
+                ax.set_xlabel("n = ((d, lambda)) (log)" + (" , n <= mp-max-n" if mp_var else ""),
+                              fontsize=8.5)
+            if j == 0:
+                fam_label = ("Omega rows (omega_rows(d, lam, 2))" if fam == "omega"
+                             else "random rows, entries in [-3, 3]")
+                ax.set_ylabel(fam_label, fontsize=10, fontweight="bold")
 
+    # colour bar and sub-row key
+    host = fig.add_subplot(gs[0, len(variants)])
+    host.axis("off")
+    cax = host.inset_axes([0.0, 0.0, 0.28, 1.0])
+    ColorbarBase(cax, cmap=cmap, norm=colors.BoundaryNorm(range(len(DEFICIT_BINS) + 1),
+                                                          cmap.N),
+                 ticks=np.arange(len(DEFICIT_BINS)) + 0.5)
+    cax.set_yticklabels([lab for _, _, lab in DEFICIT_BINS], fontsize=8)
+    cax.set_ylabel("deficit = exact rank - float rank\n(red: float too low = tolerance too "
+                   "big; blue: float too high = tolerance too small)", fontsize=8)
+    kax = fig.add_subplot(gs[1, len(variants)])
+    kax.set_xlim(0, 1)
+    kax.set_ylim(0, 1)
+    kax.axis("off")
+    kax.text(0.0, 0.98, "each lam band,\nsub-rows\nbottom to top:", fontsize=8, va="top")
+    for k, lab in enumerate(rule_labels):
+        y = 0.25 + k * 0.08
+        kax.add_patch(Rectangle((0.0, y), 0.25, 0.075, facecolor="#e0e0e0", edgecolor="0.3",
+                                lw=0.6))
+        kax.text(0.3, y + 0.037, lab, fontsize=7.5, va="center")
+    kax.text(0.0, 0.2, "white: no case\nblack: overflow\nhatched: ref. only\na lower bound",
+             fontsize=7, va="top")
+
+    # timing panel
+    tax = fig.add_subplot(gs[:, len(variants) + 1])
     paths = [("exact_seconds", "exact over Q (gram_hadamard_exact + fmpz rank)", "tab:red"),
              ("modular_seconds", "mod p (gram_hadamard_mod_p + nmod rank)", "tab:orange"),
-             ("float_int_seconds", "float64 ((U U^T)**lam + matrix_rank)", "tab:blue")]
+             ("float_int_seconds", "float64 ((U U^T)**lam + SVD)", "tab:blue"),
+             ("float_norm_seconds", "float64 row-normalized (build + SVD)", "tab:cyan"),
+             ("mp30_seconds", "mpmath svd_r, 30 digits", "tab:green"),
+             ("mp60_seconds", "mpmath svd_r, 60 digits", "tab:purple")]
     for key, label, col in paths:
         for fam, mk in (("omega", "o"), ("random", "^")):
             sel = [r for r in rows if r["family"] == fam and r.get(key) is not None]
-            ax2.scatter([r["n"] for r in sel], [r[key] for r in sel], marker=mk, s=22,
-                        color=col, alpha=0.75, label=f"{label}, {fam}")
-    ax2.set_xscale("log")
-    ax2.set_yscale("log")
-    ax2.set_xlabel("n (log scale)")
-    ax2.set_ylabel("seconds, build of G + rank (log scale)")
-    ax2.set_title("time per path (o = Omega family, ^ = random family)")
-    ax2.legend(fontsize=7.5, loc="upper left")
-    ax2.grid(True, which="major", alpha=0.3)
+            if sel:
+                tax.scatter([r["n"] for r in sel], [r[key] for r in sel], marker=mk, s=18,
+                            color=col, alpha=0.75, label=label if fam == "omega" else None)
+    tax.set_xscale("log")
+    tax.set_yscale("log")
+    tax.set_xlabel("n (log scale)")
+    tax.set_ylabel("seconds, build of G + rank (log scale)")
+    tax.yaxis.set_label_position("right")
+    tax.yaxis.tick_right()
+    tax.set_title("time per path (o = Omega, ^ = random)", fontsize=9.5)
+    tax.legend(fontsize=7.5, loc="lower right")
+    tax.grid(True, which="major", alpha=0.3)
+
+    kinds = meta["reference_kinds"]
+    if set(k.split(":")[1] for k in kinds) == {"exact"}:
+        ref = (f"reference ranks are EXACT for all {len(rows)} cases "
+               f"(kind 'exact': " + ", ".join(f"{k.split(':')[0]} {v}" for k, v in
+                                               kinds.items()) + ")")
+    else:
+        ref = "reference ranks: " + ", ".join(f"{k} {v}" for k, v in kinds.items())
+    dkeys = [f"{v}_deficit{_sfx(rule)}" for v in variants for rule in RULES]
+    if not any((r.get(k) or 0) < 0 for r in rows for k in dkeys):
+        ref += "; no cell is blue: no float rank is above the exact rank"
     m = meta["machine"]
-    fig.suptitle(f"float_vs_exact ({meta['mode']} run, {m['date']}, {m['cpu_count']} CPUs, "
-                 f"BLAS threads {meta['blas_threads']}, numpy {m['numpy']}, "
-                 f"python-flint {m['python_flint']})", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.suptitle(
+        "Where float rank (#singular values > rtol * sigma_max) is wrong on "
+        "G = (U U^T)^(Hadamard lam), against the exact rank over Q\n"
+        f"{ref}.\nGrey = float rank right.  {meta['float128_short']}.  "
+        f"{meta['mode']} run, {m['date']}, {m['cpu_count']} CPUs, BLAS threads "
+        f"{meta['blas_threads']}, numpy {m['numpy']}, python-flint {m['python_flint']}, "
+        f"mpmath {m['mpmath']}", fontsize=10.5)
+    fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
@@ -432,6 +701,10 @@ def _fmt_csv(v):
     return v
 
 
+def _fmt_n(v):
+    return "-" if v is None else str(v)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="n up to ~220 instead of ~1000")
@@ -441,6 +714,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exact-max-n", type=int, default=1024,
                     help="largest n ranked with fmpz over Q (default 1024: at n ~ 1000 the "
                          "fmpz build + rank takes about a second)")
+    ap.add_argument("--mp-max-n", type=int, default=None,
+                    help="largest n for the mpmath 30/60-digit SVDs (default 60; quick 25; "
+                         "0 = none). A 60 x 60 svd_r takes about a second")
     ap.add_argument("--max-d", type=int, default=256,
                     help="largest d (only limits lambda = 1, where n = d; default 256)")
     ap.add_argument("--blas-threads", type=int, default=1,
@@ -451,59 +727,93 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     max_n = args.max_n or (220 if args.quick else 1024)
+    mp_max_n = args.mp_max_n if args.mp_max_n is not None else (25 if args.quick else 60)
     cases = ladder(max_n, args.max_d)
     blas_limit = _limit_blas(args.blas_threads)
+    ld = probe_longdouble()
+    variants = [*FLOAT64_VARIANTS, *(["float_ld"] if ld["supported"] else []),
+                *(f"mp{dps}" for dps in MP_DPS)]
     load_start = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
     t_start = time.perf_counter()
     rows = []
     total = len(cases) * len(FAMILIES)
     for fam in FAMILIES:
         for d, lam, n in cases:
-            row = run_case(fam, d, lam, args.seed, args.exact_max_n)
+            row = run_case(fam, d, lam, args.seed, args.exact_max_n, mp_max_n, ld["supported"])
             rows.append(row)
+            sweep = "/".join(_fmt_n(row.get(f"float_int_rank@{t}")) for t in RTOL_TAGS)
+            mp = (f" mp60={row.get('mp60_rank@1e-15', row.get('mp60_status'))}"
+                  if n <= mp_max_n else "")
             print(f"[{len(rows):3d}/{total}] {fam:6s} d={d:4d} lam={lam} n={n:5d} "
                   f"ref={row['ref_rank']}({row['ref_kind']}) "
                   f"float_int={row.get('float_int_rank', row.get('float_int_status'))} "
-                  f"float_norm={row.get('float_norm_rank', row.get('float_norm_status'))}",
-                  flush=True)
+                  f"[rtol sweep {sweep}] "
+                  f"float_norm={row.get('float_norm_rank', row.get('float_norm_status'))}"
+                  f"{mp}", flush=True)
     elapsed = time.perf_counter() - t_start
 
     machine = machine_info()
     machine["loadavg_at_start"] = load_start
+    summary = summarize(rows, variants)
     meta = {
         "benchmark": "float_vs_exact",
         "mode": "quick" if args.quick else "default",
         "machine": machine,
         "config": {"max_n": max_n, "max_d": args.max_d, "exact_max_n": args.exact_max_n,
+                   "mp_max_n": mp_max_n, "mp_dps": list(MP_DPS),
                    "seed": args.seed,
                    "prime": PRIME, "omega": OMEGA, "lambdas": list(LAMBDAS),
                    "random_entries": [-3, 3],
                    "random_rng": "numpy.random.default_rng([seed, d, lam])",
-                   "float_rank": "numpy.linalg.matrix_rank, default tolerance "
-                                 "sigma_max * n * eps"},
+                   "float_rank": "#singular values > rtol * sigma_max, one SVD per matrix "
+                                 "(numpy.linalg.svd; mpmath.svd_r for mp30/mp60)",
+                   "rules": {"default": "rtol = n * eps of the working precision "
+                                        "(numpy.linalg.matrix_rank's default for float64)",
+                             **{t: f"rtol = {t}" for t in RTOL_TAGS}},
+                   "variants": {v: VARIANT_TITLES[v] for v in variants},
+                   "mp_note": "mp30/mp60 are higher-precision float estimates (mpmath SVD "
+                              "of the exact integer G at 30/60 digits), not exact ranks"},
+        "float128": ld["note"],
+        "longdouble": ld,
+        "float128_short": ("numpy longdouble: " + ("used (float_ld)" if ld["supported"] else
+                                                   "no numpy.linalg SVD, not used")),
         "exact_max_n": args.exact_max_n,
         "blas_threads": blas_limit,
         "total_seconds": elapsed,
+        "reference_kinds": summary["reference_kinds"],
     }
     args.out.mkdir(parents=True, exist_ok=True)
+    fields = csv_fields(variants)
     with open(args.out / "float_vs_exact.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=CSV_FIELDS, extrasaction="raise")
+        w = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: _fmt_csv(r.get(k)) for k in CSV_FIELDS})
-    summary = summarize(rows)
+            w.writerow({k: _fmt_csv(r.get(k)) for k in fields})
     with open(args.out / "float_vs_exact.json", "w") as fh:
         json.dump({**meta, "summary": summary, "rows": rows}, fh, indent=1, default=str)
     if not args.no_plot:
-        plot(rows, args.out / "float_vs_exact.png", meta)
+        plot(rows, args.out / "float_vs_exact.png", meta, variants)
 
     print(f"\n{len(rows)} cases in {elapsed:.1f} s; results in {args.out}")
-    print("smallest n where numpy float64 matrix_rank is wrong (per lambda):")
-    for key, per_lam in summary["first_wrong"].items():
-        cells = [f"l{lam}:{v['smallest_n_wrong'] or '-'}" for lam, v in per_lam.items()]
-        print(f"  {key:18s} " + " ".join(cells))
-    print("timing medians:", {k: (round(v, 3) if isinstance(v, float) else v)
-                              for k, v in summary["timing"].items()})
+    print(ld["note"])
+    print("smallest n where the float rank is wrong, per lambda (l1 .. l9), and wrong counts "
+          "(too low / too high):")
+    for key, per_rule in summary["rtol_sweep"].items():
+        for rule, v in per_rule.items():
+            cells = " ".join(f"{_fmt_n(x):>4s}" for x in v["smallest_n_wrong_per_lambda"]
+                             .values())
+            print(f"  {key:18s} {rule:8s} {cells}   wrong {v['n_wrong']:3d}/{v['n_cases']:3d}"
+                  f" ({v['n_too_low']} low / {v['n_too_high']} high)")
+    print("rules right on every case:", summary["rules_right_everywhere"])
+    print("right-rtol window (a single rtol works iff max_lo < min_hi):")
+    for key, w in summary["right_rtol_window"].items():
+        print(f"  {key:18s} max_lo {w['max_lo']:.3g} ({w['max_lo_at']})  "
+              f"min_hi {w['min_hi']:.3g} ({w['min_hi_at']})  -> "
+              f"{'a single rtol works' if w['a_single_rtol_works'] else 'NO single rtol'}"
+              f"{' (min_hi < eps: only below the rounding unit)' if w['min_hi_below_eps'] else ''}"
+              )
+    print("timing:", {k: (round(v, 3) if isinstance(v, float) else v)
+                      for k, v in summary["timing"].items()})
     print("reference kinds:", summary["reference_kinds"])
     return 0
 
