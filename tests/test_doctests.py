@@ -12,6 +12,9 @@ MODULES = [
     "seprank.linalg.verify",
     "seprank.proof",
     "seprank.constructions.omega",
+    "seprank.constructions.builders",
+    "seprank.linalg.modular_lu",
+    "seprank.scalars.reconstruction",
 ]
 
 

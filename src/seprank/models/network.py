@@ -1,0 +1,673 @@
+"""The self-attention network that levine2020 analyzes, evaluated exactly or in float64.
+
+The analyzed layer (levine2020 sec. 2.2, eq. (3), l.71-75)
+---------------------------------------------------------
+Layer l maps the N vectors x^{l,1}, ..., x^{l,N} in R^{d_x} to N vectors; at
+position i it outputs
+
+    y^{l,i} = sum_{j=1}^{N} sum_{h=1}^{H} <W^{Q,l,h} x^{l,i}, W^{K,l,h} x^{l,j}>
+                                          W^{O,l,h} W^{V,l,h} x^{l,j},
+
+with W^{Q,l,h}, W^{K,l,h}, W^{V,l,h} of shape d_a x d_x and W^{O,l,h} of
+shape d_x x d_a (l.81). Compared with the Transformer layer of eqs. (1)-(2)
+(l.59-67) there is no softmax (the scores <q_i, k_j> are used as they are),
+no 1/sqrt(d_a) scaling, no layer norm and no feed-forward/ReLU (the text,
+l.75, folds the feed-forward matrices into W^O). The depth-L network is the
+composition of L such layers, x^{l+1,j} = y^{l,j} (l.75-77, "concatenation of
+L such layers"); it has 4LH weight matrices (l.81). Each layer is a
+homogeneous cubic in its inputs, so the depth-L output is homogeneous of
+degree 3^L in the network input (l.75: "every layer integrates 3 copies of its
+input"; Lemma 1, A.1 l.329-378).
+
+The text sets d_a = d_x / H (l.63); seprank takes any d_a >= 1 and uses
+d_x / H only as the default, which needs H | d_x.
+
+Residual variant (levine2020 A.4, fig. 5, l.478-484)
+----------------------------------------------------
+With ``residual=True`` every layer adds its input to its output (a skip
+connection around f_l, fig. 5(a)): x^{l+1,i} = x^{l,i} + y^{l,i}.
+
+Index conventions
+-----------------
+Arrays are 0-based: an input batch X has shape (batch, N, d_x), X[b, j] is the
+vector at position j of sequence b; the papers' position i and coordinate p
+(1-based, y_p^{i,L,d_x,H,Theta}, l.108) are ``position = i - 1`` and
+``coordinate = p - 1`` here. Weights are stored per layer and head:
+``W["Q"][l, h]`` is W^{Q,l+1,h+1}, of shape (d_a, d_x); likewise "K", "V";
+``W["O"][l, h]`` has shape (d_x, d_a).
+
+Domains
+-------
+``evaluate(X, domain=...)``:
+
+* ``"ZZ"``: integer weights and inputs; exact Python integers;
+* ``"QQ"``: rationals (ints/Fractions); computed on integer numerators with
+  one common denominator per sequence and per layer (exact; the output is
+  Fractions, or ints when every denominator is 1);
+* ``"QQ(i)"``: Gaussian rationals (:mod:`seprank.scalars.gaussian`); outputs
+  are GaussianRational;
+* ``"GF(p)"`` (``domain="GF(p)", p=...`` or ``domain="GF(13)"``): residues in
+  int64, reduced after every product (products are split into 16-bit limbs
+  when the inner dimension times (p-1)^2 would overflow), for primes p < 2^31;
+  a Gaussian entry needs p = 1 mod 4 (i -> the square root of -1 of
+  :func:`~seprank.scalars.gaussian.sqrt_minus_one`), any denominator must be
+  prime to p;
+* ``"float64"``: numpy float64 (complex128 when a weight or input has an
+  imaginary part). Never evidence of anything exact.
+
+Every domain is vectorized over the batch with numpy (object arrays for the
+exact ones). Inside a layer the sum over j is computed as
+Q (K^T V) rather than (Q K^T) V: the same polynomial, N d_a^2 instead of
+N^2 d_a operations per head.
+
+Examples
+--------
+One layer, d_x = d_a = H = 1 and weights q, k, v, o: y^i = q k o v x_i
+sum_j x_j^2; with all weights 1 and x = (1, 2): y = (5, 10).
+
+>>> net = SelfAttentionNetwork(1, 1, 1, weights={"Q": [[[[1]]]], "K": [[[[1]]]],
+...                                                "V": [[[[1]]]], "O": [[[[1]]]]})
+>>> net.evaluate([[[1], [2]]]).tolist()
+[[[5], [10]]]
+>>> net = SelfAttentionNetwork.random(L=2, d_x=4, H=2, seed=0)
+>>> X = [[[1, 0, 2, -1], [0, 1, 1, 1], [2, -1, 0, 1]]]
+>>> exact = net.evaluate(X, "QQ")
+>>> mod = net.evaluate(X, "GF(p)", p=101)
+>>> bool((np.mod(exact.astype(object), 101).astype(np.int64) == mod).all())
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+
+from seprank.errors import InputError, ParameterError
+from seprank.scalars.gaussian import GaussianRational, residues, sqrt_minus_one
+from seprank.scalars.primes import require_prime
+
+__all__ = ["SelfAttentionNetwork", "DOMAINS", "MAX_NETWORK_PRIME", "parse_domain"]
+
+#: Domain names accepted by :meth:`SelfAttentionNetwork.evaluate`.
+DOMAINS = ("ZZ", "QQ", "QQ(i)", "GF(p)", "float64")
+#: Residues stay below 2^31, so one product of two fits in int64.
+MAX_NETWORK_PRIME = 2**31 - 1
+_I64_MAX = 2**63 - 1
+_LIMB = 16  # bits per limb when a modular product must be split
+_KINDS = ("Q", "K", "V", "O")
+_ALIASES = {"ZZ": "ZZ", "QQ": "QQ", "QQ(I)": "QQ(i)", "QQ_I": "QQ(i)", "GAUSSIAN": "QQ(i)",
+            "FLOAT64": "float64", "FLOAT": "float64", "GF": "GF", "GF(P)": "GF"}
+
+
+def parse_domain(domain: str, p: int | None = None) -> tuple[str, int | None]:
+    """Canonical (name, prime) of a domain spec; see the module docstring.
+
+    >>> parse_domain("GF(13)"), parse_domain("gf(p)", p=7), parse_domain("qq")
+    (('GF', 13), ('GF', 7), ('QQ', None))
+    """
+    if not isinstance(domain, str):
+        raise ParameterError(f"domain must be one of {', '.join(DOMAINS)}; got {domain!r}")
+    key = domain.strip().upper()
+    m = re.fullmatch(r"GF\((\d+)\)", key)
+    if m:
+        q = int(m.group(1))
+        if p is not None and int(p) != q:
+            raise ParameterError(f"domain {domain!r} and p = {p} name different primes")
+        p, name = q, "GF"
+    elif key in _ALIASES:
+        name = _ALIASES[key]
+    else:
+        raise ParameterError(f"domain must be one of {', '.join(DOMAINS)}; got {domain!r}")
+    if name == "GF":
+        if p is None:
+            raise ParameterError("domain GF(p) needs the prime: pass p=... or domain='GF(101)'")
+        p = require_prime(p, max_value=MAX_NETWORK_PRIME)
+    elif p is not None:
+        raise ParameterError(f"p = {p} is only meaningful with domain GF(p), not {name}")
+    return name, p
+
+
+# -- exact numbers ----------------------------------------------------------------------
+
+def _exact_entry(x: object, where: str) -> int | Fraction | GaussianRational:
+    if isinstance(x, bool):
+        raise InputError(f"{where} is a bool ({x})")
+    if isinstance(x, (int, Fraction, GaussianRational)):
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, (float, complex, np.floating, np.complexfloating)):
+        raise InputError(f"{where} is a float ({x!r}); exact domains take ints, Fractions or "
+                         "GaussianRational")
+    raise InputError(f"{where} is {x!r} ({type(x).__name__}), not an exact number")
+
+
+def _parts(x: int | Fraction | GaussianRational) -> tuple[Fraction, Fraction]:
+    if isinstance(x, GaussianRational):
+        return x.real, x.imag
+    return Fraction(x), Fraction(0)
+
+
+def _cleared(values: np.ndarray, name: str, gaussian: bool, integer: bool
+             ) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """Integer numerators (real, imaginary or None) and the common denominator."""
+    flat = values.ravel()
+    re_parts, im_parts = [], []
+    den = 1
+    for k, x in enumerate(flat):
+        a, b = _parts(_exact_entry(x, f"{name} entry {k}"))
+        if b and not gaussian:
+            raise InputError(f"{name} entry {k} is {x} (imaginary part); use domain 'QQ(i)'")
+        if integer and (a.denominator != 1 or b.denominator != 1):
+            raise InputError(f"{name} entry {k} is {x}, not an integer; use domain 'QQ'")
+        den = lcm(den, a.denominator, b.denominator)
+        re_parts.append(a)
+        im_parts.append(b)
+    re_num = np.empty(len(flat), dtype=object)
+    re_num[:] = [int(a * den) for a in re_parts]
+    im_num = None
+    if gaussian:
+        im_num = np.empty(len(flat), dtype=object)
+        im_num[:] = [int(b * den) for b in im_parts]
+        im_num = im_num.reshape(values.shape)
+    return re_num.reshape(values.shape), im_num, den
+
+
+# -- array arithmetic per domain ---------------------------------------------------------
+#
+# Each backend provides: inputs(X) -> (state, den) with den an object array (batch,) of
+# denominators or None; weights(l) -> ((wqT, wkT, wvT, woT), D) with D the layer's
+# denominator or None; matmul, add, scale (by per-sequence integers), map (a structural
+# numpy function applied to every part), sum_heads; finish(state, den) -> output array.
+
+class _Rational:
+    exact = True
+
+    def __init__(self, net: SelfAttentionNetwork, integer: bool):
+        self.net, self.integer = net, integer
+
+    def _split(self, values, name):
+        num, _, den = _cleared(values, name, gaussian=False, integer=self.integer)
+        return num, den
+
+    def inputs(self, X):
+        if X.dtype.kind in "iu":
+            return X.astype(object), _ones(len(X))
+        nums, dens = [], np.empty(len(X), dtype=object)
+        for b in range(len(X)):
+            num, dens[b] = self._split(X[b], f"X[{b}]")
+            nums.append(num)
+        return np.stack(nums) if nums else X.astype(object), dens
+
+    def weights(self, layer):
+        arrays, den = [], 1
+        for kind in _KINDS:
+            num, d = self._split(self.net.weights[kind][layer], f"W^{kind} of layer {layer}")
+            arrays.append((num, d))
+            den = lcm(den, d)
+        scaled = [num * (den // d) for num, d in arrays]
+        return tuple(np.swapaxes(w, -1, -2) for w in scaled), den
+
+    matmul = staticmethod(np.matmul)
+
+    @staticmethod
+    def add(a, b):
+        return a + b
+
+    @staticmethod
+    def scale(a, k):
+        return a * k[:, None, None]
+
+    @staticmethod
+    def map(fn, a):
+        return fn(a)
+
+    @staticmethod
+    def sum_heads(y):
+        return y.sum(axis=1)
+
+    @staticmethod
+    def finish(state, den):
+        if all(d == 1 for d in den):
+            return state
+        return np.frompyfunc(Fraction, 2, 1)(state, den.reshape((-1,) + (1,) * (state.ndim - 1)))
+
+
+class _Gaussian(_Rational):
+    def __init__(self, net: SelfAttentionNetwork):
+        super().__init__(net, integer=False)
+
+    def _split(self, values, name):
+        re_num, im_num, den = _cleared(values, name, gaussian=True, integer=False)
+        return (re_num, im_num), den
+
+    def inputs(self, X):
+        res, ims, dens = [], [], np.empty(len(X), dtype=object)
+        for b in range(len(X)):
+            (r, i), dens[b] = self._split(X[b], f"X[{b}]")
+            res.append(r)
+            ims.append(i)
+        if not res:
+            empty = np.empty(X.shape, dtype=object)
+            return (empty, empty.copy()), dens
+        return (np.stack(res), np.stack(ims)), dens
+
+    def weights(self, layer):
+        parts, den = [], 1
+        for kind in _KINDS:
+            pair, d = self._split(self.net.weights[kind][layer], f"W^{kind} of layer {layer}")
+            parts.append((pair, d))
+            den = lcm(den, d)
+        out = tuple((np.swapaxes(r * (den // d), -1, -2), np.swapaxes(i * (den // d), -1, -2))
+                    for (r, i), d in parts)
+        return out, den
+
+    @staticmethod
+    def matmul(a, b):
+        # (A + iB)(C + iD) = (AC - BD) + i((A + B)(C + D) - AC - BD): three products
+        ac, bd = np.matmul(a[0], b[0]), np.matmul(a[1], b[1])
+        return ac - bd, np.matmul(a[0] + a[1], b[0] + b[1]) - ac - bd
+
+    @staticmethod
+    def add(a, b):
+        return a[0] + b[0], a[1] + b[1]
+
+    @staticmethod
+    def scale(a, k):
+        k = k[:, None, None]
+        return a[0] * k, a[1] * k
+
+    @staticmethod
+    def map(fn, a):
+        return fn(a[0]), fn(a[1])
+
+    @staticmethod
+    def sum_heads(y):
+        return y[0].sum(axis=1), y[1].sum(axis=1)
+
+    @staticmethod
+    def finish(state, den):
+        re_, im_ = state
+        out = np.empty(re_.shape, dtype=object)
+        for idx in np.ndindex(re_.shape):
+            d = den[idx[0]]
+            out[idx] = GaussianRational(Fraction(re_[idx], d), Fraction(im_[idx], d))
+        return out
+
+
+class _Modular:
+    exact = False
+
+    def __init__(self, net: SelfAttentionNetwork, p: int):
+        self.net, self.p = net, p
+        self._s: int | None = None
+
+    def _res(self, values):
+        if self._s is None and _has_imaginary(values):
+            self._s = sqrt_minus_one(self.p)
+        return residues(values, self.p, self._s)
+
+    def inputs(self, X):
+        return self._res(X), None
+
+    def weights(self, layer):
+        return tuple(np.swapaxes(self._res(self.net.weights[k][layer]), -1, -2)
+                     for k in _KINDS), None
+
+    def matmul(self, a, b):
+        return _matmul_mod(a, b, self.p)
+
+    def add(self, a, b):
+        return (a + b) % self.p
+
+    @staticmethod
+    def map(fn, a):
+        return fn(a)
+
+    def sum_heads(self, y):
+        return y.sum(axis=1) % self.p  # H < 2^32 residues < 2^31: no overflow
+
+    @staticmethod
+    def finish(state, den):
+        return state
+
+
+class _Float:
+    exact = False
+
+    def __init__(self, net: SelfAttentionNetwork):
+        self.net = net
+        self.dtype = np.complex128 if any(_has_imaginary(net.weights[k]) for k in _KINDS) \
+            else np.float64
+
+    def _arr(self, values):
+        if _has_imaginary(values):
+            self.dtype = np.complex128
+        return np.asarray(values).astype(self.dtype)
+
+    def inputs(self, X):
+        dtype = np.complex128 if _has_imaginary(X) else self.dtype
+        self.dtype = dtype
+        return X.astype(dtype), None
+
+    def weights(self, layer):
+        return tuple(np.swapaxes(self._arr(self.net.weights[k][layer]), -1, -2)
+                     for k in _KINDS), None
+
+    matmul = staticmethod(np.matmul)
+
+    @staticmethod
+    def add(a, b):
+        return a + b
+
+    @staticmethod
+    def map(fn, a):
+        return fn(a)
+
+    @staticmethod
+    def sum_heads(y):
+        return y.sum(axis=1)
+
+    @staticmethod
+    def finish(state, den):
+        return state
+
+
+def _ones(n: int) -> np.ndarray:
+    out = np.empty(n, dtype=object)
+    out[:] = [1] * n
+    return out
+
+
+def _has_imaginary(values: object) -> bool:
+    arr = np.asarray(values)
+    if arr.dtype.kind == "c":
+        return bool(np.any(arr.imag != 0))
+    if arr.dtype.kind != "O":
+        return False
+    return any(isinstance(x, GaussianRational) and x.imag != 0 for x in arr.flat)
+
+
+def _matmul_mod(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:
+    """(a @ b) mod p for int64 residues in [0, p), p < 2^31, without int64 overflow.
+
+    One product when k (p-1)^2 fits in int64 (k the inner dimension); otherwise b
+    is split into 16-bit limbs, b = b_hi 2^16 + b_lo, and the inner dimension into
+    chunks of s terms with s (p-1) (2^16 - 1) <= 2^63 - 1 (s >= 2^15 for p < 2^31).
+    """
+    k = a.shape[-1]
+    if k * (p - 1) ** 2 <= _I64_MAX:
+        return np.matmul(a, b) % p
+    step = max(1, _I64_MAX // ((p - 1) * ((1 << _LIMB) - 1)))
+    mask = (1 << _LIMB) - 1
+    acc = None
+    for start in range(0, k, step):
+        a_c, b_c = a[..., start:start + step], b[..., start:start + step, :]
+        lo = np.matmul(a_c, b_c & mask) % p
+        hi = np.matmul(a_c, b_c >> _LIMB) % p
+        part = ((hi << _LIMB) % p + lo) % p
+        acc = part if acc is None else (acc + part) % p
+    return acc
+
+
+# -- the network -------------------------------------------------------------------------
+
+def _positive_int(name: str, value: object, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ParameterError(f"{name} must be an integer, got {value!r}")
+    if value < low:
+        raise ParameterError(f"{name} must be >= {low}, got {value}")
+    return int(value)
+
+
+class SelfAttentionNetwork:
+    """The depth-L analyzed self-attention network of levine2020 eq. (3) (module docstring).
+
+    Parameters
+    ----------
+    L : depth (>= 1).
+    d_x : width, the dimension of every position's vector (>= 1).
+    H : heads per layer (>= 1).
+    d_a : attention dimension; default d_x / H, which needs H | d_x.
+    residual : add each layer's input to its output (levine2020 A.4, fig. 5).
+    weights : mapping with keys "Q", "K", "V" (arrays of shape (L, H, d_a, d_x))
+        and "O" (shape (L, H, d_x, d_a)); entries ints, Fractions or
+        GaussianRational (floats only for the float64 domain).
+
+    Raises
+    ------
+    ParameterError
+        a size is not a positive integer, or H does not divide d_x while d_a is
+        not given.
+    InputError
+        weights missing or of the wrong shape.
+    """
+
+    def __init__(self, L: int, d_x: int, H: int, d_a: int | None = None, *,
+                 residual: bool = False, weights: Mapping[str, object] | None = None):
+        self.L = _positive_int("L (depth)", L)
+        self.d_x = _positive_int("d_x (width)", d_x)
+        self.H = _positive_int("H (heads)", H)
+        if d_a is None:
+            if self.d_x % self.H:
+                raise ParameterError(f"H = {self.H} does not divide d_x = {self.d_x}: the default "
+                                     "d_a = d_x / H needs H | d_x (or pass d_a explicitly)")
+            d_a = self.d_x // self.H
+        self.d_a = _positive_int("d_a (attention dimension)", d_a)
+        self.residual = bool(residual)
+        if weights is None:
+            raise InputError("weights are required; use SelfAttentionNetwork.random(...) for "
+                             "random ones")
+        self.weights = self._check_weights(weights)
+
+    # -- construction --------------------------------------------------------------------
+    def _check_weights(self, weights: Mapping[str, object]) -> dict[str, np.ndarray]:
+        if not isinstance(weights, Mapping):
+            raise InputError(f"weights must be a mapping with keys Q, K, V, O; got "
+                             f"{type(weights).__name__}")
+        missing = [k for k in _KINDS if k not in weights]
+        extra = [k for k in weights if k not in _KINDS]
+        if missing or extra:
+            raise InputError(f"weights need exactly the keys Q, K, V, O; missing {missing}, "
+                             f"unknown {extra}")
+        out = {}
+        for k in _KINDS:
+            want = (self.L, self.H) + ((self.d_x, self.d_a) if k == "O" else
+                                       (self.d_a, self.d_x))
+            arr = np.asarray(weights[k])
+            if arr.shape != want:
+                raise InputError(f"weights['{k}'] has shape {arr.shape}; (L, H, "
+                                 f"{'d_x, d_a' if k == 'O' else 'd_a, d_x'}) = {want} expected")
+            out[k] = arr.astype(object)  # a copy; numpy integers become Python ints
+        return out
+
+    @classmethod
+    def random(cls, L: int, d_x: int, H: int, d_a: int | None = None, *, residual: bool = False,
+               seed: int = 0, kind: str = "int", bound: int = 2, max_den: int = 3,
+               nonzero: bool = False) -> SelfAttentionNetwork:
+        """A network with small random exact weights, reproducible from ``seed``.
+
+        ``kind``: ``"int"`` (integers in [-bound, bound]), ``"rational"``
+        (numerators in [-bound, bound], denominators in [1, max_den]) or
+        ``"gaussian"`` (real and imaginary parts integers in [-bound, bound]).
+        ``nonzero=True`` leaves 0 out of the numerators' range (no weight vanishes;
+        for "gaussian", no real part). Weights are drawn in the order Q, K, V, O
+        with ``numpy.random.default_rng(seed)``.
+        """
+        L_, dx_, H_ = (_positive_int("L (depth)", L), _positive_int("d_x (width)", d_x),
+                       _positive_int("H (heads)", H))
+        if d_a is None:
+            if dx_ % H_:
+                raise ParameterError(f"H = {H_} does not divide d_x = {dx_}: the default "
+                                     "d_a = d_x / H needs H | d_x (or pass d_a explicitly)")
+            d_a = dx_ // H_
+        da_ = _positive_int("d_a (attention dimension)", d_a)
+        bound = _positive_int("bound", bound, low=1 if nonzero else 0)
+        max_den = _positive_int("max_den", max_den)
+        if kind not in ("int", "rational", "gaussian"):
+            raise ParameterError(f"kind must be 'int', 'rational' or 'gaussian'; got {kind!r}")
+        rng = np.random.default_rng(seed)
+        weights = {}
+        for k in _KINDS:
+            shape = (L_, H_) + ((dx_, da_) if k == "O" else (da_, dx_))
+            if nonzero:  # draw from [-bound, bound] without 0
+                nums = rng.integers(-bound, bound, size=shape)
+                nums = np.where(nums >= 0, nums + 1, nums)
+            else:
+                nums = rng.integers(-bound, bound + 1, size=shape)
+            arr = np.empty(shape, dtype=object)
+            if kind == "int":
+                arr[...] = nums.astype(object)
+            elif kind == "rational":
+                dens = rng.integers(1, max_den + 1, size=shape)
+                for idx in np.ndindex(shape):
+                    arr[idx] = Fraction(int(nums[idx]), int(dens[idx]))
+            else:
+                ims = rng.integers(-bound, bound + 1, size=shape)
+                for idx in np.ndindex(shape):
+                    arr[idx] = GaussianRational(int(nums[idx]), int(ims[idx]))
+            weights[k] = arr
+        return cls(L_, dx_, H_, da_, residual=residual, weights=weights)
+
+    def sub_network(self, layers: range | list[int]) -> SelfAttentionNetwork:
+        """The network made of the given layers (in that order) of this one."""
+        layers = list(layers)
+        if not layers or any(not 0 <= int(l_) < self.L for l_ in layers):
+            raise ParameterError(f"layers must be a non-empty list of layer indices in "
+                                 f"0..{self.L - 1}, got {layers}")
+        w = {k: self.weights[k][layers] for k in _KINDS}
+        return SelfAttentionNetwork(len(layers), self.d_x, self.H, self.d_a,
+                                    residual=self.residual, weights=w)
+
+    @property
+    def num_weight_matrices(self) -> int:
+        """4 L H (levine2020 l.81)."""
+        return 4 * self.L * self.H
+
+    def __repr__(self) -> str:
+        return (f"SelfAttentionNetwork(L={self.L}, d_x={self.d_x}, H={self.H}, d_a={self.d_a}, "
+                f"residual={self.residual})")
+
+    # -- evaluation ----------------------------------------------------------------------
+    def _inputs(self, X: object) -> tuple[np.ndarray, bool]:
+        arr = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
+        single = arr.ndim == 2
+        if single:
+            arr = arr[None]
+        if arr.ndim != 3 or arr.shape[1] < 1 or arr.shape[2] != self.d_x:
+            raise InputError(f"X must have shape (batch, N, d_x) with d_x = {self.d_x} and N >= 1 "
+                             f"(or (N, d_x)); got {np.shape(X)}")
+        return arr, single
+
+    def _backend(self, domain: str, p: int | None):
+        name, p = parse_domain(domain, p)
+        if name in ("ZZ", "QQ"):
+            return _Rational(self, integer=(name == "ZZ"))
+        if name == "QQ(i)":
+            return _Gaussian(self)
+        if name == "GF":
+            return _Modular(self, p)
+        return _Float(self)
+
+    def evaluate(self, X: object, domain: str = "QQ", *, p: int | None = None,
+                 position: int | None = None) -> np.ndarray:
+        """Outputs of the network on a batch of sequences.
+
+        Parameters
+        ----------
+        X : (batch, N, d_x) (or (N, d_x)) array of numbers of the domain.
+        domain : ``"ZZ"``, ``"QQ"``, ``"QQ(i)"``, ``"GF(p)"`` (with ``p``) or ``"float64"``.
+        p : the prime for GF(p).
+        position : if given (0-based), only the output at that position is
+            computed (the last layer skips the others).
+
+        Returns
+        -------
+        array of shape (batch, N, d_x), or (batch, d_x) with ``position``
+        (without the batch axis when X was (N, d_x)). Object dtype for ZZ, QQ,
+        QQ(i); int64 residues for GF(p); float64/complex128 for float64.
+        """
+        arr, single = self._inputs(X)
+        N = arr.shape[1]
+        if position is not None:
+            position = _positive_int("position", position, low=0)
+            if position >= N:
+                raise ParameterError(f"position = {position} must be < N = {N} (0-based)")
+        ops = self._backend(domain, p)
+        out = self._run(ops, arr, position)
+        if position is not None:
+            out = out[:, 0]  # the length-1 position axis of a single-position run
+        return out[0] if single else out
+
+    def _run(self, ops, X: np.ndarray, position: int | None) -> np.ndarray:
+        state, den = ops.inputs(X)
+        for layer in range(self.L):
+            w, D = ops.weights(layer)
+            last = layer == self.L - 1 and position is not None
+            f = _layer(ops, state, w, position if last else None)
+            new_den = None if den is None else _den_step(den, D)
+            if self.residual:
+                kept = ops.map(lambda a: a[:, position:position + 1], state) if last else state
+                if den is not None:
+                    kept = ops.scale(kept, _div(new_den, den))
+                state = ops.add(kept, f)
+            else:
+                state = f
+            den = new_den
+        return ops.finish(state, den)
+
+    def output(self, X: object, position: int, coordinate: int, domain: str = "QQ", *,
+               p: int | None = None) -> np.ndarray:
+        """y_p^{i} of levine2020 (l.108) on each sequence: shape (batch,) (0-based i, p)."""
+        coordinate = _positive_int("coordinate", coordinate, low=0)
+        if coordinate >= self.d_x:
+            raise ParameterError(f"coordinate = {coordinate} must be < d_x = {self.d_x} "
+                                 "(0-based)")
+        out = self.evaluate(X, domain, p=p, position=position)
+        return out[..., coordinate]
+
+    def as_function(self, position: int, coordinate: int, domain: str = "QQ", *,
+                    p: int | None = None) -> Callable[[np.ndarray], np.ndarray]:
+        """The batched scalar function X -> y_p^{i}(X) for grid tensors (0-based i, p)."""
+        parse_domain(domain, p)  # fail early on a bad domain
+
+        def f(X: np.ndarray) -> np.ndarray:
+            return self.output(X, position, coordinate, domain, p=p)
+
+        return f
+
+
+def _den_step(den: np.ndarray, D: int) -> np.ndarray:
+    """Denominator of a layer's output: (den D)^3 D (three inputs, four weight matrices)."""
+    out = np.empty(len(den), dtype=object)
+    out[:] = [d ** 3 * D ** 4 for d in den]
+    return out
+
+
+def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = np.empty(len(a), dtype=object)
+    out[:] = [x // y for x, y in zip(a, b, strict=True)]
+    return out
+
+
+def _layer(ops, x, w, position: int | None):
+    """One layer of eq. (3) on a batch: x (batch, N, d_x) -> (batch, N or 1, d_x).
+
+    With q_i = W^Q x_i, k_j = W^K x_j, v_j = W^V x_j per head, the output at i is
+    W^O sum_j <q_i, k_j> v_j = W^O (sum_j v_j k_j^T) q_i; computed as
+    Q (K^T V) W^O^T with rows as positions.
+    """
+    wqT, wkT, wvT, woT = w  # (H, d_x, d_a) x3, (H, d_a, d_x)
+    xh = ops.map(lambda a: a[:, None], x)  # (batch, 1, N, d_x): broadcasts over heads
+    xq = xh if position is None else ops.map(lambda a: a[:, :, position:position + 1], xh)
+    q = ops.matmul(xq, wqT)  # (batch, H, Nq, d_a)
+    k = ops.matmul(xh, wkT)  # (batch, H, N, d_a)
+    v = ops.matmul(xh, wvT)
+    kv = ops.matmul(ops.map(lambda a: np.swapaxes(a, -1, -2), k), v)  # (batch, H, d_a, d_a)
+    z = ops.matmul(q, kv)  # (batch, H, Nq, d_a): z_i = sum_j <q_i, k_j> v_j
+    y = ops.matmul(z, woT)  # (batch, H, Nq, d_x)
+    return ops.sum_heads(y)

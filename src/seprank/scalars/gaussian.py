@@ -1,0 +1,584 @@
+"""The Gaussian rationals Q(i), exactly, and their reduction to GF(p) for p = 1 mod 4.
+
+levine2020's Lemma 6 (B.3, l.720-815) picks *complex* network weights (they
+involve the imaginary unit), so its grid matrices live over Q(i) = {a + b i :
+a, b in Q}. This module holds
+
+* :class:`GaussianRational`: one immutable element a + b i of Q(i) (parts are
+  ``fractions.Fraction``), with exact arithmetic, ``conjugate``, ``norm``,
+  equality with ints/Fractions/complex numbers and a hash consistent with it;
+* :class:`GaussianMatrix`: a matrix over Q(i) held as the pair (real part,
+  imaginary part) of python-flint ``fmpq_mat``; products use three real
+  products, (A + iB)(C + iD) = (AC - BD) + i((A + B)(C + D) - AC - BD);
+* :func:`sqrt_minus_one` and :func:`to_residue`: the map Q(i) -> GF(p) that
+  sends i to a square root s of -1 mod p (it exists iff p = 2 or p = 1 mod 4;
+  p = 2 is excluded because it ramifies in Z[i] and every odd p = 3 mod 4 is
+  refused with an error naming the rule).
+
+Why a full rank mod p certifies a full rank over Q(i)
+----------------------------------------------------
+For a prime p = 1 mod 4 and s with s^2 = -1 mod p, the ring map
+phi: Z[i] -> GF(p), a + b i -> a + b s mod p, is onto and its kernel is the
+prime ideal P = (p, i - s) of Z[i] (p splits as P * conj(P)). It extends to
+every Gaussian rational whose real and imaginary parts have denominators prime
+to p (divide by the denominator's residue, which is invertible). Let A be a
+matrix over Q(i) with such entries and suppose an r x r minor of phi(A) is
+nonzero mod p. phi is a ring homomorphism, so phi(minor of A) = minor of
+phi(A) != 0; hence the minor of A is not in the kernel, in particular it is
+not 0, and rank_Q(i)(A) >= r. So the rank of the reduction is a *certified
+lower bound* for the rank over Q(i), and a full rank mod p is the exact rank
+(rank can never exceed min(m, n)). Denominators divisible by p are refused
+(:func:`to_residue` raises), never silently mapped.
+
+Exact rank over Q(i)
+--------------------
+Over Q the matrix A + iB (A, B rational) acts on Q(i)^n = Q^{2n}; as a
+Q-linear map its matrix is the *realification* [[A, -B], [B, A]], whose rank
+over Q is twice the rank of A + iB over Q(i) (:meth:`GaussianMatrix.realify`).
+So ``seprank.rank(G.realify()).value // 2`` is the exact rank over Q(i); the
+modular route is ``ResidueMatrix(G.residues(p), p)``.
+
+Examples
+--------
+>>> from fractions import Fraction
+>>> z = GaussianRational(1, 2)            # 1 + 2i
+>>> z * z.conjugate() == 5
+True
+>>> (z / GaussianRational(0, 1))          # (1 + 2i) / i = 2 - i
+GaussianRational(2, -1)
+>>> s = sqrt_minus_one(13); s, s * s % 13
+(5, 12)
+>>> to_residue(GaussianRational(Fraction(1, 2), 3), 13)   # 1/2 + 3*5 = 7 + 15 = 22 = 9
+9
+>>> G = GaussianMatrix.from_rows([[1, I], [I, -1]])
+>>> G @ G == GaussianMatrix.zeros(2, 2)
+True
+
+References
+----------
+[1] K. Ireland, M. Rosen, *A Classical Introduction to Modern Number Theory*,
+    ch. 1.4 and 9.8 (splitting of p = 1 mod 4 in Z[i]).
+"""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from numbers import Rational
+
+import flint
+import numpy as np
+
+from seprank.errors import InputError, ParameterError
+from seprank.scalars.primes import is_prime, require_prime
+
+__all__ = [
+    "GaussianRational",
+    "GaussianMatrix",
+    "I",
+    "as_gaussian",
+    "sqrt_minus_one",
+    "next_prime_1_mod_4",
+    "to_residue",
+    "residues",
+    "gaussian_array",
+]
+
+_HASH_MOD_BITS = sys.hash_info.width
+_HASH_IMAG = sys.hash_info.imag
+
+
+def _as_fraction(x: object, name: str = "value") -> Fraction:
+    """An exact rational from an int, Fraction, numpy integer or flint fmpz/fmpq."""
+    if isinstance(x, bool):
+        raise InputError(f"{name} is a bool ({x}); give an integer or a fraction")
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, flint.fmpz):
+        return Fraction(int(x))
+    if isinstance(x, flint.fmpq):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, Rational):
+        return Fraction(int(x.numerator), int(x.denominator))
+    if isinstance(x, (float, np.floating)):
+        raise InputError(f"{name} is a float ({x!r}); exact domains take integers or fractions")
+    raise InputError(f"{name} is {x!r} ({type(x).__name__}), not an integer or a fraction")
+
+
+class GaussianRational:
+    """An element re + im * i of Q(i), immutable, with Fraction parts.
+
+    Arithmetic mixes freely with ``int`` and ``Fraction`` (and numpy integers);
+    floats are refused so that nothing inexact slips in. Equal values hash
+    equally across types: ``hash(GaussianRational(3)) == hash(3)`` and
+    ``hash(GaussianRational(Fraction(1, 2), 1)) == hash(complex(0.5, 1))``.
+
+    >>> GaussianRational(1, 1) ** 2
+    GaussianRational(0, 2)
+    >>> GaussianRational(3, 4).norm()
+    Fraction(25, 1)
+    """
+
+    __slots__ = ("_re", "_im")
+
+    def __init__(self, re: object = 0, im: object = 0):
+        if isinstance(re, GaussianRational):
+            if im != 0:
+                raise InputError("give GaussianRational(re, im) with rational parts, or one "
+                                 "GaussianRational")
+            re, im = re._re, re._im
+        object.__setattr__(self, "_re", _as_fraction(re, "real part"))
+        object.__setattr__(self, "_im", _as_fraction(im, "imaginary part"))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("GaussianRational is immutable")
+
+    # -- parts -------------------------------------------------------------------------
+    @property
+    def real(self) -> Fraction:
+        return self._re
+
+    @property
+    def imag(self) -> Fraction:
+        return self._im
+
+    def conjugate(self) -> GaussianRational:
+        return GaussianRational(self._re, -self._im)
+
+    def norm(self) -> Fraction:
+        """The field norm re^2 + im^2 = z * conj(z) (a rational, not its square root)."""
+        return self._re * self._re + self._im * self._im
+
+    def is_real(self) -> bool:
+        return self._im == 0
+
+    # -- arithmetic --------------------------------------------------------------------
+    @staticmethod
+    def _coerce(other: object) -> GaussianRational | None:
+        if isinstance(other, GaussianRational):
+            return other
+        if isinstance(other, bool):
+            return None
+        if isinstance(other, (int, Fraction, np.integer, flint.fmpz, flint.fmpq)):
+            return GaussianRational(other)
+        return None
+
+    def __add__(self, other: object) -> GaussianRational:
+        o = self._coerce(other)
+        if o is None:
+            return NotImplemented
+        return GaussianRational(self._re + o._re, self._im + o._im)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: object) -> GaussianRational:
+        o = self._coerce(other)
+        if o is None:
+            return NotImplemented
+        return GaussianRational(self._re - o._re, self._im - o._im)
+
+    def __rsub__(self, other: object) -> GaussianRational:
+        o = self._coerce(other)
+        if o is None:
+            return NotImplemented
+        return o - self
+
+    def __mul__(self, other: object) -> GaussianRational:
+        o = self._coerce(other)
+        if o is None:
+            return NotImplemented
+        a, b, c, d = self._re, self._im, o._re, o._im
+        return GaussianRational(a * c - b * d, a * d + b * c)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> GaussianRational:
+        o = self._coerce(other)
+        if o is None:
+            return NotImplemented
+        n = o.norm()
+        if n == 0:
+            raise ZeroDivisionError("division by zero in Q(i)")
+        q = self * o.conjugate()
+        return GaussianRational(q._re / n, q._im / n)
+
+    def __rtruediv__(self, other: object) -> GaussianRational:
+        o = self._coerce(other)
+        if o is None:
+            return NotImplemented
+        return o / self
+
+    def __pow__(self, k: int) -> GaussianRational:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            return NotImplemented
+        k = int(k)
+        base = self if k >= 0 else GaussianRational(1) / self
+        out, k = GaussianRational(1), abs(k)
+        while k:  # square and multiply
+            if k & 1:
+                out = out * base
+            base = base * base
+            k >>= 1
+        return out
+
+    def __neg__(self) -> GaussianRational:
+        return GaussianRational(-self._re, -self._im)
+
+    def __pos__(self) -> GaussianRational:
+        return self
+
+    # -- comparison, hashing, conversion -----------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        o = self._coerce(other)
+        if o is not None:
+            return self._re == o._re and self._im == o._im
+        if isinstance(other, (complex, float, np.floating, np.complexfloating)):
+            c = complex(other)
+            return self._re == c.real and self._im == c.imag  # exact Fraction/float compare
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        # the recipe of CPython's complex hash, so equal numbers hash alike across types
+        h = hash(self._re) + _HASH_IMAG * hash(self._im)
+        h = (h + 2 ** (_HASH_MOD_BITS - 1)) % 2 ** _HASH_MOD_BITS - 2 ** (_HASH_MOD_BITS - 1)
+        return -2 if h == -1 else h
+
+    def __bool__(self) -> bool:
+        return bool(self._re) or bool(self._im)
+
+    def __complex__(self) -> complex:
+        return complex(float(self._re), float(self._im))
+
+    def __repr__(self) -> str:
+        def part(x: Fraction) -> str:
+            return str(x.numerator) if x.denominator == 1 else f"Fraction({x.numerator}, " \
+                                                               f"{x.denominator})"
+        return f"GaussianRational({part(self._re)}, {part(self._im)})"
+
+    def __str__(self) -> str:
+        if self._im == 0:
+            return str(self._re)
+        sign = "-" if self._im < 0 else "+"
+        mag = abs(self._im)
+        im = "i" if mag == 1 else f"{mag}*i"
+        return f"{self._re} {sign} {im}" if self._re != 0 else (f"-{im}" if sign == "-" else im)
+
+
+#: The imaginary unit.
+I = GaussianRational(0, 1)
+
+
+def as_gaussian(x: object, name: str = "value") -> GaussianRational:
+    """``x`` as a GaussianRational (ints, Fractions, numpy/flint integers; no floats)."""
+    if isinstance(x, GaussianRational):
+        return x
+    if isinstance(x, (complex, np.complexfloating)):
+        raise InputError(f"{name} is a complex float ({x!r}); use GaussianRational(re, im) with "
+                         "exact parts")
+    return GaussianRational(_as_fraction(x, name))
+
+
+def gaussian_array(values: object) -> np.ndarray:
+    """An object ndarray of GaussianRational from nested sequences of exact numbers."""
+    arr = np.asarray(values, dtype=object)
+    out = np.empty(arr.shape, dtype=object)
+    for idx, x in np.ndenumerate(arr):
+        out[idx] = as_gaussian(x, f"entry {idx}")
+    return out
+
+
+# -- reduction modulo a prime ideal above p = 1 mod 4 ----------------------------------
+
+def next_prime_1_mod_4(n: int) -> int:
+    """Smallest prime p > n with p = 1 mod 4 (so that i exists in GF(p)).
+
+    >>> next_prime_1_mod_4(10), next_prime_1_mod_4(13)
+    (13, 17)
+    """
+    p = max(int(n) + 1, 5)
+    p += (1 - p) % 4
+    while not is_prime(p):
+        p += 4
+    return p
+
+
+def sqrt_minus_one(p: int) -> int:
+    """The smaller square root s of -1 modulo a prime p = 1 mod 4.
+
+    Method: find the least quadratic non-residue a (Euler's criterion
+    a^((p-1)/2) = -1 mod p); then s = a^((p-1)/4) satisfies s^2 = a^((p-1)/2) = -1.
+    Of the two roots s and p - s (one for each prime ideal (p, i - s) above p) the
+    smaller is returned, so the choice is reproducible.
+
+    Raises
+    ------
+    NotPrimeError
+        p is not a prime (or not a Python/numpy integer).
+    ParameterError
+        p is not 1 mod 4: then -1 is not a square mod p and i has no image in GF(p).
+
+    >>> [sqrt_minus_one(p) for p in (5, 13, 17, 29)]
+    [2, 5, 4, 12]
+    """
+    p = require_prime(p)
+    if p % 4 != 1:
+        raise ParameterError(f"p = {p} is {p % 4} mod 4: i maps into GF(p) only for primes "
+                             "p = 1 mod 4")
+    a = 2
+    while pow(a, (p - 1) // 2, p) != p - 1:
+        a += 1
+    s = pow(a, (p - 1) // 4, p)
+    return min(s, p - s)
+
+
+def to_residue(x: object, p: int, s: int | None = None) -> int:
+    """Image of an exact number in GF(p) (i -> s, by default ``sqrt_minus_one(p)``).
+
+    Integers and fractions reduce for any prime p (denominator prime to p);
+    a GaussianRational with nonzero imaginary part needs p = 1 mod 4.
+
+    Raises
+    ------
+    ParameterError
+        a denominator is divisible by p (the number has no image in GF(p)), or
+        an imaginary part is present and p is not 1 mod 4.
+    """
+    if isinstance(x, GaussianRational):
+        re, im = x.real, x.imag
+    else:
+        re, im = _as_fraction(x), Fraction(0)
+    out = _frac_mod(re, p)
+    if im:
+        if s is None:
+            s = sqrt_minus_one(p)
+        out = (out + _frac_mod(im, p) * s) % p
+    return out
+
+
+def _frac_mod(x: Fraction, p: int) -> int:
+    if x.denominator % p == 0:
+        raise ParameterError(f"denominator {x.denominator} of {x} is divisible by p = {p}: "
+                             "no image in GF(p); choose another prime")
+    if x.denominator == 1:
+        return x.numerator % p
+    return x.numerator * pow(x.denominator, -1, p) % p
+
+
+def residues(values: object, p: int, s: int | None = None) -> np.ndarray:
+    """Entrywise :func:`to_residue` of an array of exact numbers, as an int64 array.
+
+    Integer numpy arrays reduce directly; object arrays entry by entry. ``s`` is
+    computed (and p checked to be 1 mod 4) only when an imaginary part occurs.
+    """
+    p = require_prime(p)
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        return np.mod(arr.astype(np.int64) if arr.dtype != np.uint64 else arr, p).astype(np.int64)
+    if arr.dtype.kind in "fc":
+        raise InputError(f"array of dtype {arr.dtype} holds floats; GF(p) takes exact numbers")
+    out = np.empty(arr.shape, dtype=np.int64)
+    for idx, x in np.ndenumerate(arr):
+        if s is None and isinstance(x, GaussianRational) and x.imag:
+            s = sqrt_minus_one(p)
+        out[idx] = to_residue(x, p, s)
+    return out
+
+
+# -- matrices over Q(i) ----------------------------------------------------------------
+
+def _fmpq_mat(rows: list[list[Fraction]], m: int, n: int) -> flint.fmpq_mat:
+    flat = [flint.fmpq(x.numerator, x.denominator) for r in rows for x in r]
+    return flint.fmpq_mat(m, n, flat)
+
+
+def _to_fractions(mat: flint.fmpq_mat) -> list[list[Fraction]]:
+    m, n = mat.nrows(), mat.ncols()
+    return [[Fraction(int(mat[i, j].p), int(mat[i, j].q)) for j in range(n)] for i in range(m)]
+
+
+class GaussianMatrix:
+    """A matrix A + iB over Q(i), held as the pair of flint ``fmpq_mat`` (A, B).
+
+    Products take three rational products (Gauss's trick); flint multiplies
+    rational matrices by clearing denominators into ``fmpz_mat`` products.
+
+    See Also
+    --------
+    realify : the 2m x 2n rational matrix whose rank is twice the rank over Q(i).
+    residues : the reduction modulo the prime ideal (p, i - s), p = 1 mod 4.
+
+    >>> G = GaussianMatrix.from_rows([[1, 2], [3, 4]]) + I * GaussianMatrix.identity(2)
+    >>> G.shape, G[0, 0], G[1, 0]
+    ((2, 2), GaussianRational(1, 1), GaussianRational(3, 0))
+    >>> G.conjugate()[1, 1]
+    GaussianRational(4, -1)
+    """
+
+    __slots__ = ("re", "im")
+
+    def __init__(self, re: flint.fmpq_mat, im: flint.fmpq_mat | None = None):
+        re = _as_fmpq_mat(re)
+        im = flint.fmpq_mat(re.nrows(), re.ncols()) if im is None else _as_fmpq_mat(im)
+        if (re.nrows(), re.ncols()) != (im.nrows(), im.ncols()):
+            raise InputError(f"real part is {re.nrows()} x {re.ncols()} but imaginary part is "
+                             f"{im.nrows()} x {im.ncols()}")
+        self.re, self.im = re, im
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rows: object) -> GaussianMatrix:
+        """From a 2-D nested sequence (or object ndarray) of exact numbers."""
+        arr = np.asarray(rows, dtype=object)
+        if arr.ndim != 2:
+            raise InputError(f"a matrix needs 2 dimensions, got shape {arr.shape}")
+        m, n = arr.shape
+        g = [[as_gaussian(arr[i, j], f"entry ({i}, {j})") for j in range(n)] for i in range(m)]
+        return cls(_fmpq_mat([[z.real for z in r] for r in g], m, n),
+                   _fmpq_mat([[z.imag for z in r] for r in g], m, n))
+
+    from_array = from_rows
+
+    @classmethod
+    def zeros(cls, m: int, n: int) -> GaussianMatrix:
+        return cls(flint.fmpq_mat(m, n))
+
+    @classmethod
+    def identity(cls, n: int) -> GaussianMatrix:
+        return cls(flint.fmpq_mat(n, n, [1 if i == j else 0 for i in range(n) for j in range(n)]))
+
+    # -- shape and entries -------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.re.nrows(), self.re.ncols())
+
+    def __getitem__(self, ij: tuple[int, int]) -> GaussianRational:
+        a, b = self.re[ij], self.im[ij]
+        return GaussianRational(Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q)))
+
+    def to_array(self) -> np.ndarray:
+        """Object ndarray of GaussianRational."""
+        m, n = self.shape
+        re, im = _to_fractions(self.re), _to_fractions(self.im)
+        out = np.empty((m, n), dtype=object)
+        for i in range(m):
+            for j in range(n):
+                out[i, j] = GaussianRational(re[i][j], im[i][j])
+        return out
+
+    def is_real(self) -> bool:
+        return self.im == flint.fmpq_mat(*self.shape)
+
+    # -- arithmetic --------------------------------------------------------------------
+    def __matmul__(self, other: GaussianMatrix) -> GaussianMatrix:
+        if not isinstance(other, GaussianMatrix):
+            return NotImplemented
+        if self.shape[1] != other.shape[0]:
+            raise InputError(f"cannot multiply {self.shape} by {other.shape}")
+        a, b, c, d = self.re, self.im, other.re, other.im
+        ac, bd = a * c, b * d
+        return GaussianMatrix(ac - bd, (a + b) * (c + d) - ac - bd)
+
+    def __add__(self, other: GaussianMatrix) -> GaussianMatrix:
+        if not isinstance(other, GaussianMatrix):
+            return NotImplemented
+        return GaussianMatrix(self.re + other.re, self.im + other.im)
+
+    def __sub__(self, other: GaussianMatrix) -> GaussianMatrix:
+        if not isinstance(other, GaussianMatrix):
+            return NotImplemented
+        return GaussianMatrix(self.re - other.re, self.im - other.im)
+
+    def __neg__(self) -> GaussianMatrix:
+        return GaussianMatrix(-self.re, -self.im)
+
+    def __mul__(self, scalar: object) -> GaussianMatrix:
+        """Multiply by a scalar of Q(i) (for matrix products use ``@``)."""
+        if isinstance(scalar, GaussianMatrix):
+            return NotImplemented
+        z = as_gaussian(scalar, "scalar")
+        a, b = flint.fmpq(z.real.numerator, z.real.denominator), \
+            flint.fmpq(z.imag.numerator, z.imag.denominator)
+        return GaussianMatrix(self.re * a - self.im * b, self.re * b + self.im * a)
+
+    __rmul__ = __mul__
+
+    def transpose(self) -> GaussianMatrix:
+        return GaussianMatrix(self.re.transpose(), self.im.transpose())
+
+    @property
+    def T(self) -> GaussianMatrix:
+        return self.transpose()
+
+    def conjugate(self) -> GaussianMatrix:
+        return GaussianMatrix(self.re, -self.im)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GaussianMatrix):
+            return NotImplemented
+        return self.shape == other.shape and self.re == other.re and self.im == other.im
+
+    __hash__ = None  # mutable-container semantics, like flint matrices
+
+    def __repr__(self) -> str:
+        return f"GaussianMatrix(re={self.re.tolist()!r}, im={self.im.tolist()!r})"
+
+    # -- exact rank routes -------------------------------------------------------------
+    def realify(self) -> flint.fmpq_mat:
+        """The rational matrix [[A, -B], [B, A]]; its rank over Q is 2 * rank over Q(i).
+
+        >>> G = GaussianMatrix.from_rows([[1, I], [I, -1]])   # rank 1 over Q(i)
+        >>> G.realify().rank()
+        2
+        """
+        m, n = self.shape
+        a, b = _to_fractions(self.re), _to_fractions(self.im)
+        top = [a[i] + [-x for x in b[i]] for i in range(m)]
+        bot = [b[i] + a[i] for i in range(m)]
+        return _fmpq_mat(top + bot, 2 * m, 2 * n)
+
+    def residues(self, p: int, s: int | None = None) -> np.ndarray:
+        """The reduction mod the prime ideal (p, i - s) as an int64 array of residues.
+
+        p must be a prime = 1 mod 4 unless the matrix is real; the rank of the
+        result over GF(p) is a certified lower bound for the rank over Q(i)
+        (module docstring). Wrap it in ``seprank.linalg.residues.ResidueMatrix``
+        for :func:`seprank.rank`.
+
+        >>> GaussianMatrix.from_rows([[1, I], [I, -1]]).residues(5).tolist()
+        [[1, 2], [2, 4]]
+        """
+        p = require_prime(p)
+        m, n = self.shape
+        re, re_den = _cleared(self.re)
+        im, im_den = _cleared(self.im)
+        for den in (re_den, im_den):
+            if den % p == 0:
+                raise ParameterError(f"an entry's denominator is divisible by p = {p}: no image "
+                                     "in GF(p); choose another prime")
+        out = np.array(re, dtype=object).reshape(m, n) * pow(re_den, -1, p)
+        if any(x != 0 for x in im):
+            if s is None:
+                s = sqrt_minus_one(p)
+            out = out + np.array(im, dtype=object).reshape(m, n) * (pow(im_den, -1, p) * s)
+        return np.mod(out, p).astype(np.int64)
+
+
+def _cleared(mat: flint.fmpq_mat) -> tuple[list[int], int]:
+    """Integer numerators (flat, row-major) and the common denominator of ``mat``."""
+    num, den = mat.numer_denom()
+    return [int(x) for x in num.entries()], int(den)
+
+
+def _as_fmpq_mat(x: object) -> flint.fmpq_mat:
+    if isinstance(x, flint.fmpq_mat):
+        return x
+    if isinstance(x, flint.fmpz_mat):
+        return flint.fmpq_mat(x)
+    arr = np.asarray(x, dtype=object)
+    if arr.ndim != 2:
+        raise InputError(f"a matrix part needs 2 dimensions, got shape {arr.shape}")
+    m, n = arr.shape
+    return _fmpq_mat([[_as_fraction(arr[i, j], f"entry ({i}, {j})") for j in range(n)]
+                      for i in range(m)], m, n)
