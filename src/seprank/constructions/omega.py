@@ -33,7 +33,6 @@ __all__ = [
     "omega_rows_mod_p",
     "gram_hadamard_exact",
     "gram_hadamard_mod_p",
-    "hadamard_power_mod_p",
     "omega_A_matrix",
     "multinomial_diagonal",
 ]
@@ -73,47 +72,22 @@ def gram_hadamard_exact(U: list[list[int]] | flint.fmpz_mat, lam: int) -> flint.
         if n else flint.fmpz_mat(0, 0)
 
 
-def hadamard_power_mod_p(g: np.ndarray, lam: int, p: int) -> np.ndarray:
-    """Entrywise g^lam mod p for residues g < p < 2^31 (square and multiply, int64)."""
-    result = np.ones_like(g)
-    base = g.copy()
-    e = lam
-    while e:
-        if e & 1:
-            result = (result * base) % p
-        e >>= 1
-        if e:
-            base = (base * base) % p
-    return result
-
-
 def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
                         *, as_nmod: bool = True) -> flint.nmod_mat | np.ndarray:
     """(U U^T)^(Hadamard lam) mod p, built from residues (no big integers).
 
-    ``U`` may hold arbitrary integers (they are reduced mod p first) or be the
-    int64 output of :func:`omega_rows_mod_p`. The Gram matrix is accumulated
-    one column of U at a time with a reduction after every product, so no
-    intermediate exceeds 2^62. Returns an ``nmod_mat`` (default) or the int64
-    array.
+    ``U`` may hold arbitrary integers (reduced mod p first) or be the int64
+    output of :func:`omega_rows_mod_p`. The work is done by the numba direct
+    builder (:func:`seprank.constructions.builders.gram_hadamard_mod_p_f64`);
+    this returns its result as an ``nmod_mat`` (default) or an int64 array.
     """
+    from seprank.constructions.builders import gram_hadamard_mod_p_f64
+
     p = require_prime(p, max_value=MAX_BUILDER_PRIME)
-    if isinstance(U, np.ndarray) and U.dtype == np.int64:
-        R = U % p
-    else:
-        R = np.array([[int(x) % p for x in row] for row in U], dtype=np.int64)
-        if R.ndim != 2:
-            R = R.reshape(len(U), -1)
-    n, d = R.shape
-    require_fits(3 * n * n * 8, f"the {n} x {n} Gram Hadamard power mod p")
-    g = np.zeros((n, n), dtype=np.int64)
-    for r in range(d):
-        col = R[:, r]
-        g += (col[:, None] * col[None, :]) % p
-        g %= p
-    g = hadamard_power_mod_p(g, lam, p)
+    g = gram_hadamard_mod_p_f64(U, lam, p).astype(np.int64)
     if not as_nmod:
         return g
+    n = g.shape[0]
     return flint.nmod_mat(n, n, g.ravel().tolist(), p) if n else flint.nmod_mat(0, 0, [], p)
 
 
