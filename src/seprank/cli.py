@@ -2,6 +2,7 @@
 
     seprank prove [ID ...] [--full] [--json PATH] [--markdown PATH] [--list]
     seprank rank FILE [--method auto|exact|modular|float] [--prime P] [--certify] [--json]
+    seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
 
 Errors a user can cause (bad files, bad parameters) print one line starting
 with ``seprank: error:`` and exit with status 2, without a traceback.
@@ -73,6 +74,59 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_grid_rank(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    import seprank
+    from seprank.bounds.levine2020 import thm3_bound, thm4_bound
+    from seprank.errors import ParameterError
+    from seprank.models.network import SelfAttentionNetwork
+    from seprank.tensors.grid import check_partition, grid_matrix
+
+    N = args.seq_len
+    if args.partition:
+        try:
+            I = tuple(int(x) for x in args.partition.split(","))
+        except ValueError:
+            raise ParameterError(f"--partition {args.partition!r}: give 0-based positions "
+                                 "separated by commas, e.g. 0,1") from None
+    else:
+        if N % 2:
+            raise ParameterError(f"--seq-len N = {N} is odd: the default balanced partition "
+                                 "needs N even (or give --partition)")
+        I = tuple(range(N // 2))
+    I, J = check_partition(N, I)
+    net = SelfAttentionNetwork.random(args.depth, args.width, args.heads, args.da,
+                                      residual=args.residual, seed=args.seed)
+    rng = np.random.default_rng(args.seed + 1)
+    templates = rng.integers(-args.template_bound, args.template_bound + 1,
+                             size=(args.templates, args.width))
+    f = net.as_function(args.position, args.coordinate, "ZZ")
+    mat = grid_matrix(f, templates, N, I, J)
+    res = seprank.rank(np.asarray(mat, dtype=object), args.method, certify=args.certify)
+    out = {"depth": args.depth, "width": args.width, "heads": args.heads, "d_a": net.d_a,
+           "residual": args.residual, "seq_len": N, "templates": args.templates,
+           "seed": args.seed, "partition": {"I": list(I), "J": list(J)},
+           "matrix_shape": list(mat.shape), "rank": res.to_dict(),
+           "grid_cap": int(min(mat.shape))}
+    if not args.residual:
+        out["thm3_bound"] = thm3_bound(args.depth, args.heads, net.d_a)
+        out["thm4_bound"] = str(thm4_bound(args.depth, args.width))
+    if args.certify:
+        out["certificate_verified"] = seprank.verify(np.asarray(mat, dtype=object),
+                                                     res.certificate)
+    if args.json:
+        print(json.dumps(out, indent=2, default=str))
+    else:
+        print(f"{res.value} {res.kind}")
+        print(f"grid matricization {mat.shape[0]} x {mat.shape[1]} (I = {list(I)}, "
+              f"J = {list(J)}): {res}")
+        if "thm3_bound" in out:
+            print(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
+                  f"{out['thm4_bound']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="seprank",
@@ -103,6 +157,27 @@ def build_parser() -> argparse.ArgumentParser:
                       help="attach certificates and verify them independently")
     rank.add_argument("--json", action="store_true", help="print the result as JSON")
     rank.set_defaults(func=_cmd_rank)
+
+    grid = sub.add_parser("grid-rank", help="exact rank of a random network's grid "
+                          "matricization")
+    grid.add_argument("--depth", "-L", type=int, required=True)
+    grid.add_argument("--width", "--dx", type=int, required=True, help="d_x")
+    grid.add_argument("--heads", "-H", type=int, default=1)
+    grid.add_argument("--da", type=int, default=None, help="attention dimension (d_x / H)")
+    grid.add_argument("--residual", action="store_true")
+    grid.add_argument("--seq-len", "-N", type=int, default=2)
+    grid.add_argument("--templates", "-M", type=int, default=6)
+    grid.add_argument("--template-bound", type=int, default=3,
+                      help="template entries uniform in [-B, B]")
+    grid.add_argument("--position", type=int, default=0, help="output position i (0-based)")
+    grid.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
+    grid.add_argument("--partition", default=None,
+                      help="positions of I, 0-based, comma-separated (default: first half)")
+    grid.add_argument("--seed", type=int, default=0)
+    grid.add_argument("--method", default="auto", choices=["auto", "exact", "modular"])
+    grid.add_argument("--certify", action="store_true")
+    grid.add_argument("--json", action="store_true")
+    grid.set_defaults(func=_cmd_grid_rank)
     return parser
 
 
