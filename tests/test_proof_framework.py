@@ -102,3 +102,21 @@ def test_evidence_is_exact_in_json():
     assert jsonable(2**70) == str(2**70)
     res = seprank.rank([[1, 2], [3, 4]])
     assert jsonable({"r": res})["r"]["kind"] == "exact"
+
+
+def test_report_command_round_trip(tmp_path, capsys):
+    from seprank.cli import main
+
+    specs = {"a": spec("a", passing), "b": spec("b", failing)}
+    results = run_checks(specs)
+    path = write_json(results, tmp_path / "r.json")
+    assert main(["report", str(path)]) == 0
+    md = (tmp_path / "r.md").read_text()
+    page = (tmp_path / "r.html").read_text()
+    direct = write_markdown(results, tmp_path / "direct.md").read_text()
+    # the same report apart from the run's time stamp (first paragraph)
+    assert md.split("Verdicts:", 1)[1] == direct.split("Verdicts:", 1)[1]
+    assert "<b>refuted</b>" in page and "1 is not greater than 2" in page
+    (tmp_path / "bad.json").write_text('{"checks": 3}')
+    assert main(["report", str(tmp_path / "bad.json")]) == 2
+    assert "not a seprank proof report" in capsys.readouterr().err

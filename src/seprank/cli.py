@@ -2,6 +2,7 @@
 
     seprank prove [ID ...] [--full] [--json PATH] [--markdown PATH] [--list]
     seprank rank FILE [--method auto|exact|modular|float] [--prime P] [--certify] [--json]
+    seprank report REPORT.json [--markdown PATH] [--html PATH]
     seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
 
 Errors a user can cause (bad files, bad parameters) print one line starting
@@ -71,6 +72,22 @@ def _cmd_rank(args: argparse.Namespace) -> int:
         print(str(result))
         if verified is not None:
             print(f"certificate independently verified: {verified}")
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
+
+    data = load_report(args.report)
+    src = Path(args.report)
+    md = Path(args.markdown) if args.markdown else src.with_suffix(".md")
+    page = Path(args.html) if args.html else src.with_suffix(".html")
+    md.write_text(markdown_from_dict(data))
+    page.write_text(html_from_dict(data))
+    print(f"Markdown report: {md}")
+    print(f"HTML report: {page}")
     return 0
 
 
@@ -157,6 +174,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="attach certificates and verify them independently")
     rank.add_argument("--json", action="store_true", help="print the result as JSON")
     rank.set_defaults(func=_cmd_rank)
+
+    report = sub.add_parser("report", help="Markdown and HTML from a proof JSON report")
+    report.add_argument("report", help="the JSON written by `seprank prove --json`")
+    report.add_argument("--markdown", metavar="PATH", default=None,
+                        help="default: the JSON's path with .md")
+    report.add_argument("--html", metavar="PATH", default=None,
+                        help="default: the JSON's path with .html")
+    report.set_defaults(func=_cmd_report)
 
     grid = sub.add_parser("grid-rank", help="exact rank of a random network's grid "
                           "matricization")

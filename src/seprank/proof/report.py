@@ -12,6 +12,7 @@ JSON shape::
 from __future__ import annotations
 
 import datetime as _dt
+import html
 import json
 import os
 import platform
@@ -21,9 +22,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from seprank.errors import SeprankError
 from seprank.proof.framework import VERDICTS, CheckResult
 
-__all__ = ["environment", "report_dict", "write_json", "write_markdown", "markdown"]
+__all__ = ["environment", "report_dict", "write_json", "write_markdown", "markdown",
+           "markdown_from_dict", "html_from_dict", "load_report"]
 
 _PACKAGES = ("seprank", "python-flint", "numpy", "sympy", "networkx", "numba", "mpmath")
 
@@ -76,39 +79,117 @@ def _cell(text: str, limit: int = 220) -> str:
 
 
 def markdown(results: list[CheckResult]) -> str:
-    data = report_dict(results)
+    """The Markdown report of a run (see :func:`markdown_from_dict`)."""
+    return markdown_from_dict(report_dict(results))
+
+
+def _passed(check: dict[str, Any]) -> str:
+    steps = check["steps"]
+    return f"{sum(s['status'] == 'passed' for s in steps)}/{len(steps)} passed"
+
+
+def markdown_from_dict(data: dict[str, Any]) -> str:
+    """Markdown from a report dictionary (the JSON report's content)."""
     env = data["environment"]
     lines = ["# seprank proof report", ""]
-    lines.append(f"Run {env['time_utc']} on {env['platform']} ({env['cpu_count']} CPUs), "
-                 f"Python {env['python']}; packages: "
-                 + ", ".join(f"{k} {v}" for k, v in env["packages"].items()) + ".")
+    lines.append(f"Run {env.get('time_utc')} on {env.get('platform')} "
+                 f"({env.get('cpu_count')} CPUs), Python {env.get('python')}; packages: "
+                 + ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items()) + ".")
     lines.append("")
     lines.append("Verdicts: " + ", ".join(f"{v} {n}" for v, n in data["summary"].items()) + ".")
     lines.append("")
     lines += ["| id | title | verdict | steps | seconds | findings |",
               "|---|---|---|---|---|---|"]
-    for r in results:
-        passed = sum(s.status == "passed" for s in r.steps)
-        found = "<br>".join(_cell(f) for f in r.findings) or "-"
-        lines.append(f"| {r.id} | {r.title} | **{r.verdict}** | {passed}/{len(r.steps)} passed "
-                     f"| {r.seconds:.2f} | {found} |")
-    for r in results:
-        lines += ["", f"## {r.id}: {r.title}", "", f"Source: {r.source}. Verdict: **{r.verdict}**"
-                  f" ({'full' if r.full else 'fast'} tier)."]
-        if r.depends:
-            lines.append(f"Relies on: {', '.join(r.depends)}.")
+    for c in data["checks"]:
+        found = "<br>".join(_cell(f) for f in c.get("findings", [])) or "-"
+        lines.append(f"| {c['id']} | {c['title']} | **{c['verdict']}** | {_passed(c)} "
+                     f"| {c['seconds']:.2f} | {found} |")
+    for c in data["checks"]:
+        lines += ["", f"## {c['id']}: {c['title']}", "",
+                  f"Source: {c['source']}. Verdict: **{c['verdict']}** "
+                  f"({c.get('tier', 'fast')} tier)."]
+        if c.get("depends"):
+            lines.append(f"Relies on: {', '.join(c['depends'])}.")
         lines.append("")
-        for i, s in enumerate(r.steps, 1):
-            tag = " (corrected statement)" if s.corrected else ""
-            src = f" [{s.source}]" if s.source else ""
-            lines.append(f"{i}. **{s.status}**{tag}: {s.claim}{src}")
-            if s.message:
-                lines.append(f"   - note: {s.message}")
-            for key, value in s.to_dict()["evidence"].items():
+        for i, s in enumerate(c["steps"], 1):
+            tag = " (corrected statement)" if s.get("corrected") else ""
+            src = f" [{s['source']}]" if s.get("source") else ""
+            lines.append(f"{i}. **{s['status']}**{tag}: {s['claim']}{src}")
+            if s.get("message"):
+                lines.append(f"   - note: {s['message']}")
+            for key, value in s["evidence"].items():
                 if key == "traceback":
                     continue
                 lines.append(f"   - {key}: `{_short(value)}`")
     return "\n".join(lines) + "\n"
+
+
+_HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
+               "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;"
+               "vertical-align:top}.verified{color:#176b17}.refuted{color:#b00020}"
+               ".inconclusive{color:#9a6700}code{font-size:85%}")
+
+
+def html_from_dict(data: dict[str, Any]) -> str:
+    """A self-contained HTML page from a report dictionary (no scripts, no external files)."""
+    esc = html.escape
+    env = data["environment"]
+    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
+           f"<title>seprank proof report</title><style>{_HTML_STYLE}</style></head><body>",
+           "<h1>seprank proof report</h1>",
+           f"<p>Run {esc(str(env.get('time_utc')))} on {esc(str(env.get('platform')))}; "
+           + esc(", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items())) + "</p>",
+           "<p>Verdicts: " + esc(", ".join(f"{v} {n}" for v, n in data["summary"].items()))
+           + "</p>",
+           "<table><tr><th>id</th><th>title</th><th>verdict</th><th>steps</th>"
+           "<th>seconds</th><th>findings</th></tr>"]
+    for c in data["checks"]:
+        found = "<br>".join(esc(f) for f in c.get("findings", [])) or "-"
+        out.append(f"<tr><td><a href='#{esc(c['id'])}'>{esc(c['id'])}</a></td>"
+                   f"<td>{esc(c['title'])}</td><td class='{esc(c['verdict'])}'>"
+                   f"<b>{esc(c['verdict'])}</b></td><td>{_passed(c)}</td>"
+                   f"<td>{c['seconds']:.2f}</td><td>{found}</td></tr>")
+    out.append("</table>")
+    for c in data["checks"]:
+        out.append(f"<h2 id='{esc(c['id'])}'>{esc(c['id'])}: {esc(c['title'])}</h2>")
+        out.append(f"<p>Source: {esc(c['source'])}. Verdict: <b class='{esc(c['verdict'])}'>"
+                   f"{esc(c['verdict'])}</b> ({esc(c.get('tier', 'fast'))} tier).</p><ol>")
+        for s in c["steps"]:
+            tag = " (corrected statement)" if s.get("corrected") else ""
+            out.append(f"<li><b>{esc(s['status'])}</b>{tag}: {esc(s['claim'])} "
+                       f"<i>[{esc(str(s.get('source')))}]</i>")
+            if s.get("message"):
+                out.append(f"<br>note: {esc(s['message'])}")
+            items = [f"<li>{esc(k)}: <code>{esc(_short(v))}</code></li>"
+                     for k, v in s["evidence"].items() if k != "traceback"]
+            if items:
+                out.append("<ul>" + "".join(items) + "</ul>")
+            out.append("</li>")
+        out.append("</ol>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def load_report(path: str | os.PathLike) -> dict[str, Any]:
+    """Read a JSON proof report, refusing files that are not one (one-line error)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise SeprankError(f"{path}: no such file") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise SeprankError(f"{path}: not valid JSON ({exc})") from None
+    ok = (isinstance(data, dict) and isinstance(data.get("checks"), list)
+          and isinstance(data.get("environment"), dict)
+          and all(isinstance(c, dict) and {"id", "title", "source", "verdict", "steps",
+                                           "seconds"} <= set(c) for c in data["checks"]))
+    if not ok:
+        raise SeprankError(f"{path}: not a seprank proof report (expected 'checks' with id, "
+                           "title, source, verdict, steps, seconds, and 'environment')")
+    if "summary" not in data:
+        counts = Counter(c["verdict"] for c in data["checks"])
+        data["summary"] = {v: counts.get(v, 0) for v in VERDICTS}
+    return data
 
 
 def write_markdown(results: list[CheckResult], path: str | os.PathLike) -> Path:
