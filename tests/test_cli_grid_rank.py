@@ -34,3 +34,18 @@ def test_grid_rank_errors(capsys, args, words):
     code, _, err = run(["grid-rank", *args], capsys)
     assert code == 2 and err.startswith("seprank: error:") and words in err
     assert "Traceback" not in err
+
+
+def test_lemma6_command(tmp_path, capsys):
+    # as printed, the templates name a row of V that does not exist (l.750)
+    code, out, _ = run(["lemma6", "-L", "2", "-H", "1", "--da", "3", "--half", "1"], capsys)
+    assert code == 0 and "FAILS" in out and "V[2, 1]" in out
+    # corrected: one constant, equal to the closed form, exactly over Q(i)
+    path = tmp_path / "l6.json"
+    code, out, _ = run(["lemma6", "-L", "3", "-H", "2", "--da", "3", "--corrected",
+                        "--json", str(path)], capsys)
+    data = json.loads(path.read_text())
+    assert code == 0 and "holds" in out
+    assert data["identity_holds"] and data["constant_matches_formula"]
+    code, _, err = run(["lemma6", "-L", "2", "--da", "4"], capsys)
+    assert code == 2 and "d_a" in err and "odd" in err

@@ -3,6 +3,7 @@
     seprank prove [ID ...] [--full] [--json PATH] [--markdown PATH] [--list]
     seprank rank FILE [--method auto|exact|modular|float] [--prime P] [--certify] [--json]
     seprank report REPORT.json [--markdown PATH] [--html PATH]
+    seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
     seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
 
 Errors a user can cause (bad files, bad parameters) print one line starting
@@ -88,6 +89,73 @@ def _cmd_report(args: argparse.Namespace) -> int:
     page.write_text(html_from_dict(data))
     print(f"Markdown report: {md}")
     print(f"HTML report: {page}")
+    return 0
+
+
+def _cmd_lemma6(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from seprank.constructions import lemma6 as l6
+    from seprank.models.network import SelfAttentionNetwork
+    from seprank.proof.evidence import jsonable
+    from seprank.scalars.sphere import sphere_points
+
+    L, H, d_a, N = args.depth, args.heads, args.da, args.seq_len
+    l6.check_parameters(N=N, H=H, d_a=d_a, L=L)
+    corrected = set(l6.CORRECTIONS) if args.corrected else set()
+    d = H * (d_a - 1) // 2
+    half = args.half
+    if d == 1:
+        V = np.empty((half, 1), dtype=object)
+        V[:, 0] = [1 if k % 2 == 0 else -1 for k in range(half)]
+    else:
+        V = sphere_points(half, d, seed=args.seed)
+    lam = 3 ** (L - 2)
+    out = {"depth": L, "heads": H, "d_a": d_a, "d_x": H * d_a, "seq_len": N, "M": 2 * half,
+           "assignment": "corrected" if args.corrected else "printed", "seed": args.seed,
+           "V_rows_exactly_unit": True}
+    try:
+        T = l6.templates(V, H, d_a, printed="template" not in corrected,
+                         printed_phi="phi" not in corrected)
+        net = SelfAttentionNetwork(L, H * d_a, H, d_a,
+                                   weights=l6.assignment(L, N, H, d_a, corrected=corrected))
+        outputs = net.evaluate(l6.lemma6_inputs(T, N), "QQ(i)")
+    except l6.PrintedFormulaUndefined as exc:
+        out.update(identity_holds=False, reason=f"printed formula undefined: {exc}")
+    else:
+        G = l6.gram_hadamard(V, lam).ravel()
+        ref = next(b for b in range(len(G)) if G[b] != 0)
+        mismatch, constants = None, set()
+        for i in range(outputs.shape[1]):
+            for k in range(outputs.shape[2]):
+                c = outputs[ref, i, k] / G[ref]
+                constants.add(c)
+                bad = next((b for b in range(len(G)) if outputs[b, i, k] != c * G[b]), None)
+                if bad is not None and mismatch is None:
+                    mismatch = {"position_0based": i, "coordinate_0based": k,
+                                "entry_row_col_0based": (bad // half, bad % half),
+                                "value": str(outputs[bad, i, k]), "c_times_G": str(c * G[bad])}
+        one_constant = mismatch is None and len(constants) == 1
+        out.update(identity_holds=one_constant, mismatch=mismatch,
+                   constants=sorted(str(c) for c in constants)[:8])
+        if args.corrected:
+            formula = l6.lemma6_constant(L, N, d_a)
+            out["constant_formula"] = ("i^(lam+1) 2^lam ((d_a-1)/2)^(lam-1) "
+                                       "N^(-(lam+1)/2)")
+            out["constant_formula_value"] = str(formula)
+            out["constant_matches_formula"] = one_constant and constants == {formula}
+    out["kind"] = "exact (evaluated over Q(i))"
+    if args.json:
+        from pathlib import Path
+
+        Path(args.json).write_text(json.dumps(jsonable(out), indent=2) + "\n")
+    verdict = "holds" if out.get("identity_holds") else "FAILS"
+    print(f"Lemma 6 identity ({out['assignment']} assignment, L={L}, H={H}, d_a={d_a}, N={N}, "
+          f"M={2 * half}): {verdict}, exactly over Q(i)")
+    for key in ("reason", "mismatch", "constants", "constant_formula_value",
+                "constant_matches_formula"):
+        if out.get(key) is not None:
+            print(f"  {key}: {out[key]}")
     return 0
 
 
@@ -182,6 +250,21 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--html", metavar="PATH", default=None,
                         help="default: the JSON's path with .html")
     report.set_defaults(func=_cmd_report)
+
+    lem = sub.add_parser("lemma6", help="levine2020 Lemma 6's identity, exactly over Q(i)")
+    lem.add_argument("--depth", "-L", type=int, required=True)
+    lem.add_argument("--heads", "-H", type=int, default=1)
+    lem.add_argument("--da", type=int, default=3, help="attention dimension (odd)")
+    lem.add_argument("--seq-len", "-N", type=int, default=2)
+    lem.add_argument("--half", type=int, default=3, help="M/2, the sub-matrix size")
+    lem.add_argument("--seed", type=int, default=0, help="seed of the sphere points V")
+    which = lem.add_mutually_exclusive_group()
+    which.add_argument("--printed", dest="corrected", action="store_false",
+                       help="the assignment as printed (default)")
+    which.add_argument("--corrected", dest="corrected", action="store_true",
+                       help="the corrected assignment (see constructions/lemma6.py)")
+    lem.add_argument("--json", metavar="PATH", default=None)
+    lem.set_defaults(func=_cmd_lemma6, corrected=False)
 
     grid = sub.add_parser("grid-rank", help="exact rank of a random network's grid "
                           "matricization")

@@ -1,0 +1,145 @@
+"""Spherical harmonics as kernels of the Laplacian, with exact integer matrices.
+
+Homogeneous polynomials of degree ``l`` in ``d`` variables are written on the
+monomial basis, ordered as :func:`seprank.combinatorics.compositions`. The
+Laplacian maps degree ``l`` to degree ``l - 2``; the degree-``l`` harmonic
+polynomials are its kernel, and (restricted to the unit sphere) they are the
+degree-``l`` spherical harmonics, of dimension ``N(d, l)``.
+
+For the projection question (a function that depends on ``x`` only through its
+first ``r`` coordinates ``x'``), :func:`touched_harmonic_dimension` computes the
+dimension of the span of the degree-``l`` harmonic components of the
+polynomials in ``x'`` of degree ``l, l + 2, ..., l + 2K``. It uses the
+Fischer decomposition ``P_j = H_j + |x|^2 P_{j-2}``: on the sphere a
+homogeneous ``p`` of degree ``j = l + 2k`` equals ``sum_m h_{j-2m}``, and
+``Laplacian^k p`` lies in ``P_l`` with the same ``H_l`` component up to a
+nonzero constant, read off modulo ``|x|^2 P_{l-2}``.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import flint
+
+from seprank.combinatorics import compositions
+
+__all__ = [
+    "monomials",
+    "laplacian_matrix",
+    "times_norm_squared_matrix",
+    "harmonic_dimension_closed_form",
+    "harmonic_dimension_exact",
+    "laplacian_power_on_subspace",
+    "touched_harmonic_dimension",
+]
+
+Exps = tuple[int, ...]
+
+
+def monomials(d: int, l: int) -> list[Exps]:
+    """Exponent vectors of the degree-``l`` monomials in ``d`` variables ([] if l < 0)."""
+    if l < 0:
+        return []
+    return compositions(l, d)
+
+
+def _index(d: int, l: int) -> dict[Exps, int]:
+    return {e: i for i, e in enumerate(monomials(d, l))}
+
+
+def _laplacian_poly(p: dict[Exps, int]) -> dict[Exps, int]:
+    out: dict[Exps, int] = {}
+    for e, c in p.items():
+        for i, a in enumerate(e):
+            if a >= 2:
+                f = e[:i] + (a - 2,) + e[i + 1:]
+                out[f] = out.get(f, 0) + c * a * (a - 1)
+    return {e: c for e, c in out.items() if c}
+
+
+def laplacian_matrix(d: int, l: int) -> flint.fmpz_mat:
+    """The Laplacian from degree ``l`` to degree ``l - 2`` (rows: degree l-2, cols: l)."""
+    rows, cols = monomials(d, l - 2), monomials(d, l)
+    idx = _index(d, l - 2)
+    M = flint.fmpz_mat(len(rows), len(cols))
+    for j, e in enumerate(cols):
+        for f, c in _laplacian_poly({e: 1}).items():
+            M[idx[f], j] = c
+    return M
+
+
+def times_norm_squared_matrix(d: int, l: int) -> flint.fmpz_mat:
+    """Multiplication by ``|x|^2`` from degree ``l - 2`` to degree ``l`` (rows: l)."""
+    rows, cols = monomials(d, l), monomials(d, l - 2)
+    idx = _index(d, l)
+    M = flint.fmpz_mat(len(rows), len(cols))
+    for j, e in enumerate(cols):
+        for i in range(d):
+            f = e[:i] + (e[i] + 2,) + e[i + 1:]
+            M[idx[f], j] += 1
+    return M
+
+
+def harmonic_dimension_closed_form(d: int, l: int) -> int:
+    """The classical count ``C(d+l-1, l) - C(d+l-3, l-2)`` (second term 0 for l < 2)."""
+    second = comb(d + l - 3, l - 2) if l >= 2 else 0
+    return comb(d + l - 1, l) - second
+
+
+def harmonic_dimension_exact(d: int, l: int) -> dict[str, int]:
+    """Dimension of the kernel of the Laplacian on degree ``l``, by an exact rank."""
+    n_l = comb(d + l - 1, l)
+    n_lm2 = comb(d + l - 3, l - 2) if l >= 2 else 0
+    if l < 2:
+        rk = 0
+    else:
+        rk = laplacian_matrix(d, l).rank()
+    return {"d": d, "l": l, "dim_P_l": n_l, "dim_P_l_minus_2": n_lm2,
+            "rank_laplacian": rk, "kernel_dim": n_l - rk}
+
+
+def _restricted_monomials(d: int, r: int, j: int) -> list[Exps]:
+    """Degree-``j`` monomials in ``d`` variables that use only the first ``r`` of them."""
+    return [e + (0,) * (d - r) for e in compositions(j, r)] if j >= 0 else []
+
+
+def laplacian_power_on_subspace(d: int, r: int, j: int, k: int) -> list[list[int]]:
+    """Rows: ``Laplacian^k`` of each degree-``j`` monomial in ``x_1..x_r`` (as degree j-2k
+    vectors in ``d`` variables)."""
+    target = _index(d, j - 2 * k)
+    out = []
+    for e in _restricted_monomials(d, r, j):
+        p = {e: 1}
+        for _ in range(k):
+            p = _laplacian_poly(p)
+        row = [0] * len(target)
+        for f, c in p.items():
+            row[target[f]] = c
+        out.append(row)
+    return out
+
+
+def touched_harmonic_dimension(d: int, r: int, l: int, extra: int = 0) -> dict[str, int]:
+    """Dimension of the span of the ``H_l`` components (on the sphere) of polynomials in
+    ``x_1..x_r`` of degrees ``l, l+2, ..., l+2*extra``, by exact ranks.
+
+    The span is ``(W + |x|^2 P_{l-2}) / |x|^2 P_{l-2}`` with ``W`` spanned by the
+    ``Laplacian^k`` images; its dimension is ``rank[W; |x|^2 P_{l-2}] - dim P_{l-2}``
+    (multiplication by ``|x|^2`` is injective).
+    """
+    rows: list[list[int]] = []
+    for k in range(extra + 1):
+        rows.extend(laplacian_power_on_subspace(d, r, l + 2 * k, k))
+    n_l = comb(d + l - 1, l)
+    base = 0
+    if l >= 2:
+        T = times_norm_squared_matrix(d, l)
+        base = T.ncols()
+        for j in range(T.ncols()):
+            rows.append([int(T[i, j]) for i in range(T.nrows())])
+    if not rows:
+        return {"d": d, "r": r, "l": l, "extra": extra, "touched_dim": 0}
+    M = flint.fmpz_mat(len(rows), n_l, [c for row in rows for c in row])
+    return {"d": d, "r": r, "l": l, "extra": extra, "stacked_rank": M.rank(),
+            "dim_x2_P_lm2": base, "touched_dim": M.rank() - base}

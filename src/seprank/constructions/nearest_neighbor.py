@@ -1,0 +1,109 @@
+"""Nearest neighbour on the sphere and attention heads: exact rational points, hardmax, softmax.
+
+Rational points of the unit sphere come from inverse stereographic projection,
+``t in Q^{d-1} -> (2t, |t|^2 - 1) / (|t|^2 + 1)``, so every inner product and
+distance below is an exact :class:`fractions.Fraction`. Softmax weights are
+enclosed with :mod:`mpmath`'s interval arithmetic (``mpmath.iv``), so the
+error bounds they give are rigorous enclosures, not float estimates.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from mpmath import iv
+
+__all__ = [
+    "rational_sphere_point",
+    "random_rational_sphere_point",
+    "dot",
+    "sq_dist",
+    "nearest_indices",
+    "hardmax",
+    "hardmax_head",
+    "softmax_error_interval",
+    "rank1_hardmax_vote",
+]
+
+Vec = list[Fraction]
+
+
+def rational_sphere_point(t: list[Fraction]) -> Vec:
+    """Inverse stereographic projection of ``t`` (length d-1) onto S^{d-1}."""
+    n2 = sum(x * x for x in t)
+    den = n2 + 1
+    return [2 * x / den for x in t] + [(n2 - 1) / den]
+
+
+def random_rational_sphere_point(rng: random.Random, d: int, bound: int = 20) -> Vec:
+    t = [Fraction(rng.randint(-bound, bound), rng.randint(1, bound)) for _ in range(d - 1)]
+    return rational_sphere_point(t)
+
+
+def dot(a: Vec, b: Vec) -> Fraction:
+    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+
+
+def sq_dist(a: Vec, b: Vec) -> Fraction:
+    return sum(((x - y) ** 2 for x, y in zip(a, b, strict=True)), Fraction(0))
+
+
+def nearest_indices(xs: list[Vec], y: Vec) -> list[int]:
+    """All indices i minimizing ||x_i - y|| (exact)."""
+    ds = [sq_dist(x, y) for x in xs]
+    m = min(ds)
+    return [i for i, v in enumerate(ds) if v == m]
+
+
+def hardmax(scores: list[Fraction]) -> list[Fraction]:
+    """Uniform weights on the maximizers of ``scores`` (one-hot when the max is unique)."""
+    m = max(scores)
+    idx = [i for i, v in enumerate(scores) if v == m]
+    return [Fraction(1, len(idx)) if i in idx else Fraction(0) for i in range(len(scores))]
+
+
+def hardmax_head(xs: list[Vec], y: Vec, M: list[list[Fraction]], W: list[list[Fraction]]
+                 ) -> Vec:
+    """``W X hm(X^T M y)`` with the x_i as the columns of X (exact)."""
+    d = len(y)
+    My = [sum((M[i][j] * y[j] for j in range(d)), Fraction(0)) for i in range(d)]
+    w = hardmax([dot(x, My) for x in xs])
+    Xw = [sum((w[i] * xs[i][k] for i in range(len(xs))), Fraction(0)) for k in range(d)]
+    return [sum((W[k][j] * Xw[j] for j in range(d)), Fraction(0)) for k in range(d)]
+
+
+def softmax_error_interval(xs: list[Vec], y: Vec, scale, target: int):
+    """Interval enclosure of ``|| X sm(scale X^T y) - x_target ||_2`` (mpmath.iv).
+
+    Scores are shifted by the target's score before exponentiation, so the target's
+    weight is 1 / (1 + sum_j exp(scale (s_j - s_target))); the difference is summed as
+    ``sum_{j != target} w_j (x_j - x_target)`` with exact rational differences.
+    """
+    s = [dot(x, y) for x in xs]
+    st = s[target]
+    sc = iv.mpf(scale)
+    e = [iv.exp(sc * (iv.mpf(v.numerator) / v.denominator - iv.mpf(st.numerator)
+                      / st.denominator)) for v in s]
+    total = sum(e[1:], e[0])
+    w = [v / total for v in e]
+    d = len(y)
+    sq = iv.mpf(0)
+    for k in range(d):
+        # out - x_target = sum_{j != target} w_j (x_j - x_target): no cancellation
+        comp = iv.mpf(0)
+        for i in range(len(xs)):
+            if i != target:
+                diff = xs[i][k] - xs[target][k]
+                comp += w[i] * iv.mpf(diff.numerator) / diff.denominator
+        sq += comp**2
+    return iv.sqrt(sq)
+
+
+def rank1_hardmax_vote(x1: list[float], x2: list[float], y: list[float], q: list[float]
+                       ) -> int:
+    """Which target (+1 for x1, -1 for x2) the rank-1 head hm(X^T q q^T y) picks."""
+    qy = sum(a * b for a, b in zip(q, y, strict=True))
+    s1 = sum(a * b for a, b in zip(x1, q, strict=True)) * qy
+    s2 = sum(a * b for a, b in zip(x2, q, strict=True)) * qy
+    return 1 if s1 >= s2 else -1
