@@ -1,0 +1,141 @@
+"""L-Thm5, L-Thm6: separation-rank bounds with residual connections.
+
+Source: levine2020_depth_to_width_self_attention.txt, A.4 (l.500-536).
+Theorem 5 (l.502-506) as printed:
+    log_3 sep <= L log_3 L + (4 log_3 d_x + log_3 N - log_3 H) (3^L - 1)/2,
+i.e. sep <= L^L (N d_x^4 / H)^C(L) (an integer: H divides d_x). Its proof
+(l.508-518) ends with prod_{l=1}^L (l+1) (N d_x^4/H)^(3^(l-1)), and the
+recursion it describes, unrolled, gives the larger thm5_recursion_bound.
+Theorem 6 (l.520-536): sep <= d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^d_x.
+
+Computed: exact separation ranks of y_1^1 of random residual networks
+(x^{l+1} = x^l + f_l(x^l)) over all balanced partitions, certified as for
+L-Thm3 (seprank.constructions.known_seprank.network_sep_ranks).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from seprank.bounds.levine2020 import (
+    log3,
+    thm5_log3_bound,
+    thm5_product_bound,
+    thm5_recursion_bound,
+    thm6_bound,
+)
+from seprank.combinatorics import num_head_indices
+from seprank.constructions.known_seprank import network_sep_ranks
+from seprank.proof import check
+
+SRC = "levine2020_depth_to_width_self_attention.txt"
+SEEDS_FAST = (3, 17)
+SEEDS_FULL = (3, 17, 29, 41)
+#: (L, d_x, H, N)
+FAST = [(1, 1, 1, 2), (1, 2, 1, 2), (1, 2, 2, 2), (1, 4, 4, 2), (2, 1, 1, 2), (2, 2, 1, 2),
+        (2, 2, 2, 2), (3, 1, 1, 2), (1, 1, 1, 4), (1, 2, 2, 4), (2, 1, 1, 4)]
+FULL = FAST + [(1, 3, 3, 2), (2, 3, 3, 2), (1, 3, 1, 4), (1, 6, 3, 2)]
+
+
+def thm5_printed(L: int, d_x: int, N: int, H: int) -> int:
+    """3^(Theorem 5's printed right-hand side) = L^L (N d_x^4 / H)^C(L), exactly."""
+    return L ** L * (N * d_x ** 4 // H) ** num_head_indices(L)
+
+
+def _cases(ctx):
+    out = []
+    for L, d_x, H, N in (FULL if ctx.full else FAST):
+        for seed in (SEEDS_FULL if ctx.full else SEEDS_FAST):
+            out.append(network_sep_ranks(L, d_x, H, N, residual=True, seed=seed))
+    return out
+
+
+def _row(case, **bounds):
+    return {k: case[k] for k in ("L", "d_x", "H", "d_a", "N", "seed", "M", "grid_cap",
+                                 "sep_ranks")} | {k: str(v) for k, v in bounds.items()}
+
+
+@check(id="L-Thm5", title="Theorem 5: residual networks, log_3 sep <= L log_3 L + "
+                          "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
+       source=f"{SRC} A.4 l.500-518", depends=("L-net", "L-Lemma2"))
+def l_thm5(ctx):
+    with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
+                  "log_3 lies in the arb ball of the printed expression",
+                  source=f"{SRC} A.4 Theorem 5 l.506") as s:
+        rows = []
+        for L, d_x, H, N in (FULL if ctx.full else FAST):
+            exact = thm5_printed(L, d_x, N, H)
+            ball = thm5_log3_bound(L, d_x, N, H)
+            ok = log3(exact).overlaps(ball)
+            rows.append({"L": L, "d_x": d_x, "H": H, "N": N, "printed_pow3": exact,
+                         "log3_ball": str(ball), "consistent": bool(ok)})
+            s.require(ok, "exact form disagrees with the printed log bound", case=rows[-1])
+        s.record(cases=rows)
+
+    with ctx.step("Exact separation ranks of residual networks never exceed the printed "
+                  "Theorem 5 bound L^L (N d_x^4/H)^C(L) (nor the proof's product and recursion "
+                  "bounds, which are larger)", source=f"{SRC} A.4 Theorem 5 l.502-506") as s:
+        rows, worst = [], None
+        for case in _cases(ctx):
+            L, d_x, H, N = case["L"], case["d_x"], case["H"], case["N"]
+            printed = thm5_printed(L, d_x, N, H)
+            prod_b = thm5_product_bound(L, d_x, N, H)
+            rec_b = thm5_recursion_bound(L, d_x, N, H)
+            row = _row(case, thm5_printed=printed, proof_product=prod_b, proof_recursion=rec_b)
+            rows.append(row)
+            s.require(case["certificate"]["ok"], "templates did not certify the rank", case=row)
+            ratio = Fraction(case["max_rank"], printed)
+            if worst is None or ratio > worst[0]:
+                worst = (ratio, row)
+            if case["max_rank"] > printed:
+                s.fail(f"exact sep rank {case['max_rank']} exceeds the printed bound {printed}",
+                       counterexample=dict(row, templates=case["templates"],
+                                           weights=case["weights"]))
+        s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
+                                            "case": worst[1]})
+
+    with ctx.step("Where the printed bound, the proof's final product (l.518) and the proof's "
+                  "own recursion (l.512-516: S_l <= (N d_x^4/H) (l S_{l-1})^3, sep <= (L+1) S_L) "
+                  "differ (observation): the printed L^L is below the product's (L+1)! for "
+                  "L = 1, 2, and the recursion exceeds the product for L >= 2, so the proof "
+                  "does not establish the printed statement for those L",
+                  source=f"{SRC} A.4 l.506, l.512-518") as s:
+        rows = []
+        for L in (1, 2, 3, 4):
+            d_x, N, H = 2, 2, 1
+            printed = thm5_printed(L, d_x, N, H)
+            prod_b = thm5_product_bound(L, d_x, N, H)
+            rec_b = thm5_recursion_bound(L, d_x, N, H)
+            k_pow = (N * d_x ** 4 // H) ** num_head_indices(L)
+            rows.append({"L": L, "d_x": d_x, "N": N, "H": H,
+                         "printed_factor_L^L": L ** L,
+                         "product_factor_(L+1)!": prod_b // k_pow,
+                         "recursion_factor": rec_b // k_pow,
+                         "printed_le_product": printed <= prod_b,
+                         "product_le_recursion": prod_b <= rec_b})
+        s.record(d_x=2, N=2, H=1, comparison=rows)
+        s.require(rows[0]["printed_factor_L^L"] < rows[0]["product_factor_(L+1)!"],
+                  "expected the printed factor below the proof's at L = 1", rows=rows)
+
+
+@check(id="L-Thm6", title="Theorem 6: residual networks, sep <= d_x (C+1)^2 ((d_x, 2C)) "
+                          "(2C/d_x + 1)^d_x",
+       source=f"{SRC} A.4 l.520-536", depends=("L-net", "L-Lemma5"))
+def l_thm6(ctx):
+    with ctx.step("Exact separation ranks of residual networks never exceed Theorem 6's bound",
+                  source=f"{SRC} A.4 Theorem 6 l.524-528") as s:
+        rows, worst = [], None
+        for case in _cases(ctx):
+            bound = thm6_bound(case["L"], case["d_x"])
+            row = _row(case, thm6_bound=bound)
+            rows.append(row)
+            s.require(case["certificate"]["ok"], "templates did not certify the rank", case=row)
+            ratio = Fraction(case["max_rank"]) / bound
+            if worst is None or ratio > worst[0]:
+                worst = (ratio, row)
+            if case["max_rank"] > bound:
+                s.fail(f"exact sep rank {case['max_rank']} exceeds the bound {bound}",
+                       counterexample=dict(row, templates=case["templates"],
+                                           weights=case["weights"]))
+        s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
+                                            "case": worst[1]})

@@ -1,0 +1,235 @@
+"""Polynomial functions of N vectors whose separation rank is known exactly.
+
+For a polynomial y(x_I, x_J) write y = sum_{a, b} C[a, b] m_a(x_I) m'_b(x_J)
+with monomials m_a of the variables of the positions in I and m'_b of those
+in J. Its separation rank w.r.t. (I, J) equals rank(C):
+
+* sep <= rank(C): factor C = F^T G and regroup the sum;
+* sep >= rank(C): with templates whose monomial evaluation matrices V_I, V_J
+  (one row per assignment of templates to the positions of a side, one column
+  per monomial) have full column rank, the grid matricization equals
+  V_I C V_J^T, whose rank is rank(C); the grid rank is a lower bound of the
+  separation rank (levine2020 Claim 1, B.1.2 l.615-645).
+
+:func:`monomial_certificate` checks the full-column-rank condition exactly, so
+that an exact grid rank becomes the exact separation rank. Everything here is
+integer arithmetic on Python ints (object arrays).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import combinations_with_replacement, product
+
+import numpy as np
+
+import seprank
+
+__all__ = [
+    "monomial_exponents",
+    "eval_poly",
+    "random_poly",
+    "side_points",
+    "monomial_matrix",
+    "monomial_certificate",
+    "poly_product_function",
+    "coefficient_rank",
+]
+
+Poly = dict[tuple[int, ...], int]
+
+
+def monomial_exponents(n_vars: int, max_deg: int) -> list[tuple[int, ...]]:
+    """All exponent tuples of n_vars variables with total degree <= max_deg."""
+    out = []
+    for deg in range(max_deg + 1):
+        for combo in combinations_with_replacement(range(n_vars), deg):
+            e = [0] * n_vars
+            for v in combo:
+                e[v] += 1
+            out.append(tuple(e))
+    return out
+
+
+def eval_poly(poly: Poly, Z: np.ndarray) -> np.ndarray:
+    """Evaluate ``poly`` (exponent tuple -> int) at each row of Z (batch, n_vars), exactly."""
+    Z = np.asarray(Z, dtype=object)
+    out = np.zeros(Z.shape[0], dtype=object)
+    for b in range(Z.shape[0]):
+        row = [int(v) for v in Z[b]]
+        total = 0
+        for e, c in poly.items():
+            term = c
+            for v, k in zip(row, e, strict=True):
+                if k:
+                    term *= v ** k
+            total += term
+        out[b] = total
+    return out
+
+
+def random_poly(rng: np.random.Generator, n_vars: int, max_deg: int, bound: int = 3,
+                min_deg: int = 0) -> Poly:
+    """A polynomial with random integer coefficients in [-bound, bound] on all monomials
+    of degree min_deg..max_deg (zero coefficients dropped)."""
+    poly = {}
+    for e in monomial_exponents(n_vars, max_deg):
+        if sum(e) < min_deg:
+            continue
+        c = int(rng.integers(-bound, bound + 1))
+        if c:
+            poly[e] = c
+    return poly
+
+
+def side_points(templates: np.ndarray, n_positions: int) -> np.ndarray:
+    """The concatenated inputs of one side of a matricization, in its row order.
+
+    Row t lists templates[d_1], ..., templates[d_P] for the t-th digit tuple in
+    lexicographic order (first position most significant, as in
+    :func:`seprank.tensors.matricize`).
+    """
+    T = np.asarray(templates, dtype=object)
+    M = T.shape[0]
+    rows = [np.concatenate([T[d] for d in digits]) for digits in
+            product(range(M), repeat=n_positions)]
+    return np.array(rows, dtype=object)
+
+
+def monomial_matrix(points: np.ndarray, exps: Sequence[tuple[int, ...]]) -> list[list[int]]:
+    """V[t][a] = m_a(points[t]), exact integers."""
+    V = []
+    for row in points:
+        vals = [int(v) for v in row]
+        V.append([int(np.prod([v ** k for v, k in zip(vals, e, strict=True)], dtype=object))
+                  for e in exps])
+    return V
+
+
+def monomial_certificate(templates: np.ndarray, N: int, I: Sequence[int],
+                         max_deg: int) -> dict:
+    """Whether the templates make grid rank = coefficient rank for every polynomial
+    of degree <= max_deg in each side's variables, for the partition (I, [N] minus I).
+
+    Returns a dict with the number of monomials per side and whether each side's
+    monomial matrix has full column rank (exact ranks); ``ok`` is the conjunction.
+    """
+    T = np.asarray(templates, dtype=object)
+    d = T.shape[1]
+    sizes = {"I": len(I), "J": N - len(I)}
+    out = {"max_deg_per_side": max_deg}
+    ok = True
+    for side, P in sizes.items():
+        exps = monomial_exponents(P * d, max_deg)
+        V = monomial_matrix(side_points(T, P), exps)
+        r = seprank.rank(V, "exact").value if len(V) >= len(exps) else None
+        full = r == len(exps)
+        out[f"monomials_{side}"] = len(exps)
+        out[f"rows_{side}"] = len(V)
+        out[f"full_column_rank_{side}"] = full
+        ok = ok and full
+    out["ok"] = ok
+    return out
+
+
+def poly_product_function(fs: Sequence[Poly], gs: Sequence[Poly], N: int,
+                          I: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
+    """The batched function X -> sum_r f_r(x_I) g_r(x_J), x_I the concatenation of the
+    vectors at the positions of I (increasing), x_J likewise for the complement J."""
+    I = tuple(sorted(I))
+    J = tuple(n for n in range(N) if n not in I)
+
+    def f(X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=object)
+        ZI = X[:, list(I)].reshape(X.shape[0], -1)
+        ZJ = X[:, list(J)].reshape(X.shape[0], -1)
+        out = np.zeros(X.shape[0], dtype=object)
+        for fr, gr in zip(fs, gs, strict=True):
+            out = out + eval_poly(fr, ZI) * eval_poly(gr, ZJ)
+        return out
+
+    return f
+
+
+def coefficient_rank(fs: Sequence[Poly], gs: Sequence[Poly]) -> int:
+    """rank of the coefficient matrix of sum_r f_r g_r: its exact separation rank."""
+    ei = sorted({e for p in fs for e in p})
+    ej = sorted({e for p in gs for e in p})
+    if not ei or not ej:
+        return 0
+    F = [[p.get(e, 0) for e in ei] for p in fs]
+    G = [[p.get(e, 0) for e in ej] for p in gs]
+    C = [[sum(F[r][a] * G[r][b] for r in range(len(fs))) for b in range(len(ej))]
+         for a in range(len(ei))]
+    return seprank.rank(C, "exact").value
+
+
+def certified_templates(rng: np.random.Generator, d: int, M: int, N: int, max_deg: int,
+                        attempts: int = 20) -> tuple[np.ndarray, dict, int]:
+    """M distinct integer templates in Q^d (entries in [-max(6, M), max(6, M)]) that pass
+    :func:`monomial_certificate` for the balanced partition of N positions; returns
+    (templates, certificate, attempts used). RuntimeError if none is found."""
+    for attempt in range(attempts):
+        R = max(6, M)
+        rows: set[tuple[int, ...]] = set()
+        while len(rows) < M:
+            rows.add(tuple(int(v) for v in rng.integers(-R, R + 1, size=d)))
+        T = np.array(sorted(rows, key=lambda r: rng.random()), dtype=object)
+        cert = monomial_certificate(T, N, tuple(range(N // 2)), max_deg)
+        if cert["ok"]:
+            return T, cert, attempt + 1
+    raise RuntimeError("no certified template set found")
+
+
+# ---------------------------------------------------------------------------
+# exact separation ranks of small random networks (levine2020 Thms 3-6)
+
+_NET_CACHE: dict[tuple, dict] = {}
+
+
+def min_templates(d_x: int, max_deg: int) -> int:
+    """The number of monomials of degree <= max_deg in d_x variables.
+
+    One side of a matricization sees the product set S^P of the template set S
+    (P positions), so the monomial matrix of the side can only have full column
+    rank if the monomials of one position's d_x variables are independent on S:
+    M = |S| must be at least their number (and that suffices for generic S).
+    """
+    return len(monomial_exponents(d_x, max_deg))
+
+
+def network_sep_ranks(L: int, d_x: int, H: int, N: int, *, residual: bool = False,
+                      seed: int = 0, position: int = 0, coordinate: int = 0) -> dict:
+    """Exact separation ranks of y_p^i of a random integer network, all balanced partitions.
+
+    Templates: M = :func:`min_templates` (d_x, 3^L) distinct integer vectors
+    (entries in [-max(6, M), max(6, M)]), redrawn until
+    :func:`monomial_certificate` certifies that grid rank = coefficient rank =
+    separation rank (the output is a polynomial of degree <= 3^L in each side).
+    Cached by its arguments.
+    """
+    from seprank.models import SelfAttentionNetwork
+    from seprank.tensors import balanced_partitions, grid_tensor, matricize
+
+    key = (L, d_x, H, N, residual, seed, position, coordinate)
+    if key in _NET_CACHE:
+        return _NET_CACHE[key]
+    deg = 3 ** L
+    M = min_templates(d_x, deg)
+    rng = np.random.default_rng(seed)
+    T, cert, attempt = certified_templates(rng, d_x, M, N, deg)
+    net = SelfAttentionNetwork.random(L, d_x, H, residual=residual, seed=seed, nonzero=True)
+    A = grid_tensor(net.as_function(position, coordinate, "ZZ"), T, N)
+    ranks = {}
+    for I, J in balanced_partitions(N):
+        label = "{" + ",".join(str(x + 1) for x in I) + "}|{" + ",".join(
+            str(x + 1) for x in J) + "}"
+        ranks[label] = seprank.rank(matricize(A, I, J), "exact").value
+    out = {"L": L, "d_x": d_x, "H": H, "d_a": net.d_a, "N": N, "residual": residual,
+           "seed": seed, "position_i": position + 1, "coordinate_p": coordinate + 1,
+           "M": M, "grid_cap": M ** (N // 2), "template_attempts": attempt,
+           "certificate": cert, "sep_ranks": ranks, "max_rank": max(ranks.values()),
+           "templates": T.tolist(),
+           "weights": {q: net.weights[q].tolist() for q in "QKVO"}}
+    _NET_CACHE[key] = out
+    return out
