@@ -120,3 +120,17 @@ def test_report_command_round_trip(tmp_path, capsys):
     (tmp_path / "bad.json").write_text('{"checks": 3}')
     assert main(["report", str(tmp_path / "bad.json")]) == 2
     assert "not a seprank proof report" in capsys.readouterr().err
+
+
+def test_report_figures_from_evidence(tmp_path):
+    from seprank.proof.figures import write_figures
+
+    data = {"checks": [
+        {"id": "W-Thm3", "steps": [{"evidence": {"table": [
+            {"L": 1, "d_x": 2, "H": 1, "V": 4, "seed": 0, "inner_r": r, "grid_rank": min(r, 2)}
+            for r in (1, 2, 3)]}}]},
+        {"id": "A-harm", "steps": [{"evidence": {"table_N_by_d": {"d=3": [1, 3, 5]}}}]},
+        {"id": "other", "steps": [{"evidence": {}}]}]}
+    out = write_figures(data, tmp_path / "figs")
+    assert [cid for cid, _ in out] == ["W-Thm3", "A-harm"]
+    assert all(p.exists() and p.stat().st_size > 1000 for _, p in out)

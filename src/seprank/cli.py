@@ -79,14 +79,16 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from seprank.proof.figures import write_figures
     from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
 
     data = load_report(args.report)
     src = Path(args.report)
     md = Path(args.markdown) if args.markdown else src.with_suffix(".md")
     page = Path(args.html) if args.html else src.with_suffix(".html")
-    md.write_text(markdown_from_dict(data))
-    page.write_text(html_from_dict(data))
+    figures = write_figures(data, md.parent / f"{md.stem}-figures")
+    md.write_text(markdown_from_dict(data, figures, md.parent))
+    page.write_text(html_from_dict(data, figures, page.parent))
     print(f"Markdown report: {md}")
     print(f"HTML report: {page}")
     return 0

@@ -83,13 +83,25 @@ def markdown(results: list[CheckResult]) -> str:
     return markdown_from_dict(report_dict(results))
 
 
+def _figure_links(figures: list[tuple[str, Path]] | None, base: Path | None) -> list[tuple]:
+    out = []
+    for check_id, path in figures or []:
+        rel = Path(path).relative_to(base) if base is not None else Path(path)
+        out.append((check_id, rel.as_posix()))
+    return out
+
+
 def _passed(check: dict[str, Any]) -> str:
     steps = check["steps"]
     return f"{sum(s['status'] == 'passed' for s in steps)}/{len(steps)} passed"
 
 
-def markdown_from_dict(data: dict[str, Any]) -> str:
-    """Markdown from a report dictionary (the JSON report's content)."""
+def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
+                       base: Path | None = None) -> str:
+    """Markdown from a report dictionary (the JSON report's content).
+
+    ``figures``: (check id, image path) pairs to embed, paths relative to ``base``.
+    """
     env = data["environment"]
     lines = ["# seprank proof report", ""]
     lines.append(f"Run {env.get('time_utc')} on {env.get('platform')} "
@@ -104,6 +116,11 @@ def markdown_from_dict(data: dict[str, Any]) -> str:
         found = "<br>".join(_cell(f) for f in c.get("findings", [])) or "-"
         lines.append(f"| {c['id']} | {c['title']} | **{c['verdict']}** | {_passed(c)} "
                      f"| {c['seconds']:.2f} | {found} |")
+    links = _figure_links(figures, base)
+    if links:
+        lines += ["", "## Figures", ""]
+        for check_id, rel in links:
+            lines += [f"![{check_id}]({rel})", ""]
     for c in data["checks"]:
         lines += ["", f"## {c['id']}: {c['title']}", "",
                   f"Source: {c['source']}. Verdict: **{c['verdict']}** "
@@ -130,8 +147,9 @@ _HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;paddi
                ".inconclusive{color:#9a6700}code{font-size:85%}")
 
 
-def html_from_dict(data: dict[str, Any]) -> str:
-    """A self-contained HTML page from a report dictionary (no scripts, no external files)."""
+def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
+                   base: Path | None = None) -> str:
+    """An HTML page from a report dictionary (no scripts; figures as relative images)."""
     esc = html.escape
     env = data["environment"]
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
@@ -150,6 +168,8 @@ def html_from_dict(data: dict[str, Any]) -> str:
                    f"<b>{esc(c['verdict'])}</b></td><td>{_passed(c)}</td>"
                    f"<td>{c['seconds']:.2f}</td><td>{found}</td></tr>")
     out.append("</table>")
+    for check_id, rel in _figure_links(figures, base):
+        out.append(f"<p><img src='{esc(rel)}' alt='{esc(check_id)}'></p>")
     for c in data["checks"]:
         out.append(f"<h2 id='{esc(c['id'])}'>{esc(c['id'])}: {esc(c['title'])}</h2>")
         out.append(f"<p>Source: {esc(c['source'])}. Verdict: <b class='{esc(c['verdict'])}'>"
@@ -193,7 +213,12 @@ def load_report(path: str | os.PathLike) -> dict[str, Any]:
 
 
 def write_markdown(results: list[CheckResult], path: str | os.PathLike) -> Path:
+    """Write the Markdown report, with its figures in ``<stem>-figures/`` beside it."""
+    from seprank.proof.figures import write_figures
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(markdown(results))
+    data = report_dict(results)
+    figures = write_figures(data, path.parent / f"{path.stem}-figures")
+    path.write_text(markdown_from_dict(data, figures, path.parent))
     return path
