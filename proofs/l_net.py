@@ -21,8 +21,9 @@ from fractions import Fraction
 import numpy as np
 
 from seprank.models import SelfAttentionNetwork
+from seprank.models.reference import gaussian_batch, literal_outputs, rational_batch
 from seprank.proof import check
-from seprank.scalars.gaussian import GaussianRational, residues, sqrt_minus_one
+from seprank.scalars.gaussian import residues, sqrt_minus_one
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 SEED = 20200603
@@ -36,52 +37,6 @@ HOMOGENEITY = {False: [(1, 3, 1), (2, 4, 2), (3, 2, 1)], True: [(1, 3, 1), (2, 4
                                                               (3, 4, 2), (4, 2, 1)]}
 PRIMES = (13, 101, 1048573, 2**31 - 1)  # 2^31 - 1 exercises the split (16-bit limb) product
 GAUSS_PRIMES = (13, 1000033)
-
-
-def _literal(net: SelfAttentionNetwork, X) -> list:
-    """eq. (3) written out entry by entry in plain Python (shares nothing with evaluate)."""
-    W = {k: net.weights[k].tolist() for k in "QKVO"}
-
-    def mv(A, x):
-        return [sum((a * b for a, b in zip(row, x, strict=True)), 0) for row in A]
-
-    out = []
-    for seq in X:
-        xs = [list(v) for v in seq]
-        for layer in range(net.L):
-            ys = []
-            for i in range(len(xs)):
-                acc = [0] * net.d_x
-                for j in range(len(xs)):
-                    for h in range(net.H):
-                        q = mv(W["Q"][layer][h], xs[i])
-                        k = mv(W["K"][layer][h], xs[j])
-                        score = sum((a * b for a, b in zip(q, k, strict=True)), 0)
-                        ov = mv(W["O"][layer][h], mv(W["V"][layer][h], xs[j]))
-                        acc = [a + score * b for a, b in zip(acc, ov, strict=True)]
-                if net.residual:
-                    acc = [a + b for a, b in zip(acc, xs[i], strict=True)]
-                ys.append(acc)
-            xs = ys
-        out.append(xs)
-    return out
-
-
-def _rational_inputs(rng, batch, N, d_x):
-    num = rng.integers(-4, 5, size=(batch, N, d_x))
-    den = rng.integers(1, 4, size=(batch, N, d_x))
-    X = np.empty((batch, N, d_x), dtype=object)
-    for idx in np.ndindex(X.shape):
-        X[idx] = Fraction(int(num[idx]), int(den[idx]))
-    return X
-
-
-def _gaussian_inputs(rng, batch, N, d_x):
-    re_, im_ = rng.integers(-3, 4, size=(2, batch, N, d_x))
-    X = np.empty((batch, N, d_x), dtype=object)
-    for idx in np.ndindex(X.shape):
-        X[idx] = GaussianRational(int(re_[idx]), int(im_[idx]))
-    return X
 
 
 def _nonvanishing(L, d_x, H, X, *, seed, residual=False):
@@ -125,9 +80,9 @@ def l_net(ctx):
         for n_case, (L, d_x, H, d_a, N) in enumerate(LITERAL[ctx.full]):
             for kind, domain in (("rational", "QQ"), ("gaussian", "QQ(i)")):
                 net = SelfAttentionNetwork.random(L, d_x, H, d_a, seed=SEED + n_case, kind=kind)
-                X = (_rational_inputs if kind == "rational" else _gaussian_inputs)(rng, 2, N, d_x)
+                X = (rational_batch if kind == "rational" else gaussian_batch)(rng, 2, N, d_x)
                 got = net.evaluate(X, domain)
-                want = _literal(net, X)
+                want = literal_outputs(net, X)
                 same = all(got[b][i][r] == want[b][i][r] for b in range(2) for i in range(N)
                            for r in range(d_x))
                 case = {"L": L, "d_x": d_x, "H": H, "d_a": net.d_a, "N": N, "domain": domain,
@@ -166,7 +121,7 @@ def l_net(ctx):
             for L in (2, 3):
                 net = SelfAttentionNetwork.random(L, 3, 1, residual=residual, seed=SEED + L,
                                                   kind="rational")
-                X = _rational_inputs(rng, 3, 3, 3)
+                X = rational_batch(rng, 3, 3, 3)
                 whole = net.evaluate(X, "QQ")
                 step_by_step = X
                 for layer in range(L):
@@ -182,7 +137,7 @@ def l_net(ctx):
                   source=f"{SRC} l.75 ('3 copies of its input'); Lemma 1 l.329-378") as s:
         cases = []
         for L, d_x, H in HOMOGENEITY[ctx.full]:
-            X = _rational_inputs(rng, 2, 3, d_x)
+            X = rational_batch(rng, 2, 3, d_x)
             net, seed = _nonvanishing(L, d_x, H, X, seed=SEED + 10 * L)
             y = net.evaluate(X, "QQ")
             nonzero = any(v != 0 for v in y.flat)
@@ -206,14 +161,14 @@ def l_net(ctx):
         zz, qq = net_i.evaluate(Xi, "ZZ"), net_i.evaluate(Xi, "QQ")
         cases.append({"what": "ZZ = QQ", "equal": bool((zz == qq).all())})
         net_q = SelfAttentionNetwork.random(2, 4, 2, seed=SEED + 2, kind="rational")
-        Xq = _rational_inputs(rng, 3, 3, 4)
+        Xq = rational_batch(rng, 3, 3, 4)
         exact = net_q.evaluate(Xq, "QQ")
         for p in PRIMES:
             mod = net_q.evaluate(Xq, "GF(p)", p=p)
             cases.append({"what": "QQ mod p = GF(p)", "p": p,
                           "equal": bool((residues(exact, p) == mod).all())})
         net_g = SelfAttentionNetwork.random(2, 4, 2, seed=SEED + 3, kind="gaussian")
-        Xg = _gaussian_inputs(rng, 3, 3, 4)
+        Xg = gaussian_batch(rng, 3, 3, 4)
         gauss = net_g.evaluate(Xg, "QQ(i)")
         for p in GAUSS_PRIMES:
             mod = net_g.evaluate(Xg, "GF(p)", p=p)
@@ -239,7 +194,7 @@ def l_net(ctx):
             net = SelfAttentionNetwork.random(L, d_x, H, seed=SEED + 20 * L, kind="rational")
             absnet = SelfAttentionNetwork(L, d_x, H, weights={k: np.abs(net.weights[k])
                                                               for k in "QKVO"})
-            X = _rational_inputs(rng, 4, 3, d_x)
+            X = rational_batch(rng, 4, 3, d_x)
             exact = net.evaluate(X, "QQ")
             bound = absnet.evaluate(np.abs(X), "QQ")
             flt = net.evaluate(X, "float64")
@@ -262,8 +217,8 @@ def l_net(ctx):
         for n_case, (L, d_x, H, d_a, N) in enumerate(LITERAL[ctx.full][:4]):
             net = SelfAttentionNetwork.random(L, d_x, H, d_a, residual=True, seed=SEED + n_case,
                                               kind="rational")
-            X = _rational_inputs(rng, 2, N, d_x)
-            got, want = net.evaluate(X, "QQ"), _literal(net, X)
+            X = rational_batch(rng, 2, N, d_x)
+            got, want = net.evaluate(X, "QQ"), literal_outputs(net, X)
             same = all(got[b][i][r] == want[b][i][r] for b in range(2) for i in range(N)
                        for r in range(d_x))
             cases.append({"L": L, "d_x": d_x, "H": H, "d_a": net.d_a, "N": N, "equal": same})
@@ -279,7 +234,7 @@ def l_net(ctx):
                   ) as s:
         cases = []
         for L in ((1, 2, 3) if ctx.full else (1, 2)):
-            X = _rational_inputs(rng, 1, 2, 2)
+            X = rational_batch(rng, 1, 2, 2)
             res, seed = _nonvanishing(L, 2, 1, X, seed=SEED + 30 + L, residual=True)
             plain = SelfAttentionNetwork(L, 2, 1, weights=res.weights)
             deg = 3 ** L

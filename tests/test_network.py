@@ -11,54 +11,8 @@ from hypothesis import strategies as st
 import seprank.models.network as network_module
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.models import SelfAttentionNetwork, parse_domain
+from seprank.models.reference import gaussian_batch, literal_outputs, rational_batch
 from seprank.scalars.gaussian import GaussianRational, residues, sqrt_minus_one
-
-
-def literal(net, X):
-    """eq. (3) (and the residual recursion) written out in plain Python."""
-    out = []
-    for seq in X:
-        xs = [list(v) for v in seq]
-        for layer in range(net.L):
-            ys = []
-            for i in range(len(xs)):
-                acc = [0] * net.d_x
-                for j in range(len(xs)):
-                    for h in range(net.H):
-                        W = {k: net.weights[k][layer, h] for k in "QKVO"}
-                        q = [sum(W["Q"][a][c] * xs[i][c] for c in range(net.d_x))
-                             for a in range(net.d_a)]
-                        k = [sum(W["K"][a][c] * xs[j][c] for c in range(net.d_x))
-                             for a in range(net.d_a)]
-                        v = [sum(W["V"][a][c] * xs[j][c] for c in range(net.d_x))
-                             for a in range(net.d_a)]
-                        score = sum(a * b for a, b in zip(q, k, strict=True))
-                        for r in range(net.d_x):
-                            acc[r] += score * sum(W["O"][r][a] * v[a] for a in range(net.d_a))
-                if net.residual:
-                    acc = [a + b for a, b in zip(acc, xs[i], strict=True)]
-                ys.append(acc)
-            xs = ys
-        out.append(xs)
-    return out
-
-
-def rational_batch(rng, batch, N, d_x):
-    num = rng.integers(-4, 5, size=(batch, N, d_x))
-    den = rng.integers(1, 4, size=(batch, N, d_x))
-    X = np.empty((batch, N, d_x), dtype=object)
-    for idx in np.ndindex(X.shape):
-        X[idx] = Fraction(int(num[idx]), int(den[idx]))
-    return X
-
-
-def gaussian_batch(rng, batch, N, d_x):
-    re_, im_ = rng.integers(-3, 4, size=(2, batch, N, d_x))
-    X = np.empty((batch, N, d_x), dtype=object)
-    for idx in np.ndindex(X.shape):
-        X[idx] = GaussianRational(int(re_[idx]), int(im_[idx]))
-    return X
-
 
 shapes = st.tuples(st.integers(1, 2), st.sampled_from([(2, 1), (2, 2), (3, 1), (4, 2), (3, 3)]),
                    st.integers(1, 3), st.integers(1, 3), st.booleans(), st.integers(0, 10**6))
@@ -97,7 +51,7 @@ def test_matches_literal_equation(L, d_x, H, d_a, residual, kind):
     net = SelfAttentionNetwork.random(L, d_x, H, d_a, residual=residual, seed=5, kind=kind)
     X = (rational_batch if kind == "rational" else gaussian_batch)(rng, 2, 3, d_x)
     got = net.evaluate(X, "QQ" if kind == "rational" else "QQ(i)")
-    assert got.tolist() == literal(net, X)
+    assert got.tolist() == literal_outputs(net, X)
 
 
 @settings(max_examples=25)
