@@ -184,7 +184,25 @@ def _cleared(values: np.ndarray, name: str, gaussian: bool, integer: bool
 # denominator or None; matmul, add, scale (by per-sequence integers), map (a structural
 # numpy function applied to every part), sum_heads; finish(state, den) -> output array.
 
-class _Rational:
+class _ArrayOps:
+    """Operations shared by the back ends whose states are plain numpy arrays."""
+
+    matmul = staticmethod(np.matmul)
+
+    @staticmethod
+    def add(a, b):
+        return a + b
+
+    @staticmethod
+    def map(fn, a):
+        return fn(a)
+
+    @staticmethod
+    def sum_heads(y):
+        return y.sum(axis=1)
+
+
+class _Rational(_ArrayOps):
     exact = True
 
     def __init__(self, net: SelfAttentionNetwork, integer: bool):
@@ -212,23 +230,9 @@ class _Rational:
         scaled = [num * (den // d) for num, d in arrays]
         return tuple(np.swapaxes(w, -1, -2) for w in scaled), den
 
-    matmul = staticmethod(np.matmul)
-
-    @staticmethod
-    def add(a, b):
-        return a + b
-
     @staticmethod
     def scale(a, k):
         return a * k[:, None, None]
-
-    @staticmethod
-    def map(fn, a):
-        return fn(a)
-
-    @staticmethod
-    def sum_heads(y):
-        return y.sum(axis=1)
 
     @staticmethod
     def finish(state, den):
@@ -336,7 +340,7 @@ class _Modular:
         return state
 
 
-class _Float:
+class _Float(_ArrayOps):
     exact = False
 
     def __init__(self, net: SelfAttentionNetwork):
@@ -358,19 +362,6 @@ class _Float:
         return tuple(np.swapaxes(self._arr(self.net.weights[k][layer]), -1, -2)
                      for k in _KINDS), None
 
-    matmul = staticmethod(np.matmul)
-
-    @staticmethod
-    def add(a, b):
-        return a + b
-
-    @staticmethod
-    def map(fn, a):
-        return fn(a)
-
-    @staticmethod
-    def sum_heads(y):
-        return y.sum(axis=1)
 
     @staticmethod
     def finish(state, den):
