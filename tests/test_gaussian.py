@@ -1,6 +1,5 @@
 """Gaussian rationals Q(i), matrices over Q(i), and their reduction to GF(p), p = 1 mod 4."""
 
-import doctest
 from fractions import Fraction
 
 import numpy as np
@@ -10,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import seprank
-import seprank.scalars.gaussian as gaussian_module
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.gaussian import (
@@ -29,11 +27,6 @@ fractions = st.fractions(min_value=-20, max_value=20, max_denominator=12)
 gaussians = st.builds(GaussianRational, fractions, fractions)
 nonzero_gaussians = gaussians.filter(bool)
 PRIMES_1_MOD_4 = [5, 13, 17, 29, 37, 41, 1000033, 2**31 - 19]
-
-
-def test_doctests():
-    result = doctest.testmod(gaussian_module, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0
 
 
 # -- numbers -------------------------------------------------------------------------------

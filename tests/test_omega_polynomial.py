@@ -1,6 +1,5 @@
 """det A(Omega) as an exact polynomial (levine2020 B.2 l.712-718, Lemmas 7-8)."""
 
-import doctest
 import json
 import random
 from fractions import Fraction
@@ -9,7 +8,6 @@ import flint
 import pytest
 import sympy
 
-import seprank.constructions.omega_polynomial as op
 from seprank.combinatorics import compositions, multiset
 from seprank.constructions.omega import omega_A_matrix
 from seprank.constructions.omega_polynomial import (
@@ -43,11 +41,6 @@ def _sympy_omega_det(d, lam):
                       for a in Q])
     poly = sympy.Poly(sympy.expand(M.det(method="berkowitz")), w)
     return flint.fmpz_poly([int(c) for c in reversed(poly.all_coeffs())])
-
-
-def test_doctests_of_module():
-    result = doctest.testmod(op)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_hand_case_d2_lam1():

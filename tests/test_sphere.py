@@ -1,6 +1,5 @@
 """Rational points on the unit sphere (inverse stereographic projection)."""
 
-import doctest
 from fractions import Fraction
 
 import numpy as np
@@ -8,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import seprank.scalars.sphere as sphere_module
 from seprank.errors import InputError, ParameterError
 from seprank.scalars.sphere import (
     all_sphere_points,
@@ -20,11 +18,6 @@ from seprank.scalars.sphere import (
 
 vectors = st.lists(st.fractions(min_value=-50, max_value=50, max_denominator=20),
                    min_size=0, max_size=5)
-
-
-def test_doctests():
-    result = doctest.testmod(sphere_module)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_hand_worked_points():

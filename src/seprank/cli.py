@@ -2,7 +2,8 @@
 
     seprank prove [ID ...] [--full] [--json PATH] [--markdown PATH] [--list]
     seprank rank FILE [--method auto|exact|modular|float] [--prime P] [--certify] [--json]
-    seprank report REPORT.json [--markdown PATH] [--html PATH]
+    seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
+    seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
     seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
 
@@ -76,84 +77,94 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from seprank.proof.figures import write_figures
-    from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
-
-    data = load_report(args.report)
     src = Path(args.report)
     md = Path(args.markdown) if args.markdown else src.with_suffix(".md")
     page = Path(args.html) if args.html else src.with_suffix(".html")
-    figures = write_figures(data, md.parent / f"{md.stem}-figures")
-    md.write_text(markdown_from_dict(data, figures, md.parent))
-    page.write_text(html_from_dict(data, figures, page.parent))
+    if _is_sqlite(args.report):
+        from seprank.sweep.report import write_sweep_report
+
+        write_sweep_report(src, md, page)
+    else:
+        from seprank.proof.figures import write_figures
+        from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
+
+        data = load_report(args.report)
+        figures = write_figures(data, md.parent / f"{md.stem}-figures")
+        md.write_text(markdown_from_dict(data, figures, md.parent))
+        page.write_text(html_from_dict(data, figures, page.parent))
     print(f"Markdown report: {md}")
     print(f"HTML report: {page}")
     return 0
 
 
-def _cmd_lemma6(args: argparse.Namespace) -> int:
-    import numpy as np
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from rich.console import Console
 
-    from seprank.constructions import lemma6 as l6
-    from seprank.models.network import SelfAttentionNetwork
-    from seprank.proof.evidence import jsonable
-    from seprank.scalars.sphere import sphere_points
+    from seprank.sweep import load_spec, run_sweep
+    from seprank.sweep.runner import plan
+    from seprank.sweep.store import ResultStore
 
-    L, H, d_a, N = args.depth, args.heads, args.da, args.seq_len
-    l6.check_parameters(N=N, H=H, d_a=d_a, L=L)
-    corrected = set(l6.CORRECTIONS) if args.corrected else set()
-    d = H * (d_a - 1) // 2
-    half = args.half
-    if d == 1:
-        V = np.empty((half, 1), dtype=object)
-        V[:, 0] = [1 if k % 2 == 0 else -1 for k in range(half)]
-    else:
-        V = sphere_points(half, d, seed=args.seed)
-    lam = 3 ** (L - 2)
-    out = {"depth": L, "heads": H, "d_a": d_a, "d_x": H * d_a, "seq_len": N, "M": 2 * half,
-           "assignment": "corrected" if args.corrected else "printed", "seed": args.seed,
-           "V_rows_exactly_unit": True}
+    spec = load_spec(args.spec)
+    store = args.store or spec.store
+    console = Console(highlight=False, stderr=True)
+    if args.dry_run:
+        from pathlib import Path
+
+        if Path(store).exists():
+            with ResultStore(store, create=False) as db:
+                todo, skipped = plan(spec, db)
+        else:  # do not create a store just to say that nothing is in it
+            todo, skipped = [(None, t) for t in spec.tasks()], 0
+        print(f"{spec.computation}: {len(todo) + skipped} tasks, {skipped} already done in "
+              f"{store}, {len(todo)} to run")
+        for _, task in todo[:10]:
+            print(f"  {task.params_json}")
+        if len(todo) > 10:
+            print(f"  ... and {len(todo) - 10} more")
+        return 0
+    where = args.scheduler or f"a local Dask cluster ({args.workers or 'one per core'} workers)"
+    console.print(f"sweep {spec.computation} on {where}; store {store}")
     try:
-        T = l6.templates(V, H, d_a, printed="template" not in corrected,
-                         printed_phi="phi" not in corrected)
-        net = SelfAttentionNetwork(L, H * d_a, H, d_a,
-                                   weights=l6.assignment(L, N, H, d_a, corrected=corrected))
-        outputs = net.evaluate(l6.lemma6_inputs(T, N), "QQ(i)")
-    except l6.PrintedFormulaUndefined as exc:
-        out.update(identity_holds=False, reason=f"printed formula undefined: {exc}")
-    else:
-        G = l6.gram_hadamard(V, lam).ravel()
-        ref = next(b for b in range(len(G)) if G[b] != 0)
-        mismatch, constants = None, set()
-        for i in range(outputs.shape[1]):
-            for k in range(outputs.shape[2]):
-                c = outputs[ref, i, k] / G[ref]
-                constants.add(c)
-                bad = next((b for b in range(len(G)) if outputs[b, i, k] != c * G[b]), None)
-                if bad is not None and mismatch is None:
-                    mismatch = {"position_0based": i, "coordinate_0based": k,
-                                "entry_row_col_0based": (bad // half, bad % half),
-                                "value": str(outputs[bad, i, k]), "c_times_G": str(c * G[bad])}
-        one_constant = mismatch is None and len(constants) == 1
-        out.update(identity_holds=one_constant, mismatch=mismatch,
-                   constants=sorted(str(c) for c in constants)[:8])
-        if args.corrected:
-            formula = l6.lemma6_constant(L, N, d_a)
-            out["constant_formula"] = ("i^(lam+1) 2^lam ((d_a-1)/2)^(lam-1) "
-                                       "N^(-(lam+1)/2)")
-            out["constant_formula_value"] = str(formula)
-            out["constant_matches_formula"] = one_constant and constants == {formula}
-    out["kind"] = "exact (evaluated over Q(i))"
+        summary = run_sweep(spec, store=store, scheduler=args.scheduler, workers=args.workers,
+                            retries=args.retries, progress=not args.no_progress,
+                            console=console)
+    except KeyboardInterrupt:
+        print(f"seprank: interrupted; finished tasks are in {store}: rerun the same command "
+              "to resume", file=sys.stderr)
+        return 130
+    print(summary.line())
+    for params, error in summary.failures[:5]:
+        print(f"  failed: {params}: {error}")
+    if summary.failed:
+        print(f"  ({summary.failed} failed in all; rerun to retry them; "
+              f"`seprank report {store}` lists them)")
+    return 0 if summary.complete else 1
+
+
+def _cmd_lemma6(args: argparse.Namespace) -> int:
+    from seprank.sweep.computations import lemma6_identity
+
+    out = lemma6_identity(depth=args.depth, heads=args.heads, da=args.da, seq_len=args.seq_len,
+                          half=args.half, seed=args.seed, corrected=args.corrected)
     if args.json:
         from pathlib import Path
 
-        Path(args.json).write_text(json.dumps(jsonable(out), indent=2) + "\n")
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
     verdict = "holds" if out.get("identity_holds") else "FAILS"
-    print(f"Lemma 6 identity ({out['assignment']} assignment, L={L}, H={H}, d_a={d_a}, N={N}, "
-          f"M={2 * half}): {verdict}, exactly over Q(i)")
+    print(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
+          f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
+          "exactly over Q(i)")
     for key in ("reason", "mismatch", "constants", "constant_formula_value",
                 "constant_matches_formula"):
         if out.get(key) is not None:
@@ -162,59 +173,47 @@ def _cmd_lemma6(args: argparse.Namespace) -> int:
 
 
 def _cmd_grid_rank(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    import seprank
-    from seprank.bounds.levine2020 import thm3_bound, thm4_bound
     from seprank.errors import ParameterError
-    from seprank.models.network import SelfAttentionNetwork
-    from seprank.tensors.grid import check_partition, grid_matrix
+    from seprank.sweep.computations import grid_rank
 
-    N = args.seq_len
+    partition = None
     if args.partition:
         try:
-            I = tuple(int(x) for x in args.partition.split(","))
+            partition = [int(x) for x in args.partition.split(",")]
         except ValueError:
             raise ParameterError(f"--partition {args.partition!r}: give 0-based positions "
                                  "separated by commas, e.g. 0,1") from None
-    else:
-        if N % 2:
-            raise ParameterError(f"--seq-len N = {N} is odd: the default balanced partition "
-                                 "needs N even (or give --partition)")
-        I = tuple(range(N // 2))
-    I, J = check_partition(N, I)
-    net = SelfAttentionNetwork.random(args.depth, args.width, args.heads, args.da,
-                                      residual=args.residual, seed=args.seed)
-    rng = np.random.default_rng(args.seed + 1)
-    templates = rng.integers(-args.template_bound, args.template_bound + 1,
-                             size=(args.templates, args.width))
-    f = net.as_function(args.position, args.coordinate, "ZZ")
-    mat = grid_matrix(f, templates, N, I, J)
-    res = seprank.rank(np.asarray(mat, dtype=object), args.method, certify=args.certify)
-    out = {"depth": args.depth, "width": args.width, "heads": args.heads, "d_a": net.d_a,
-           "residual": args.residual, "seq_len": N, "templates": args.templates,
-           "seed": args.seed, "partition": {"I": list(I), "J": list(J)},
-           "matrix_shape": list(mat.shape), "rank": res.to_dict(),
-           "grid_cap": int(min(mat.shape))}
-    if not args.residual:
-        out["thm3_bound"] = thm3_bound(args.depth, args.heads, net.d_a)
-        out["thm4_bound"] = str(thm4_bound(args.depth, args.width))
-    if args.certify:
-        out["certificate_verified"] = seprank.verify(np.asarray(mat, dtype=object),
-                                                     res.certificate)
+    out = grid_rank(depth=args.depth, width=args.width, heads=args.heads, da=args.da,
+                    residual=args.residual, seq_len=args.seq_len, templates=args.templates,
+                    template_bound=args.template_bound, position=args.position,
+                    coordinate=args.coordinate, partition=partition, seed=args.seed,
+                    method=args.method, certify=args.certify)
     if args.json:
         print(json.dumps(out, indent=2, default=str))
     else:
-        print(f"{res.value} {res.kind}")
-        print(f"grid matricization {mat.shape[0]} x {mat.shape[1]} (I = {list(I)}, "
-              f"J = {list(J)}): {res}")
+        res = out["rank"]
+        rows, cols = out["matrix_shape"]
+        print(f"{res['value']} {res['kind']}")
+        print(f"grid matricization {rows} x {cols} (I = {out['partition']['I']}, "
+              f"J = {out['partition']['J']}): rank {res['value']} ({res['kind']}, "
+              f"{res['method']}, over {res['field']})")
         if "thm3_bound" in out:
             print(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
                   f"{out['thm4_bound']}")
+        if "certificate_verified" in out:
+            print(f"certificate independently verified: {out['certificate_verified']}")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every ``seprank`` subcommand.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["rank", "m.json", "--method", "exact"])
+    >>> args.command, args.file, args.method
+    ('rank', 'm.json', 'exact')
+    """
     parser = argparse.ArgumentParser(
         prog="seprank",
         description="Exact checks of the separation-rank theory of self-attention.")
@@ -245,13 +244,31 @@ def build_parser() -> argparse.ArgumentParser:
     rank.add_argument("--json", action="store_true", help="print the result as JSON")
     rank.set_defaults(func=_cmd_rank)
 
-    report = sub.add_parser("report", help="Markdown and HTML from a proof JSON report")
-    report.add_argument("report", help="the JSON written by `seprank prove --json`")
+    report = sub.add_parser("report", help="Markdown and HTML from a proof JSON report or a "
+                            "sweep store")
+    report.add_argument("report", help="the JSON written by `seprank prove --json`, or the "
+                        ".sqlite store of `seprank sweep`")
     report.add_argument("--markdown", metavar="PATH", default=None,
-                        help="default: the JSON's path with .md")
+                        help="default: the input's path with .md")
     report.add_argument("--html", metavar="PATH", default=None,
-                        help="default: the JSON's path with .html")
+                        help="default: the input's path with .html")
     report.set_defaults(func=_cmd_report)
+
+    sweep = sub.add_parser("sweep", help="run a grid of computations on Dask, resumably")
+    sweep.add_argument("spec", help="a .toml or .yaml sweep specification")
+    sweep.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                       help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: "
+                       "start a local cluster on 127.0.0.1)")
+    sweep.add_argument("--workers", type=int, default=None,
+                       help="local cluster size (default: one worker process per core)")
+    sweep.add_argument("--store", metavar="PATH", default=None,
+                       help="result store (default: from the spec, else SPEC.sqlite)")
+    sweep.add_argument("--retries", type=int, default=3,
+                       help="Dask retries of a task that raised (default: %(default)s)")
+    sweep.add_argument("--dry-run", action="store_true",
+                       help="say what would run, run nothing")
+    sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sweep.set_defaults(func=_cmd_sweep)
 
     lem = sub.add_parser("lemma6", help="levine2020 Lemma 6's identity, exactly over Q(i)")
     lem.add_argument("--depth", "-L", type=int, required=True)
@@ -292,6 +309,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one ``seprank`` command; return its exit status (2 for a user's error).
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     f = pathlib.Path(tmp) / "m.json"
+    ...     _ = f.write_text(json.dumps([[1, 2], [2, 4]]))    # second row = 2 x first
+    ...     status = main(["rank", str(f), "--json"])
+    {
+      "value": 1,
+      "kind": "exact",
+    ...
+    >>> status
+    0
+    >>> main(["rank", "/no/such/file.json"])                    # one line on stderr, no traceback
+    2
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -302,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("seprank: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `seprank ... | head`: the reader left, not an error of ours
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -55,7 +55,18 @@ def _check_nonneg_int(name: str, value: object) -> int:
 
 def check_d_lam(d: object, lam: object) -> None:
     """Raise ParameterError unless d >= 1 and lam >= 0 are integers (compositions of lam
-    into d parts, as indexed by every Omega and Hadamard-power matrix)."""
+    into d parts, as indexed by every Omega and Hadamard-power matrix).
+
+    Examples
+    --------
+    >>> check_d_lam(3, 0) is None
+    True
+    >>> try:
+    ...     check_d_lam(0, 2)
+    ... except ParameterError as exc:
+    ...     print(exc)
+    d must be >= 1, got 0
+    """
     for name, v in (("d", d), ("lam", lam)):
         if isinstance(v, bool) or not isinstance(v, int):
             raise ParameterError(f"{name} must be an integer, got {v!r}")
@@ -96,6 +107,13 @@ def iter_compositions(lam: int, d: int) -> Iterator[tuple[int, ...]]:
     ``multiset(d, lam)`` of them. Iterative (no recursion, any d): the
     successor of q moves one unit out of the rightmost nonzero part q_i with
     i < d - 1 and puts everything to its right, plus that unit, into q_(i+1).
+
+    Examples
+    --------
+    >>> list(iter_compositions(2, 2))
+    [(2, 0), (1, 1), (0, 2)]
+    >>> len(list(iter_compositions(3, 3))) == multiset(3, 3)
+    True
     """
     lam = _check_nonneg_int("lam", lam)
     d = _check_nonneg_int("d", d)

@@ -17,20 +17,71 @@ __all__ = [
 
 
 class SeprankError(ValueError):
-    """Base class of every error that seprank raises on purpose."""
+    """Base class of every error that seprank raises on purpose.
+
+    Examples
+    --------
+    >>> issubclass(SeprankError, ValueError)
+    True
+    >>> try:
+    ...     raise SeprankError("bad request")
+    ... except ValueError as exc:
+    ...     print(exc)
+    bad request
+    """
 
 
 class InputError(SeprankError):
-    """A matrix or file that cannot be read as the requested kind of object."""
+    """A matrix or file that cannot be read as the requested kind of object.
+
+    Examples
+    --------
+    >>> import seprank
+    >>> try:
+    ...     seprank.rank([[1, 2], [3]])
+    ... except InputError as exc:
+    ...     print(exc)
+    ragged rows: row 1 has 1 entries, row 0 has 2
+    """
 
 
 class NotPrimeError(SeprankError):
-    """A modulus that was supposed to be prime is not."""
+    """A modulus that was supposed to be prime is not.
+
+    Examples
+    --------
+    >>> from seprank.scalars.primes import require_prime
+    >>> try:
+    ...     require_prime(9)
+    ... except NotPrimeError as exc:
+    ...     print(exc)
+    9 is not prime
+    """
 
 
 class ParameterError(SeprankError):
-    """A parameter outside the range where the mathematics is defined."""
+    """A parameter outside the range where the mathematics is defined.
+
+    Examples
+    --------
+    >>> from seprank.scalars.primes import prev_prime
+    >>> try:
+    ...     prev_prime(2)
+    ... except ParameterError as exc:
+    ...     print(exc)
+    there is no prime below 2
+    """
 
 
 class MemoryLimitError(SeprankError):
-    """A computation whose memory, estimated before allocating, cannot fit."""
+    """A computation whose memory, estimated before allocating, cannot fit.
+
+    Examples
+    --------
+    >>> from seprank.linalg.memory import require_fits
+    >>> try:
+    ...     require_fits(2**80, "a huge matrix")
+    ... except MemoryLimitError as exc:
+    ...     print(str(exc).split(" needs")[0])
+    a huge matrix
+    """

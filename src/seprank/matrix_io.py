@@ -100,7 +100,23 @@ def _load_npy(path: Path, allow_float: bool) -> np.ndarray:
 
 def load_matrix(path: str | os.PathLike, *, allow_float: bool = False
                 ) -> np.ndarray | list[list[int | Fraction | float]]:
-    """Load the matrix in ``path`` (see the module docstring for the formats)."""
+    """Load the matrix in ``path`` (see the module docstring for the formats).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     f = Path(d) / "m.txt"
+    ...     _ = f.write_text("# a comment\\n1 2\\n3 1/2\\n")
+    ...     load_matrix(f)
+    [[1, 2], [3, Fraction(1, 2)]]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     f = Path(d) / "m.json"
+    ...     _ = f.write_text('[[0, "2/4"]]')
+    ...     load_matrix(f)
+    [[0, Fraction(1, 2)]]
+    """
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file")

@@ -182,7 +182,13 @@ def compare_e_monomials(a: tuple[Fraction, int], b: tuple[Fraction, int],
 
 
 def arb_of(x: int | Fraction | flint.arb) -> flint.arb:
-    """An arb ball holding the int or Fraction ``x`` (exact when representable)."""
+    """An arb ball holding the int or Fraction ``x`` (exact when representable).
+
+    Examples
+    --------
+    >>> arb_of(Fraction(1, 2)).is_exact(), arb_of(Fraction(1, 3)).is_exact()
+    (True, False)
+    """
     if isinstance(x, flint.arb):
         return x
     if isinstance(x, bool):
@@ -195,14 +201,28 @@ def arb_of(x: int | Fraction | flint.arb) -> flint.arb:
 
 
 def log3(x: int | Fraction | flint.arb) -> flint.arb:
-    """Rigorous enclosure of ``log_3 x`` for positive ``x`` (ParameterError otherwise)."""
+    """Rigorous enclosure of ``log_3 x`` for positive ``x`` (ParameterError otherwise).
+
+    Examples
+    --------
+    >>> log3(9).contains(2)
+    True
+    """
     if not isinstance(x, flint.arb) and x <= 0:
         raise ParameterError(f"log_3 needs a positive argument, got {x}")
     return arb_of(x).log() / flint.arb(3).log()
 
 
 def arb_le(a: flint.arb, b: flint.arb) -> bool | None:
-    """True if certainly ``a <= b``, False if certainly ``a > b``, None if undecided."""
+    """True if certainly ``a <= b``, False if certainly ``a > b``, None if undecided.
+
+    Examples
+    --------
+    >>> arb_le(arb_of(1), arb_of(2)), arb_le(arb_of(2), arb_of(1))
+    (True, False)
+    >>> arb_le(flint.arb(1, 1), arb_of(1)) is None   # the ball [0, 2] straddles 1
+    True
+    """
     if a <= b:
         return True
     if a > b:
@@ -219,6 +239,11 @@ def thm1_regime(L: int, d_x: int) -> bool:
 
     levine2020 l.128 (Theorem 1 hypothesis) and l.124 (``d_x > 3^L``). The
     boundary ``d_x = 3^L`` belongs to neither theorem.
+
+    Examples
+    --------
+    >>> thm1_regime(1, 4), thm1_regime(1, 3)   # 3 < 4 holds; 3 < 3 does not
+    (True, False)
     """
     L = _int_at_least("L", L, 1)
     d_x = _int_at_least("d_x", d_x, 1)
@@ -229,6 +254,11 @@ def thm2_regime(L: int, d_x: int) -> bool:
     """Whether (L, d_x) lies in Theorem 2's regime ``L > log_3 d_x``, i.e. ``3^L > d_x``.
 
     levine2020 l.152 (Theorem 2 hypothesis).
+
+    Examples
+    --------
+    >>> thm2_regime(2, 8), thm2_regime(1, 3)   # 9 > 8 holds; 3 > 3 does not
+    (True, False)
     """
     L = _int_at_least("L", L, 1)
     d_x = _int_at_least("d_x", d_x, 1)
@@ -236,7 +266,13 @@ def thm2_regime(L: int, d_x: int) -> bool:
 
 
 def thm1_a(L: int) -> flint.arb:
-    """The constant ``a = -L + [2 - log_3 2]`` of Theorem 1 (levine2020 l.132)."""
+    """The constant ``a = -L + [2 - log_3 2]`` of Theorem 1 (levine2020 l.132).
+
+    Examples
+    --------
+    >>> (thm1_a(2) + log3(2)).contains(0)   # a = -2 + 2 - log_3 2
+    True
+    """
     L = _int_at_least("L", L, 1)
     return arb_of(2 - L) - log3(2)
 
@@ -255,6 +291,11 @@ def thm1_lower_log3(L: int, d_x: int, H: int) -> flint.arb:
 
     Printed with ``a = -L + 2 - log_3 2`` (l.132). Raises ParameterError when
     ``d_x - H <= 0`` (the printed logarithm is undefined there).
+
+    Examples
+    --------
+    >>> thm1_lower_log3(2, 10, 2).overlaps(log3(4))   # 3^0 (log_3 8 - log_3 2)
+    True
     """
     L, d_x, H = _thm1_args(L, d_x, H)
     return arb_of(Fraction(3) ** (L - 2)) * (log3(d_x - H) + thm1_a(L))
@@ -283,6 +324,13 @@ def thm1_lower_is_positive(L: int, d_x: int, H: int) -> bool:
     The inequality is ``(d_x - H) * 9 / (2 * 3^L) > 1``, i.e.
     ``9 (d_x - H) > 2 * 3^L``. For ``d_x = H`` the printed logarithm is undefined
     and the remark does not hold; this returns False there.
+
+    Examples
+    --------
+    >>> thm1_lower_is_positive(1, 3, 1)   # 9 * 2 = 18 > 2 * 3 = 6
+    True
+    >>> thm1_lower_is_positive(2, 3, 1)   # 18 > 18 fails
+    False
     """
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
@@ -290,7 +338,13 @@ def thm1_lower_is_positive(L: int, d_x: int, H: int) -> bool:
 
 
 def thm1_upper_log3(L: int, d_x: int, H: int) -> flint.arb:
-    """Theorem 1's upper bound on ``log_3 sep``: ``(3^L - 1)/2 log_3(d_x + H)`` (eq. (7), l.130)."""
+    """Theorem 1's upper bound on ``log_3 sep``: ``(3^L - 1)/2 log_3(d_x + H)`` (eq. (7), l.130).
+
+    Examples
+    --------
+    >>> thm1_upper_log3(1, 2, 1).contains(1)   # C(1) log_3 3 = 1
+    True
+    """
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
     return arb_of(num_head_indices(L)) * log3(d_x + H)
@@ -301,6 +355,13 @@ def thm1_upper_pow3(L: int, d_x: int, H: int) -> int:
 
     Equal to :func:`thm3_bound` with ``d_a = d_x / H`` because
     ``H (d_a + 1) = d_x + H``.
+
+    Examples
+    --------
+    >>> thm1_upper_pow3(2, 4, 2)   # (4 + 2)^C(2) = 6^4
+    1296
+    >>> thm1_upper_pow3(2, 4, 2) == thm3_bound(2, 2, 2)
+    True
     """
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
@@ -312,14 +373,26 @@ def thm1_upper_pow3(L: int, d_x: int, H: int) -> int:
 
 
 def thm2_b1(L: int, H: int) -> Fraction:
-    """``b_1 = -L (H/2 + 1)`` (levine2020 l.156)."""
+    """``b_1 = -L (H/2 + 1)`` (levine2020 l.156).
+
+    Examples
+    --------
+    >>> thm2_b1(2, 2)   # -2 (2/2 + 1)
+    Fraction(-4, 1)
+    """
     L = _int_at_least("L", L, 1)
     H = _int_at_least("H", H, 1)
     return -L * (Fraction(H, 2) + 1)
 
 
 def thm2_c1(L: int) -> int:
-    """``c_1 = L`` (levine2020 l.156)."""
+    """``c_1 = L`` (levine2020 l.156).
+
+    Examples
+    --------
+    >>> thm2_c1(3)
+    3
+    """
     return _int_at_least("L", L, 1)
 
 
@@ -327,6 +400,11 @@ def thm2_b2(d_x: int, H: int) -> flint.arb:
     """``b_2 = -d_x (1 + 1/2 log_3((d_x - H)/2))`` (levine2020 l.156).
 
     Raises ParameterError for ``d_x = H`` (logarithm of 0).
+
+    Examples
+    --------
+    >>> thm2_b2(3, 1)   # (3 - 1)/2 = 1, so b_2 = -3 (1 + 0)
+    -3.00000000000000
     """
     d_x, H = _check_heads(d_x, H)
     if d_x == H:
@@ -335,7 +413,13 @@ def thm2_b2(d_x: int, H: int) -> flint.arb:
 
 
 def thm2_c2(d_x: int) -> flint.arb:
-    """``c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x`` (levine2020 l.156)."""
+    """``c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x`` (levine2020 l.156).
+
+    Examples
+    --------
+    >>> thm2_c2(1).overlaps(log3(8) + 1 / flint.arb(3).log())   # c_2 = log_3(8e) at d_x = 1
+    True
+    """
     d_x = _int_at_least("d_x", d_x, 1)
     e = flint.arb.const_e()
     return (-2 * arb_of(d_x) * (arb_of(d_x) / (2 * (2 * e).sqrt())).log() / flint.arb(3).log()
@@ -343,7 +427,13 @@ def thm2_c2(d_x: int) -> flint.arb:
 
 
 def thm2_lower_log3(L: int, d_x: int, H: int) -> flint.arb:
-    """Theorem 2's lower bound on ``log_3 sep``: ``d_x L / 2 + b_1 + b_2`` (eq. (8), l.154)."""
+    """Theorem 2's lower bound on ``log_3 sep``: ``d_x L / 2 + b_1 + b_2`` (eq. (8), l.154).
+
+    Examples
+    --------
+    >>> thm2_lower_log3(2, 3, 1)   # 3 + b_1 + b_2 = 3 - 3 - 3
+    -3.00000000000000
+    """
     L = _int_at_least("L", L, 1)
     return arb_of(Fraction(d_x * L, 2)) + arb_of(thm2_b1(L, H)) + thm2_b2(d_x, H)
 
@@ -354,6 +444,11 @@ def thm2_lower_pow3_squared(L: int, d_x: int, H: int) -> Fraction:
     With ``d = (d_x - H)/2``: ``2 (d_x L/2 + b_1 + b_2)
     = L (d_x - H) - 2L - 2 d_x - d_x log_3 d``, so the value is
     ``3^{L (d_x - H) - 2L - 2 d_x} * d^{-d_x}`` (eq. (8) and l.156).
+
+    Examples
+    --------
+    >>> thm2_lower_pow3_squared(2, 3, 1)   # 3^(2 * (-3))
+    Fraction(1, 729)
     """
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
@@ -364,7 +459,13 @@ def thm2_lower_pow3_squared(L: int, d_x: int, H: int) -> Fraction:
 
 
 def thm2_upper_log3(L: int, d_x: int) -> flint.arb:
-    """Theorem 2's upper bound on ``log_3 sep``: ``2 d_x L + c_1 + c_2`` (eq. (8), l.154)."""
+    """Theorem 2's upper bound on ``log_3 sep``: ``2 d_x L + c_1 + c_2`` (eq. (8), l.154).
+
+    Examples
+    --------
+    >>> thm2_upper_log3(1, 1).overlaps(log3(216) + 1 / flint.arb(3).log())   # log_3(216 e)
+    True
+    """
     L = _int_at_least("L", L, 1)
     return arb_of(2 * d_x * L) + thm2_c1(L) + thm2_c2(d_x)
 
@@ -375,6 +476,11 @@ def thm2_upper_pow3(L: int, d_x: int) -> tuple[Fraction, int]:
     ``3^{2 d_x L + L} * d_x * (2 sqrt(2e) / d_x)^{2 d_x}
     = 3^{(2 d_x + 1) L} * d_x * 8^{d_x} / d_x^{2 d_x} * e^{d_x}``
     (eq. (8) with c_1, c_2 of l.156).
+
+    Examples
+    --------
+    >>> thm2_upper_pow3(1, 1)   # 3^3 * 1 * 8 / 1, times e^1
+    (Fraction(216, 1), 1)
     """
     L = _int_at_least("L", L, 1)
     d_x = _int_at_least("d_x", d_x, 1)
@@ -395,6 +501,14 @@ def thm2_upper_chain(L: int, d_x: int) -> list[dict]:
     3. ``3^L d_x (2e)^{d_x} (2 (3^L - 1)/d_x)^{2 d_x}``       (only for 3^L > d_x)
     4. ``3^{L + log_3 d_x + d_x log_3 2e + 2 d_x log_3(2 * 3^L / d_x)}``
     5. ``3^{(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3 2 sqrt(2e) - log_3 d_x)}``
+
+    Examples
+    --------
+    >>> chain = thm2_upper_chain(1, 1)
+    >>> chain[0]["value"]   # 1 * 2 * ((1, 2)) * (2/1 + 1)^1 = 6
+    (Fraction(6, 1), 0)
+    >>> chain[-1]["value"] == thm2_upper_pow3(1, 1)
+    True
     """
     L = _int_at_least("L", L, 1)
     d_x = _int_at_least("d_x", d_x, 1)
@@ -433,14 +547,26 @@ def thm3_bound(L: int, H: int, d_a: int) -> int:
 
 
 def thm4_num_chi(L: int, d_x: int) -> int:
-    """The count ``d_x ((d_x, 2C(L)))`` of the functions chi in Theorem 4's proof (l.465-467)."""
+    """The count ``d_x ((d_x, 2C(L)))`` of the functions chi in Theorem 4's proof (l.465-467).
+
+    Examples
+    --------
+    >>> thm4_num_chi(1, 2)   # 2 * ((2, 2)) = 2 * 3
+    6
+    """
     L = _int_at_least("L", L, 1)
     d_x = _int_at_least("d_x", d_x, 1)
     return d_x * multiset(d_x, 2 * num_head_indices(L))
 
 
 def thm4_chi_bound(L: int, d_x: int) -> Fraction:
-    """Bound on the separation rank of each chi: ``(C+1) (2C/d_x + 1)^{d_x}`` (l.463, Lemma 3)."""
+    """Bound on the separation rank of each chi: ``(C+1) (2C/d_x + 1)^{d_x}`` (l.463, Lemma 3).
+
+    Examples
+    --------
+    >>> thm4_chi_bound(1, 2)   # (1 + 1) (2/2 + 1)^2
+    Fraction(8, 1)
+    """
     L = _int_at_least("L", L, 1)
     d_x = _int_at_least("d_x", d_x, 1)
     C = num_head_indices(L)
@@ -505,6 +631,11 @@ def thm5_log3_bound(L: int, d_x: int, N: int, H: int) -> flint.arb:
     ``prod (l + 1) = (L+1)!`` exceeds the printed ``3^{L log_3 L} = L^L`` for
     L = 1, 2; and the recursion the proof describes gives the still larger
     :func:`thm5_recursion_bound`.
+
+    Examples
+    --------
+    >>> thm5_log3_bound(1, 3, 1, 1).contains(4)   # 1 log_3 1 + 4 log_3 3 * C(1)
+    True
     """
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
@@ -517,6 +648,13 @@ def thm5_product_bound(L: int, d_x: int, N: int, H: int) -> int:
     """The bound the proof of Theorem 5 ends with: ``prod_{l=1}^L (l+1) (N d_x^4 / H)^{3^{l-1}}``.
 
     levine2020 A.4, l.518 (an integer: H divides d_x).
+
+    Examples
+    --------
+    >>> thm5_product_bound(1, 2, 1, 2)   # (1 + 1) (1 * 2^4 / 2)^1
+    16
+    >>> thm5_product_bound(2, 1, 1, 1)   # (L + 1)! = 3! when N d_x^4 / H = 1
+    6
     """
     L = _int_at_least("L", L, 1)
     d_x, H = _check_heads(d_x, H)
@@ -549,7 +687,13 @@ def thm5_recursion_bound(L: int, d_x: int, N: int, H: int) -> int:
 
 
 def thm6_bound(L: int, d_x: int) -> Fraction:
-    """Theorem 6: ``d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^{d_x}`` (A.4, l.528)."""
+    """Theorem 6: ``d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^{d_x}`` (A.4, l.528).
+
+    Examples
+    --------
+    >>> thm6_bound(1, 2) == thm4_bound(1, 2) * 2   # C(1) + 1 = 2
+    True
+    """
     L = _int_at_least("L", L, 1)
     return thm4_bound(L, d_x) * (num_head_indices(L) + 1)
 
@@ -567,7 +711,13 @@ def _lemma3_args(n: int, rs: Sequence[int]) -> tuple[int, list[int]]:
 
 
 def lemma3_lhs(n: int, rs: Sequence[int]) -> int:
-    """``phi(r_1, ..., r_k) = prod_j ((n, r_j))`` (levine2020 Lemma 3, l.544)."""
+    """``phi(r_1, ..., r_k) = prod_j ((n, r_j))`` (levine2020 Lemma 3, l.544).
+
+    Examples
+    --------
+    >>> lemma3_lhs(2, [1, 2])   # ((2, 1)) ((2, 2)) = 2 * 3
+    6
+    """
     n, rs = _lemma3_args(n, rs)
     return prod(multiset(n, r) for r in rs)
 
@@ -590,6 +740,13 @@ def lemma3_equal_split_printed(n: int, k: int, M: int) -> Fraction:
 
     levine2020 l.563, last member of the chain (printed without the factor
     ``((n-1)!)^{-k}`` that its previous members carry).
+
+    Examples
+    --------
+    >>> lemma3_equal_split_printed(3, 1, 0)   # (0 + 1)(0 + 2), without the 1/2! factor
+    Fraction(2, 1)
+    >>> lemma3_rhs(3, [0])
+    Fraction(1, 1)
     """
     n = _int_at_least("n", n, 1)
     k = _int_at_least("k", k, 1)
@@ -599,14 +756,26 @@ def lemma3_equal_split_printed(n: int, k: int, M: int) -> Fraction:
 
 
 def lemma4_rhs(n: int, k: int) -> tuple[Fraction, int]:
-    """Lemma 4's bound ``(2e(n+k)/n)^n`` as the e-monomial ``((2(n+k)/n)^n, n)`` (l.569)."""
+    """Lemma 4's bound ``(2e(n+k)/n)^n`` as the e-monomial ``((2(n+k)/n)^n, n)`` (l.569).
+
+    Examples
+    --------
+    >>> lemma4_rhs(2, 2)   # (2e * 4/2)^2 = 16 e^2
+    (Fraction(16, 1), 2)
+    """
     n = _int_at_least("n", n, 1)
     k = _int_at_least("k", k, 0)
     return Fraction(2 * (n + k), n) ** n, n
 
 
 def lemma4_rhs_log3(n: int, k: int) -> flint.arb:
-    """``log_3`` of Lemma 4's bound, ``n log_3(2e(n+k)/n)``, as an arb ball."""
+    """``log_3`` of Lemma 4's bound, ``n log_3(2e(n+k)/n)``, as an arb ball.
+
+    Examples
+    --------
+    >>> lemma4_rhs_log3(1, 1).overlaps(log3(4) + 1 / flint.arb(3).log())   # log_3(4e)
+    True
+    """
     q, m = lemma4_rhs(n, k)
     return log3(q) + arb_of(m) / flint.arb(3).log()
 
@@ -616,6 +785,11 @@ def lemma4_holds(n: int, k: int, bounds: tuple[Fraction, Fraction] | None = None
     """Decide ``((n, k)) <= (2e(n+k)/n)^n`` exactly (levine2020 Lemma 4, l.569).
 
     Uses the rational enclosure of e; None only if the enclosure cannot decide.
+
+    Examples
+    --------
+    >>> lemma4_holds(2, 2)   # ((2, 2)) = 3 <= 16 e^2
+    True
     """
     return compare_e_monomials((Fraction(multiset(n, k)), 0), lemma4_rhs(n, k), bounds)
 
@@ -625,6 +799,11 @@ def binomial_upper_e(N: int, K: int, bounds: tuple[Fraction, Fraction] | None = 
     """Decide the textbook bound ``C(N, K) <= (e N / K)^K`` (used in Lemma 4's proof, l.573).
 
     Needs ``1 <= K <= N``.
+
+    Examples
+    --------
+    >>> binomial_upper_e(4, 2)   # C(4, 2) = 6 <= (2e)^2
+    True
     """
     N = _int_at_least("N", N, 1)
     K = _int_at_least("K", K, 1)
@@ -655,6 +834,11 @@ def b2_dims(L: int, d_x: int, H: int) -> tuple[int, int]:
 
     The construction needs both to be integers with ``d >= 1``: ``L >= 2`` and
     ``d_x - H`` even and at least 2. ParameterError otherwise.
+
+    Examples
+    --------
+    >>> b2_dims(3, 10, 2)   # ((10 - 2)/2, 3^1)
+    (4, 3)
     """
     L = _int_at_least("L", L, 2)
     d_x, H = _check_heads(d_x, H)

@@ -55,7 +55,13 @@ def thm3_bound(L: int, r: int, r_e: int) -> int:
 
 
 def thm4_bound(L: int, r: int, r_e: int) -> int:
-    """Theorem 4 (convolution embedding): the same expression as Theorem 3 (eq. (11), l.455)."""
+    """Theorem 4 (convolution embedding): the same expression as Theorem 3 (eq. (11), l.455).
+
+    Examples
+    --------
+    >>> thm4_bound(1, 1, 0) == thm3_bound(1, 1, 0)
+    True
+    """
     return thm3_bound(L, r, r_e)
 
 
@@ -66,6 +72,15 @@ def thm3_proof_bound(L: int, r: int, r_e: int) -> Fraction:
     with ``2C + 1 = 3^L``. For ``r_e = 0`` the last factor is the empty product
     over ``sigma in [r_e]`` (l.441), i.e. 1. It is at most :func:`thm3_bound`,
     because ``3^L / r + 1 <= 3^L + 1`` for ``r >= 1``.
+
+    Examples
+    --------
+    >>> thm3_proof_bound(1, 1, 0)   # ((1, 3)) ((4, 3)) (3/1 + 1)^1 = 1 * 20 * 4
+    Fraction(80, 1)
+    >>> thm3_proof_bound(1, 2, 1)   # 10 * 20 * (5/2)^2 * 4
+    Fraction(5000, 1)
+    >>> thm3_proof_bound(1, 2, 1) <= thm3_bound(1, 2, 1)
+    True
     """
     L = _int_at_least("L", L, 1)
     r = _int_at_least("r", r, 1)
@@ -84,6 +99,11 @@ def thm3_bound_capped(L: int, r: int, r_e: int, d_x: int) -> int:
     ``min{r, d_x}``: an embedding of rank r into ``R^{d_x}`` has rank at most
     ``d_x``, so the factorization used in eq. (10) (l.385) exists with inner
     dimension ``min(r, d_x)``.
+
+    Examples
+    --------
+    >>> thm3_bound_capped(1, 5, 0, 1) == thm3_bound(1, 1, 0)   # r is capped at d_x = 1
+    True
     """
     d_x = _int_at_least("d_x", d_x, 1)
     r = _int_at_least("r", r, 1)
@@ -94,6 +114,11 @@ def cor1_lower_bound(L: int, r: int, H: int) -> int:
     """Corollary 1's lower bound ``sep >= (((r - H)/2, 3^{L-2}))`` (eq. (14), l.564).
 
     Needs ``L >= 2`` and ``(r - H)/2`` an integer ``>= 1``.
+
+    Examples
+    --------
+    >>> cor1_lower_bound(3, 5, 1)   # ((2, 3)) = C(4, 3)
+    4
     """
     L = _int_at_least("L", L, 2)
     r = _int_at_least("r", r, 1)
@@ -104,7 +129,13 @@ def cor1_lower_bound(L: int, r: int, H: int) -> int:
 
 
 def lemma3_holds(n: int, k: int) -> bool | None:
-    """wies2021 Lemma 3 (l.367): ``((n, k)) <= (2e(n+k)/n)^n``; the same as levine2020 Lemma 4."""
+    """wies2021 Lemma 3 (l.367): ``((n, k)) <= (2e(n+k)/n)^n``; the same as levine2020 Lemma 4.
+
+    Examples
+    --------
+    >>> lemma3_holds(1, 1)   # ((1, 1)) = 1 <= 4e
+    True
+    """
     return lemma4_holds(n, k)
 
 
@@ -114,6 +145,11 @@ def lemma4_printed_holds(n: int, k: int, bounds: tuple[Fraction, Fraction] | Non
 
     The printed direction is the reverse of Lemma 3 (l.367); this decides it
     exactly with the certified enclosure of e (None: enclosure too coarse).
+
+    Examples
+    --------
+    >>> lemma4_printed_holds(1, 1)   # ((1, 1)) = 1 >= 4e fails
+    False
     """
     n = _int_at_least("n", n, 1)
     k = _int_at_least("k", k, 0)
@@ -124,6 +160,11 @@ def lemma4_proof_lower(n: int, k: int) -> Fraction:
     """What the proof of wies2021 Lemma 4 derives (l.570): ``((n, k)) >= ((n+k-1)/(n-1))^{n-1}``.
 
     Returns the right-hand side; needs ``n >= 2``.
+
+    Examples
+    --------
+    >>> lemma4_proof_lower(3, 2)   # (4/2)^2, and indeed ((3, 2)) = 6 >= 4
+    Fraction(4, 1)
     """
     n = _int_at_least("n", n, 2)
     k = _int_at_least("k", k, 0)

@@ -110,7 +110,13 @@ def gram_hadamard_mod_p_f64(U, lam: int, p: int) -> np.ndarray:
 
 
 def gram_hadamard_rows_mod_p(U, lam: int, p: int, row0: int, row1: int) -> np.ndarray:
-    """Rows row0..row1-1 of G mod p (float64), for building G in row blocks."""
+    """Rows row0..row1-1 of G mod p (float64), for building G in row blocks.
+
+    Examples
+    --------
+    >>> gram_hadamard_rows_mod_p([[1, 2], [3, 4]], 2, 7, 1, 2).tolist()   # 11^2, 25^2 mod 7
+    [[2.0, 2.0]]
+    """
     p = require_prime(p, max_value=_MAX_PRIME)
     R = _residues(U, p)
     n = R.shape[0]

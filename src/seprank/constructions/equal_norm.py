@@ -76,7 +76,15 @@ SELECTION_PRIME = 2_147_483_647
 
 @dataclass
 class EqualNormWitness:
-    """A matrix A (n x d, natural entries, equal squared row norms c) and its provenance."""
+    """A matrix A (n x d, natural entries, equal squared row norms c) and its provenance.
+
+    Examples
+    --------
+    >>> w = EqualNormWitness(d=2, lam=1, n=2, A=[[3, 4], [4, 3]], c=25, method="sphere",
+    ...                      seed=0, positive=True, square_norm=True)
+    >>> w.norm   # sqrt(25)
+    5
+    """
 
     d: int
     lam: int
@@ -123,6 +131,13 @@ def points_of_norm(c: int, d: int, *, positive: bool = True, work_limit: int | N
     Depth-first search over the coordinates; the last coordinate is solved for
     exactly (``math.isqrt``). Returns ``(points, work)`` with ``work`` the number
     of search nodes visited; raises ``ParameterError`` past ``work_limit`` nodes.
+
+    Examples
+    --------
+    >>> points_of_norm(25, 2)[0]   # 3^2 + 4^2 = 25
+    [(3, 4), (4, 3)]
+    >>> points_of_norm(25, 2, positive=False)[0]
+    [(0, 5), (3, 4), (4, 3), (5, 0)]
     """
     if c < 0 or d < 1:
         raise ParameterError("need c >= 0 and d >= 1")
@@ -169,6 +184,11 @@ def sample_points_of_norm(c: int, d: int, *, rng: random.Random, count: int, att
     points then lie on the hyperplane x_{d-1} = x_d). Not uniform on the
     sphere, but every attempt is independent, unlike a truncated depth-first
     search whose points all share their leading coordinates.
+
+    Examples
+    --------
+    >>> sorted(sample_points_of_norm(25, 2, rng=random.Random(0), count=2, attempts=100))
+    [(3, 4), (4, 3)]
     """
     lo = 1 if positive else 0
     found: dict[tuple[int, ...], None] = {}
@@ -198,7 +218,13 @@ def sample_points_of_norm(c: int, d: int, *, rng: random.Random, count: int, att
 
 
 def monomial_matrix(points: list[tuple[int, ...]], lam: int) -> list[list[int]]:
-    """M[i][k] = prod_r points[i][r]^{k_r} over the compositions k of lam (exact)."""
+    """M[i][k] = prod_r points[i][r]^{k_r} over the compositions k of lam (exact).
+
+    Examples
+    --------
+    >>> monomial_matrix([(1, 2), (3, 4)], 2)   # columns x^2, x y, y^2
+    [[1, 2, 4], [9, 12, 16]]
+    """
     if not points:
         return []
     d = len(points[0])
@@ -207,7 +233,13 @@ def monomial_matrix(points: list[tuple[int, ...]], lam: int) -> list[list[int]]:
 
 
 def monomial_matrix_mod_p(points: list[tuple[int, ...]], lam: int, p: int) -> np.ndarray:
-    """The monomial matrix mod p (p < 2^31), vectorized over points, as int64."""
+    """The monomial matrix mod p (p < 2^31), vectorized over points, as int64.
+
+    Examples
+    --------
+    >>> monomial_matrix_mod_p([(1, 2), (3, 4)], 2, 5).tolist()   # the matrix above mod 5
+    [[1, 2, 4], [4, 2, 1]]
+    """
     if p >= 2**31:
         raise ParameterError("monomial_matrix_mod_p needs p < 2^31")
     X = np.array(points, dtype=np.int64) % p
@@ -242,7 +274,13 @@ def _independent_rows_mod_p(M: np.ndarray, p: int) -> list[int]:
 
 
 def gram_hadamard_power(A: list[list[int]], lam: int) -> list[list[int]]:
-    """(A A^T)^(odot lambda), exactly, as Python integers."""
+    """(A A^T)^(odot lambda), exactly, as Python integers.
+
+    Examples
+    --------
+    >>> gram_hadamard_power([[1, 2], [3, 4]], 2)   # A A^T = [[5, 11], [11, 25]], squared
+    [[25, 121], [121, 625]]
+    """
     G = [[sum(x * y for x, y in zip(a, b, strict=True)) for b in A] for a in A]
     return [[g**lam for g in row] for row in G]
 
@@ -281,6 +319,15 @@ def equal_norm_witness(d: int, lam: int, *, seed: int = 0, positive: bool = True
     or "gaussian" (d = 2 only). The returned rows are certified full rank mod
     ``SELECTION_PRIME`` (recorded in ``details``); callers certify over Q with
     :func:`seprank.rank`.
+
+    Examples
+    --------
+    >>> w = equal_norm_witness(2, 1)   # 25: first square = sum of two positive squares
+    >>> w.A, w.c
+    ([[3, 4], [4, 3]], 25)
+    >>> w = equal_norm_witness(3, 2)
+    >>> w.n, flint.fmpz_mat(gram_hadamard_power(w.A, 2)).rank()   # ((3, 2)) = 6, full rank
+    (6, 6)
     """
     check_d_lam(d, lam)
     if method not in ("auto", "sphere", "gaussian"):
@@ -369,6 +416,12 @@ def check_witness_shape(w: EqualNormWitness) -> dict[str, Any]:
 
     Also checks identity (AA^T)^(odot lam) = M Delta M^T (wies2021 eqs. (25)-(26))
     when n <= 60 (it multiplies n x n integer matrices).
+
+    Examples
+    --------
+    >>> info = check_witness_shape(equal_norm_witness(3, 2))
+    >>> info["shape_ok"], info["equal_norms"], info["multinomial_factorization_ok"]
+    (True, True, True)
     """
     A = w.A
     norms = {sum(x * x for x in row) for row in A}

@@ -38,7 +38,15 @@ Exps = tuple[int, ...]
 
 
 def monomials(d: int, l: int) -> list[Exps]:
-    """Exponent vectors of the degree-``l`` monomials in ``d`` variables ([] if l < 0)."""
+    """Exponent vectors of the degree-``l`` monomials in ``d`` variables ([] if l < 0).
+
+    Examples
+    --------
+    >>> monomials(2, 2)   # x^2, x y, y^2
+    [(2, 0), (1, 1), (0, 2)]
+    >>> monomials(2, -1)
+    []
+    """
     if l < 0:
         return []
     return compositions(l, d)
@@ -59,7 +67,13 @@ def _laplacian_poly(p: dict[Exps, int]) -> dict[Exps, int]:
 
 
 def laplacian_matrix(d: int, l: int) -> flint.fmpz_mat:
-    """The Laplacian from degree ``l`` to degree ``l - 2`` (rows: degree l-2, cols: l)."""
+    """The Laplacian from degree ``l`` to degree ``l - 2`` (rows: degree l-2, cols: l).
+
+    Examples
+    --------
+    >>> laplacian_matrix(2, 2).tolist()   # Laplacian of x^2, x y, y^2 is 2, 0, 2
+    [[2, 0, 2]]
+    """
     rows, cols = monomials(d, l - 2), monomials(d, l)
     idx = _index(d, l - 2)
     M = flint.fmpz_mat(len(rows), len(cols))
@@ -70,7 +84,13 @@ def laplacian_matrix(d: int, l: int) -> flint.fmpz_mat:
 
 
 def times_norm_squared_matrix(d: int, l: int) -> flint.fmpz_mat:
-    """Multiplication by ``|x|^2`` from degree ``l - 2`` to degree ``l`` (rows: l)."""
+    """Multiplication by ``|x|^2`` from degree ``l - 2`` to degree ``l`` (rows: l).
+
+    Examples
+    --------
+    >>> times_norm_squared_matrix(2, 2).tolist()   # 1 * (x^2 + y^2)
+    [[1], [0], [1]]
+    """
     rows, cols = monomials(d, l), monomials(d, l - 2)
     idx = _index(d, l)
     M = flint.fmpz_mat(len(rows), len(cols))
@@ -82,13 +102,25 @@ def times_norm_squared_matrix(d: int, l: int) -> flint.fmpz_mat:
 
 
 def harmonic_dimension_closed_form(d: int, l: int) -> int:
-    """The classical count ``C(d+l-1, l) - C(d+l-3, l-2)`` (second term 0 for l < 2)."""
+    """The classical count ``C(d+l-1, l) - C(d+l-3, l-2)`` (second term 0 for l < 2).
+
+    Examples
+    --------
+    >>> [harmonic_dimension_closed_form(3, l) for l in range(4)]   # 2 l + 1 on the 2-sphere
+    [1, 3, 5, 7]
+    """
     second = comb(d + l - 3, l - 2) if l >= 2 else 0
     return comb(d + l - 1, l) - second
 
 
 def harmonic_dimension_exact(d: int, l: int) -> dict[str, int]:
-    """Dimension of the kernel of the Laplacian on degree ``l``, by an exact rank."""
+    """Dimension of the kernel of the Laplacian on degree ``l``, by an exact rank.
+
+    Examples
+    --------
+    >>> harmonic_dimension_exact(3, 2)["kernel_dim"] == harmonic_dimension_closed_form(3, 2)
+    True
+    """
     n_l = comb(d + l - 1, l)
     n_lm2 = comb(d + l - 3, l - 2) if l >= 2 else 0
     if l < 2:
@@ -106,7 +138,13 @@ def _restricted_monomials(d: int, r: int, j: int) -> list[Exps]:
 
 def laplacian_power_on_subspace(d: int, r: int, j: int, k: int) -> list[list[int]]:
     """Rows: ``Laplacian^k`` of each degree-``j`` monomial in ``x_1..x_r`` (as degree j-2k
-    vectors in ``d`` variables)."""
+    vectors in ``d`` variables).
+
+    Examples
+    --------
+    >>> laplacian_power_on_subspace(2, 1, 2, 1)   # Laplacian of x_1^2 is the constant 2
+    [[2]]
+    """
     target = _index(d, j - 2 * k)
     out = []
     for e in _restricted_monomials(d, r, j):
@@ -127,6 +165,13 @@ def touched_harmonic_dimension(d: int, r: int, l: int, extra: int = 0) -> dict[s
     The span is ``(W + |x|^2 P_{l-2}) / |x|^2 P_{l-2}`` with ``W`` spanned by the
     ``Laplacian^k`` images; its dimension is ``rank[W; |x|^2 P_{l-2}] - dim P_{l-2}``
     (multiplication by ``|x|^2`` is injective).
+
+    Examples
+    --------
+    >>> touched_harmonic_dimension(2, 1, 2)["touched_dim"]   # x_1^2 reaches only x_1^2 - x_2^2
+    1
+    >>> touched_harmonic_dimension(3, 3, 2)["touched_dim"]   # r = d: all of H_2, dimension 5
+    5
     """
     rows: list[list[int]] = []
     for k in range(extra + 1):

@@ -40,7 +40,13 @@ Poly = dict[tuple[int, ...], int]
 
 
 def monomial_exponents(n_vars: int, max_deg: int) -> list[tuple[int, ...]]:
-    """All exponent tuples of n_vars variables with total degree <= max_deg."""
+    """All exponent tuples of n_vars variables with total degree <= max_deg.
+
+    Examples
+    --------
+    >>> monomial_exponents(2, 2)   # 1, x, y, x^2, x y, y^2
+    [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2)]
+    """
     out = []
     for deg in range(max_deg + 1):
         for combo in combinations_with_replacement(range(n_vars), deg):
@@ -52,7 +58,13 @@ def monomial_exponents(n_vars: int, max_deg: int) -> list[tuple[int, ...]]:
 
 
 def eval_poly(poly: Poly, Z: np.ndarray) -> np.ndarray:
-    """Evaluate ``poly`` (exponent tuple -> int) at each row of Z (batch, n_vars), exactly."""
+    """Evaluate ``poly`` (exponent tuple -> int) at each row of Z (batch, n_vars), exactly.
+
+    Examples
+    --------
+    >>> eval_poly({(1, 0): 1, (0, 2): 1}, [[2, 3]]).tolist()   # x + y^2 at (2, 3)
+    [11]
+    """
     Z = np.asarray(Z, dtype=object)
     out = np.zeros(Z.shape[0], dtype=object)
     for b in range(Z.shape[0]):
@@ -71,7 +83,14 @@ def eval_poly(poly: Poly, Z: np.ndarray) -> np.ndarray:
 def random_poly(rng: np.random.Generator, n_vars: int, max_deg: int, bound: int = 3,
                 min_deg: int = 0) -> Poly:
     """A polynomial with random integer coefficients in [-bound, bound] on all monomials
-    of degree min_deg..max_deg (zero coefficients dropped)."""
+    of degree min_deg..max_deg (zero coefficients dropped).
+
+    Examples
+    --------
+    >>> p = random_poly(np.random.default_rng(0), 2, 1)
+    >>> set(p) <= set(monomial_exponents(2, 1)), all(0 < abs(c) <= 3 for c in p.values())
+    (True, True)
+    """
     poly = {}
     for e in monomial_exponents(n_vars, max_deg):
         if sum(e) < min_deg:
@@ -88,6 +107,11 @@ def side_points(templates: np.ndarray, n_positions: int) -> np.ndarray:
     Row t lists templates[d_1], ..., templates[d_P] for the t-th digit tuple in
     lexicographic order (first position most significant, as in
     :func:`seprank.tensors.matricize`).
+
+    Examples
+    --------
+    >>> side_points([[1], [2]], 2).tolist()   # digit tuples 00, 01, 10, 11
+    [[1, 1], [1, 2], [2, 1], [2, 2]]
     """
     T = np.asarray(templates, dtype=object)
     M = T.shape[0]
@@ -97,7 +121,13 @@ def side_points(templates: np.ndarray, n_positions: int) -> np.ndarray:
 
 
 def monomial_matrix(points: np.ndarray, exps: Sequence[tuple[int, ...]]) -> list[list[int]]:
-    """V[t][a] = m_a(points[t]), exact integers."""
+    """V[t][a] = m_a(points[t]), exact integers.
+
+    Examples
+    --------
+    >>> monomial_matrix([[2, 3]], [(1, 0), (0, 2)])   # x and y^2 at (2, 3)
+    [[2, 9]]
+    """
     V = []
     for row in points:
         vals = [int(v) for v in row]
@@ -113,6 +143,12 @@ def monomial_certificate(templates: np.ndarray, N: int, I: Sequence[int],
 
     Returns a dict with the number of monomials per side and whether each side's
     monomial matrix has full column rank (exact ranks); ``ok`` is the conjunction.
+
+    Examples
+    --------
+    >>> cert = monomial_certificate(np.array([[0], [1]]), 2, (0,), 1)   # rows (1, 0), (1, 1)
+    >>> cert["monomials_I"], cert["ok"]
+    (2, True)
     """
     T = np.asarray(templates, dtype=object)
     d = T.shape[1]
@@ -135,7 +171,14 @@ def monomial_certificate(templates: np.ndarray, N: int, I: Sequence[int],
 def poly_product_function(fs: Sequence[Poly], gs: Sequence[Poly], N: int,
                           I: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
     """The batched function X -> sum_r f_r(x_I) g_r(x_J), x_I the concatenation of the
-    vectors at the positions of I (increasing), x_J likewise for the complement J."""
+    vectors at the positions of I (increasing), x_J likewise for the complement J.
+
+    Examples
+    --------
+    >>> f = poly_product_function([{(1,): 1}], [{(1,): 1}], 2, [0])   # x_1 * x_2
+    >>> f(np.array([[[2], [3]]])).tolist()
+    [6]
+    """
     I = tuple(sorted(I))
     J = tuple(n for n in range(N) if n not in I)
 
@@ -152,7 +195,15 @@ def poly_product_function(fs: Sequence[Poly], gs: Sequence[Poly], N: int,
 
 
 def coefficient_rank(fs: Sequence[Poly], gs: Sequence[Poly]) -> int:
-    """rank of the coefficient matrix of sum_r f_r g_r: its exact separation rank."""
+    """rank of the coefficient matrix of sum_r f_r g_r: its exact separation rank.
+
+    Examples
+    --------
+    >>> coefficient_rank([{(1, 0): 1}, {(0, 1): 1}], [{(1, 0): 1}, {(0, 1): 1}])   # x1 y1 + x2 y2
+    2
+    >>> coefficient_rank([{(1,): 1}, {(1,): 2}], [{(1,): 1}, {(1,): 1}])   # x y + 2 x y = 3 x y
+    1
+    """
     ei = sorted({e for p in fs for e in p})
     ej = sorted({e for p in gs for e in p})
     if not ei or not ej:
@@ -168,7 +219,14 @@ def certified_templates(rng: np.random.Generator, d: int, M: int, N: int, max_de
                         attempts: int = 20) -> tuple[np.ndarray, dict, int]:
     """M distinct integer templates in Q^d (entries in [-max(6, M), max(6, M)]) that pass
     :func:`monomial_certificate` for the balanced partition of N positions; returns
-    (templates, certificate, attempts used). RuntimeError if none is found."""
+    (templates, certificate, attempts used). RuntimeError if none is found.
+
+    Examples
+    --------
+    >>> T, cert, used = certified_templates(np.random.default_rng(0), 1, 2, 2, 1)
+    >>> T.shape, len({tuple(r) for r in T}), cert["ok"]
+    ((2, 1), 2, True)
+    """
     for attempt in range(attempts):
         R = max(6, M)
         rows: set[tuple[int, ...]] = set()
@@ -194,6 +252,11 @@ def min_templates(d_x: int, max_deg: int) -> int:
     (P positions), so the monomial matrix of the side can only have full column
     rank if the monomials of one position's d_x variables are independent on S:
     M = |S| must be at least their number (and that suffices for generic S).
+
+    Examples
+    --------
+    >>> min_templates(2, 3)   # monomials of degree <= 3 in 2 variables: C(5, 2)
+    10
     """
     return len(monomial_exponents(d_x, max_deg))
 
@@ -207,6 +270,13 @@ def network_sep_ranks(L: int, d_x: int, H: int, N: int, *, residual: bool = Fals
     :func:`monomial_certificate` certifies that grid rank = coefficient rank =
     separation rank (the output is a polynomial of degree <= 3^L in each side).
     Cached by its arguments.
+
+    Examples
+    --------
+    >>> from seprank.bounds.levine2020 import thm3_bound
+    >>> r = network_sep_ranks(1, 1, 1, 2)
+    >>> list(r["sep_ranks"]), r["max_rank"] <= thm3_bound(1, 1, 1)   # bound (1 * (1 + 1))^1
+    (['{1}|{2}'], True)
     """
     from seprank.models import SelfAttentionNetwork
     from seprank.tensors import balanced_partitions, grid_tensor, matricize

@@ -79,7 +79,18 @@ CORRECTIONS = ("phi", "template", "W_V1", "last_layer")
 
 
 class PrintedFormulaUndefined(ValueError):
-    """A printed formula refers to something that does not exist (e.g. a row of V)."""
+    """A printed formula refers to something that does not exist (e.g. a row of V).
+
+    Examples
+    --------
+    >>> issubclass(PrintedFormulaUndefined, ValueError)
+    True
+    >>> try:   # M = 2: the printed second case asks for row 2 of a 1-row V
+    ...     template_entry(2, 2, np.array([[5]]), 3)
+    ... except PrintedFormulaUndefined as exc:
+    ...     print(exc)
+    x^(2)_2 (l.750) refers to V[2, 1] (1-based) but V is 1 x 1
+    """
 
 
 def _int(name: str, value: object, low: int) -> int:
@@ -98,6 +109,15 @@ def check_parameters(*, N: int, H: int, d_a: int, L: int | None = None,
     coordinates, m complements and one constant, l.740); d_x = H d_a, so H
     divides d_x (d_a = d_x / H, l.63); N even and >= 2 (balanced partition,
     l.726, l.754); M even and >= 2 (l.726); L >= 2 (lambda = 3^(L-2)).
+
+    Examples
+    --------
+    >>> check_parameters(N=2, H=2, d_a=3)   # d_x = H d_a
+    6
+    >>> check_parameters(N=3, H=1, d_a=3)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: N = 3 is odd: ...
     """
     N = _int("N (sequence length)", N, 1)
     H = _int("H (heads)", H, 1)
@@ -134,6 +154,11 @@ def phi(j: int, d_a: int, *, printed: bool = True) -> int:
 
     Printed: phi(j) = floor((j-1)/d_a) (d_a - 1) + ((j-1) mod d_a) + 1.
     Corrected: stride (d_a - 1)/2, the number of V coordinates per segment.
+
+    Examples
+    --------
+    >>> phi(4, 3), phi(4, 3, printed=False)   # j = 4 opens segment 2, which holds V column 2
+    (3, 2)
     """
     stride = d_a - 1 if printed else (d_a - 1) // 2
     return ((j - 1) // d_a) * stride + ((j - 1) % d_a) + 1
@@ -148,6 +173,12 @@ def template_entry(i: int, j: int, V: np.ndarray, d_a: int, *, printed: bool = T
     M/2 < i <= M and (d_a-1)/2 <= (j-1) mod d_a < d_a - 1; 1 for
     (j-1) mod d_a = d_a - 1; 0 otherwise. Raises PrintedFormulaUndefined when
     the formula names a row or column of V that does not exist.
+
+    Examples
+    --------
+    >>> V = np.array([[5]], dtype=object)
+    >>> template_entry(1, 1, V, 3), template_entry(1, 3, V, 3)   # a V entry, then the constant
+    (5, 1)
     """
     if printed_phi is None:
         printed_phi = printed
@@ -172,7 +203,13 @@ def template_entry(i: int, j: int, V: np.ndarray, d_a: int, *, printed: bool = T
 
 def templates(V: np.ndarray, H: int, d_a: int, *, printed: bool = True,
               printed_phi: bool | None = None) -> np.ndarray:
-    """The M + 1 template vectors of l.750 as an (M+1, d_x) object array (row t = x^(t+1))."""
+    """The M + 1 template vectors of l.750 as an (M+1, d_x) object array (row t = x^(t+1)).
+
+    Examples
+    --------
+    >>> templates(np.array([[5]]), 1, 3, printed=False).tolist()   # M = 2, d_x = 3
+    [[5, 0, 1], [0, 5, 1], [0, 0, 1]]
+    """
     V = np.asarray(V, dtype=object)
     d_x = H * d_a
     if V.ndim != 2 or V.shape[1] != (d_x - H) // 2:
@@ -198,6 +235,14 @@ def W_V1(N: int, H: int, d_a: int, h: int, *, printed: bool = True) -> np.ndarra
     columns for rows m < i <= d_a - 1 (printed; these indicators never hold
     there; corrected: i - m in place of i); 1 at column d_a h for rows
     m < i <= d_a; 0 otherwise.
+
+    Examples
+    --------
+    >>> W = W_V1(2, 1, 3, 1)   # printed: the complement row 2 equals the constant row 3
+    >>> W[1].tolist() == W[2].tolist()
+    True
+    >>> W_V1(2, 1, 3, 1, printed=False)[1, 0]   # corrected: -1/N
+    Fraction(-1, 2)
     """
     m, d_x = (d_a - 1) // 2, H * d_a
     out = np.empty((d_a, d_x), dtype=object)
@@ -225,6 +270,13 @@ def W_O(H: int, d_a: int, h: int, *, last: bool = False, printed: bool = True) -
 
     Corrected for the last layer only (``last=True, printed=False``): 1_{j = ((i-1) mod d_a) + 1}
     for every row i, so that all heads add up in every output coordinate.
+
+    Examples
+    --------
+    >>> W_O(2, 3, 2)[3:].tolist()   # head 2 writes into segment 2 (rows 4-6)
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    >>> W_O(2, 3, 2)[:3].tolist()
+    [[0, 0, 0], [0, 0, 0], [0, 0, 0]]
     """
     d_x = H * d_a
     out = np.zeros((d_x, d_a), dtype=object)
@@ -237,7 +289,13 @@ def W_O(H: int, d_a: int, h: int, *, last: bool = False, printed: bool = True) -
 
 
 def W_V_mid(H: int, d_a: int, h: int) -> np.ndarray:
-    """W^{V,l,h} for 1 < l < L (l.742): 1_{i = j - d_a(h-1)} for columns of segment h."""
+    """W^{V,l,h} for 1 < l < L (l.742): 1_{i = j - d_a(h-1)} for columns of segment h.
+
+    Examples
+    --------
+    >>> W_V_mid(2, 3, 2).tolist()   # reads segment 2
+    [[0, 0, 0, 1, 0, 0], [0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 1]]
+    """
     d_x = H * d_a
     out = np.zeros((d_a, d_x), dtype=object)
     for j in range(d_a * (h - 1) + 1, d_a * h + 1):
@@ -246,7 +304,15 @@ def W_V_mid(H: int, d_a: int, h: int) -> np.ndarray:
 
 
 def W_V_last(H: int, d_a: int, h: int, *, printed: bool = True) -> np.ndarray:
-    """W^{V,L,h} of l.743: i 1_{j = d_a} in every row (printed); corrected: i 1_{j = d_a h}."""
+    """W^{V,L,h} of l.743: i 1_{j = d_a} in every row (printed); corrected: i 1_{j = d_a h}.
+
+    Examples
+    --------
+    >>> [j + 1 for j in range(6) if W_V_last(2, 3, 2)[0, j] != 0]   # printed: column d_a
+    [3]
+    >>> [j + 1 for j in range(6) if W_V_last(2, 3, 2, printed=False)[0, j] != 0]   # d_a h
+    [6]
+    """
     d_x = H * d_a
     out = np.zeros((d_a, d_x), dtype=object)
     col = d_a if printed else d_a * h
@@ -255,14 +321,26 @@ def W_V_last(H: int, d_a: int, h: int, *, printed: bool = True) -> np.ndarray:
 
 
 def W_KQ1(H: int, d_a: int) -> np.ndarray:
-    """W^{K,1,h} = W^{Q,1,h} of l.744: 1_{i = 1 and j = d_a}."""
+    """W^{K,1,h} = W^{Q,1,h} of l.744: 1_{i = 1 and j = d_a}.
+
+    Examples
+    --------
+    >>> W_KQ1(1, 3).tolist()
+    [[0, 0, 1], [0, 0, 0], [0, 0, 0]]
+    """
     out = np.zeros((d_a, H * d_a), dtype=object)
     out[0, d_a - 1] = 1
     return out
 
 
 def W_KQ2(H: int, d_a: int, h: int) -> np.ndarray:
-    """W^{K,2,h} = W^{Q,2,h} of l.745: 1_{i = j - d_a(h-1)} on the first m columns of segment h."""
+    """W^{K,2,h} = W^{Q,2,h} of l.745: 1_{i = j - d_a(h-1)} on the first m columns of segment h.
+
+    Examples
+    --------
+    >>> W_KQ2(2, 3, 2)[0].tolist()   # m = 1: row 1 reads column d_a + 1
+    [0, 0, 0, 1, 0, 0]
+    """
     m = (d_a - 1) // 2
     out = np.zeros((d_a, H * d_a), dtype=object)
     for i in range(1, m + 1):
@@ -271,7 +349,13 @@ def W_KQ2(H: int, d_a: int, h: int) -> np.ndarray:
 
 
 def W_KQ_later(H: int, d_a: int) -> np.ndarray:
-    """W^{K,l,h} = W^{Q,l,h} for l > 2 (l.746): 1 for i = 1 and j mod d_a != 0."""
+    """W^{K,l,h} = W^{Q,l,h} for l > 2 (l.746): 1 for i = 1 and j mod d_a != 0.
+
+    Examples
+    --------
+    >>> W_KQ_later(2, 3)[0].tolist()   # every column but the constants 3 and 6
+    [1, 1, 0, 1, 1, 0]
+    """
     out = np.zeros((d_a, H * d_a), dtype=object)
     for j in range(1, H * d_a + 1):
         if j % d_a:
@@ -288,6 +372,12 @@ def assignment(L: int, N: int, H: int, d_a: int, *, corrected: frozenset | set =
     correct only W^{V,L,h} / only W^{O,L,h}. The layer rules: l = 1 uses
     W^{K,1}, W^{Q,1}, W^{V,1}; l = 2 uses W^{K,2}, W^{Q,2}; l > 2 uses l.746; V for
     1 < l < L is l.742 and for l = L l.743; W^O (l.741) for every l.
+
+    Examples
+    --------
+    >>> W = assignment(2, 2, 2, 3)
+    >>> W["V"].shape, W["O"].shape   # (L, H, d_a, d_x) and (L, H, d_x, d_a)
+    ((2, 2, 3, 6), (2, 2, 6, 3))
     """
     check_parameters(N=N, H=H, d_a=d_a, L=L)
     bad = set(corrected) - set(CORRECTIONS) - {"last_layer_V", "last_layer_O"}
@@ -328,6 +418,11 @@ def index_sets(N: int, M: int) -> tuple[tuple[int, ...], list[tuple[int, ...]],
 
     Rows: (i_1, M+1, ..., M+1) with 1 <= i_1 <= M/2; columns: (j_1, M+1, ...,
     M+1) with M/2 < j_1 <= M; returned 0-based (template t is row t - 1).
+
+    Examples
+    --------
+    >>> index_sets(4, 4)   # template M + 1 is index 4 (0-based)
+    ((0, 1), [(0, 4), (1, 4)], [(2, 4), (3, 4)])
     """
     check_parameters(N=N, H=1, d_a=3, M=M)
     half = N // 2
@@ -341,6 +436,12 @@ def lemma6_inputs(T: np.ndarray, N: int, I: tuple[int, ...] | None = None) -> np
 
     Position min(I) gets template i_1, position min(J) gets j_1, all others
     template M+1 (I defaults to the first N/2 positions).
+
+    Examples
+    --------
+    >>> T = templates(np.array([[5]]), 1, 3, printed=False)
+    >>> lemma6_inputs(T, 2).tolist()   # one sequence: templates 1 and 2
+    [[[5, 0, 1], [0, 5, 1]]]
     """
     M = T.shape[0] - 1
     I = tuple(range(N // 2)) if I is None else tuple(sorted(I))
@@ -361,6 +462,13 @@ def lemma6_constant(L: int, N: int, d_a: int) -> GaussianRational:
 
     The constant of the corrected assignment (derived in the module docstring
     of proofs/l_lemma6.py; confirmed there case by case).
+
+    Examples
+    --------
+    >>> lemma6_constant(2, 2, 3)   # lambda = 1, m = 1: i^2 * 2 / 2
+    GaussianRational(-1, 0)
+    >>> lemma6_constant(3, 2, 3)   # lambda = 3: i^4 * 8 / 2^2
+    GaussianRational(2, 0)
     """
     lam = 3 ** (L - 2)
     m = (d_a - 1) // 2
@@ -369,7 +477,13 @@ def lemma6_constant(L: int, N: int, d_a: int) -> GaussianRational:
 
 
 def gram_hadamard(V: np.ndarray, lam: int) -> np.ndarray:
-    """(V V^T)^(Hadamard lam) exactly (object array)."""
+    """(V V^T)^(Hadamard lam) exactly (object array).
+
+    Examples
+    --------
+    >>> gram_hadamard(np.array([[1, 2], [3, 4]]), 2).tolist()   # [[5, 11], [11, 25]] squared
+    [[25, 121], [121, 625]]
+    """
     V = np.asarray(V, dtype=object)
     G = V.dot(V.T)
     return np.vectorize(lambda x: x ** lam, otypes=[object])(G)

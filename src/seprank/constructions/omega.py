@@ -54,7 +54,13 @@ def omega_rows(d: int, lam: int, omega: int) -> list[list[int]]:
 
 
 def omega_rows_mod_p(d: int, lam: int, omega: int, p: int) -> np.ndarray:
-    """``omega_rows`` reduced mod p, computed with modular powers (int64 array)."""
+    """``omega_rows`` reduced mod p, computed with modular powers (int64 array).
+
+    Examples
+    --------
+    >>> omega_rows_mod_p(2, 2, 3, 5).tolist()   # omega_rows(2, 2, 3) mod 5
+    [[4, 1], [3, 3], [1, 4]]
+    """
     check_d_lam(d, lam)
     p = require_prime(p, max_value=MAX_BUILDER_PRIME)
     powers = [pow(omega, k, p) for k in range(lam + 1)]
@@ -63,7 +69,13 @@ def omega_rows_mod_p(d: int, lam: int, omega: int, p: int) -> np.ndarray:
 
 
 def gram_hadamard_exact(U: list[list[int]] | flint.fmpz_mat, lam: int) -> flint.fmpz_mat:
-    """(U U^T)^(Hadamard lam) over the integers (big integers; small n only)."""
+    """(U U^T)^(Hadamard lam) over the integers (big integers; small n only).
+
+    Examples
+    --------
+    >>> gram_hadamard_exact([[1, 2], [3, 4]], 2).tolist()   # U U^T = [[5, 11], [11, 25]], squared
+    [[25, 121], [121, 625]]
+    """
     Z = U if isinstance(U, flint.fmpz_mat) else flint.fmpz_mat(U)
     n = Z.nrows()
     require_fits(n * n * 64, f"the exact {n} x {n} Gram Hadamard power")
@@ -80,6 +92,11 @@ def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
     output of :func:`omega_rows_mod_p`. The work is done by the numba direct
     builder (:func:`seprank.constructions.builders.gram_hadamard_mod_p_f64`);
     this returns its result as an ``nmod_mat`` (default) or an int64 array.
+
+    Examples
+    --------
+    >>> gram_hadamard_mod_p([[1, 2], [3, 4]], 2, 7, as_nmod=False).tolist()   # 25, 121, 625 mod 7
+    [[4, 2], [2, 2]]
     """
     from seprank.constructions.builders import gram_hadamard_mod_p_f64
 
@@ -96,6 +113,11 @@ def omega_A_matrix(d: int, lam: int, omega: int) -> flint.fmpz_mat:
 
     Rows and columns both run over the compositions of ``lam`` into ``d`` parts
     in the library's fixed order; entries are exact integers.
+
+    Examples
+    --------
+    >>> omega_A_matrix(2, 1, 2).tolist()   # compositions (1, 0), (0, 1); entries 2^<q, k>
+    [[2, 1], [1, 2]]
     """
     check_d_lam(d, lam)
     qs = compositions(lam, d)
@@ -106,7 +128,13 @@ def omega_A_matrix(d: int, lam: int, omega: int) -> flint.fmpz_mat:
 
 
 def multinomial_diagonal(d: int, lam: int) -> list[int]:
-    """The multinomial coefficients lam! / prod k_r! over compositions k (eq. (27))."""
+    """The multinomial coefficients lam! / prod k_r! over compositions k (eq. (27)).
+
+    Examples
+    --------
+    >>> multinomial_diagonal(2, 2)   # 2!/(2! 0!), 2!/(1! 1!), 2!/(0! 2!)
+    [1, 2, 1]
+    """
     check_d_lam(d, lam)
     out = [multinomial(k) for k in compositions(lam, d)]
     assert len(out) == multiset(d, lam)

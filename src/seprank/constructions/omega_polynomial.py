@@ -71,6 +71,11 @@ def composition_exponents(d: int, lam: int) -> tuple[list[tuple[int, ...]], list
     """(Q, E): the compositions of lam into d parts and E[a][b] = <q_a, q_b>.
 
     E is the exponent matrix of A(Omega) (levine2020 l.714).
+
+    Examples
+    --------
+    >>> composition_exponents(2, 1)   # q = (1, 0), (0, 1): E is the identity
+    ([(1, 0), (0, 1)], [[1, 0], [0, 1]])
     """
     check_d_lam(d, lam)
     Q = compositions(lam, d)
@@ -79,7 +84,13 @@ def composition_exponents(d: int, lam: int) -> tuple[list[tuple[int, ...]], list
 
 
 def identity_exponent(d: int, lam: int) -> int:
-    """D = sum over compositions q of |q|^2: the exponent of the identity's term."""
+    """D = sum over compositions q of |q|^2: the exponent of the identity's term.
+
+    Examples
+    --------
+    >>> identity_exponent(2, 2)   # |(2,0)|^2 + |(1,1)|^2 + |(0,2)|^2 = 4 + 2 + 4
+    10
+    """
     check_d_lam(d, lam)
     return sum(sum(x * x for x in q) for q in compositions(lam, d))
 
@@ -98,7 +109,13 @@ def _check_exponents(E: Sequence[Sequence[int]]) -> list[list[int]]:
 
 
 def omega_matrix_at(E: Sequence[Sequence[int]], omega: int) -> flint.fmpz_mat:
-    """The integer matrix [omega^E[a][b]] (with 0^0 = 1), as an ``fmpz_mat``."""
+    """The integer matrix [omega^E[a][b]] (with 0^0 = 1), as an ``fmpz_mat``.
+
+    Examples
+    --------
+    >>> omega_matrix_at([[1, 0], [0, 1]], 3).tolist()
+    [[3, 1], [1, 3]]
+    """
     if isinstance(omega, bool) or not isinstance(omega, int):
         raise ParameterError(f"omega must be a Python integer, got {omega!r}")
     E = _check_exponents(E)
@@ -130,6 +147,11 @@ def monomial_matrix_det_polynomial(E: Sequence[Sequence[int]]) -> flint.fmpz_pol
     Every coefficient is a signed count of permutations, so sum |c_j| <= n!;
     evaluating at x = B = 2^k with 2^(k-1) > n! and reading the balanced base-B
     digits of the exact determinant recovers the polynomial uniquely.
+
+    Examples
+    --------
+    >>> monomial_matrix_det_polynomial([[1, 0], [0, 1]]).coeffs()   # det [[x, 1], [1, x]] = x^2 - 1
+    [-1, 0, 1]
     """
     E = _check_exponents(E)
     n = len(E)
@@ -162,6 +184,11 @@ def polynomial_matrix_det(entries: Sequence[Sequence]) -> flint.fmpz_poly:
     Kronecker substitution with the bound |c_j| <= prod_i sum_j ||A_ij||_1
     (the 1-norm of the coefficient vector; the permanent of the entrywise norms
     is at most the product of its row sums).
+
+    Examples
+    --------
+    >>> polynomial_matrix_det([[[0, 1], 1], [1, [0, 1]]]).coeffs()   # entries x, 1; 1, x
+    [-1, 0, 1]
     """
     rows = [[_as_poly(p) for p in row] for row in entries]
     n = len(rows)
@@ -197,6 +224,11 @@ def leibniz_det_polynomial(E: Sequence[Sequence[int]], *, max_n: int = 9) -> fli
     """sum_sigma sgn(sigma) x^{sum_a E[a][sigma(a)]}: the Leibniz formula, literally.
 
     Independent of any determinant routine; exhaustive, so n <= ``max_n``.
+
+    Examples
+    --------
+    >>> leibniz_det_polynomial([[1, 0], [0, 1]]).coeffs()   # identity x^2, swap -x^0
+    [-1, 0, 1]
     """
     E = _check_exponents(E)
     n = len(E)
@@ -228,7 +260,13 @@ def omega_det_polynomial(d: int, lam: int, *, max_n: int = DEFAULT_MAX_N) -> fli
 
 
 def omega_det_leibniz(d: int, lam: int, *, max_n: int = 9) -> flint.fmpz_poly:
-    """The same polynomial from the permutation sum of l.716, for n <= ``max_n``."""
+    """The same polynomial from the permutation sum of l.716, for n <= ``max_n``.
+
+    Examples
+    --------
+    >>> omega_det_leibniz(2, 2) == omega_det_polynomial(2, 2)
+    True
+    """
     _, E = composition_exponents(d, lam)
     return leibniz_det_polynomial(E, max_n=max_n)
 
@@ -238,6 +276,13 @@ def check_polynomial_at_points(poly: flint.fmpz_poly, E: Sequence[Sequence[int]]
     """Compare poly(w) with an exact determinant of [w^E] at each integer point w.
 
     Returns ``{"points": [...], "agree": bool, "mismatches": [...]}``.
+
+    Examples
+    --------
+    >>> check_polynomial_at_points(flint.fmpz_poly([-1, 0, 1]), [[1, 0], [0, 1]])["agree"]
+    True
+    >>> check_polynomial_at_points(flint.fmpz_poly([0, 0, 1]), [[1, 0], [0, 1]])["agree"]
+    False
     """
     pts = [int(w) for w in points]
     mismatches = []
@@ -250,12 +295,28 @@ def check_polynomial_at_points(poly: flint.fmpz_poly, E: Sequence[Sequence[int]]
 
 
 def det_degree(poly: flint.fmpz_poly) -> int:
-    """Degree of the polynomial (-1 for the zero polynomial, flint's convention)."""
+    """Degree of the polynomial (-1 for the zero polynomial, flint's convention).
+
+    Examples
+    --------
+    >>> det_degree(omega_det_polynomial(2, 2)) == identity_exponent(2, 2)   # Lemma 8: degree D
+    True
+    >>> det_degree(flint.fmpz_poly([]))
+    -1
+    """
     return int(poly.degree())
 
 
 def det_leading_coefficient(poly: flint.fmpz_poly) -> int:
-    """Leading coefficient (0 for the zero polynomial)."""
+    """Leading coefficient (0 for the zero polynomial).
+
+    Examples
+    --------
+    >>> det_leading_coefficient(omega_det_polynomial(2, 2))   # sgn(identity)
+    1
+    >>> det_leading_coefficient(flint.fmpz_poly([]))
+    0
+    """
     return int(poly.leading_coefficient()) if not poly.is_zero() else 0
 
 
@@ -269,6 +330,12 @@ def top_permutation(d: int, lam: int) -> dict:
     identity exponent, the second-best exponent (= D - 2 for n >= 2: neighbouring
     compositions differ by moving one unit), the sign of the top permutation
     and whether it is unique.
+
+    Examples
+    --------
+    >>> top = top_permutation(2, 2)
+    >>> top["exponent"], top["second_best_exponent"], top["unique"]   # D = 10, then D - 2
+    (10, 8, True)
     """
     from seprank.constructions.rearrangement import dual_certificate, verify_dual_certificate
 
@@ -292,6 +359,11 @@ def bad_integer_omegas(poly: flint.fmpz_poly) -> list[int]:
 
     These are the integer values at which A(Omega) is singular. Raises
     ``ParameterError`` for the zero polynomial (every Omega would be bad).
+
+    Examples
+    --------
+    >>> bad_integer_omegas(flint.fmpz_poly([-1, 0, 1]))   # x^2 - 1
+    [-1, 1]
     """
     if poly.is_zero():
         raise ParameterError("the zero polynomial vanishes at every Omega")
@@ -302,7 +374,13 @@ def bad_integer_omegas(poly: flint.fmpz_poly) -> list[int]:
 
 
 def bad_rational_omegas(poly: flint.fmpz_poly) -> list[Fraction]:
-    """The rational roots of ``poly`` (from its linear factors over Z), sorted."""
+    """The rational roots of ``poly`` (from its linear factors over Z), sorted.
+
+    Examples
+    --------
+    >>> bad_rational_omegas(flint.fmpz_poly([-1, 0, 4]))   # 4 x^2 - 1
+    [Fraction(-1, 2), Fraction(1, 2)]
+    """
     if poly.is_zero():
         raise ParameterError("the zero polynomial vanishes at every Omega")
     _, factors = poly.factor()
@@ -325,6 +403,13 @@ def real_root_count(poly: flint.fmpz_poly, *, sturm_max_degree: int = 60) -> dic
     (``complex_roots``, arb ball arithmetic: for a squarefree integer
     polynomial it returns the real roots with imaginary part exactly zero), which
     is rigorous but not symbolic, and is reported separately.
+
+    Examples
+    --------
+    >>> real_root_count(flint.fmpz_poly([-1, 0, 1]))   # (x - 1)(x + 1): two cyclotomic factors
+    {'count': 2, 'factors_by_method': {'cyclotomic': 2, 'sturm': 0, 'arb_certified': 0}}
+    >>> real_root_count(flint.fmpz_poly([-2, 0, 1]))["count"]   # x^2 - 2, by Sturm
+    2
     """
     if poly.is_zero():
         raise ParameterError("the zero polynomial has infinitely many roots")
@@ -353,7 +438,13 @@ def real_root_count(poly: flint.fmpz_poly, *, sturm_max_degree: int = 60) -> dic
 
 
 def count_real_roots(poly: flint.fmpz_poly) -> int:
-    """Number of distinct real roots (see :func:`real_root_count`)."""
+    """Number of distinct real roots (see :func:`real_root_count`).
+
+    Examples
+    --------
+    >>> count_real_roots(flint.fmpz_poly([1, 0, 1]))   # x^2 + 1
+    0
+    """
     return real_root_count(poly)["count"]
 
 
@@ -378,6 +469,12 @@ def omega_symbolic_report(d: int, lam: int, *, max_n: int = DEFAULT_MAX_N,
     :func:`real_root_count`; None if not computed), ``irreducible_factors``,
     ``factorization`` (string, degree <= 200 only), ``evaluation_check`` (exact
     determinants at ``verify_points`` vs the polynomial).
+
+    Examples
+    --------
+    >>> r = omega_symbolic_report(2, 1)   # det A = Omega^2 - 1
+    >>> r["coefficients"], r["bad_integer_omegas"], r["evaluation_check"]["agree"]
+    ([-1, 0, 1], [-1, 1], True)
     """
     check_d_lam(d, lam)
     n = multiset(d, lam)

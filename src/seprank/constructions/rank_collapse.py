@@ -43,7 +43,14 @@ __all__ = [
 
 
 def softmax_rows_symbolic(A):
-    """Row-wise softmax of a sympy Matrix: entry (i, j) is exp(A_ij)/sum_k exp(A_ik)."""
+    """Row-wise softmax of a sympy Matrix: entry (i, j) is exp(A_ij)/sum_k exp(A_ik).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> softmax_rows_symbolic(sympy.Matrix([[0, sympy.log(2)]]))   # weights 1 : 2
+    Matrix([[1/3, 2/3]])
+    """
     import sympy
 
     n, m = A.shape
@@ -64,14 +71,28 @@ def _fq(x: Fraction) -> flint.fmpq:
 
 def rand_rational_matrix(rng: random.Random, rows: int, cols: int, den: int = 5,
                          span: int = 6) -> flint.fmpq_mat:
-    """A rows x cols matrix with entries a/b, |a| <= span, 1 <= b <= den."""
+    """A rows x cols matrix with entries a/b, |a| <= span, 1 <= b <= den.
+
+    Examples
+    --------
+    >>> M = rand_rational_matrix(random.Random(0), 2, 3)
+    >>> M.nrows(), M.ncols()
+    (2, 3)
+    """
     return flint.fmpq_mat(rows, cols, [
         flint.fmpq(rng.randint(-span, span), rng.randint(1, den))
         for _ in range(rows * cols)])
 
 
 def rand_row_stochastic(rng: random.Random, n: int) -> flint.fmpq_mat:
-    """An n x n matrix with positive rational entries whose rows sum to one."""
+    """An n x n matrix with positive rational entries whose rows sum to one.
+
+    Examples
+    --------
+    >>> P = rand_row_stochastic(random.Random(0), 3)
+    >>> all(sum(P[i, j] for j in range(3)) == 1 for i in range(3))
+    True
+    """
     entries = []
     for _ in range(n):
         w = [rng.randint(1, 9) for _ in range(n)]
@@ -81,7 +102,14 @@ def rand_row_stochastic(rng: random.Random, n: int) -> flint.fmpq_mat:
 
 
 def random_network(rng: random.Random, L: int, H: int, n: int, d: int, dv: int):
-    """L layers of H heads: per head (P, W_V (d x dv), b_V (1 x dv), W_O (dv x d))."""
+    """L layers of H heads: per head (P, W_V (d x dv), b_V (1 x dv), W_O (dv x d)).
+
+    Examples
+    --------
+    >>> net = random_network(random.Random(0), 2, 3, 4, 2, 1)
+    >>> len(net), len(net[0]), len(net[0][0])   # L layers, H heads, (P, W_V, b_V, W_O)
+    (2, 3, 4)
+    """
     return [[(rand_row_stochastic(rng, n), rand_rational_matrix(rng, d, dv),
               rand_rational_matrix(rng, 1, dv), rand_rational_matrix(rng, dv, d))
              for _ in range(H)] for _ in range(L)]
@@ -119,7 +147,15 @@ def _vcat(blocks):
 
 def san_direct(X: flint.fmpq_mat, net, skip: bool = False) -> flint.fmpq_mat:
     """Evaluate layer by layer as printed (l.35, l.48): each head P_h (Y W_V,h + e b_V,h^T),
-    heads concatenated, times the stacked W_O; with ``skip`` the layer input is added."""
+    heads concatenated, times the stacked W_O; with ``skip`` the layer input is added.
+
+    Examples
+    --------
+    >>> one = lambda v: flint.fmpq_mat(1, 1, [v])
+    >>> net = [[(one(1), one(3), one(1), one(5))]]   # P = 1, W_V = 3, b_V = 1, W_O = 5
+    >>> san_direct(one(2), net), san_direct(one(2), net, skip=True)   # (2*3 + 1)*5, then + 2
+    ([35], [37])
+    """
     Y = X
     e = _ones_col(X.nrows())
     for layer in net:
@@ -141,7 +177,19 @@ def san_paths(X: flint.fmpq_mat, net, skip: bool = False):
     """The path sum: sum over paths (h_1..h_L) of P^L_{h_L}...P^1_{h_1} X W^1_{h_1}...W^L_{h_L}
     plus e b^T with the accumulated bias b^T = (..(b_1^T S_2 + b_2^T) S_3 ..) + b_L^T,
     S_l = sum_h W^l_h (+ I with skip). With ``skip`` a dummy head (P = I, W = I) is added
-    per layer, giving (H+1)^L paths. Returns (total, number_of_paths, b)."""
+    per layer, giving (H+1)^L paths. Returns (total, number_of_paths, b).
+
+    Examples
+    --------
+    >>> rng = random.Random(0)
+    >>> net = random_network(rng, 2, 2, 3, 2, 2)
+    >>> X = rand_rational_matrix(rng, 3, 2)
+    >>> total, count, b = san_paths(X, net)
+    >>> total == san_direct(X, net), count   # H^L = 4 paths
+    (True, 4)
+    >>> san_paths(X, net, skip=True)[1]   # (H + 1)^L
+    9
+    """
     n, d = X.nrows(), X.ncols()
     layers = []
     for layer in net:
@@ -179,17 +227,35 @@ def _abs(x):
 
 
 def norm1(M) -> Fraction:
-    """Induced 1-norm: the largest absolute column sum (lists of lists)."""
+    """Induced 1-norm: the largest absolute column sum (lists of lists).
+
+    Examples
+    --------
+    >>> norm1([[1, -2], [3, 4]])   # column sums 4 and 6
+    6
+    """
     return max(sum(_abs(row[j]) for row in M) for j in range(len(M[0])))
 
 
 def norminf(M) -> Fraction:
-    """Induced inf-norm: the largest absolute row sum."""
+    """Induced inf-norm: the largest absolute row sum.
+
+    Examples
+    --------
+    >>> norminf([[1, -2], [3, 4]])   # row sums 3 and 7
+    7
+    """
     return max(sum(_abs(v) for v in row) for row in M)
 
 
 def composite_sq(M):
-    """The square of the composite quantity: ||M||_1 * ||M||_inf."""
+    """The square of the composite quantity: ||M||_1 * ||M||_inf.
+
+    Examples
+    --------
+    >>> composite_sq([[1, -2], [3, 4]])   # 6 * 7
+    42
+    """
     return norm1(M) * norminf(M)
 
 
@@ -202,6 +268,14 @@ def triangle_fails(X, Y, sq=composite_sq) -> bool:
 
     With a = sq(X), b = sq(Y), c = sq(X+Y) (all >= 0): c > a + b + 2 sqrt(ab) iff
     c - a - b > 0 and (c - a - b)^2 > 4ab.
+
+    Examples
+    --------
+    >>> X, Y = [[0, 0], [0, 1]], [[0, 0], [1, 1]]   # sq: 1, 2 and 6 for X + Y
+    >>> triangle_fails(X, Y)   # sqrt(6) > 1 + sqrt(2)
+    True
+    >>> triangle_fails(X, X)   # sq(2X) = 4 sq(X): equality, no failure
+    False
     """
     a, b, c = sq(X), sq(Y), sq(_add(X, Y))
     t = c - a - b
@@ -209,7 +283,13 @@ def triangle_fails(X, Y, sq=composite_sq) -> bool:
 
 
 def res_frobenius(M):
-    """X - 1 m^T with m the column means: the minimiser of the Frobenius norm."""
+    """X - 1 m^T with m the column means: the minimiser of the Frobenius norm.
+
+    Examples
+    --------
+    >>> res_frobenius([[1, 2], [3, 4]])   # column means 2 and 3
+    [[Fraction(-1, 1), Fraction(-1, 1)], [Fraction(1, 1), Fraction(1, 1)]]
+    """
     n = len(M)
     means = [sum(Fraction(row[j]) for row in M) / n for j in range(len(M[0]))]
     return [[Fraction(v) - means[j] for j, v in enumerate(row)] for row in M]
@@ -267,7 +347,16 @@ def mp_san(ctx, X, layers, dqk):
     """Single-head softmax network Y <- softmax(Y W_QK Y^T / sqrt(dqk)) Y W_V, carried as
     Y = 1 y^T + R with R = res(Y) (column centred). Because every row of the softmax sums
     to one, P Y W = 1 y^T W + P R W exactly, so the residual is propagated without the
-    cancellation of subtracting a large common row. Returns (y, R) of the output."""
+    cancellation of subtracting a large common row. Returns (y, R) of the output.
+
+    Examples
+    --------
+    >>> mp = mpmath.mp
+    >>> zero, eye = mp.matrix([[0, 0], [0, 0]]), mp.eye(2)
+    >>> y, R = mp_san(mp, mp.matrix([[1, 0], [0, 1]]), [(zero, eye)], 1)   # uniform attention
+    >>> y.tolist() == [[0.5, 0.5]], all(v == 0 for v in R)   # every row becomes the mean
+    (True, True)
+    """
     n = X.rows
     R = _res(ctx, X)
     y = ctx.matrix(1, X.cols)
@@ -293,6 +382,15 @@ def mp_bound_sides(ctx, X, layers, dqk):
     (the smallest beta the hypothesis allows). Returns (lhs, rhs, beta).
 
     res is the Frobenius reading (column centring); ``ctx`` is mpmath.mp or mpmath.iv.
+
+    Examples
+    --------
+    >>> eye = [[1, 0], [0, 1]]
+    >>> lhs, rhs, beta = mp_bound_sides(mpmath.mp, eye, [(eye, eye)], 1)
+    >>> beta, rhs   # (4 * 1)^1 * 1^3
+    (mpf('1.0'), mpf('4.0'))
+    >>> mpmath.almosteq(lhs, mpmath.tanh(0.5))   # (e - 1)/(e + 1)
+    True
     """
     X = _mat(ctx, X)
     layers = [(_mat(ctx, a), _mat(ctx, b)) for a, b in layers]
@@ -309,7 +407,17 @@ def mp_bound_sides(ctx, X, layers, dqk):
 
 def float_log_ratio(X, layers, dqk=1.0):
     """log(lhs / rhs) of Theorem 2.2 in float64 with the same centred propagation as
-    :func:`mp_san`. A search heuristic only: it decides nothing."""
+    :func:`mp_san`. A search heuristic only: it decides nothing.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> eye = [[1, 0], [0, 1]]
+    >>> lhs, rhs, _ = mp_bound_sides(mpmath.mp, eye, [(eye, eye)], 1)
+    >>> r = float_log_ratio(np.eye(2), [(np.eye(2), np.eye(2))])
+    >>> abs(r - float(mpmath.log(lhs / rhs))) < 1e-12, r < 0
+    (True, True)
+    """
     import numpy as np
 
     def comp(M):

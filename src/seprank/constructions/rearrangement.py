@@ -86,7 +86,13 @@ def _dot(a: Sequence, b: Sequence):
 
 
 def gram(vectors: Sequence[Sequence[int]]) -> list[list]:
-    """Exact Gram matrix G[i][j] = <v_i, v_j>."""
+    """Exact Gram matrix G[i][j] = <v_i, v_j>.
+
+    Examples
+    --------
+    >>> gram([(1, 0), (0, 1), (1, 1)])
+    [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
+    """
     vs = _as_vectors(vectors)
     return [[_dot(a, b) for b in vs] for a in vs]
 
@@ -102,6 +108,11 @@ def permutation_exponent(vectors: Sequence[Sequence[int]], sigma: Sequence[int])
     """e(sigma) = sum_i <v_i, v_sigma(i)> (the exponent of Omega in levine2020 l.716).
 
     ``sigma`` is a permutation of ``range(len(vectors))`` in one-line notation.
+
+    Examples
+    --------
+    >>> permutation_exponent([(1, 0), (0, 1), (1, 1)], [1, 0, 2])   # 0 + 0 + 2
+    2
     """
     vs = _as_vectors(vectors)
     s = _check_perm(sigma, len(vs))
@@ -109,13 +120,25 @@ def permutation_exponent(vectors: Sequence[Sequence[int]], sigma: Sequence[int])
 
 
 def identity_exponent(vectors: Sequence[Sequence[int]]):
-    """e(id) = sum_i |v_i|^2, the right-hand side of levine2020 Lemma 8 (l.831)."""
+    """e(id) = sum_i |v_i|^2, the right-hand side of levine2020 Lemma 8 (l.831).
+
+    Examples
+    --------
+    >>> identity_exponent([(1, 0), (0, 1), (1, 1)])   # 1 + 1 + 2
+    4
+    """
     vs = _as_vectors(vectors)
     return sum(_dot(v, v) for v in vs)
 
 
 def permutation_sign(sigma: Sequence[int]) -> int:
-    """Sign of a permutation in one-line notation: (-1)^(n - number of cycles)."""
+    """Sign of a permutation in one-line notation: (-1)^(n - number of cycles).
+
+    Examples
+    --------
+    >>> permutation_sign([1, 0, 2]), permutation_sign([1, 2, 0])   # a swap, a 3-cycle
+    (-1, 1)
+    """
     s = _check_perm(sigma, len(sigma))
     seen = [False] * len(s)
     cycles = 0
@@ -130,7 +153,13 @@ def permutation_sign(sigma: Sequence[int]) -> int:
 
 
 def gap_identity_holds(vectors: Sequence[Sequence[int]], sigma: Sequence[int]) -> bool:
-    """Check identity (*) of the module docstring exactly for one permutation."""
+    """Check identity (*) of the module docstring exactly for one permutation.
+
+    Examples
+    --------
+    >>> gap_identity_holds([(1, 0), (0, 1), (1, 1)], [1, 0, 2])   # 2 (4 - 2) = 2 + 2
+    True
+    """
     vs = _as_vectors(vectors)
     s = _check_perm(sigma, len(vs))
     lhs = 2 * (identity_exponent(vs) - permutation_exponent(vs, s))
@@ -149,6 +178,12 @@ def exhaustive_rearrangement(vectors: Sequence[Sequence[int]], *, max_n: int = 9
     ``second_best`` (largest e(sigma) over sigma != id, None for N = 1),
     ``gap_identity_ok`` (identity (*) held for every permutation) and
     ``violations`` (up to 5 permutations sigma != id with e(sigma) >= e(id)).
+
+    Examples
+    --------
+    >>> r = exhaustive_rearrangement([(1, 0), (0, 1), (1, 1)])
+    >>> r["permutations"], r["identity_unique_max"], r["second_best"]   # 3!, and 4 - 1
+    (6, True, 3)
     """
     vs = _as_vectors(vectors)
     n = len(vs)
@@ -197,6 +232,11 @@ def min_pairwise_sq_distance(vectors: Sequence[Sequence[int]]) -> tuple:
     """(m, (i, j)): the smallest |v_i - v_j|^2 over i < j and a pair reaching it.
 
     Requires at least two vectors.
+
+    Examples
+    --------
+    >>> min_pairwise_sq_distance([(1, 0), (0, 1), (1, 1)])   # |(1,0) - (1,1)|^2 = 1
+    (1, (0, 2))
     """
     vs = _as_vectors(vectors)
     if len(vs) < 2:
@@ -251,6 +291,11 @@ def second_best_exponent(vectors: Sequence[Sequence[int]]):
 
     Equals e(id) - min_{i != j} |v_i - v_j|^2, attained by the transposition of a
     closest pair. Requires at least two vectors.
+
+    Examples
+    --------
+    >>> second_best_exponent([(1, 0), (0, 1), (1, 1)])   # e(id) - 1 = 4 - 1
+    3
     """
     m, _ = min_pairwise_sq_distance(vectors)
     return identity_exponent(vectors) - m
@@ -267,6 +312,12 @@ def dual_certificate(vectors: Sequence[Sequence[int]]) -> dict:
     and r_ii = 0; if moreover r_ij > 0 off the diagonal, no sigma != id reaches
     e(id). ``min_offdiag_reduced_cost_x2`` is min_{i != j} r_ij, and
     ``second_best_exponent`` the closed-form second best e(id) - that minimum.
+
+    Examples
+    --------
+    >>> cert = dual_certificate([(1, 0), (0, 1), (1, 1)])
+    >>> cert["two_u"], cert["closest_pair"], cert["second_best_exponent"]   # the squared norms
+    ([1, 1, 2], [0, 2], 3)
     """
     vs = _as_vectors(vectors)
     two_u = [_dot(v, v) for v in vs]
@@ -289,6 +340,15 @@ def verify_dual_certificate(vectors: Sequence[Sequence[int]], cert: dict) -> dic
     ``valid`` when all doubled reduced costs 2u_i + 2u_j - 2<v_i, v_j> are >= 0 and
     zero on the diagonal; ``identity_unique`` when in addition they are > 0 off
     the diagonal; ``min_gap`` the smallest off-diagonal doubled reduced cost.
+
+    Examples
+    --------
+    >>> vs = [(1, 0), (0, 1), (1, 1)]
+    >>> verify_dual_certificate(vs, dual_certificate(vs))
+    {'valid': True, 'identity_unique': True, 'min_gap': 1}
+    >>> twins = [(1, 0), (1, 0)]   # equal vectors can be swapped at no cost
+    >>> verify_dual_certificate(twins, dual_certificate(twins))["identity_unique"]
+    False
     """
     vs = _as_vectors(vectors)
     two_u = list(cert["two_u"])
@@ -347,6 +407,13 @@ def max_weight_assignment(weights: Sequence[Sequence[int]], *,
     Returns ``(weight, sigma)`` with ``sigma[i]`` the column assigned to row i.
     ``forbid=(i, j)`` removes that one edge. networkx's ``max_weight_matching``
     works in integer arithmetic when all weights are integers.
+
+    Examples
+    --------
+    >>> max_weight_assignment([[1, 5], [5, 1]])   # the swap: 5 + 5
+    (10, [1, 0])
+    >>> max_weight_assignment([[1, 5], [5, 1]], forbid=(0, 1))   # only the identity is left
+    (2, [0, 1])
     """
     import networkx as nx
 
@@ -381,6 +448,12 @@ def best_non_identity_assignment(vectors: Sequence[Sequence[int]]) -> dict:
     ``best_weight`` (unrestricted optimum), ``identity_weight``, ``second_best``,
     ``second_best_sigma`` and ``identity_unique`` (second_best < identity_weight).
     Cost: N + 1 matchings on 2N nodes (about 2.5 s for N = 56).
+
+    Examples
+    --------
+    >>> vs = [(1, 0), (0, 1), (1, 1)]
+    >>> best_non_identity_assignment(vs)["second_best"] == second_best_exponent(vs)
+    True
     """
     vs = _as_vectors(vectors)
     n = len(vs)
@@ -422,6 +495,14 @@ def scalar_equality_cases(values: Sequence[int]) -> dict:
     Returns counts and the first permutation where each condition disagrees with
     ``equal`` (None when they always agree), plus whether the inequality
     ``sum a_i a_sigma(i) <= sum a_i^2`` held for every sigma.
+
+    Examples
+    --------
+    >>> r = scalar_equality_cases([1, 1, 2])   # equality for id and for swapping the two 1s
+    >>> r["equality_count"], r["corrected_mismatch"]
+    (2, None)
+    >>> r["printed_mismatch"]["sigma"]   # the printed condition already fails for the identity
+    [0, 1, 2]
     """
     a = list(values)
     n = len(a)

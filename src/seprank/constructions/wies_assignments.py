@@ -31,11 +31,29 @@ PAPER = "wies2021_vocabulary_bottleneck.txt"
 
 
 class PrintedFormulaUndefined(ValueError):
-    """A printed formula reads an entry that does not exist."""
+    """A printed formula reads an entry that does not exist.
+
+    Examples
+    --------
+    >>> issubclass(PrintedFormulaUndefined, ValueError)
+    True
+    >>> A = np.array([[2], [3]], dtype=object)   # d = 1 column, but H = 2 segments
+    >>> try:   # printed phi(4) = 3 names a third column
+    ...     lemma6_MV(A, 5, H=2, d_a=3, d=1)
+    ... except PrintedFormulaUndefined as exc:
+    ...     print(exc)
+    l.624 reads A[1, 3] but A has 1 columns (alpha=4, i=1)
+    """
 
 
 def check_parameters(*, r: int, H: int, d_a: int) -> int:
-    """Validate (r, H, d_a) and return d = (r - H)/2 (l.608, footnote 3)."""
+    """Validate (r, H, d_a) and return d = (r - H)/2 (l.608, footnote 3).
+
+    Examples
+    --------
+    >>> check_parameters(r=5, H=1, d_a=3)   # (5 - 1)/2
+    2
+    """
     for name, v, low in (("r", r, 1), ("H", H, 1), ("d_a", d_a, 3)):
         if not isinstance(v, int) or isinstance(v, bool) or v < low:
             raise ParameterError(f"{name} must be an integer >= {low}, got {v!r}")
@@ -50,6 +68,11 @@ def phi(j: int, d_a: int, *, printed: bool = True) -> int:
     """phi(j) of l.612 (1-based), read as floor((j-1)/d_a)(d_a-1) + ((j-1) mod d_a) + 1.
 
     Corrected: stride (d_a - 1)/2 (the number of A-coordinates per segment).
+
+    Examples
+    --------
+    >>> phi(4, 3), phi(4, 3, printed=False)   # strides d_a - 1 = 2 and (d_a - 1)/2 = 1
+    (3, 2)
     """
     stride = d_a - 1 if printed else (d_a - 1) // 2
     return ((j - 1) // d_a) * stride + ((j - 1) % d_a) + 1
@@ -57,7 +80,14 @@ def phi(j: int, d_a: int, *, printed: bool = True) -> int:
 
 def lemma6_target(A: np.ndarray, i: int, *, H: int, d_a: int, d: int,
                   printed_phi: bool = True) -> list:
-    """The stated y^(0,j) (l.612) for token i_j = i (1-based), E = 2 rows(A); length H d_a."""
+    """The stated y^(0,j) (l.612) for token i_j = i (1-based), E = 2 rows(A); length H d_a.
+
+    Examples
+    --------
+    >>> A = np.array([[2], [3]], dtype=object)   # n = 2 rows, d = 1
+    >>> lemma6_target(A, 1, H=1, d_a=3, d=1), lemma6_target(A, 3, H=1, d_a=3, d=1)
+    ([2, 0, 1], [0, 2, 1])
+    """
     n = A.shape[0]
     m = (d_a - 1) // 2
     out = []
@@ -81,6 +111,12 @@ def lemma6_MV(A: np.ndarray, V: int, *, H: int, d_a: int, d: int, printed: bool 
 
     Printed: no guard phi(.) <= (r-H)/2 (raises PrintedFormulaUndefined when a
     nonexistent column of A is read). Corrected: the guards of l.612.
+
+    Examples
+    --------
+    >>> A = np.array([[2], [3]], dtype=object)
+    >>> lemma6_MV(A, 5, H=1, d_a=3, d=1).tolist()   # column i is the target of token i
+    [[2, 3, 0, 0, 0], [0, 0, 2, 3, 0], [1, 1, 1, 1, 1]]
     """
     n = A.shape[0]
     m = (d_a - 1) // 2
@@ -111,7 +147,14 @@ def lemma6_MV(A: np.ndarray, V: int, *, H: int, d_a: int, d: int, printed: bool 
 
 
 def vocabulary_embedding(M_V: np.ndarray, tokens, P: np.ndarray | None = None) -> np.ndarray:
-    """eq. (1): y^(0,j) = M_V w^(i_j) + p^j, w one-hot (templates w^i := i, l.620); N x d_x."""
+    """eq. (1): y^(0,j) = M_V w^(i_j) + p^j, w one-hot (templates w^i := i, l.620); N x d_x.
+
+    Examples
+    --------
+    >>> M = lemma6_MV(np.array([[2], [3]], dtype=object), 5, H=1, d_a=3, d=1)
+    >>> vocabulary_embedding(M, [1, 3]).tolist()   # columns 1 and 3 of M_V
+    [[2, 0, 1], [0, 2, 1]]
+    """
     V = M_V.shape[1]
     rows = []
     for j, i in enumerate(tokens):
@@ -148,7 +191,15 @@ def _active(alpha: int, d_a: int, d: int, printed_phi: bool) -> bool:
 
 def conv_slots(k: int, d_x: int, d_in: int, d_a: int, d: int, *, packed: bool = False,
                printed_phi: bool = True) -> dict[int, tuple[int, int]]:
-    """alpha -> (l, lambda) (1-based) read by W: printed l.588 alpha = k(lambda-1)+l, or packed."""
+    """alpha -> (l, lambda) (1-based) read by W: printed l.588 alpha = k(lambda-1)+l, or packed.
+
+    Examples
+    --------
+    >>> conv_slots(2, 6, 2, 3, 1)   # printed: the constant coordinate 6 > k d_in = 4 is lost
+    {1: (1, 1), 2: (2, 1), 3: (1, 2)}
+    >>> conv_slots(2, 6, 2, 3, 1, packed=True)
+    {1: (1, 1), 2: (2, 1), 3: (1, 2), 6: (2, 2)}
+    """
     act = [a for a in range(1, d_x + 1) if _active(a, d_a, d, printed_phi)]
     if packed:
         if len(act) > k * d_in:
@@ -160,7 +211,15 @@ def conv_slots(k: int, d_x: int, d_in: int, d_a: int, d: int, *, packed: bool = 
 
 def conv_W(k: int, d_x: int, d_in: int, d_a: int, d: int, *, packed: bool = False,
            printed_phi: bool = True) -> np.ndarray:
-    """W^conv_{l, alpha, lambda} of l.588 (printed) or its packed correction; (k, d_x, d_in)."""
+    """W^conv_{l, alpha, lambda} of l.588 (printed) or its packed correction; (k, d_x, d_in).
+
+    Examples
+    --------
+    >>> conv_W(2, 6, 2, 3, 1).shape   # (k, d_x, d_in)
+    (2, 6, 2)
+    >>> conv_reshaped(conv_W(2, 6, 2, 3, 1, packed=True)).sum(axis=1).tolist()   # rows fed
+    [1, 1, 1, 0, 0, 1]
+    """
     W = np.zeros((k, d_x, d_in), dtype=object)
     for a, (l, lam) in conv_slots(k, d_x, d_in, d_a, d, packed=packed,
                                   printed_phi=printed_phi).items():
@@ -170,7 +229,14 @@ def conv_W(k: int, d_x: int, d_in: int, d_a: int, d: int, *, packed: bool = Fals
 
 def conv_template_printed(A: np.ndarray, i: int, l: int, lam: int, *, k: int, d_a: int,
                           d: int, printed_phi: bool = True) -> object:
-    """x^(j,l)_lambda of l.594 for i_j = i (1-based), psi(l, lambda) = phi(k(lambda-1) + l)."""
+    """x^(j,l)_lambda of l.594 for i_j = i (1-based), psi(l, lambda) = phi(k(lambda-1) + l).
+
+    Examples
+    --------
+    >>> A = np.array([[2], [3]], dtype=object)
+    >>> conv_template_printed(A, 1, 1, 1, k=1, d_a=3, d=1)   # A[1, phi(1)] = A[1, 1]
+    2
+    """
     n = A.shape[0]
     m = (d_a - 1) // 2
     pos = (k * (lam - 1) + l - 1) % d_a
@@ -192,6 +258,12 @@ def conv_templates(A: np.ndarray, i: int, *, k: int, d_x: int, d_in: int, d_a: i
     """The k inputs x^(j,1..k) (a (k, d_in) array) of one position with token i_j = i.
 
     Printed: l.594. Packed: slot (l, lambda) of coordinate alpha holds y_alpha of eq. (15).
+
+    Examples
+    --------
+    >>> A = np.array([[2], [3]], dtype=object)
+    >>> conv_templates(A, 1, k=1, d_x=3, d_in=3, d_a=3, d=1).tolist()   # k = 1: the target itself
+    [[2, 0, 1]]
     """
     X = np.zeros((k, d_in), dtype=object)
     if not packed:
@@ -208,7 +280,15 @@ def conv_templates(A: np.ndarray, i: int, *, k: int, d_x: int, d_in: int, d_a: i
 
 
 def conv_embedding(W: np.ndarray, X: np.ndarray, P: np.ndarray | None = None) -> np.ndarray:
-    """eq. (2): y^(0,i) = sum_l W_l x^(k(i-1)+l) + p^i for X of shape (M, d_in); (N, d_x)."""
+    """eq. (2): y^(0,i) = sum_l W_l x^(k(i-1)+l) + p^i for X of shape (M, d_in); (N, d_x).
+
+    Examples
+    --------
+    >>> A = np.array([[2], [3]], dtype=object)
+    >>> X = conv_templates(A, 1, k=1, d_x=3, d_in=3, d_a=3, d=1)
+    >>> conv_embedding(conv_W(1, 3, 3, 3, 1), X).tolist()   # W_1 is the identity here
+    [[2, 0, 1]]
+    """
     k = W.shape[0]
     N = X.shape[0] // k
     out = []
@@ -221,7 +301,14 @@ def conv_embedding(W: np.ndarray, X: np.ndarray, P: np.ndarray | None = None) ->
 
 
 def conv_reshaped(W: np.ndarray) -> np.ndarray:
-    """W~ in R^{d_x x (k d_in)} of eq. (4), column k(lambda-1) + l <- (l, lambda)."""
+    """W~ in R^{d_x x (k d_in)} of eq. (4), column k(lambda-1) + l <- (l, lambda).
+
+    Examples
+    --------
+    >>> W = np.array([[[0, 1]], [[2, 3]]], dtype=object)   # k = 2, d_x = 1, d_in = 2
+    >>> conv_reshaped(W).tolist()   # columns (l, lambda) = (1,1), (2,1), (1,2), (2,2)
+    [[0, 2, 1, 3]]
+    """
     k, d_x, d_in = W.shape
     return np.array([[W[(c % k), a, c // k] for c in range(k * d_in)] for a in range(d_x)],
                     dtype=object)
@@ -232,6 +319,17 @@ def lemma5_proof_line2(A: np.ndarray, i: int, *, H: int, d_a: int, d: int, r: in
 
     Cases: A_{i, phi(alpha)} (alpha <= r, ...); A_{i - M/2, phi(alpha)} (alpha <= r, ...),
     read with M/2 := V/2 = rows(A); 1 (alpha <= r, constant coordinate); 0.
+
+    Examples
+    --------
+    >>> A = np.array([[2], [3]], dtype=object)
+    >>> lemma5_proof_line2(A, 1, H=1, d_a=3, d=1, r=3)
+    [2, 0, 1]
+    >>> try:   # second half: the printed line reads phi(alpha), not phi(alpha - m)
+    ...     lemma5_proof_line2(A, 3, H=1, d_a=3, d=1, r=3)
+    ... except PrintedFormulaUndefined as exc:
+    ...     print(exc)
+    l.600 reads A[1, 2] but A has 1 columns
     """
     n = A.shape[0]
     m = (d_a - 1) // 2
@@ -271,7 +369,13 @@ def lemma5_proof_line2(A: np.ndarray, i: int, *, H: int, d_a: int, d: int, r: in
 
 
 def lemma7_d(*, r: int, H: int) -> int:
-    """d = (r - 1 - H)/2 (l.660, footnote 3: r - H odd)."""
+    """d = (r - 1 - H)/2 (l.660, footnote 3: r - H odd).
+
+    Examples
+    --------
+    >>> lemma7_d(r=6, H=1)   # (6 - 1 - 1)/2
+    2
+    """
     if (r - 1 - H) % 2 or r - 1 - H < 2:
         raise ParameterError(f"Lemma 7 needs r - 1 - H even and >= 2, got r={r}, H={H}")
     return (r - 1 - H) // 2
@@ -279,7 +383,15 @@ def lemma7_d(*, r: int, H: int) -> int:
 
 def lemma7_MV(V: int, *, r: int, H: int, d_a: int, printed: bool = True,
               printed_phi: bool = True) -> np.ndarray:
-    """(M_V)_{alpha, i} of l.670 (printed) or the corrected split; a (H d_a) x V int array."""
+    """(M_V)_{alpha, i} of l.670 (printed) or the corrected split; a (H d_a) x V int array.
+
+    Examples
+    --------
+    >>> lemma7_MV(6, r=6, H=1, d_a=3)[1].tolist()   # printed: coordinate 2 takes token 3
+    [0, 0, 1, 0, 0, 0]
+    >>> lemma7_MV(6, r=6, H=1, d_a=3, printed=False)[1].tolist()   # corrected: token 1 + 1 + d
+    [0, 0, 0, 1, 0, 0]
+    """
     d = lemma7_d(r=r, H=H)
     if V < r:
         raise ParameterError(f"Lemma 7 assumes V >= r = {r}, got V = {V}")
@@ -304,7 +416,13 @@ def lemma7_MV(V: int, *, r: int, H: int, d_a: int, printed: bool = True,
 
 
 def lemma7_WKQ(H: int, d_a: int) -> np.ndarray:
-    """W^{K,1,h} = W^{Q,1,h} = 1_{i=1 and j=d_a} (l.672), each d_a x d_x; shape (H, d_a, d_x)."""
+    """W^{K,1,h} = W^{Q,1,h} = 1_{i=1 and j=d_a} (l.672), each d_a x d_x; shape (H, d_a, d_x).
+
+    Examples
+    --------
+    >>> lemma7_WKQ(1, 3).tolist()
+    [[[0, 0, 1], [0, 0, 0], [0, 0, 0]]]
+    """
     W = np.zeros((H, d_a, H * d_a), dtype=object)
     W[:, 0, d_a - 1] = 1
     return W
@@ -316,6 +434,19 @@ def lemma7_pi(A: np.ndarray, j: int, half: int, *, side: str, printed: bool = Tr
     E = max entry of A. Printed: segment s = floor(t/E) + 1, token s + 1 (+ d for Q) if
     (t-1) mod E < A_{j,s}, else 1; raises PrintedFormulaUndefined when s > d.
     Corrected: s = floor((t-1)/E) + 1 and token 1 when s > d.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 2]], dtype=object)   # E = 2, d = 2
+    >>> lemma7_pi(A, 1, 4, side="P", printed=False)   # segment 1: one token 2; segment 2: two 3s
+    [2, 1, 3, 3]
+    >>> lemma7_pi(A, 1, 4, side="Q", printed=False)   # the same, shifted by d
+    [4, 1, 5, 5]
+    >>> try:   # printed: t = 4 falls into segment floor(4/2) + 1 = 3 > d
+    ...     lemma7_pi(A, 1, 4, side="P")
+    ... except PrintedFormulaUndefined as exc:
+    ...     print(exc)
+    eq. (21) reads A[1, 3] (t=4, E=2) but A has 2 columns
     """
     n, d = A.shape
     E = max(max(row) for row in A)
@@ -336,7 +467,14 @@ def lemma7_pi(A: np.ndarray, j: int, half: int, *, side: str, printed: bool = Tr
 
 def lemma7_u(A: np.ndarray, j1: int, j2: int, *, N: int, H: int, d_a: int,
              printed_phi: bool = True) -> list:
-    """u of l.664 / l.700 (and Corollary 2, l.644), length H d_a."""
+    """u of l.664 / l.700 (and Corollary 2, l.644), length H d_a.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 2], [3, 4]], dtype=object)
+    >>> lemma7_u(A, 1, 2, N=8, H=1, d_a=3)   # A[1, 1], A[2, 1], then N
+    [1, 3, 8]
+    """
     d = A.shape[1]
     m = (d_a - 1) // 2
     out = []
@@ -354,7 +492,13 @@ def lemma7_u(A: np.ndarray, j1: int, j2: int, *, N: int, H: int, d_a: int,
 
 
 def lemma7_sequence(pi_P: list[int], pi_Q: list[int], P: tuple[int, ...]) -> list[int]:
-    """The length-N token sequence with pi_P on positions P (in order) and pi_Q on the rest."""
+    """The length-N token sequence with pi_P on positions P (in order) and pi_Q on the rest.
+
+    Examples
+    --------
+    >>> lemma7_sequence([2, 1], [4, 5], (1, 3))   # positions 1, 3 from pi_P; 2, 4 from pi_Q
+    [2, 4, 1, 5]
+    """
     N = len(pi_P) + len(pi_Q)
     Q = [p for p in range(1, N + 1) if p not in P]
     seq = [0] * N

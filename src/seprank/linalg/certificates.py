@@ -27,7 +27,18 @@ __all__ = ["LowerBoundCertificate", "UpperBoundCertificate", "RankCertificate"]
 
 @dataclass(frozen=True)
 class LowerBoundCertificate:
-    """det A[rows, cols] != 0 modulo ``prime``, hence rank >= len(rows)."""
+    """det A[rows, cols] != 0 modulo ``prime``, hence rank >= len(rows).
+
+    Examples
+    --------
+    For A = [[1, 2], [2, 4], [0, 1]] the minor on rows (0, 2) and columns
+    (0, 1) is det [[1, 2], [0, 1]] = 1, nonzero mod any prime, so rank A >= 2:
+
+    >>> from seprank.linalg.verify import verify_lower
+    >>> cert = LowerBoundCertificate(prime=7, rows=(0, 2), cols=(0, 1))
+    >>> cert.bound, verify_lower([[1, 2], [2, 4], [0, 1]], cert)
+    (2, True)
+    """
 
     prime: int
     rows: tuple[int, ...]
@@ -49,6 +60,17 @@ class UpperBoundCertificate:
     ``side`` is "right" (A x = 0), "left" (y^T A = 0) or "trivial" (no vectors:
     rank <= min(m, n)). ``modulus`` is None for vectors over Z (the matrix is
     over Q) and p for a matrix over GF(p).
+
+    Examples
+    --------
+    x = (2, -1) solves [[1, 2], [2, 4]] x = 0, so the rank is at most 2 - 1 = 1:
+
+    >>> from seprank.linalg.verify import verify_upper
+    >>> cert = UpperBoundCertificate(bound=1, side="right", vectors=((2, -1),), pivots=(0,))
+    >>> verify_upper([[1, 2], [2, 4]], cert)
+    True
+    >>> cert.to_dict()["kernel_dimension"]
+    1
     """
 
     bound: int
@@ -70,7 +92,19 @@ class UpperBoundCertificate:
 
 @dataclass(frozen=True)
 class RankCertificate:
-    """A lower and (optionally) an upper certificate for one matrix."""
+    """A lower and (optionally) an upper certificate for one matrix.
+
+    Examples
+    --------
+    The two bounds of the classes above meet at 1 for [[1, 2], [2, 4]]:
+
+    >>> lower = LowerBoundCertificate(prime=7, rows=(0,), cols=(0,))
+    >>> upper = UpperBoundCertificate(bound=1, side="right", vectors=((2, -1),), pivots=(0,))
+    >>> RankCertificate(lower, upper).proves_exact
+    True
+    >>> RankCertificate(lower).proves_exact
+    False
+    """
 
     lower: LowerBoundCertificate | None = None
     upper: UpperBoundCertificate | None = None

@@ -51,6 +51,14 @@ class ExactMatrix:
         p when the input is an ``nmod_mat`` (the matrix lives over GF(p)).
     nmat : flint.nmod_mat or None
         the input itself when it is over GF(p).
+
+    Examples
+    --------
+    >>> em = ExactMatrix(shape=(2, 2), modulus=5)
+    >>> em.field
+    'GF(5)'
+    >>> as_exact([[1, 2], [3, 4]]).field
+    'QQ'
     """
 
     shape: tuple[int, int]
@@ -138,7 +146,21 @@ def _fractions_to_fmpz(rows: list[list[int | Fraction]], ncols: int) -> flint.fm
 
 
 def as_exact(matrix: object) -> ExactMatrix:
-    """Read ``matrix`` for an exact engine (see the module docstring)."""
+    """Read ``matrix`` for an exact engine (see the module docstring).
+
+    Examples
+    --------
+    Row 0 is multiplied by 6, the lcm of its denominators; row 1 stays:
+
+    >>> from fractions import Fraction
+    >>> em = as_exact([[Fraction(1, 2), Fraction(1, 3)], [1, 1]])
+    >>> em.shape, em.zmat.tolist()
+    ((2, 2), [[3, 2], [1, 1]])
+    >>> as_exact([[0.5]])
+    Traceback (most recent call last):
+    ...
+    seprank.errors.InputError: entry (0, 0) is a float (0.5); exact methods take ...
+    """
     if isinstance(matrix, flint.nmod_mat):
         return ExactMatrix(shape=(matrix.nrows(), matrix.ncols()),
                            modulus=int(matrix.modulus()), nmat=matrix)
@@ -191,7 +213,14 @@ def as_exact(matrix: object) -> ExactMatrix:
 
 
 def as_float_array(matrix: object) -> np.ndarray:
-    """Read ``matrix`` as a float64 array for the float engine (finite entries only)."""
+    """Read ``matrix`` as a float64 array for the float engine (finite entries only).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> as_float_array([[1, Fraction(1, 4)], [0, 2.5]]).tolist()
+    [[1.0, 0.25], [0.0, 2.5]]
+    """
     if isinstance(matrix, (flint.fmpz_mat, flint.fmpq_mat)):
         m, n = matrix.nrows(), matrix.ncols()
         rows = [[Fraction(str(matrix[i, j])) for j in range(n)] for i in range(m)]

@@ -140,14 +140,31 @@ def _load_cuda():
 
 
 def simulator_active() -> bool:
-    """True when numba's CUDA simulator is on (NUMBA_ENABLE_CUDASIM=1 at start)."""
+    """True when numba's CUDA simulator is on (NUMBA_ENABLE_CUDASIM=1 at start).
+
+    Examples
+    --------
+    The answer follows numba's configuration, which reads the variable once:
+
+    >>> import os
+    >>> simulator_active() == (os.environ.get("NUMBA_ENABLE_CUDASIM") == "1")
+    True
+    """
     from numba import config
 
     return bool(getattr(config, "ENABLE_CUDASIM", 0))
 
 
 def cuda_available() -> bool:
-    """True when a CUDA GPU (or numba's simulator) can run the kernels."""
+    """True when a CUDA GPU (or numba's simulator) can run the kernels.
+
+    Examples
+    --------
+    The simulator always counts as available:
+
+    >>> cuda_available() or not simulator_active()
+    True
+    """
     try:
         c = _load_cuda()
         return bool(c.is_available())
@@ -169,7 +186,16 @@ def _require_cuda():
 
 
 def gpu_info() -> dict:
-    """The device the CUDA engine would use: name, memory, compute capability."""
+    """The device the CUDA engine would use: name, memory, compute capability.
+
+    Examples
+    --------
+    >>> info = gpu_info()
+    >>> info["available"] == cuda_available(), info["simulator"] == simulator_active()
+    (True, True)
+    >>> info["name"] == "simulator" if simulator_active() else True
+    True
+    """
     from importlib import metadata
 
     try:
@@ -220,6 +246,15 @@ class LaunchConfig:
     ``max_blocks``: 1-D grid-stride kernels. ``pivot_threads``: the one-block
     pivot search. ``build_threads``: 2-D block of the builder. ``trsm_base``:
     TRSMs with at most this many rows are done by forward substitution.
+
+    Examples
+    --------
+    >>> LaunchConfig().tile_threads * LaunchConfig().tile_regs    # GEMM tile side
+    64
+    >>> LaunchConfig(tile_threads=64)                             # 64^2 threads per block
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: at most 1024 threads per block
     """
 
     tile_threads: int = 16
@@ -251,7 +286,13 @@ SIMULATOR_LAUNCH = LaunchConfig(tile_threads=2, tile_regs=4, tile_k=4, threads=8
 
 
 def default_launch() -> LaunchConfig:
-    """The GPU shapes, or small ones under the simulator."""
+    """The GPU shapes, or small ones under the simulator.
+
+    Examples
+    --------
+    >>> default_launch() == (SIMULATOR_LAUNCH if simulator_active() else LaunchConfig())
+    True
+    """
     return SIMULATOR_LAUNCH if simulator_active() else LaunchConfig()
 
 
@@ -669,6 +710,15 @@ def rank_profile_mod_p_cuda(matrix_or_device_array, p: int = DEFAULT_ENGINE_PRIM
     (r, rows, cols) exactly as :func:`seprank.linalg.modular_lu.rank_profile_mod_p`:
     same r and same ``cols`` (column rank profile), ``rows`` with
     A[rows, cols] nonsingular mod p.
+
+    Examples
+    --------
+    Row 1 is twice row 0; rows 0, 2 and columns 0, 1 give det [[1, 2], [1, 0]] = -2
+    (a GPU or the simulator is needed):
+
+    >>> A = np.array([[1, 2, 3], [2, 4, 6], [1, 0, 1]])
+    >>> rank_profile_mod_p_cuda(A, 7)
+    (2, [0, 2], [0, 1])
     """
     p = _check_prime(p)
     if isinstance(block, bool) or not isinstance(block, int) or not 1 <= block <= 1024:
@@ -749,6 +799,17 @@ def gram_hadamard_mod_p_device(U_residues, lam: int, p: int, *,
     One thread per entry (grid-stride): a dot product of length d reduced every
     k_max(p) terms, then the power lam by square and multiply, reduced after
     each product. p < 2^26 (the engine's limit).
+
+    Examples
+    --------
+    For U with rows (1, 0), (0, 1), (1, 1), U U^T = [[1, 0, 1], [0, 1, 1], [1, 1, 2]];
+    its entrywise square has determinant 2, so rank 3 mod 7:
+
+    >>> G = gram_hadamard_mod_p_device([[1, 0], [0, 1], [1, 1]], 2, 7)
+    >>> G.copy_to_host().tolist()
+    [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 4.0]]
+    >>> rank_profile_mod_p_cuda(G, 7, overwrite=True)[0]
+    3
     """
     p = _check_prime(p)
     if isinstance(lam, bool) or not isinstance(lam, (int, np.integer)) or lam < 0:
@@ -777,7 +838,13 @@ def gram_hadamard_mod_p_device(U_residues, lam: int, p: int, *,
 def time_modular_gemm(size: int, k: int, p: int = DEFAULT_ENGINE_PRIME, *,
                       repeat: int = 3, launch: LaunchConfig | None = None) -> float:
     """Best wall time (s) of one trailing update C <- C - L U mod p by the engine's
-    GEMM kernel, C size x size, inner dimension k (2 size^2 k flop)."""
+    GEMM kernel, C size x size, inner dimension k (2 size^2 k flop).
+
+    Examples
+    --------
+    >>> time_modular_gemm(2, 2, 7, repeat=1) > 0
+    True
+    """
     p = _check_prime(p)
     _require_cuda()
     launch = launch or default_launch()

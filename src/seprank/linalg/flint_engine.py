@@ -29,20 +29,42 @@ __all__ = ["rank_exact", "rank_mod_p", "reduce_mod_p", "pivot_columns", "lower_c
 
 
 def rank_exact(z: flint.fmpz_mat) -> int:
-    """Rank over Q of an integer matrix (exact)."""
+    """Rank over Q of an integer matrix (exact).
+
+    Examples
+    --------
+    >>> rank_exact(flint.fmpz_mat([[1, 2], [2, 4]])), rank_exact(flint.fmpz_mat(0, 3))
+    (1, 0)
+    """
     if z.nrows() == 0 or z.ncols() == 0:
         return 0
     return int(z.rank())
 
 
 def reduce_mod_p(z: flint.fmpz_mat, p: int) -> flint.nmod_mat:
-    """The matrix with entries reduced modulo p."""
+    """The matrix with entries reduced modulo p.
+
+    Examples
+    --------
+    >>> reduce_mod_p(flint.fmpz_mat([[7, -1]]), 5).tolist()
+    [[2, 4]]
+    """
     if z.nrows() == 0:
         return flint.nmod_mat(0, z.ncols(), [], p)
     return flint.nmod_mat(z, p)
 
 
 def rank_mod_p(nm: flint.nmod_mat) -> int:
+    """Rank over GF(p) of a matrix given mod p (0 for an empty one).
+
+    Examples
+    --------
+    det [[1, 2], [3, 1]] = -5 vanishes mod 5 but not mod 7:
+
+    >>> A = [[1, 2], [3, 1]]
+    >>> rank_mod_p(flint.nmod_mat(A, 5)), rank_mod_p(flint.nmod_mat(A, 7))
+    (1, 2)
+    """
     if nm.nrows() == 0 or nm.ncols() == 0:
         return 0
     return int(nm.rank())
@@ -53,6 +75,11 @@ def pivot_columns(R, r: int) -> list[int]:
 
     Invariants: pivots strictly increase, so the scan for row i starts right
     after row i-1's pivot; the total work is O(r + n) entry reads.
+
+    Examples
+    --------
+    >>> pivot_columns(flint.fmpz_mat([[0, 1, 5, 0], [0, 0, 0, 1]]), 2)
+    [1, 3]
     """
     cols, j, n = [], 0, R.ncols()
     for i in range(r):
@@ -66,7 +93,16 @@ def pivot_columns(R, r: int) -> list[int]:
 
 
 def lower_certificate(nm: flint.nmod_mat) -> tuple[int, LowerBoundCertificate]:
-    """Rank of ``nm`` over GF(p) and a nonsingular minor of that size mod p."""
+    """Rank of ``nm`` over GF(p) and a nonsingular minor of that size mod p.
+
+    Examples
+    --------
+    Row 1 is twice row 0; rows 0, 2 and columns 0, 1 give det [[1, 2], [1, 0]] = -2:
+
+    >>> r, cert = lower_certificate(flint.nmod_mat([[1, 2, 3], [2, 4, 6], [1, 0, 1]], 5))
+    >>> r, cert.rows, cert.cols
+    (2, (0, 2), (0, 1))
+    """
     p = int(nm.modulus())
     if nm.nrows() == 0 or nm.ncols() == 0:
         return 0, LowerBoundCertificate(prime=p, rows=(), cols=())
@@ -101,7 +137,16 @@ def _standard_kernel(R, den, r: int, ncols: int, modulus: int | None
 
 
 def kernel_certificate(z: flint.fmpz_mat, r: int) -> UpperBoundCertificate:
-    """Integer kernel vectors proving rank <= r (the smaller kernel side is used)."""
+    """Integer kernel vectors proving rank <= r (the smaller kernel side is used).
+
+    Examples
+    --------
+    The columns satisfy c0 + c1 - c2 = 0, so (1, 1, -1) is in the right kernel:
+
+    >>> cert = kernel_certificate(flint.fmpz_mat([[1, 2, 3], [2, 4, 6], [1, 0, 1]]), 2)
+    >>> cert.bound, cert.side, cert.vectors
+    (2, 'right', ((1, 1, -1),))
+    """
     m, n = z.nrows(), z.ncols()
     if r == min(m, n):
         return UpperBoundCertificate(bound=r, side="trivial")
@@ -114,7 +159,17 @@ def kernel_certificate(z: flint.fmpz_mat, r: int) -> UpperBoundCertificate:
 
 
 def kernel_certificate_mod_p(nm: flint.nmod_mat, r: int) -> UpperBoundCertificate:
-    """Kernel vectors over GF(p) proving rank_GF(p) <= r."""
+    """Kernel vectors over GF(p) proving rank_GF(p) <= r.
+
+    Examples
+    --------
+    The same kernel as in :func:`kernel_certificate`, scaled to (4, 4, 1) = -(1, 1, -1) mod 5:
+
+    >>> nm = flint.nmod_mat([[1, 2, 3], [2, 4, 6], [1, 0, 1]], 5)
+    >>> cert = kernel_certificate_mod_p(nm, 2)
+    >>> cert.vectors, cert.modulus
+    (((4, 4, 1),), 5)
+    """
     m, n = nm.nrows(), nm.ncols()
     p = int(nm.modulus())
     if r == min(m, n):

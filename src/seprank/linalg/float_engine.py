@@ -18,7 +18,19 @@ __all__ = ["float_rank"]
 
 def float_rank(arr: np.ndarray, *, tol: float | None = None, rtol: float | None = None
                ) -> tuple[int, dict]:
-    """Return (rank estimate, details) for a float64 matrix."""
+    """Return (rank estimate, details) for a float64 matrix.
+
+    Examples
+    --------
+    diag(1, 1e-20) has singular values 1 and 1e-20; the second lies below the
+    default tolerance (about 4.4e-16), so it counts as zero:
+
+    >>> r, details = float_rank(np.diag([1.0, 1e-20]))
+    >>> r, details["sigma_max"], details["gap"] > 1e15
+    (1, 1.0, True)
+    >>> float_rank(np.diag([1.0, 1e-20]), tol=0.0)[0]
+    2
+    """
     m, n = arr.shape
     if m == 0 or n == 0:
         return 0, {"tolerance": 0.0, "gap": math.inf, "sigma_max": 0.0}

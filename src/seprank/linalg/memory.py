@@ -18,7 +18,13 @@ SAFETY_FRACTION = 0.8
 
 
 def available_bytes() -> int:
-    """Bytes of memory available to new allocations now (best estimate)."""
+    """Bytes of memory available to new allocations now (best estimate).
+
+    Examples
+    --------
+    >>> available_bytes() > 0
+    True
+    """
     try:
         with open("/proc/meminfo") as fh:
             for line in fh:
@@ -33,7 +39,13 @@ def available_bytes() -> int:
 
 
 def format_bytes(nbytes: float) -> str:
-    """Human-readable size, e.g. ``1.5 GiB``."""
+    """Human-readable size, e.g. ``1.5 GiB``.
+
+    Examples
+    --------
+    >>> format_bytes(512), format_bytes(1536), format_bytes(3 * 2**30)
+    ('512.0 B', '1.5 KiB', '3.0 GiB')
+    """
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if nbytes < 1024 or unit == "TiB":
             return f"{nbytes:.1f} {unit}"
@@ -42,7 +54,17 @@ def format_bytes(nbytes: float) -> str:
 
 
 def require_fits(nbytes: int, what: str) -> None:
-    """Raise MemoryLimitError (naming ``what``) if ``nbytes`` cannot fit in memory."""
+    """Raise MemoryLimitError (naming ``what``) if ``nbytes`` cannot fit in memory.
+
+    Examples
+    --------
+    >>> require_fits(1024, "a small buffer") is None
+    True
+    >>> require_fits(2**80, "a huge buffer")
+    Traceback (most recent call last):
+    ...
+    seprank.errors.MemoryLimitError: a huge buffer needs about ... of memory is available ...
+    """
     avail = available_bytes()
     if nbytes > SAFETY_FRACTION * avail:
         raise MemoryLimitError(

@@ -57,6 +57,19 @@ DEFAULT_MAX_DIGITS = 2**14
 
 @dataclass
 class MultimodularResult:
+    """Rank over Q, whether it is exact, both certificates and the primes used.
+
+    ``exact`` is True only when the upper-bound certificate (kernel vectors
+    verified by an exact product) meets the lower bound.
+
+    Examples
+    --------
+    >>> import flint
+    >>> res = rank_multimodular(flint.fmpz_mat([[1, 2], [2, 4]]))
+    >>> res.rank, res.exact, len(res.upper.vectors)     # one kernel vector, e.g. (-2, 1)
+    (1, True, 1)
+    """
+
     rank: int
     exact: bool
     lower: LowerBoundCertificate
@@ -158,7 +171,16 @@ def _dixon_kernel(A: flint.fmpz_mat, rows, cols, free, p: int, max_digits: int):
 
 def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS,
                       rank_primes: int = 2, use_numba: bool = True) -> MultimodularResult:
-    """Rank of the integer matrix ``z`` over Q by the multi-modular method."""
+    """Rank of the integer matrix ``z`` over Q by the multi-modular method.
+
+    Examples
+    --------
+    >>> import flint
+    >>> # Third row = first + second, so the rank over Q is 2 (and the answer is exact).
+    >>> res = rank_multimodular(flint.fmpz_mat([[1, 0, 2], [0, 1, 3], [1, 1, 5]]))
+    >>> res.rank, res.exact, res.primes[0] == FIRST_PRIME
+    (2, True, True)
+    """
     transpose = z.nrows() < z.ncols()
     A = z.transpose() if transpose else z  # kernel of A (columns) = left kernel of z
     m, n = A.nrows(), A.ncols()

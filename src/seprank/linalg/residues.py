@@ -23,7 +23,19 @@ __all__ = ["ResidueMatrix"]
 
 @dataclass
 class ResidueMatrix:
-    """Residues mod ``p`` of a matrix (numpy float64 or integer array, 2-D)."""
+    """Residues mod ``p`` of a matrix (numpy float64 or integer array, 2-D).
+
+    Examples
+    --------
+    [[1, 2], [3, 1]] has determinant 1 - 6 = -5, zero mod 5: rank 1 over GF(5).
+
+    >>> import seprank
+    >>> R = ResidueMatrix(np.array([[1, 2], [3, 1]]), 5)
+    >>> R.shape, seprank.rank(R).value, seprank.rank(R).field
+    ((2, 2), 1, 'GF(5)')
+    >>> ResidueMatrix(np.array([[7, -1]]), 5).tolist()
+    [[2, 4]]
+    """
 
     data: np.ndarray
     p: int

@@ -37,6 +37,14 @@ class RankResult:
     note : str
         why the kind is what it is, in one sentence.
     seconds : float
+
+    Examples
+    --------
+    >>> res = RankResult(value=1, kind="exact", method="flint-fmpz", field="QQ", shape=(2, 2))
+    >>> int(res), res.is_exact
+    (1, True)
+    >>> str(res)
+    'rank 1 (exact over QQ; 2 x 2; method flint-fmpz)'
     """
 
     value: int

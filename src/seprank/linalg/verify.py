@@ -121,7 +121,18 @@ def _det_nonzero_mod_p(rows: list[list[int]], p: int) -> bool:
 
 def verify_lower(matrix: object, cert: LowerBoundCertificate, _reader: _Reader | None = None
                  ) -> bool:
-    """True iff the minor named by ``cert`` is nonzero modulo its (prime) modulus."""
+    """True iff the minor named by ``cert`` is nonzero modulo its (prime) modulus.
+
+    Examples
+    --------
+    The minor on rows (0, 1), columns (0, 1) of [[1, 2], [3, 1]] is -5: nonzero
+    mod 7, zero mod 5.
+
+    >>> from seprank.linalg.certificates import LowerBoundCertificate as Lower
+    >>> A = [[1, 2], [3, 1]]
+    >>> verify_lower(A, Lower(7, (0, 1), (0, 1))), verify_lower(A, Lower(5, (0, 1), (0, 1)))
+    (True, False)
+    """
     rd = _reader or _Reader(matrix)
     p = cert.prime
     if not isinstance(p, int) or p < 2 or not sympy.isprime(p):
@@ -142,7 +153,19 @@ def verify_lower(matrix: object, cert: LowerBoundCertificate, _reader: _Reader |
 
 def verify_upper(matrix: object, cert: UpperBoundCertificate, _reader: _Reader | None = None
                  ) -> bool:
-    """True iff the kernel vectors of ``cert`` are independent and in the kernel."""
+    """True iff the kernel vectors of ``cert`` are independent and in the kernel.
+
+    Examples
+    --------
+    (2, -1) is in the right kernel of [[1, 2], [2, 4]]; (1, 1) is not.
+
+    >>> from seprank.linalg.certificates import UpperBoundCertificate as Upper
+    >>> A = [[1, 2], [2, 4]]
+    >>> verify_upper(A, Upper(bound=1, side="right", vectors=((2, -1),), pivots=(0,)))
+    True
+    >>> verify_upper(A, Upper(bound=1, side="right", vectors=((1, 1),), pivots=(0,)))
+    False
+    """
     rd = _reader or _Reader(matrix)
     m, n = rd.m, rd.n
     if cert.side == "trivial":

@@ -50,7 +50,13 @@ __all__ = ["VocabularyEmbedding", "ConvolutionalEmbedding", "exact_rank"]
 
 
 def exact_rank(mat: object) -> int:
-    """rank of an exact (int/Fraction) matrix, via :func:`seprank.rank`; 0 for an empty one."""
+    """rank of an exact (int/Fraction) matrix, via :func:`seprank.rank`; 0 for an empty one.
+
+    Examples
+    --------
+    >>> exact_rank([[1, 2], [2, 4]]), exact_rank([])
+    (1, 0)
+    """
     arr = np.asarray(mat, dtype=object)
     if arr.size == 0:
         return 0
@@ -92,7 +98,18 @@ def _low_rank(rng, rows: int, inner: int, cols: int, bound: int, attempts: int) 
 
 
 class VocabularyEmbedding:
-    """eq. (1): y^{0,i} = M_V hat w^i + p^i, with M_V (d_x x V) and P (d_x x N)."""
+    """eq. (1): y^{0,i} = M_V hat w^i + p^i, with M_V (d_x x V) and P (d_x x N).
+
+    Examples
+    --------
+    A random draw has the ranks it was asked for, here min(r, d_x, V) = 1:
+
+    >>> emb = VocabularyEmbedding.random(V=3, d_x=2, N=2, r=1, seed=0)
+    >>> (emb.d_x, emb.V, emb.N), emb.rank(), emb.positional_rank()
+    ((2, 3, 2), 1, 1)
+    >>> emb.embed([[0, 2]]).shape
+    (1, 2, 2)
+    """
 
     def __init__(self, M_V: object, P: object, factors: dict | None = None):
         self.M_V = _int_matrix(M_V, "M_V")
@@ -144,7 +161,19 @@ class VocabularyEmbedding:
 
 
 class ConvolutionalEmbedding:
-    """eq. (2): y^{0,i} = sum_j W_j^conv x^{k(i-1)+j} + p^i, kernel (k, d_x, d_input)."""
+    """eq. (2): y^{0,i} = sum_j W_j^conv x^{k(i-1)+j} + p^i, kernel (k, d_x, d_input).
+
+    Examples
+    --------
+    k = 2, d_x = 1, d_input = 2 with W_1 = [1, 0], W_2 = [0, 1] and p = (5, 6):
+    y^1 = 1 + 4 + 5 = 10 from x^1 = (1, 2), x^2 = (3, 4), and y^2 = 5 + 8 + 6 = 19.
+
+    >>> emb = ConvolutionalEmbedding([[[1, 0]], [[0, 1]]], [[5, 6]])
+    >>> emb.embed([[[1, 2], [3, 4], [5, 6], [7, 8]]]).tolist()
+    [[[10], [19]]]
+    >>> emb.reshaped_kernel().tolist(), emb.rank()
+    ([[1, 0, 0, 1]], 1)
+    """
 
     def __init__(self, W_conv: object, P: object, factors: dict | None = None):
         self.W = _int_matrix(W_conv, "W_conv", ndim=3)

@@ -20,7 +20,17 @@ __all__ = ["literal_outputs", "rational_batch", "gaussian_batch"]
 
 
 def literal_outputs(net: SelfAttentionNetwork, X) -> list:
-    """eq. (3) written out entry by entry in plain Python (shares nothing with evaluate)."""
+    """eq. (3) written out entry by entry in plain Python (shares nothing with evaluate).
+
+    Examples
+    --------
+    One layer with every weight 1 maps x = (1, 2) to x_i (1^2 + 2^2) = (5, 10):
+
+    >>> ones = [[[[1]]]]
+    >>> net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", ones))
+    >>> literal_outputs(net, [[[1], [2]]])
+    [[[5], [10]]]
+    """
     W = {k: net.weights[k].tolist() for k in "QKVO"}
 
     def mv(A, x):
@@ -49,6 +59,14 @@ def literal_outputs(net: SelfAttentionNetwork, X) -> list:
 
 
 def rational_batch(rng, batch, N, d_x):
+    """A (batch, N, d_x) object array of Fractions a/b, -4 <= a <= 4, 1 <= b <= 3.
+
+    Examples
+    --------
+    >>> X = rational_batch(np.random.default_rng(0), 2, 3, 4)
+    >>> X.shape, all(isinstance(x, Fraction) and x.denominator <= 3 for x in X.ravel())
+    ((2, 3, 4), True)
+    """
     num = rng.integers(-4, 5, size=(batch, N, d_x))
     den = rng.integers(1, 4, size=(batch, N, d_x))
     X = np.empty((batch, N, d_x), dtype=object)
@@ -58,6 +76,14 @@ def rational_batch(rng, batch, N, d_x):
 
 
 def gaussian_batch(rng, batch, N, d_x):
+    """A (batch, N, d_x) object array of GaussianRational a + b i, -3 <= a, b <= 3.
+
+    Examples
+    --------
+    >>> X = gaussian_batch(np.random.default_rng(0), 1, 2, 2)
+    >>> X.shape, all(abs(z.real) <= 3 and abs(z.imag) <= 3 for z in X.ravel())
+    ((1, 2, 2), True)
+    """
     re_, im_ = rng.integers(-3, 4, size=(2, batch, N, d_x))
     X = np.empty((batch, N, d_x), dtype=object)
     for idx in np.ndindex(X.shape):

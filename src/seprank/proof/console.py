@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -40,7 +41,27 @@ def _evidence_line(step: Step, limit: int = 160) -> str:
 
 
 class ConsoleReporter(Reporter):
-    """Prints steps as they finish, with a progress bar over the checks."""
+    """Prints steps as they finish, with a progress bar over the checks.
+
+    Examples
+    --------
+    >>> import io
+    >>> from seprank.proof.framework import CheckSpec
+    >>> from seprank.proof.runner import run_checks
+    >>> def body(ctx):
+    ...     with ctx.step("2 + 2 = 4", "levine2020 l.1") as s:
+    ...         s.record(total=2 + 2)
+    >>> out = io.StringIO()
+    >>> console = Console(file=out, width=80, color_system=None, highlight=False)
+    >>> _ = run_checks({"demo": CheckSpec("demo", "a demo", "Arithmetic", body)},
+    ...                reporter=ConsoleReporter(console))
+    >>> print(out.getvalue())
+    demo: a demo  (Arithmetic)
+      ok 2 + 2 = 4 [levine2020 l.1] ...s
+          {"total"=4}
+      => verified in ...s
+    ...
+    """
 
     def __init__(self, console: Console | None = None, verbose: bool = True):
         self.console = console or Console(highlight=False)
@@ -57,14 +78,18 @@ class ConsoleReporter(Reporter):
 
     def check_started(self, spec: CheckSpec) -> None:
         self._progress.update(self._task, description=f"{spec.id}")
-        self.console.print(f"[bold]{spec.id}[/]: {spec.title}  [dim]({spec.source})[/]")
+        self.console.print(f"[bold]{escape(spec.id)}[/]: {escape(spec.title)}  "
+                           f"[dim]({escape(spec.source)})[/]")
 
     def step_done(self, spec: CheckSpec, step: Step) -> None:
         tag = " [cyan](corrected)[/]" if step.corrected else ""
-        self.console.print(f"  {_MARK.get(step.status, step.status)}{tag} {step.claim} "
-                           f"[dim][{step.source}] {step.seconds:.2f}s[/]", soft_wrap=True)
+        # Claims, sources and messages are plain text: escape them, or rich would read
+        # "[levine2020 l.563]" as a style tag and drop it.
+        source = escape(f"[{step.source}]") if step.source else ""
+        self.console.print(f"  {_MARK.get(step.status, step.status)}{tag} {escape(step.claim)} "
+                           f"[dim]{source} {step.seconds:.2f}s[/]", soft_wrap=True)
         if step.message:
-            self.console.print(f"      note: {step.message}", soft_wrap=True)
+            self.console.print(f"      note: {escape(step.message)}", soft_wrap=True)
         if self.verbose:
             line = _evidence_line(step)
             if line:
@@ -81,6 +106,18 @@ class ConsoleReporter(Reporter):
 
 
 def summary_table(results: list[CheckResult]) -> Table:
+    """A rich table with one row per check: verdict, steps passed, time, findings.
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 < 2") as s:
+    ...         s.require(1 < 2, "no")
+    >>> table = summary_table([run_check(CheckSpec("demo", "a demo", "none", body))])
+    >>> table.row_count, [col.header for col in table.columns]
+    (1, ['id', 'verdict', 'steps passed', 'seconds', 'findings'])
+    """
     table = Table(title="seprank prove: summary")
     for col in ("id", "verdict", "steps passed", "seconds", "findings"):
         table.add_column(col)

@@ -17,7 +17,16 @@ _INT64 = 2**63
 
 
 def jsonable(value: Any) -> Any:
-    """Return a JSON-serializable version of ``value`` (recursively)."""
+    """Return a JSON-serializable version of ``value`` (recursively).
+
+    Examples
+    --------
+    2^70 does not fit in 64 bits and becomes a string; 4/2 is the integer 2:
+
+    >>> from fractions import Fraction
+    >>> jsonable({"q": Fraction(1, 3), "big": 2**70, 7: (Fraction(4, 2), {5})})
+    {'q': '1/3', 'big': '1180591620717411303424', '7': [2, [5]]}
+    """
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):

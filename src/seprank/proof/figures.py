@@ -64,6 +64,19 @@ def write_figures(data: dict[str, Any], folder: str | Path) -> list[tuple[str, P
     """Draw the figures whose evidence is in ``data`` into ``folder``; (check id, path) each.
 
     Returns an empty list when matplotlib is not installed.
+
+    Examples
+    --------
+    Evidence of A-harm for d = 3, where N(3, l) = 2 l + 1, draws one figure;
+    data without a known check draws none:
+
+    >>> import tempfile
+    >>> harm = {"id": "A-harm", "steps": [{"evidence": {"table_N_by_d": {"d=3": [1, 3, 5]}}}]}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     drawn = write_figures({"checks": [harm]}, folder)
+    ...     none = write_figures({"checks": []}, folder)
+    ...     [(cid, path.name, path.is_file()) for cid, path in drawn], none
+    ([('A-harm', 'harmonics.png', True)], [])
     """
     try:
         import matplotlib

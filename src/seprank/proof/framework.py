@@ -50,6 +50,13 @@ class Step:
 
     ``corrected`` marks a step that checks a corrected version of a statement
     whose printed form failed in an earlier step of the same check.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> step = Step("1/2 + 1/2 = 1", source="arithmetic", evidence={"sum": Fraction(2, 2)})
+    >>> step.status, step.to_dict()["evidence"]
+    ('passed', {'sum': 1})
     """
 
     claim: str
@@ -80,7 +87,16 @@ class _AbortCheck(Exception):
 
 
 class StepHandle:
-    """What a check body talks to inside ``with ctx.step(...) as s``."""
+    """What a check body talks to inside ``with ctx.step(...) as s``.
+
+    Examples
+    --------
+    >>> s = StepHandle(Step("2 is odd"))
+    >>> s.require(2 % 2 == 1, "2 is even", remainder=0)
+    False
+    >>> s.failed, s.step.message, s.step.evidence
+    (True, '2 is even', {'remainder': 0})
+    """
 
     def __init__(self, step: Step):
         self._step = step
@@ -126,6 +142,22 @@ class CheckContext:
     ----------
     full : bool
         True for the full (slow, exhaustive) tier, False for the fast tier CI runs.
+
+    Examples
+    --------
+    An exception inside a step marks it ``error`` and stops the check:
+
+    >>> ctx = CheckContext()
+    >>> with ctx.step("3 is prime") as s:
+    ...     s.record(divisors=[1, 3])
+    >>> try:
+    ...     with ctx.step("division works"):
+    ...         1 // 0
+    ... except Exception:
+    ...     print("check stopped")
+    check stopped
+    >>> [st.status for st in ctx.steps]
+    ['passed', 'error']
     """
 
     def __init__(self, full: bool = False,
@@ -159,7 +191,15 @@ class CheckContext:
 
 @dataclass(frozen=True)
 class CheckSpec:
-    """A registered check: mission-map id, title, source and the body to run."""
+    """A registered check: mission-map id, title, source and the body to run.
+
+    Examples
+    --------
+    >>> spec = CheckSpec(id="demo", title="a demo", source="none", func=lambda ctx: None,
+    ...                  depends=("base",))
+    >>> spec.id, spec.depends
+    ('demo', ('base',))
+    """
 
     id: str
     title: str
@@ -170,7 +210,16 @@ class CheckSpec:
 
 @dataclass
 class CheckResult:
-    """The outcome of one check: its steps and the verdict that follows."""
+    """The outcome of one check: its steps and the verdict that follows.
+
+    Examples
+    --------
+    >>> steps = [Step("a", status=PASSED), Step("b", status=FAILED, message="b is false")]
+    >>> res = CheckResult(id="demo", title="a demo", source="none",
+    ...                   verdict=verdict_of(steps), steps=steps, seconds=0.0)
+    >>> res.verdict, res.findings, len(res.counterexamples)
+    ('refuted', ['failed: b is false'], 1)
+    """
 
     id: str
     title: str
@@ -212,6 +261,13 @@ def verdict_of(steps: list[Step]) -> str:
     refutation even when a corrected statement passes in a later step). With no
     failure, an errored or undecided step leaves it inconclusive; a check with
     no steps at all is inconclusive too.
+
+    Examples
+    --------
+    >>> verdict_of([Step("a"), Step("b")]), verdict_of([])
+    ('verified', 'inconclusive')
+    >>> verdict_of([Step("a", status=INCONCLUSIVE), Step("b", status=FAILED)])
+    'refuted'
     """
     statuses = {s.status for s in steps}
     if FAILED in statuses:
@@ -223,7 +279,19 @@ def verdict_of(steps: list[Step]) -> str:
 
 def run_check(spec: CheckSpec, *, full: bool = False,
               on_step: Callable[[Step], None] | None = None) -> CheckResult:
-    """Run one check body and return its result (never raises for a failing step)."""
+    """Run one check body and return its result (never raises for a failing step).
+
+    Examples
+    --------
+    >>> def body(ctx):
+    ...     with ctx.step("4 is a square") as s:
+    ...         s.require(2 * 2 == 4, "it is not")
+    ...     with ctx.step("5 is a square") as s:
+    ...         s.require(any(k * k == 5 for k in range(6)), "no k with k^2 = 5")
+    >>> res = run_check(CheckSpec(id="squares", title="squares", source="none", func=body))
+    >>> res.verdict, [s.status for s in res.steps]
+    ('refuted', ['passed', 'failed'])
+    """
     ctx = CheckContext(full=full, on_step=on_step)
     start = time.perf_counter()
     try:

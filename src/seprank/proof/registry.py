@@ -17,12 +17,24 @@ from seprank.proof.framework import CheckContext, CheckSpec
 __all__ = ["check", "registered_checks", "load_proofs"]
 
 _REGISTRY: dict[str, CheckSpec] = {}
-_LOADED = False
+_LOADED: set[str] = set()
 
 
 def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str] = ()
           ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
-    """Decorator: register ``func(ctx)`` as the check with mission-map id ``id``."""
+    """Decorator: register ``func(ctx)`` as the check with mission-map id ``id``.
+
+    Examples
+    --------
+    >>> @check("demo-sum", title="1 + 1 = 2", source="arithmetic")
+    ... def demo(ctx):
+    ...     with ctx.step("1 + 1 = 2") as s:
+    ...         s.require(1 + 1 == 2, "it is not")
+    >>> spec = registered_checks(load=False)["demo-sum"]
+    >>> spec.title, spec.func is demo
+    ('1 + 1 = 2', True)
+    >>> del _REGISTRY["demo-sum"]      # leave the registry as it was
+    """
 
     def register(func: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
         existing = _REGISTRY.get(id)
@@ -36,20 +48,33 @@ def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str]
 
 
 def load_proofs(package: str = "seprank_proofs") -> None:
-    """Import every module of the proofs package so that its checks register."""
-    global _LOADED
-    if _LOADED:
+    """Import every module of the proofs package so that its checks register.
+
+    Examples
+    --------
+    >>> load_proofs()
+    >>> "L-Omega" in registered_checks(load=False)
+    True
+    """
+    if package in _LOADED:
         return
     pkg = importlib.import_module(package)
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if info.name.startswith(("test_", "_")) or info.name == "conftest":
             continue
         importlib.import_module(f"{package}.{info.name}")
-    _LOADED = True
+    _LOADED.add(package)
 
 
 def registered_checks(load: bool = True) -> dict[str, CheckSpec]:
-    """All registered checks by id (importing ``proofs/`` first unless ``load=False``)."""
+    """All registered checks by id (importing ``proofs/`` first unless ``load=False``).
+
+    Examples
+    --------
+    >>> specs = registered_checks()
+    >>> all(spec.id == cid for cid, spec in specs.items())
+    True
+    """
     if load:
         load_proofs()
     return dict(_REGISTRY)

@@ -32,7 +32,14 @@ _PACKAGES = ("seprank", "python-flint", "numpy", "sympy", "networkx", "numba", "
 
 
 def environment() -> dict[str, Any]:
-    """Versions, machine and time: what a reader needs to reproduce a report."""
+    """Versions, machine and time: what a reader needs to reproduce a report.
+
+    Examples
+    --------
+    >>> env = environment()
+    >>> env["python"] == platform.python_version(), "numpy" in env["packages"]
+    (True, True)
+    """
     versions = {}
     for name in _PACKAGES:
         try:
@@ -51,6 +58,19 @@ def environment() -> dict[str, Any]:
 
 
 def report_dict(results: list[CheckResult]) -> dict[str, Any]:
+    """The JSON report's content: the checks, a count per verdict and the environment.
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
+    ...         s.record(total=1 + 1)
+    >>> results = [run_check(CheckSpec("demo", "a demo", "none", body))]
+    >>> data = report_dict(results)
+    >>> data["summary"], data["checks"][0]["steps"][0]["evidence"]
+    ({'verified': 1, 'refuted': 0, 'inconclusive': 0}, {'total': 2})
+    """
     counts = Counter(r.verdict for r in results)
     return {
         "checks": [r.to_dict() for r in results],
@@ -60,6 +80,21 @@ def report_dict(results: list[CheckResult]) -> dict[str, Any]:
 
 
 def write_json(results: list[CheckResult], path: str | os.PathLike) -> Path:
+    """Write the JSON report to ``path`` (through a temporary file) and return the path.
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
+    ...         s.record(total=1 + 1)
+    >>> results = [run_check(CheckSpec("demo", "a demo", "none", body))]
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_json(results, Path(folder) / "sub" / "report.json")
+    ...     load_report(path)["checks"][0]["verdict"]
+    'verified'
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
@@ -79,7 +114,19 @@ def _cell(text: str, limit: int = 220) -> str:
 
 
 def markdown(results: list[CheckResult]) -> str:
-    """The Markdown report of a run (see :func:`markdown_from_dict`)."""
+    """The Markdown report of a run (see :func:`markdown_from_dict`).
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
+    ...         s.record(total=1 + 1)
+    >>> results = [run_check(CheckSpec("demo", "a demo", "none", body))]
+    >>> text = markdown(results)
+    >>> text.splitlines()[0], "1. **passed**: 1 + 1 = 2 [arithmetic]" in text
+    ('# seprank proof report', True)
+    """
     return markdown_from_dict(report_dict(results))
 
 
@@ -101,6 +148,17 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
     """Markdown from a report dictionary (the JSON report's content).
 
     ``figures``: (check id, image path) pairs to embed, paths relative to ``base``.
+
+    Examples
+    --------
+    >>> data = {"environment": {}, "summary": {"verified": 1},
+    ...         "checks": [{"id": "demo", "title": "a demo", "source": "none",
+    ...                     "verdict": "verified", "seconds": 0.5, "steps": []}]}
+    >>> for line in markdown_from_dict(data).splitlines()[6:9]:
+    ...     print(line)
+    | id | title | verdict | steps | seconds | findings |
+    |---|---|---|---|---|---|
+    | demo | a demo | **verified** | 0/0 passed | 0.50 | - |
     """
     env = data["environment"]
     lines = ["# seprank proof report", ""]
@@ -149,7 +207,19 @@ _HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;paddi
 
 def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
                    base: Path | None = None) -> str:
-    """An HTML page from a report dictionary (no scripts; figures as relative images)."""
+    """An HTML page from a report dictionary (no scripts; figures as relative images).
+
+    Examples
+    --------
+    Text from the report is escaped:
+
+    >>> data = {"environment": {}, "summary": {"verified": 1},
+    ...         "checks": [{"id": "demo", "title": "x < y", "source": "none",
+    ...                     "verdict": "verified", "seconds": 0.5, "steps": []}]}
+    >>> page = html_from_dict(data)
+    >>> page.startswith("<!DOCTYPE html>"), "x &lt; y" in page, "<script" in page
+    (True, True, False)
+    """
     esc = html.escape
     env = data["environment"]
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
@@ -191,7 +261,28 @@ def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None 
 
 
 def load_report(path: str | os.PathLike) -> dict[str, Any]:
-    """Read a JSON proof report, refusing files that are not one (one-line error)."""
+    """Read a JSON proof report, refusing files that are not one (one-line error).
+
+    Examples
+    --------
+    A report without a summary gets one, counted from the verdicts:
+
+    >>> import tempfile
+    >>> check = {"id": "a", "title": "A", "source": "none", "verdict": "refuted",
+    ...          "steps": [], "seconds": 0.0}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "r.json"
+    ...     _ = path.write_text(json.dumps({"checks": [check], "environment": {}}))
+    ...     load_report(path)["summary"]
+    {'verified': 0, 'refuted': 1, 'inconclusive': 0}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "r.json"
+    ...     _ = path.write_text("[1, 2]")
+    ...     load_report(path)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.SeprankError: ...r.json: not a seprank proof report ...
+    """
     path = Path(path)
     try:
         data = json.loads(path.read_text())
@@ -213,7 +304,21 @@ def load_report(path: str | os.PathLike) -> dict[str, Any]:
 
 
 def write_markdown(results: list[CheckResult], path: str | os.PathLike) -> Path:
-    """Write the Markdown report, with its figures in ``<stem>-figures/`` beside it."""
+    """Write the Markdown report, with its figures in ``<stem>-figures/`` beside it.
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
+    ...         s.record(total=1 + 1)
+    >>> results = [run_check(CheckSpec("demo", "a demo", "none", body))]
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_markdown(results, Path(folder) / "report.md")
+    ...     path.read_text().startswith("# seprank proof report")
+    True
+    """
     from seprank.proof.figures import write_figures
 
     path = Path(path)

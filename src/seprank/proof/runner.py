@@ -20,7 +20,17 @@ __all__ = ["dependency_graph", "order_checks", "run_checks"]
 
 
 def dependency_graph(specs: dict[str, CheckSpec]) -> nx.DiGraph:
-    """Directed graph with an edge dep -> check for every declared dependency."""
+    """Directed graph with an edge dep -> check for every declared dependency.
+
+    Examples
+    --------
+    >>> def body(ctx):
+    ...     pass
+    >>> specs = {"a": CheckSpec("a", "A", "none", body),
+    ...          "b": CheckSpec("b", "B", "none", body, depends=("a",))}
+    >>> list(dependency_graph(specs).edges)
+    [('a', 'b')]
+    """
     graph = nx.DiGraph()
     graph.add_nodes_from(specs)
     for spec in specs.values():
@@ -39,6 +49,18 @@ def order_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None,
     ------
     SeprankError
         for an unknown id or a dependency cycle (the cycle is named).
+
+    Examples
+    --------
+    "c" relies on "b", which relies on "a"; asking for "c" brings both along:
+
+    >>> def body(ctx):
+    ...     pass
+    >>> specs = {"c": CheckSpec("c", "C", "none", body, depends=("b",)),
+    ...          "b": CheckSpec("b", "B", "none", body, depends=("a",)),
+    ...          "a": CheckSpec("a", "A", "none", body)}
+    >>> order_checks(specs, ["c"]), order_checks(specs, ["c"], with_dependencies=False)
+    (['a', 'b', 'c'], ['c'])
     """
     graph = dependency_graph(specs)
     if not nx.is_directed_acyclic_graph(graph):
@@ -60,7 +82,21 @@ def order_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None,
 
 
 class Reporter:
-    """Callbacks the runner calls as it goes; the default does nothing."""
+    """Callbacks the runner calls as it goes; the default does nothing.
+
+    Examples
+    --------
+    A reporter that prints each verdict:
+
+    >>> class Verdicts(Reporter):
+    ...     def check_done(self, result):
+    ...         print(result.id, result.verdict)
+    >>> def body(ctx):
+    ...     with ctx.step("0 < 1") as s:
+    ...         s.require(0 < 1, "no")
+    >>> _ = run_checks({"a": CheckSpec("a", "A", "none", body)}, reporter=Verdicts())
+    a verified
+    """
 
     def start(self, ids: list[str], specs: dict[str, CheckSpec]) -> None: ...
 
@@ -76,7 +112,21 @@ class Reporter:
 def run_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None, *,
                full: bool = False, reporter: Reporter | None = None,
                with_dependencies: bool = True) -> list[CheckResult]:
-    """Run the checks ``ids`` (all when None) and their dependencies, in order."""
+    """Run the checks ``ids`` (all when None) and their dependencies, in order.
+
+    Examples
+    --------
+    >>> def passes(ctx):
+    ...     with ctx.step("2 + 2 = 4") as s:
+    ...         s.require(2 + 2 == 4, "no")
+    >>> def fails(ctx):
+    ...     with ctx.step("2 + 2 = 5") as s:
+    ...         s.require(2 + 2 == 5, "2 + 2 is 4")
+    >>> specs = {"p": CheckSpec("p", "P", "none", passes),
+    ...          "f": CheckSpec("f", "F", "none", fails, depends=("p",))}
+    >>> [(r.id, r.verdict) for r in run_checks(specs, ["f"])]
+    [('p', 'verified'), ('f', 'refuted')]
+    """
     order = order_checks(specs, ids, with_dependencies=with_dependencies)
     reporter = reporter or Reporter()
     reporter.start(order, specs)

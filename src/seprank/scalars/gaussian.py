@@ -271,7 +271,17 @@ I = GaussianRational(0, 1)
 
 
 def as_gaussian(x: object, name: str = "value") -> GaussianRational:
-    """``x`` as a GaussianRational (ints, Fractions, numpy/flint integers; no floats)."""
+    """``x`` as a GaussianRational (ints, Fractions, numpy/flint integers; no floats).
+
+    Examples
+    --------
+    >>> as_gaussian(Fraction(1, 2)), as_gaussian(I) is I
+    (GaussianRational(Fraction(1, 2), 0), True)
+    >>> as_gaussian(1j)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.InputError: value is a complex float (1j); use GaussianRational(re, im) ...
+    """
     if isinstance(x, GaussianRational):
         return x
     if isinstance(x, (complex, np.complexfloating)):
@@ -281,7 +291,14 @@ def as_gaussian(x: object, name: str = "value") -> GaussianRational:
 
 
 def gaussian_array(values: object) -> np.ndarray:
-    """An object ndarray of GaussianRational from nested sequences of exact numbers."""
+    """An object ndarray of GaussianRational from nested sequences of exact numbers.
+
+    Examples
+    --------
+    >>> A = gaussian_array([[1, I]])
+    >>> A.shape, A[0, 0], A[0, 1] * A[0, 1]
+    ((1, 2), GaussianRational(1, 0), GaussianRational(-1, 0))
+    """
     arr = np.asarray(values, dtype=object)
     out = np.empty(arr.shape, dtype=object)
     for idx, x in np.ndenumerate(arr):
@@ -344,6 +361,13 @@ def to_residue(x: object, p: int, s: int | None = None) -> int:
     ParameterError
         a denominator is divisible by p (the number has no image in GF(p)), or
         an imaginary part is present and p is not 1 mod 4.
+
+    Examples
+    --------
+    With p = 5 and s = 2 (2^2 = -1 mod 5): 1 + i -> 3. And 1/2 -> 4 mod 7, as 2 * 4 = 8 = 1:
+
+    >>> to_residue(GaussianRational(1, 1), 5), to_residue(Fraction(1, 2), 7)
+    (3, 4)
     """
     if isinstance(x, GaussianRational):
         re, im = x.real, x.imag
@@ -371,6 +395,15 @@ def residues(values: object, p: int, s: int | None = None) -> np.ndarray:
 
     Integer numpy arrays reduce directly; object arrays entry by entry. ``s`` is
     computed (and p checked to be 1 mod 4) only when an imaginary part occurs.
+
+    Examples
+    --------
+    Mod 5, i -> 2 and 1/2 -> 3 (2 * 3 = 6 = 1):
+
+    >>> residues([[1, I], [Fraction(1, 2), -1]], 5).tolist()
+    [[1, 2], [3, 4]]
+    >>> residues(np.array([7, -1]), 3).tolist()     # no imaginary part: any prime
+    [1, 2]
     """
     p = require_prime(p)
     arr = np.asarray(values)

@@ -55,7 +55,13 @@ def is_prime(n: int) -> bool:
 
 
 def next_prime(n: int) -> int:
-    """Smallest prime > n."""
+    """Smallest prime > n.
+
+    Examples
+    --------
+    >>> next_prime(13), next_prime(0), next_prime(-5)
+    (17, 2, 2)
+    """
     n = max(n + 1, 2)
     while not is_prime(n):
         n += 1
@@ -63,7 +69,13 @@ def next_prime(n: int) -> int:
 
 
 def prev_prime(n: int) -> int:
-    """Largest prime < n (n > 2)."""
+    """Largest prime < n (n > 2).
+
+    Examples
+    --------
+    >>> prev_prime(10), prev_prime(3), prev_prime(2**31)
+    (7, 2, 2147483647)
+    """
     if n <= 2:
         raise ParameterError("there is no prime below 2")
     n -= 1
@@ -73,7 +85,21 @@ def prev_prime(n: int) -> int:
 
 
 def require_prime(p: object, *, max_value: int = MAX_WORD_PRIME) -> int:
-    """Return ``p`` as an int if it is a prime <= ``max_value``, else raise NotPrimeError."""
+    """Return ``p`` as an int if it is a prime <= ``max_value``, else raise NotPrimeError.
+
+    Examples
+    --------
+    >>> require_prime(7)
+    7
+    >>> require_prime(9)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.NotPrimeError: 9 is not prime
+    >>> require_prime(11, max_value=10)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.NotPrimeError: prime 11 is larger than the engine's limit 10
+    """
     if isinstance(p, bool) or not isinstance(p, int):
         try:
             import numpy as np

@@ -55,6 +55,15 @@ def inverse_stereographic(t: Sequence[object]) -> tuple[Fraction, ...]:
     -------
     tuple of d Fractions x with x_1^2 + ... + x_d^2 = 1 exactly; never the
     north pole (0, ..., 0, 1).
+
+    Examples
+    --------
+    t = 3 on the circle (d = 2): (2 * 3, 9 - 1) / (9 + 1) = (3/5, 4/5):
+
+    >>> inverse_stereographic([3])
+    (Fraction(3, 5), Fraction(4, 5))
+    >>> inverse_stereographic([])                 # S^0: only the south pole
+    (Fraction(-1, 1),)
     """
     tt = [_as_fraction(v, f"t[{k}]") for k, v in enumerate(t)]
     s = sum((v * v for v in tt), Fraction(0))
@@ -69,6 +78,17 @@ def stereographic(x: Sequence[object]) -> tuple[Fraction, ...]:
     ------
     ParameterError
         ``x`` is not exactly on the unit sphere, or is the north pole (x_d = 1).
+
+    Examples
+    --------
+    (3/5, 4/5): t = (3/5) / (1 - 4/5) = 3:
+
+    >>> stereographic([Fraction(3, 5), Fraction(4, 5)])
+    (Fraction(3, 1),)
+    >>> stereographic([0, 1])
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: x is the north pole (x_d = 1), which has no ...
     """
     xs = [_as_fraction(v, f"x[{k}]") for k, v in enumerate(x)]
     if not xs or not on_unit_sphere(xs):
@@ -79,7 +99,13 @@ def stereographic(x: Sequence[object]) -> tuple[Fraction, ...]:
 
 
 def on_unit_sphere(x: Sequence[object]) -> bool:
-    """True iff sum of x_k^2 equals 1 in exact rational arithmetic (floats refused)."""
+    """True iff sum of x_k^2 equals 1 in exact rational arithmetic (floats refused).
+
+    Examples
+    --------
+    >>> on_unit_sphere([Fraction(3, 5), Fraction(4, 5)]), on_unit_sphere([1, 1])
+    (True, False)
+    """
     return sum((_as_fraction(v, f"x[{k}]") ** 2 for k, v in enumerate(x)), Fraction(0)) == 1
 
 
@@ -147,5 +173,13 @@ def _digits(k: int, side: int, length: int, h: int) -> tuple[int, ...]:
 
 
 def all_sphere_points(d: int, height: int) -> list[tuple[Fraction, ...]]:
-    """Every image of an integer t in [-height, height]^{d-1} (for exhaustive tests)."""
+    """Every image of an integer t in [-height, height]^{d-1} (for exhaustive tests).
+
+    Examples
+    --------
+    On the circle with t in {-1, 0, 1}: (-1, 0), (0, -1) and (1, 0):
+
+    >>> [tuple(map(int, x)) for x in all_sphere_points(2, 1)]
+    [(-1, 0), (0, -1), (1, 0)]
+    """
     return [inverse_stereographic(t) for t in product(range(-height, height + 1), repeat=d - 1)]

@@ -1,0 +1,229 @@
+"""Reports of a sweep store: a Markdown page, a self-contained HTML page, a plot.
+
+One table row per task of the store (the parameters that vary across the
+sweep, then the result with its answer kind), the failed tasks with their
+errors, and for rank computations a plot of rank against the bound the
+theory gives (``hadamard_rank``: ((d, lam)); ``grid_rank``: the Theorem 3
+bound and the grid's size cap). Kinds are printed beside every number.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+from pathlib import Path
+from typing import Any
+
+from seprank.sweep.store import ResultStore, StoredRow
+
+__all__ = ["summarize_row", "sweep_tables", "write_sweep_report"]
+
+
+def summarize_row(row: StoredRow) -> dict[str, Any]:
+    """The result columns shown for one row: value, kind, bound, and what they are.
+
+    Examples
+    --------
+    >>> row = StoredRow("k", "hadamard_rank", {"d": 2, "lam": 2}, "v", "done",
+    ...                 {"value": 3, "kind": "exact", "dim_bound": 3, "bound": 3,
+    ...                  "method": "flint-fmpz", "field": "QQ"}, None, 1, None, 0.1, "t")
+    >>> summarize_row(row)["rank"], summarize_row(row)["kind"]
+    (3, 'exact')
+    """
+    r = row.result or {}
+    if not row.ok:
+        return {"status": "failed", "error": row.error}
+    if row.computation == "hadamard_rank":
+        return {"rank": r.get("value"), "kind": r.get("kind"), "bound": r.get("bound"),
+                "rank = bound": r.get("value") == r.get("bound"), "method": r.get("method"),
+                "field": r.get("field")}
+    if row.computation == "grid_rank":
+        rk = r.get("rank", {})
+        return {"rank": rk.get("value"), "kind": rk.get("kind"), "grid cap": r.get("grid_cap"),
+                "thm3 bound": r.get("thm3_bound"), "method": rk.get("method"),
+                "field": rk.get("field")}
+    if row.computation == "lemma6":
+        return {"identity holds": r.get("identity_holds"), "kind": r.get("kind"),
+                "constants": ", ".join(r.get("constants", []) or []),
+                "reason": r.get("reason")}
+    if row.computation == "check":
+        findings = r.get("findings") or []
+        return {"verdict": r.get("verdict"), "tier": r.get("tier"),
+                "finding": findings[0] if findings else ""}
+    return {"result": r}
+
+
+def _varying(rows: list[StoredRow]) -> list[str]:
+    names: list[str] = []
+    for row in rows:
+        for k in row.params:
+            if k not in names:
+                names.append(k)
+    return [k for k in names if len({repr(r.params.get(k)) for r in rows}) > 1]
+
+
+def sweep_tables(store: ResultStore) -> dict[str, Any]:
+    """Rows of the report, grouped: ``done`` (params + result columns) and ``failed``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from seprank.sweep.spec import Task
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     with ResultStore(pathlib.Path(tmp) / "s.sqlite") as store:
+    ...         for lam in (1, 2):
+    ...             t = Task("hadamard_rank", {"d": 2, "lam": lam})
+    ...             _ = store.record(str(lam), t, "v", "done",
+    ...                              result={"value": lam + 1, "kind": "exact", "bound": lam + 1})
+    ...         tables = sweep_tables(store)
+    >>> tables["varying"], [r["rank"] for r in tables["done"]]
+    (['lam'], [2, 3])
+    """
+    rows = list(store.rows())
+    varying = _varying(rows)
+
+    def order(row: StoredRow) -> tuple:
+        return tuple((0, v) if isinstance(v := row.params.get(k), int | float)
+                     and not isinstance(v, bool) else (1, repr(v)) for k in varying)
+
+    rows.sort(key=order)
+    done, failed = [], []
+    for row in rows:
+        cells = {k: row.params.get(k) for k in varying}
+        if row.ok:
+            cells.update(summarize_row(row))
+            cells["seconds"] = None if row.seconds is None else round(row.seconds, 3)
+            done.append(cells)
+        else:
+            cells["error"] = row.error
+            cells["attempts"] = row.attempts
+            failed.append(cells)
+    computations = sorted({r.computation for r in rows})
+    versions = sorted({r.code_version for r in rows})
+    return {"varying": varying, "done": done, "failed": failed, "computations": computations,
+            "code_versions": versions, "counts": store.counts(), "meta": store.meta(),
+            "rows": rows}
+
+
+def _plot(tables: dict[str, Any], path: Path) -> Path | None:
+    """Rank against its bound, one marker per kind; None when nothing to plot."""
+    points = []
+    for row in tables["rows"]:
+        if not row.ok:
+            continue
+        s = summarize_row(row)
+        bound = s.get("bound")
+        if bound is None and row.computation == "grid_rank":
+            caps = [b for b in (s.get("grid cap"), s.get("thm3 bound")) if b is not None]
+            bound = min(caps) if caps else None
+        if isinstance(s.get("rank"), int) and isinstance(bound, int):
+            points.append((bound, s["rank"], s.get("kind")))
+    if not points:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    for kind, marker in (("exact", "o"), ("lower_bound", "^"), ("upper_bound", "v"),
+                         ("probabilistic", "s"), ("float_estimate", "x")):
+        pts = [(b, r) for b, r, k in points if k == kind]
+        if pts:
+            ax.scatter([b for b, _ in pts], [r for _, r in pts], marker=marker, label=kind)
+    top = max(max(b, r) for b, r, _ in points)
+    ax.plot([1, top], [1, top], color="grey", lw=0.8, ls="--", label="rank = bound")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("bound from the theory")
+    ax.set_ylabel("computed rank (marker = answer kind)")
+    ax.set_title("sweep: rank against bound")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return ""
+    text = str(value).replace("\n", " ")
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _md_table(rows: list[dict[str, Any]]) -> list[str]:
+    if not rows:
+        return ["(none)"]
+    cols = list(dict.fromkeys(k for r in rows for k in r))
+    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        out.append("| " + " | ".join(_fmt(r.get(c)).replace("|", "\\|") for c in cols) + " |")
+    return out
+
+
+def _html_table(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "<p>(none)</p>"
+    cols = list(dict.fromkeys(k for r in rows for k in r))
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols)
+                   + "</tr>" for r in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.PathLike,
+                       html_path: str | os.PathLike) -> tuple[Path, Path]:
+    """Write the Markdown and HTML report of a store (plot beside the Markdown).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from seprank.sweep.spec import Task
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     tmp = pathlib.Path(tmp)
+    ...     with ResultStore(tmp / "s.sqlite") as store:
+    ...         _ = store.record("a", Task("check", {"id": "L-Lemma4"}), "v", "done",
+    ...                          result={"verdict": "verified", "tier": "fast", "findings": []})
+    ...     md, page = write_sweep_report(tmp / "s.sqlite", tmp / "s.md", tmp / "s.html")
+    ...     "verified" in md.read_text() and "<table>" in page.read_text()
+    True
+    """
+    with ResultStore(store_path, create=False) as store:
+        tables = sweep_tables(store)
+    md_path, html_path = Path(markdown_path), Path(html_path)
+    meta = tables["meta"].get("spec", {})
+    title = meta.get("title") or f"Sweep: {', '.join(tables['computations']) or 'empty'}"
+    counts = tables["counts"]
+    plot = _plot(tables, md_path.with_name(md_path.stem + "-rank-vs-bound.png"))
+    intro = [f"Store: `{Path(store_path).name}`; computation(s): "
+             f"{', '.join(tables['computations']) or 'none'}; code version(s): "
+             f"{', '.join(tables['code_versions']) or 'none'}.",
+             f"Rows: {counts.get('done', 0)} done, {counts.get('failed', 0)} failed.",
+             "Every rank is printed with its answer kind: `exact` ranks are exact over the "
+             "field named; `lower_bound` ranks are certified lower bounds only."]
+    md = [f"# {title}", "", *intro, ""]
+    if meta.get("axes"):
+        md += ["Grid: " + "; ".join(f"{k} in {v}" for k, v in meta["axes"].items())
+               + (f"; fixed: {meta['fixed']}" if meta.get("fixed") else ""), ""]
+    if plot is not None:
+        md += [f"![rank against bound]({plot.name})", ""]
+    md += ["## Finished tasks", "", *_md_table(tables["done"]), "",
+           "## Failed tasks", "", *_md_table(tables["failed"]), ""]
+    md_path.parent.mkdir(parents=True, exist_ok=True)
+    md_path.write_text("\n".join(md))
+    img = ""
+    if plot is not None:
+        data = base64.b64encode(plot.read_bytes()).decode()
+        img = f'<p><img alt="rank against bound" src="data:image/png;base64,{data}"></p>'
+    page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+            "</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}"
+            "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;"
+            "padding:2px 6px}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1>" + "".join(f"<p>{html.escape(t)}</p>" for t in intro)
+            + img + "<h2>Finished tasks</h2>" + _html_table(tables["done"])
+            + "<h2>Failed tasks</h2>" + _html_table(tables["failed"]) + "</body></html>\n")
+    html_path.parent.mkdir(parents=True, exist_ok=True)
+    html_path.write_text(page)
+    return md_path, html_path
