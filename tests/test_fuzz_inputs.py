@@ -107,3 +107,75 @@ def test_huge_integers_are_exact():
     assert seprank.rank(m).value == 2
     assert seprank.rank(m, "float").kind == "float_estimate"
     assert math.isfinite(seprank.rank([[1.0, 2.0]], "float").details["tolerance"])
+
+
+# -- sweep specs -----------------------------------------------------------------------------
+
+spec_values = st.recursive(
+    st.one_of(st.integers(-5, 5), st.floats(allow_nan=True), st.text(max_size=4), st.none(),
+              st.booleans()),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.sampled_from(["from", "to", "step", "x"]), inner,
+                                            max_size=3)),
+    max_leaves=6)
+spec_dicts = st.fixed_dictionaries(
+    {"computation": st.one_of(st.sampled_from(["hadamard_rank", "grid_rank", "lemma6", "check"]),
+                              st.text(max_size=5), st.integers())},
+    optional={"parameters": st.one_of(
+        st.dictionaries(st.sampled_from(["d", "lam", "depth", "width", "id", "family", "seed",
+                                         "method", "rows", "full", "heads", "da", "delay_s"]),
+                        spec_values, max_size=5),
+        spec_values),
+        "store": st.one_of(st.text(max_size=5), st.integers()),
+        "title": spec_values})
+
+
+VALID_SPECS = [
+    {"computation": "hadamard_rank", "parameters": {"d": 2, "lam": [1, 2]}},
+    {"computation": "grid_rank", "parameters": {"depth": 1, "width": 2}},
+    {"computation": "lemma6", "parameters": {"depth": 2}},
+    {"computation": "check", "parameters": {"id": "L-Lemma4"}},
+]
+PARAM_NAMES = sorted({k for c in ("hadamard_rank", "grid_rank", "lemma6", "check")
+                      for k in __import__("seprank.sweep.computations", fromlist=["x"])
+                      .get_computation(c).defaults} | {"bogus"})
+
+
+@st.composite
+def perturbed_specs(draw):
+    """A valid spec with one to three entries replaced by arbitrary values."""
+    base = draw(st.sampled_from(VALID_SPECS))
+    data = {"computation": base["computation"], "parameters": dict(base["parameters"])}
+    for _ in range(draw(st.integers(1, 3))):
+        where = draw(st.sampled_from(["param", "param", "param", "store", "title",
+                                      "computation"]))
+        value = draw(spec_values)
+        if where == "param":
+            data["parameters"][draw(st.sampled_from(PARAM_NAMES))] = value
+        else:
+            data[where] = value
+    return data
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(spec_dicts, perturbed_specs()))
+def test_sweep_specs_are_validated_with_clear_errors(data):
+    from seprank.sweep import spec_from_dict
+
+    try:
+        spec = spec_from_dict(data)
+    except SeprankError as exc:
+        assert str(exc) and "\n" not in str(exc)
+        return
+    # Accepted: every task is fully specified and validated again on its own.
+    for task in spec.tasks()[:5]:
+        assert set(task.params) >= {"delay_s"}
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow,
+                                                  HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=60), st.sampled_from([".toml", ".yaml", ".yml"]))
+def test_cli_sweep_broken_spec_files(tmp_path_factory, content, suffix):
+    path = tmp_path_factory.mktemp("spec") / f"s{suffix}"
+    path.write_bytes(content)
+    assert main(["sweep", str(path), "--dry-run"]) in (0, 2)

@@ -220,6 +220,26 @@ def test_sweep_resumes_after_the_client_stops(tmp_path, cluster_client):
     assert (again.skipped, again.done) == (8, 0)
 
 
+def test_sweep_on_an_existing_scheduler(tmp_path, cluster_client):
+    address = cluster_client.scheduler.address
+    spec = spec_from_dict({"computation": "hadamard_rank",
+                           "parameters": {"d": 3, "lam": [1, 2, 3]}})
+    summary = run_sweep(spec, store=tmp_path / "s.sqlite", scheduler=address, progress=False)
+    assert summary.complete and summary.done == 3 and summary.workers == 2
+    with ResultStore(tmp_path / "s.sqlite") as db:
+        assert sorted(r.result["value"] for r in db.rows()) == [3, 6, 10]
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    import seprank.sweep.runner as runner
+
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", "1s")
+    spec = spec_from_dict({"computation": "hadamard_rank", "parameters": {"d": 2, "lam": 1}})
+    with pytest.raises(ParameterError, match="cannot reach the Dask scheduler"):
+        run_sweep(spec, store=tmp_path / "s.sqlite", scheduler="tcp://127.0.0.1:9",
+                  progress=False)
+
+
 def test_killing_a_worker_mid_sweep_loses_nothing(tmp_path, cluster_client):
     client = cluster_client
     client.wait_for_workers(2, timeout=60)

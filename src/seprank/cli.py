@@ -133,7 +133,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         if len(todo) > 10:
             print(f"  ... and {len(todo) - 10} more")
         return 0
-    where = args.scheduler or f"a local Dask cluster ({args.workers or 'one per core'} workers)"
+    import os
+
+    where = args.scheduler or (f"a local Dask cluster of {args.workers or os.cpu_count()} "
+                               "worker processes")
     console.print(f"sweep {spec.computation} on {where}; store {store}")
     try:
         summary = run_sweep(spec, store=store, scheduler=args.scheduler, workers=args.workers,

@@ -121,7 +121,9 @@ def _validate_hadamard(p: dict[str, Any]) -> None:
     _check_choice("method", p["method"], ("auto", "exact", "modular", "multimodular", "float"))
     _check_int("exact_max_n", p["exact_max_n"], 0)
     if p["prime"] is not None:
-        _check_int("prime", p["prime"], 2)
+        from seprank.scalars.primes import require_prime
+
+        require_prime(_check_int("prime", p["prime"], 2))
     if p["family"] == "omega" and p["rows"] is not None:
         raise ParameterError("family 'omega' has exactly ((d, lam)) rows; 'rows' is for "
                              "the random family")
@@ -368,7 +370,7 @@ def _validate_check(p: dict[str, Any]) -> None:
 
     _check_bool("full", p["full"])
     specs = registered_checks()
-    if p["id"] not in specs:
+    if not isinstance(p["id"], str) or p["id"] not in specs:
         raise ParameterError(f"no proof check with id {p['id']!r}; see `seprank prove --list`")
 
 
@@ -430,7 +432,7 @@ def get_computation(name: str) -> Computation:
     >>> get_computation("grid_rank").name
     'grid_rank'
     """
-    if name not in COMPUTATIONS:
+    if not isinstance(name, str) or name not in COMPUTATIONS:
         raise ParameterError(f"unknown computation {name!r}; known: "
                              f"{', '.join(sorted(COMPUTATIONS))}")
     return COMPUTATIONS[name]

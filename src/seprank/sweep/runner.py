@@ -39,6 +39,9 @@ from seprank.sweep.store import ResultStore, code_version, task_key
 
 __all__ = ["SweepSummary", "plan", "run_sweep", "local_cluster"]
 
+#: How long to wait for an existing scheduler before giving up with a clear error.
+SCHEDULER_TIMEOUT = "20s"
+
 #: Environment for local workers: one BLAS/numba thread per worker process.
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
               "NUMBA_NUM_THREADS": "1"}
@@ -219,7 +222,7 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
 
             if scheduler is not None:
                 try:
-                    client = stack.enter_context(Client(scheduler, timeout="20s"))
+                    client = stack.enter_context(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
                 except (OSError, TimeoutError) as exc:
                     raise ParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: "
                                          f"{exc}") from None

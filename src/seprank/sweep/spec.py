@@ -153,6 +153,8 @@ def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> Sweep
     if "computation" not in data:
         raise ParameterError("the spec names no computation (key 'computation')")
     comp = get_computation(data["computation"])
+    if not isinstance(data.get("store", ""), str) or not isinstance(data.get("title", ""), str):
+        raise ParameterError("'store' and 'title' must be strings")
     params = data.get("parameters", {})
     if not isinstance(params, dict):
         raise ParameterError("'parameters' must be a table of name = value")
