@@ -323,3 +323,39 @@ def test_cli_dry_run(tmp_path, capsys):
     assert main(["sweep", str(spec), "--dry-run"]) == 0
     out = capsys.readouterr().out
     assert "check: 2 tasks, 0 already done" in out and '"id":"L-Omega"' in out
+
+
+def test_float_vs_exact_labels_and_judges_float_ranks():
+    from seprank.sweep.computations import float_vs_exact
+
+    r = float_vs_exact(2, 8)  # n = ((2, 8)) = 9, nonsingular (L-Omega): exact rank 9
+    assert (r["n"], r["exact"]["value"], r["exact"]["kind"]) == (9, 9, "exact")
+    for variant in ("raw", "normalized"):
+        f = r[variant]
+        assert f["kind"] == "float_estimate"
+        assert f["wrong"] == (f["value"] != 9)
+    with pytest.raises(ParameterError, match="max_n"):
+        float_vs_exact(7, 8, max_n=100)
+
+
+def test_grid_points_a_computation_leaves_out_are_reported(tmp_path):
+    spec = spec_from_dict({"computation": "float_vs_exact",
+                           "parameters": {"d": 2, "lam": [2, 3, 40], "max_n": 10}})
+    assert [t.params["lam"] for t in spec.tasks()] == [2, 3]
+    [(params, reason)] = spec.skipped()
+    assert params["lam"] == 40 and "max_n = 10" in reason
+
+
+def test_report_of_a_float_store_draws_the_map(tmp_path):
+    from seprank.sweep.computations import execute
+    from seprank.sweep.report import write_sweep_report
+
+    store = tmp_path / "f.sqlite"
+    with ResultStore(store) as db:
+        for lam in (2, 8):
+            t = Task("float_vs_exact", {"d": 2, "lam": lam})
+            out = execute(t.computation, t.params)
+            db.record(task_key(t), t, "v", out["status"], result=out["result"])
+    md, page = write_sweep_report(store, tmp_path / "f.md", tmp_path / "f.html")
+    assert (tmp_path / "f-plot.png").stat().st_size > 1000
+    assert "float64 raw" in md.read_text() and "data:image/png;base64" in page.read_text()

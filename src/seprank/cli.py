@@ -128,6 +128,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             todo, skipped = [(None, t) for t in spec.tasks()], 0
         print(f"{spec.computation}: {len(todo) + skipped} tasks, {skipped} already done in "
               f"{store}, {len(todo)} to run")
+        left_out = spec.skipped()
+        if left_out:
+            print(f"  {len(left_out)} grid points left out, e.g. {left_out[0][1]}")
         for _, task in todo[:10]:
             print(f"  {task.params_json}")
         if len(todo) > 10:
@@ -138,6 +141,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     where = args.scheduler or (f"a local Dask cluster of {args.workers or os.cpu_count()} "
                                "worker processes")
     console.print(f"sweep {spec.computation} on {where}; store {store}")
+    left_out = spec.skipped()
+    if left_out:
+        console.print(f"{len(left_out)} grid points left out by the computation, e.g. "
+                      f"{left_out[0][1]}")
     try:
         summary = run_sweep(spec, store=store, scheduler=args.scheduler, workers=args.workers,
                             retries=args.retries, progress=not args.no_progress,

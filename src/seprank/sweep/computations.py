@@ -13,6 +13,9 @@ exact value.
                    Sec. 7), with the Theorem 3 and 4 bounds.
 ``lemma6``         levine2020 Lemma 6's identity, printed or corrected assignment,
                    exactly over Q(i).
+``float_vs_exact`` the same G: its exact rank beside numpy's float64 rank of the
+                   correctly rounded G and of the row-normalized G (float estimates),
+                   and whether each float rank is wrong.
 ``check``          one registered proof check (mission-map id), fast or full tier.
 =================  =====================================================================
 
@@ -31,7 +34,7 @@ from typing import Any
 from seprank.errors import ParameterError, SeprankError
 
 __all__ = ["Computation", "COMPUTATIONS", "get_computation", "hadamard_rank", "grid_rank",
-           "lemma6_identity", "proof_check", "execute"]
+           "lemma6_identity", "proof_check", "float_vs_exact", "execute"]
 
 #: Marks a parameter without a default (the spec must give it).
 REQUIRED = object()
@@ -79,6 +82,8 @@ class Computation:
     summary: str = ""
     #: Optional: (name, value) -> list of values, for shorthands such as id = "*".
     expand: Callable[[str, Any], list[Any] | None] | None = None
+    #: Optional: full params -> why this grid point is left out (None: run it).
+    skip: Callable[[dict[str, Any]], str | None] | None = None
 
     @property
     def required(self) -> tuple[str, ...]:
@@ -198,6 +203,91 @@ def hadamard_rank(d: int, lam: int, family: str = "omega", omega: int = 2,
                note=("full rank mod p: a nonzero minor mod p is a nonzero integer, so the "
                      "rank over Q is exact" if full else
                      "rank mod p only: a certified lower bound on the rank over Q"))
+    return out
+
+
+# ---------------------------------------------------------------- float_vs_exact
+
+def _validate_float_vs_exact(p: dict[str, Any]) -> None:
+    from seprank.combinatorics import check_d_lam
+
+    _check_int("d", p["d"], 1)
+    _check_int("lam", p["lam"], 1)
+    check_d_lam(p["d"], p["lam"])
+    _check_choice("family", p["family"], ("omega", "random"))
+    _check_int("seed", p["seed"], 0)
+    _check_int("max_n", p["max_n"], 1)
+    rtol = p["rtol"]
+    if rtol is not None and (isinstance(rtol, bool) or not isinstance(rtol, int | float)
+                             or not 0 < rtol < 1):
+        raise ParameterError(f"parameter 'rtol' must be a number in (0, 1) or absent, "
+                             f"got {rtol!r}")
+
+
+def _float_vs_exact_too_big(p: dict[str, Any]) -> str | None:
+    n = comb(p["d"] + p["lam"] - 1, p["lam"])
+    return f"((d, lam)) = {n} > max_n = {p['max_n']}" if n > p["max_n"] else None
+
+
+def float_vs_exact(d: int, lam: int, family: str = "omega", seed: int = 0,
+                   rtol: float | None = None, max_n: int = 2000,
+                   delay_s: float = 0) -> dict[str, Any]:
+    """Exact rank of G = (U U^T)^(Hadamard lam) beside numpy's float64 ranks of it.
+
+    U has n = ((d, lam)) rows: the Omega rows (Omega = 2, levine2020 A.3) or
+    random integers in [-3, 3]. Float ranks (always ``float_estimate``) are
+    taken by SVD with numpy's default tolerance (or ``rtol`` times sigma_max)
+    on ``raw``: the exact integers rounded to float64, and ``normalized``: G
+    built in float64 from the unit rows u_i / |u_i| (row scaling does not change
+    the rank). A float rank is ``wrong`` when it differs from an ``exact``
+    rank. The float64 range can overflow for large entries: then the raw float
+    rank is ``None`` and ``raw_overflow`` is true.
+
+    Examples
+    --------
+    >>> r = float_vs_exact(2, 2)            # 3 x 3, far too small to fool float64
+    >>> r["exact"]["value"], r["exact"]["kind"], r["raw"]["value"], r["raw"]["wrong"]
+    (3, 'exact', 3, False)
+    >>> r["raw"]["kind"]
+    'float_estimate'
+    """
+    import numpy as np
+
+    import seprank
+    from seprank.constructions.omega import gram_hadamard_exact, omega_rows
+    from seprank.linalg.float_engine import float_rank
+
+    params = {"d": d, "lam": lam, "family": family, "seed": seed, "rtol": rtol, "max_n": max_n,
+              "delay_s": delay_s}
+    get_computation("float_vs_exact").normalize(params)
+    too_big = _float_vs_exact_too_big(params)
+    if too_big:
+        raise ParameterError(f"{too_big}: raise max_n to insist (SVD and exact rank grow as n^3)")
+    n = comb(d + lam - 1, lam)
+    if family == "omega":
+        U = omega_rows(d, lam, 2)
+    else:
+        U = np.random.default_rng([seed, d, lam]).integers(-3, 4, size=(n, d)).tolist()
+    G = gram_hadamard_exact(U, lam)
+    exact = seprank.rank(G, "auto").to_dict()
+    out: dict[str, Any] = {"n": n, "exact": exact, "rtol": rtol}
+
+    def judged(r: int | None, details: dict) -> dict[str, Any]:
+        wrong = None if r is None or exact["kind"] != "exact" else r != exact["value"]
+        return {"value": r, "kind": "float_estimate", "wrong": wrong,
+                "tolerance": details.get("tolerance"), "gap": details.get("gap")}
+
+    entries = [int(x) for x in G.entries()]
+    if max(abs(x) for x in entries) >= 2.0 ** 1023:
+        out["raw"] = {"value": None, "kind": "float_estimate", "wrong": None}
+        out["raw_overflow"] = True
+    else:
+        raw = np.array([float(x) for x in entries]).reshape(n, n)
+        out["raw"] = judged(*float_rank(raw, rtol=rtol))
+        out["raw_overflow"] = False
+    V = np.asarray(U, dtype=float)
+    V = V / np.linalg.norm(V, axis=1, keepdims=True)
+    out["normalized"] = judged(*float_rank((V @ V.T) ** lam, rtol=rtol))
     return out
 
 
@@ -417,6 +507,11 @@ COMPUTATIONS: dict[str, Computation] = {
                     {"depth": REQUIRED, "heads": 1, "da": 3, "seq_len": 2, "half": 3,
                      "seed": 0, "corrected": False, "delay_s": 0},
                     _validate_lemma6, "levine2020 Lemma 6's identity over Q(i)"),
+        Computation("float_vs_exact", float_vs_exact,
+                    {"d": REQUIRED, "lam": REQUIRED, "family": "omega", "seed": 0, "rtol": None,
+                     "max_n": 2000, "delay_s": 0},
+                    _validate_float_vs_exact, "exact rank beside numpy's float64 rank",
+                    skip=_float_vs_exact_too_big),
         Computation("check", proof_check, {"id": REQUIRED, "full": False, "delay_s": 0},
                     _validate_check, "one proof check by mission-map id (id = \"*\": all)",
                     _expand_check),

@@ -4,7 +4,8 @@ One table row per task of the store (the parameters that vary across the
 sweep, then the result with its answer kind), the failed tasks with their
 errors, and for rank computations a plot of rank against the bound the
 theory gives (``hadamard_rank``: ((d, lam)); ``grid_rank``: the Theorem 3
-bound and the grid's size cap). Kinds are printed beside every number.
+bound and the grid's size cap), or for ``float_vs_exact`` the map of where
+numpy's float64 rank is wrong. Kinds are printed beside every number.
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ def summarize_row(row: StoredRow) -> dict[str, Any]:
         return {"identity holds": r.get("identity_holds"), "kind": r.get("kind"),
                 "constants": ", ".join(r.get("constants", []) or []),
                 "reason": r.get("reason")}
+    if row.computation == "float_vs_exact":
+        ex, raw, nrm = r.get("exact", {}), r.get("raw", {}), r.get("normalized", {})
+        return {"n": r.get("n"), "exact rank": ex.get("value"), "kind": ex.get("kind"),
+                "float64 raw": "overflow" if r.get("raw_overflow") else raw.get("value"),
+                "raw wrong": raw.get("wrong"), "float64 normalized": nrm.get("value"),
+                "normalized wrong": nrm.get("wrong")}
     if row.computation == "check":
         findings = r.get("findings") or []
         return {"verdict": r.get("verdict"), "tier": r.get("tier"),
@@ -106,8 +113,42 @@ def sweep_tables(store: ResultStore) -> dict[str, Any]:
             "rows": rows}
 
 
+def _float_map(rows: list[StoredRow], path: Path) -> Path | None:
+    """The float-versus-exact map: one cell per (d, lam), red where float64 is wrong."""
+    cells = [(r.params["d"], r.params["lam"], summarize_row(r)) for r in rows
+             if r.ok and r.computation == "float_vs_exact"]
+    if not cells:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 4.2), sharey=True)
+    for ax, (label, key) in zip(axes, (("float64 of the exact integers", "raw wrong"),
+                                       ("float64, row-normalized", "normalized wrong")),
+                                strict=True):
+        for d, lam, s in cells:
+            wrong = s.get(key)
+            color = "#c0392b" if wrong else ("#27ae60" if wrong is False else "#999999")
+            ax.scatter([d], [lam], s=160, marker="s", color=color)
+            ax.annotate(str(s.get("n")), (d, lam), ha="center", va="center", fontsize=6,
+                        color="white")
+        ax.set_title(label, fontsize=10)
+        ax.set_xlabel("d")
+    axes[0].set_ylabel("lambda")
+    fig.suptitle("numpy matrix_rank vs exact rank of (U U^T)^(Hadamard lambda): red = wrong, "
+                 "green = right, grey = not comparable (label: n)", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def _plot(tables: dict[str, Any], path: Path) -> Path | None:
     """Rank against its bound, one marker per kind; None when nothing to plot."""
+    if any(r.computation == "float_vs_exact" for r in tables["rows"]):
+        return _float_map(tables["rows"], path)
     points = []
     for row in tables["rows"]:
         if not row.ok:
@@ -196,7 +237,7 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
     meta = tables["meta"].get("spec", {})
     title = meta.get("title") or f"Sweep: {', '.join(tables['computations']) or 'empty'}"
     counts = tables["counts"]
-    plot = _plot(tables, md_path.with_name(md_path.stem + "-rank-vs-bound.png"))
+    plot = _plot(tables, md_path.with_name(md_path.stem + "-plot.png"))
     intro = [f"Store: `{Path(store_path).name}`; computation(s): "
              f"{', '.join(tables['computations']) or 'none'}; code version(s): "
              f"{', '.join(tables['code_versions']) or 'none'}.",
@@ -208,7 +249,7 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
         md += ["Grid: " + "; ".join(f"{k} in {v}" for k, v in meta["axes"].items())
                + (f"; fixed: {meta['fixed']}" if meta.get("fixed") else ""), ""]
     if plot is not None:
-        md += [f"![rank against bound]({plot.name})", ""]
+        md += [f"![plot of the sweep]({plot.name})", ""]
     md += ["## Finished tasks", "", *_md_table(tables["done"]), "",
            "## Failed tasks", "", *_md_table(tables["failed"]), ""]
     md_path.parent.mkdir(parents=True, exist_ok=True)
@@ -216,7 +257,7 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
     img = ""
     if plot is not None:
         data = base64.b64encode(plot.read_bytes()).decode()
-        img = f'<p><img alt="rank against bound" src="data:image/png;base64,{data}"></p>'
+        img = f'<p><img alt="plot of the sweep" src="data:image/png;base64,{data}"></p>'
     page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
             "</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}"
             "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;"

@@ -97,18 +97,30 @@ class SweepSpec:
         return n
 
     def tasks(self) -> list[Task]:
-        """Every task of the grid, the last axis varying fastest."""
+        """Every task of the grid, the last axis varying fastest (minus skipped points)."""
+        return self._expand()[0]
+
+    def skipped(self) -> list[tuple[dict[str, Any], str]]:
+        """Grid points the computation leaves out, with the reason (e.g. too large)."""
+        return self._expand()[1]
+
+    def _expand(self) -> tuple[list[Task], list[tuple[dict[str, Any], str]]]:
         from seprank.sweep.computations import get_computation
 
         comp = get_computation(self.computation)
         names = list(self.axes)
-        out = []
+        out, skipped = [], []
         for point in itertools.product(*(self.axes[n] for n in names)):
             params = dict(comp.defaults)
             params.update(self.fixed)
             params.update(zip(names, point, strict=True))
-            out.append(Task(self.computation, comp.normalize(params)))
-        return out
+            params = comp.normalize(params)
+            reason = comp.skip(params) if comp.skip is not None else None
+            if reason:
+                skipped.append((params, reason))
+            else:
+                out.append(Task(self.computation, params))
+        return out, skipped
 
 
 def _axis(name: str, value: Any) -> list[Any] | None:

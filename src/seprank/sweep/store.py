@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import math
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -49,6 +50,17 @@ CREATE TABLE IF NOT EXISTS tasks (
 
 #: Identifies a seprank store (SQLite's application_id pragma: "sepr").
 APPLICATION_ID = 0x73657072
+
+
+def _finite(value: Any) -> Any:
+    """JSON-safe copy: non-finite floats become the strings "inf", "-inf", "nan"."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 @lru_cache(maxsize=1)
@@ -138,10 +150,13 @@ class ResultStore:
     ...     k = task_key(t, "v1")
     ...     first = store.record(k, t, "v1", "done", result={"verdict": "verified"})
     ...     again = store.record(k, t, "v1", "failed", error="late")   # a done row stays
+    ...     _ = store.record("k2", t, "v1", "done", result={"gap": float("inf")})
     ...     rows = list(store.rows())
     ...     store.close()
     >>> first, again, len(rows), rows[0].status, rows[0].result
-    (True, False, 1, 'done', {'verdict': 'verified'})
+    (True, False, 2, 'done', {'verdict': 'verified'})
+    >>> rows[1].result                      # JSON has no infinity: stored as a string
+    {'gap': 'inf'}
     """
 
     def __init__(self, path: str | os.PathLike, *, create: bool = True):
@@ -186,8 +201,8 @@ class ResultStore:
         if status not in ("done", "failed"):
             raise ValueError(f"status must be 'done' or 'failed', not {status!r}")
         now = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-        res_text = None if result is None else json.dumps(result, sort_keys=True,
-                                                           allow_nan=False)
+        res_text = None if result is None else json.dumps(_finite(result), sort_keys=True,
+                                                           allow_nan=False, default=str)
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             cur = self._conn.execute(
