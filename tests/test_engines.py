@@ -128,3 +128,28 @@ def test_numba_engine_refuses_large_primes():
         rank_profile_mod_p(np.eye(3, dtype=np.int64), 2**31 - 1)
     # the front door falls back to flint for such primes unless numba is forced
     assert seprank.rank(np.eye(700, dtype=np.int64), prime=2**31 - 1).method == "flint-nmod"
+
+
+@pytest.mark.parametrize("blas_path", ["cblas", "numpy"])
+@pytest.mark.parametrize("p", [3, 1048573, prev_prime(MAX_PRIME)])
+def test_numba_engine_both_product_paths(monkeypatch, blas_path, p):
+    """The ctypes cblas_dgemm path and the numpy fallback give FLINT's profile.
+
+    Sizes above BASE_WIDTH so that the blocked products run; p at the edge makes
+    k_max(p) = 2, so products are chunked and reduced, and p = 3 exercises the
+    lazy regime (min(m, n) <= k_max).
+    """
+    import seprank.linalg.modular_lu as lu
+
+    if blas_path == "numpy":
+        monkeypatch.setattr(lu, "_cblas_dgemm", lambda: None)
+    rng = np.random.default_rng(p)
+    for m, n, r in [(150, 120, 77), (4 * BASE_WIDTH + 5, 4 * BASE_WIDTH + 5, 4 * BASE_WIDTH)]:
+        A = of_rank(rng, m, n, r) % p
+        rank, rows, cols = rank_profile_mod_p(A, p)
+        nm = flint.nmod_mat(A.tolist(), p)
+        R, rk = nm.rref()
+        ref_cols = [next(j for j in range(n) if int(R[i, j]) != 0) for i in range(rk)]
+        assert (rank, cols) == (rk, ref_cols)
+        minor = flint.nmod_mat([[int(A[i, j]) for j in cols] for i in rows], p)
+        assert minor.det() != 0

@@ -1,23 +1,32 @@
 """Rank profile over GF(p) by blocked elimination with delayed reduction.
 
 Residues are held in float64. Trailing updates are matrix products done by
-BLAS (numpy's ``@``) on exact integers: as long as every partial sum stays
-below 2^53, float64 arithmetic is exact whatever order BLAS adds in. Reduction
-mod p happens once per product, not once per multiply-add: this is
-the delayed-reduction technique of FFLAS-FFPACK.
+BLAS on exact integers: as long as every partial sum stays below 2^53,
+float64 arithmetic is exact whatever order BLAS adds in. Reduction mod p
+happens once per entry and per use, not once per multiply-add: this is the
+delayed-reduction technique of FFLAS-FFPACK (Dumas, Giorgi, Pernet 2008).
 
 The bound
 ---------
-Entries are kept in [0, p) after every reduction. A product of inner
-dimension k then has partial sums of at most k (p-1)^2 in absolute value, and
-adding the entry being updated gives at most k (p-1)^2 + (p-1). The engine
-splits every product into inner chunks of
+Every operand of a product (a multiplier of L, an entry of U) is a residue
+in [0, p). An entry that starts in [0, p) and has taken t products of two
+residues since it was last reduced is at most t (p-1)^2 + (p-1) in absolute
+value, and so is every partial sum BLAS forms on the way. This stays
+<= 2^53 - 1 as long as t <= k_max(p), with
 
-    k_max(p) = floor((2^53 - p) / (p - 1)^2)
+    k_max(p) = floor((2^53 - p) / (p - 1)^2).
 
-so that this stays <= 2^53 - 1. For p < 2^20, k_max >= 8192 and no split is
-needed in practice; at p ~ 2^26 it is 2 (still exact, much slower).
+For p < 2^20, k_max >= 8192; at p ~ 2^26 it is 2 (still exact, much slower).
 ``MAX_PRIME`` = 2^26 is the largest accepted: beyond it k_max < 1.
+
+Two regimes (``_State.lazy``). An entry takes at most one product per pivot
+found before its own column is eliminated, so at most rank <= min(m, n) in
+all. If min(m, n) <= k_max(p) (every n <= 8192 at the default prime), no
+product is reduced at all: entries are reduced only when they become
+operands, in the panel kernel and in the right-hand side of a TRSM.
+Otherwise every product is split into inner chunks of at most k_max(p) and
+the updated block is reduced after each, so that entries are residues
+between calls; the panel kernel then reduces at least every k_max(p) steps.
 
 The algorithm
 -------------
@@ -27,20 +36,31 @@ columns, the pivot columns of the reduced row echelon form, as FLINT's
 ``nmod_mat_rref`` gives):
 
     elim(rows r0.., cols c0..c1):
-        if narrow: eliminate column by column (numba kernel; first nonzero
-            entry as pivot; whole-row swaps; multipliers stored in place)
-        else: split the columns at the middle;
+        if c1 - c0 <= BASE_WIDTH: eliminate the panel column by column
+            (numba kernel on a transposed copy of the panel; first nonzero
+            entry as pivot; multipliers stored in place; row swaps applied to
+            the rest of the rows after the panel)
+        else: split the columns at a multiple of BASE_WIDTH near the middle;
             k1 = elim(left half)
             U12 = L11^-1 A12                      (recursive TRSM, GEMM inside)
-            A22 = A22 - L21 U12  mod p            (GEMM, delayed reduction)
+            A22 = A22 - L21 U12                   (GEMM, delayed reduction)
             k2 = elim(right half, from row r0 + k1)
+            move the k2 pivot columns of the right half next to the k1 of the left
 
-Invariants: every entry of the workspace is a residue in [0, p) between
-calls (each product is reduced at once); after elim(r0, c0, c1) returns k,
-rows r0..r0+k-1 hold U (pivot values at the pivot columns), the entries below each pivot hold the
-multipliers of L, the non-pivot columns of [c0, c1) are zero below row r0+k,
-and ``perm`` maps positions to original rows. Pivot rows (through ``perm``)
-and pivot columns index a minor A[R, C] = L11 U11 that is nonsingular mod p.
+The products go to BLAS on views of the workspace, with no copies: where
+numpy's BLAS exposes ``cblas_dgemm`` (numpy's wheels bundle OpenBLAS) it is
+called through ctypes with beta = 1, A22 <- A22 - L21 U12 in one pass;
+otherwise numpy's ``@`` writes into a reused buffer and a numba pass
+subtracts it.
+
+Invariants: after elim(r0, c0, c1) returns k, the k pivot columns of the
+block, reduced, are stored compactly in columns c0..c0+k-1 from row r0 down:
+rows r0..r0+k-1 hold U (pivot values on the diagonal), the entries below
+each pivot hold the multipliers of L; the other columns of the block are
+dead (never read again). ``perm`` maps positions to original rows and
+``pivcols`` holds the original indices of the pivot columns. Pivot rows
+(through ``perm``) and pivot columns index a minor A[R, C] = L11 U11 that is
+nonsingular mod p (the certificate of the rank's lower bound).
 
 References
 ----------
@@ -69,49 +89,115 @@ MAX_PRIME = 2**26
 #: Default prime of this engine: the largest prime below 2^20 (k_max = 8192).
 DEFAULT_ENGINE_PRIME = 1048573
 #: Column blocks at most this wide are eliminated column by column in numba.
-#: Narrow enough that the numba work (about n * m * BASE_WIDTH / 2 modular
-#: multiply-adds) stays small beside BLAS; see benchmarks/rank_engines.py.
+#: Narrow enough that the numba work (about n * m * BASE_WIDTH / 4
+#: multiply-adds, vectorised) stays small beside BLAS; see
+#: benchmarks/rank_engines.py.
 BASE_WIDTH = 32
 _TWO53 = 2**53
 
 
 def k_max(p: int) -> int:
-    """Largest inner dimension k with k (p-1)^2 + (p-1) <= 2^53 - 1."""
+    """Largest inner dimension k with k (p-1)^2 + (p-1) <= 2^53 - 1.
+
+    That is k_max(p) = floor((2^53 - p) / (p - 1)^2): the number of products
+    of two residues in [0, p) that an entry in [0, p) can take, unreduced,
+    while float64 arithmetic stays exact (see the module docstring; Dumas,
+    Giorgi, Pernet, ACM TOMS 35(3), 2008, section 3).
+
+    Examples
+    --------
+    For p = 2 every product is 0 or 1: (2^53 - 2) / 1 of them fit.
+
+    >>> k_max(2) == 2**53 - 2
+    True
+
+    For p = 1048573 = 2^20 - 3, (p - 1)^2 = 2^40 - 2^23 + 16 is a little below
+    2^40, so the quotient is a little above 2^53 / 2^40 = 8192:
+
+    >>> k_max(1048573)
+    8192
+
+    Near the largest accepted prime, (p - 1)^2 is about 2^52: two products.
+
+    >>> k_max(67108859)
+    2
+    """
     return (_TWO53 - p) // ((p - 1) ** 2)
 
 
 @numba.njit(cache=True)
-def _base_elim(A, perm, r0, c0, c1, p, pivcols, npiv):  # pragma: no cover - compiled
-    """Column-by-column elimination of A[r0:, c0:c1]; returns the new pivot count.
+def _base_elim(A, T, perm, r0, c0, c1, p, kmax, reduced, pivcols,
+               npiv):  # pragma: no cover - compiled
+    """Column-by-column elimination of the panel A[r0:, c0:c1]; returns the new pivot count.
 
-    Entries are residues in [0, p) held in float64; every product of two
-    residues is < 2^52 and exact, and is reduced at once.
+    The panel is first copied, transposed, into the workspace ``T`` (at least
+    (c1 - c0) (m - r0) entries), so that a column is a contiguous vector: the
+    pivot search, the multipliers and the updates (an axpy per column) run
+    over contiguous memory and vectorise, and the panel stays in cache
+    (working on it inside the row-major matrix costs a TLB miss per row per
+    step). Pivot: the first nonzero entry of the column. Row swaps are applied
+    to the panel at once and to the rest of the rows of A at the end, in the
+    same order.
+
+    Delayed reduction: an update subtracts a product l * u of two residues
+    (< 2^52, exact) and is not reduced; an entry is reduced when its column
+    becomes the pivot column, when its row becomes the pivot row, or after
+    ``kmax`` = k_max(p) unreduced steps, so that it stays below
+    kmax (p-1)^2 + (p-1) <= 2^53 - 1 in absolute value. With ``reduced``
+    False the panel may come in unreduced (the caller guarantees that the
+    products it took plus those taken here are at most k_max(p)).
+
+    On return the k pivot columns of the panel, reduced, are stored compactly
+    in A[r0:, c0:c0 + k] (L below the pivot row, U above); the other columns of
+    the panel are dead.
     """
     m = A.shape[0]
     n = A.shape[1]
+    mm = m - r0
+    w = c1 - c0
+    P = T[:w * mm].reshape((w, mm))
+    for i in range(mm):
+        for j in range(w):
+            P[j, i] = A[r0 + i, c0 + j]
     pf = float(p)
     inv_p = 1.0 / pf
-    r = r0
-    for c in range(c0, c1):
-        if r >= m:
+    swap_r = np.empty(w, dtype=np.int64)
+    swap_p = np.empty(w, dtype=np.int64)
+    nsw = 0
+    r = 0
+    before = npiv
+    pending = 0 if reduced else 1
+    for jc in range(w):
+        if r >= mm:
             break
+        col = P[jc]
+        if pending > 0:
+            cr = col[r:]
+            for i in range(cr.shape[0]):
+                cr[i] = _mod(cr[i], pf, inv_p)
         piv = -1
-        for i in range(r, m):
-            if A[i, c] != 0.0:
+        for i in range(r, mm):
+            if col[i] != 0.0:
                 piv = i
                 break
         if piv < 0:
             continue
         if piv != r:
-            for j in range(n):
-                t = A[r, j]
-                A[r, j] = A[piv, j]
-                A[piv, j] = t
-            t2 = perm[r]
-            perm[r] = perm[piv]
-            perm[piv] = t2
+            for j in range(w):
+                t = P[j, r]
+                P[j, r] = P[j, piv]
+                P[j, piv] = t
+            t2 = perm[r0 + r]
+            perm[r0 + r] = perm[r0 + piv]
+            perm[r0 + piv] = t2
+            swap_r[nsw] = r
+            swap_p[nsw] = piv
+            nsw += 1
+        if pending > 0:
+            for j in range(jc + 1, w):
+                P[j, r] = _mod(P[j, r], pf, inv_p)
         # inverse of the pivot by Fermat: pv^(p-2) mod p
-        pv = A[r, c]
+        pv = col[r]
         inv = 1.0
         base = pv
         e = p - 2
@@ -120,36 +206,92 @@ def _base_elim(A, perm, r0, c0, c1, p, pivcols, npiv):  # pragma: no cover - com
                 inv = _mod(inv * base, pf, inv_p)
             base = _mod(base * base, pf, inv_p)
             e >>= 1
-        for i in range(r + 1, m):
-            a = A[i, c]
-            if a == 0.0:
+        # multipliers (the column of L), in place; loops over slices from 0
+        # (a loop index known to be >= 0 lets numba drop the wraparound
+        # check, and LLVM then vectorises)
+        lc = col[r + 1:]
+        for i in range(lc.shape[0]):
+            lc[i] = _mod(lc[i] * inv, pf, inv_p)
+        updated = False
+        for j in range(jc + 1, w):
+            u = P[j, r]
+            if u == 0.0:
                 continue
-            lmul = _mod(a * inv, pf, inv_p)
-            A[i, c] = lmul
-            for j in range(c + 1, c1):
-                u = A[r, j]
-                if u != 0.0:
-                    A[i, j] = _mod(A[i, j] - lmul * u, pf, inv_p)
-        pivcols[npiv] = c
+            cj = P[j, r + 1:]
+            for i in range(cj.shape[0]):
+                cj[i] -= u * lc[i]
+            updated = True
+        if updated:
+            pending += 1
+            if pending >= kmax:
+                for j in range(jc + 1, w):
+                    cj = P[j, r + 1:]
+                    for i in range(cj.shape[0]):
+                        cj[i] = _mod(cj[i], pf, inv_p)
+                pending = 0
+        pivcols[npiv] = c0 + jc
         npiv += 1
         r += 1
+    # the pivot columns back, compacted to the left of the panel
+    k = npiv - before
+    for i in range(mm):
+        for t in range(k):
+            A[r0 + i, c0 + t] = P[pivcols[before + t] - c0, i]
+    # the swaps, in order, on the rest of the rows
+    for s in range(nsw):
+        ra = r0 + swap_r[s]
+        rb = r0 + swap_p[s]
+        for j in range(c0):
+            t = A[ra, j]
+            A[ra, j] = A[rb, j]
+            A[rb, j] = t
+        for j in range(c1, n):
+            t = A[ra, j]
+            A[ra, j] = A[rb, j]
+            A[rb, j] = t
     return npiv
 
 
 @numba.njit(cache=True)
-def _trsm_base(L, B, p):  # pragma: no cover - compiled
-    """B <- L^-1 B mod p for unit lower-triangular L (small k), in place."""
-    k = L.shape[0]
-    w = B.shape[1]
+def _trsm_base(A, lr, lc, k, br, bc, w, p, kmax):  # pragma: no cover - compiled
+    """B <- L^-1 B mod p in place, L = A[lr:lr+k, lc:lc+k] unit lower triangular
+    (small k), B = A[br:br+k, bc:bc+w].
+
+    Row i of B takes i updates B[i] -= L[i, t] B[t] with B[t] already reduced;
+    they are accumulated unreduced, at most ``kmax`` at a time (exact by the
+    k_max bound), and row i is reduced once after them. B may come in
+    unreduced (lazy state) and holds residues on return. A is passed whole
+    (C-contiguous) so that rows of B are contiguous and the loops vectorise.
+    """
     pf = float(p)
     inv_p = 1.0 / pf
-    for i in range(1, k):
+    for i in range(k):
+        bi = A[br + i, bc:bc + w]
+        cnt = 0
         for t in range(i):
-            lv = L[i, t]
+            lv = A[lr + i, lc + t]
             if lv == 0.0:
                 continue
+            bt = A[br + t, bc:bc + w]
             for j in range(w):
-                B[i, j] = _mod(B[i, j] - lv * B[t, j], pf, inv_p)
+                bi[j] -= lv * bt[j]
+            cnt += 1
+            if cnt >= kmax:
+                for j in range(w):
+                    bi[j] = _mod(bi[j], pf, inv_p)
+                cnt = 0
+        for j in range(w):
+            bi[j] = _mod(bi[j], pf, inv_p)
+
+
+@numba.njit(cache=True)
+def _move_columns(A, r0, dst, src):  # pragma: no cover - compiled
+    """A[r0:, dst + t] <- A[r0:, src[t]] for increasing src[t] >= dst + t (in place)."""
+    m = A.shape[0]
+    k = src.shape[0]
+    for i in range(r0, m):
+        for t in range(k):
+            A[i, dst + t] = A[i, src[t]]
 
 
 @numba.njit(parallel=True, cache=True)
@@ -172,18 +314,50 @@ def _reduce_residues(src, dst, p):  # pragma: no cover - compiled
     return ok == 0
 
 
-def _sub_mod_impl(A, C, p):  # pragma: no cover - compiled
-    """A <- (A - C) mod p in [0, p) (|A - C| < 2^53 by the k_max bound)."""
-    m, n = A.shape
+def _sub_mod_impl(A, r, c, C, p):  # pragma: no cover - compiled
+    """A[r:r+m, c:c+w] <- (A[r:r+m, c:c+w] - C) mod p in [0, p), C of shape (m, w)
+    (|A - C| < 2^53 by the k_max bound)."""
+    m, w = C.shape
     pf = float(p)
     inv = 1.0 / pf
     for i in numba.prange(m):
-        for j in range(n):
-            A[i, j] = _mod(A[i, j] - C[i, j], pf, inv)
+        a = A[r + i, c:c + w]
+        ci = C[i]
+        for j in range(w):
+            a[j] = _mod(a[j] - ci[j], pf, inv)
 
 
 _sub_mod_serial = numba.njit(cache=True)(_sub_mod_impl)
 _sub_mod_parallel = numba.njit(parallel=True, cache=True)(_sub_mod_impl)
+
+
+def _sub_impl(A, r, c, C, p):  # pragma: no cover - compiled
+    """A[r:r+m, c:c+w] <- A[r:r+m, c:c+w] - C without reduction (lazy state:
+    |A - C| < 2^53 by the k_max bound); p unused."""
+    m, w = C.shape
+    for i in numba.prange(m):
+        a = A[r + i, c:c + w]
+        ci = C[i]
+        for j in range(w):
+            a[j] -= ci[j]
+
+
+_sub_serial = numba.njit(cache=True)(_sub_impl)
+_sub_parallel = numba.njit(parallel=True, cache=True)(_sub_impl)
+
+
+def _reduce_impl(A, r, c, m, w, p):  # pragma: no cover - compiled
+    """A[r:r+m, c:c+w] <- A[r:r+m, c:c+w] mod p in [0, p) (exact integers < 2^53)."""
+    pf = float(p)
+    inv = 1.0 / pf
+    for i in numba.prange(m):
+        a = A[r + i, c:c + w]
+        for j in range(w):
+            a[j] = _mod(a[j], pf, inv)
+
+
+_reduce_serial = numba.njit(cache=True)(_reduce_impl)
+_reduce_parallel = numba.njit(parallel=True, cache=True)(_reduce_impl)
 
 #: Reductions of at least this many entries run on numba's threads (prange).
 #: Below it, waking the threads costs more than the work: BLAS's threads are
@@ -192,11 +366,8 @@ _sub_mod_parallel = numba.njit(parallel=True, cache=True)(_sub_mod_impl)
 PARALLEL_REDUCTION_MIN = 4_000_000
 
 
-def _sub_mod(A, C, p):
-    if A.size >= PARALLEL_REDUCTION_MIN:
-        _sub_mod_parallel(A, C, p)
-    else:
-        _sub_mod_serial(A, C, p)
+def _par(serial, parallel, size: int):
+    return parallel if size >= PARALLEL_REDUCTION_MIN else serial
 
 
 #: Products below this many multiply-adds run BLAS on one thread. Waking BLAS's
@@ -204,76 +375,228 @@ def _sub_mod(A, C, p):
 #: (measured: the n = 2002 Omega matrix took 0.79 s in products with 2 BLAS
 #: threads, 0.13 s with 1); large products keep every thread.
 BLAS_THREADS_MIN_MADDS = 50_000_000
-_CONTROLLER = None
+_BLAS_LIBS = None
 
 
-def _one_blas_thread():
-    global _CONTROLLER
-    if _CONTROLLER is None:
+def _blas_libs():
+    """threadpoolctl's controllers of the BLAS libraries loaded (found once)."""
+    global _BLAS_LIBS
+    if _BLAS_LIBS is None:
         from threadpoolctl import ThreadpoolController
 
-        _CONTROLLER = ThreadpoolController()
-    return _CONTROLLER.limit(limits=1, user_api="blas")
+        _BLAS_LIBS = ThreadpoolController().select(user_api="blas").lib_controllers
+    return _BLAS_LIBS
 
 
-def _gemm_sub(A22: np.ndarray, L21: np.ndarray, U12: np.ndarray, p: int, kmax: int) -> None:
-    """A22 <- (A22 - L21 @ U12) mod p, in inner chunks of at most kmax (exact)."""
-    m, k = L21.shape
-    small = m * k * U12.shape[1] < BLAS_THREADS_MIN_MADDS
-    ctx = _one_blas_thread() if small else contextlib.nullcontext()
-    with ctx:
-        for s in range(0, k, kmax):
-            C = L21[:, s:s + kmax] @ U12[s:s + kmax, :]
-            _sub_mod(A22, C, p)
+@contextlib.contextmanager
+def _one_blas_thread():
+    libs = _blas_libs()
+    old = [lib.num_threads for lib in libs]
+    for lib in libs:
+        lib.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for lib, t in zip(libs, old, strict=True):
+            lib.set_num_threads(t)
 
 
-def _trsm(L: np.ndarray, B: np.ndarray, p: int, kmax: int) -> None:
-    """B <- L^-1 B mod p for unit lower-triangular L, recursive (GEMM inside)."""
-    k = L.shape[0]
-    if k <= BASE_WIDTH:
-        _trsm_base(np.ascontiguousarray(L), B, p)
-        return
-    h = k // 2
-    B1, B2 = B[:h], B[h:]
-    _trsm(L[:h, :h], B1, p, kmax)
-    _gemm_sub(B2, np.ascontiguousarray(L[h:, :h]), B1, p, kmax)
-    _trsm(L[h:, h:], B2, p, kmax)
+_ROW_MAJOR, _NO_TRANS = 101, 111
+_DGEMM_NOT_LOADED = object()
+_DGEMM = _DGEMM_NOT_LOADED
+
+
+def _load_cblas_dgemm():
+    """``cblas_dgemm`` of the BLAS numpy uses, through ctypes, or None.
+
+    numpy's ``@`` cannot add into its output (BLAS's beta = 1), so it needs a
+    temporary and a second pass A22 -= C. The same BLAS's cblas_dgemm called
+    on the views in place does C <- C - L21 U12 in one go. The symbol is looked
+    up in the OpenBLAS that threadpoolctl finds loaded, only under names whose
+    integer width is known: ``scipy_cblas_dgemm64_`` (numpy's wheels bundle
+    OpenBLAS as ``scipy_openblas64``) and ``cblas_dgemm64_`` take 64-bit
+    integers, ``scipy_cblas_dgemm`` 32-bit ones, and a plain ``cblas_dgemm``
+    whichever ``openblas_get_config()`` reports (USE64BITINT or not). The
+    function is checked on a small strided product against numpy before use;
+    None (the numpy path) is returned if anything is missing or differs.
+    """
+    import ctypes
+
+    try:
+        libs = [lib for lib in _blas_libs() if lib.internal_api == "openblas"]
+        libs.sort(key=lambda lib: "numpy" not in lib.filepath)  # numpy's own first
+    except Exception:  # pragma: no cover - threadpoolctl missing or failing
+        return None
+    for lib in libs:
+        try:
+            dll = ctypes.CDLL(lib.filepath)
+        except OSError:  # pragma: no cover
+            continue
+        candidates = [("scipy_cblas_dgemm64_", ctypes.c_int64),
+                      ("cblas_dgemm64_", ctypes.c_int64),
+                      ("scipy_cblas_dgemm", ctypes.c_int32)]
+        config = getattr(dll, "openblas_get_config", None)
+        if config is not None:
+            config.restype = ctypes.c_char_p
+            wide = b"USE64BITINT" in (config() or b"")
+            candidates.append(("cblas_dgemm", ctypes.c_int64 if wide else ctypes.c_int32))
+        for name, int_t in candidates:
+            fn = getattr(dll, name, None)
+            if fn is None:
+                continue
+            dbl, ptr = ctypes.c_double, ctypes.c_void_p
+            fn.restype = None
+            fn.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, int_t, int_t, int_t, dbl,
+                           ptr, int_t, ptr, int_t, dbl, ptr, int_t]
+            if _dgemm_works(fn):
+                return fn
+    return None  # pragma: no cover - depends on the BLAS build
+
+
+def _dgemm_call(fn, C: np.ndarray, L: np.ndarray, U: np.ndarray) -> None:
+    """C <- C - L @ U by cblas_dgemm on row-major views (unit column stride)."""
+    m, k = L.shape
+    w = U.shape[1]
+    fn(_ROW_MAJOR, _NO_TRANS, _NO_TRANS, m, w, k, -1.0, L.ctypes.data, L.strides[0] // 8,
+       U.ctypes.data, U.strides[0] // 8, 1.0, C.ctypes.data, C.strides[0] // 8)
+
+
+def _dgemm_works(fn) -> bool:
+    rng = np.random.default_rng(0)
+    big = rng.integers(0, 100, size=(40, 50)).astype(np.float64)
+    C, L, U = big[3:20, 5:36], big[20:37, 1:12], big[25:36, 12:43]
+    expected = C - L @ U
+    try:
+        _dgemm_call(fn, C, L, U)
+    except Exception:  # pragma: no cover - a symbol with another signature
+        return False
+    return bool(np.array_equal(C, expected))
+
+
+def _cblas_dgemm():
+    global _DGEMM
+    if _DGEMM is _DGEMM_NOT_LOADED:
+        _DGEMM = _load_cblas_dgemm()
+    return _DGEMM
 
 
 class _State:
-    def __init__(self, A: np.ndarray, p: int):
+    """Workspace and bookkeeping of one elimination.
+
+    ``lazy``: every entry of A takes, over the whole elimination, at most one
+    product of two residues per pivot found before its column is eliminated,
+    so at most rank <= min(m, n) of them. If min(m, n) <= k_max(p) the sum
+    stays exact (< 2^53) without any intermediate reduction, and entries are
+    reduced only when they are used as operands: in a panel (``_base_elim``)
+    or as the right-hand side of a TRSM. Otherwise every product is split into
+    inner chunks of k_max(p) and reduced after each, and entries are residues
+    between calls.
+    """
+
+    def __init__(self, A: np.ndarray, p: int, use_cblas: bool = True):
+        m, n = A.shape
         self.A = A
         self.p = p
         self.kmax = k_max(p)
-        self.perm = np.arange(A.shape[0], dtype=np.int64)
-        self.pivcols = np.empty(min(A.shape), dtype=np.int64)
+        self.perm = np.arange(m, dtype=np.int64)
+        self.pivcols = np.empty(min(m, n), dtype=np.int64)
         self.npiv = 0
+        self.lazy = min(m, n) <= self.kmax
+        self.panel = np.empty(m * min(BASE_WIDTH, n), dtype=np.float64)
+        self.dgemm = _cblas_dgemm() if use_cblas else None
+        self.buf = None  # product buffer of the numpy path, grown on demand
+
+    def product_buffer(self, size: int) -> np.ndarray:
+        if self.buf is None or self.buf.size < size:
+            # the largest product is the first: (m - k1) x (n - mid) at the top
+            m, n = self.A.shape
+            self.buf = np.empty(max(size, m * (n - _split(n)) if n > BASE_WIDTH else 0))
+        return self.buf
+
+
+def _gemm_sub(st: _State, r: int, c: int, L21: np.ndarray, U12: np.ndarray) -> None:
+    """A22 <- A22 - L21 @ U12 for A22 = A[r:r+m, c:c+w]: exact; reduced mod p
+    unless ``st.lazy``.
+
+    L21 and U12 (views of A, disjoint from A22) hold residues. Unless the
+    state is lazy, the product is split into inner chunks of at most k_max(p)
+    and A22 is reduced after each, so it holds residues again. BLAS gets the
+    views as they are (unit column stride): cblas_dgemm with beta = 1 where
+    available, else numpy's ``@`` into a reused buffer and a pass A22 -= C.
+    """
+    A = st.A
+    m, k = L21.shape
+    w = U12.shape[1]
+    if m == 0 or w == 0:
+        return
+    small = m * k * w < BLAS_THREADS_MIN_MADDS
+    ctx = _one_blas_thread() if small else contextlib.nullcontext()
+    step = k if st.lazy else st.kmax
+    with ctx:
+        for s in range(0, k, step):
+            L, U = L21[:, s:s + step], U12[s:s + step, :]
+            if st.dgemm is not None:
+                _dgemm_call(st.dgemm, A[r:r + m, c:c + w], L, U)
+                if not st.lazy:
+                    _par(_reduce_serial, _reduce_parallel, m * w)(A, r, c, m, w, st.p)
+            else:
+                C = st.product_buffer(m * w)[:m * w].reshape(m, w)
+                np.matmul(L, U, out=C)
+                sub = (_sub_serial, _sub_parallel) if st.lazy else (_sub_mod_serial,
+                                                                     _sub_mod_parallel)
+                _par(*sub, m * w)(A, r, c, C, st.p)
+
+
+def _trsm(st: _State, lr: int, lc: int, k: int, br: int, bc: int, w: int) -> None:
+    """B <- L^-1 B mod p in place, L = A[lr:lr+k, lc:lc+k] unit lower triangular,
+    B = A[br:br+k, bc:bc+w]; recursive, GEMM inside.
+
+    L holds residues; B may be unreduced in the lazy state. B holds residues
+    on return.
+    """
+    if k <= BASE_WIDTH:
+        _trsm_base(st.A, lr, lc, k, br, bc, w, st.p, st.kmax)
+        return
+    A = st.A
+    h = _split(k)
+    _trsm(st, lr, lc, h, br, bc, w)
+    _gemm_sub(st, br + h, bc, A[lr + h:lr + k, lc:lc + h], A[br:br + h, bc:bc + w])
+    _trsm(st, lr + h, lc + h, k - h, br + h, bc, w)
+
+
+def _split(w: int) -> int:
+    """Width of the left half of a block of w > BASE_WIDTH columns: a multiple of
+    BASE_WIDTH near w / 2, so that the leaves are BASE_WIDTH wide."""
+    blocks = -(-w // BASE_WIDTH)
+    return BASE_WIDTH * ((blocks + 1) // 2)
 
 
 def _elim(st: _State, r0: int, c0: int, c1: int) -> int:
-    A, p = st.A, st.p
+    """Eliminate A[r0:, c0:c1]; return the number k of pivots found.
+
+    On return the k pivot columns (original indices in ``st.pivcols``) are
+    stored compactly in A[r0:, c0:c0 + k] (L below the pivot rows, U on and
+    above), reduced; the other columns of the block are dead.
+    """
+    A = st.A
     m = A.shape[0]
     if r0 >= m or c0 >= c1:
         return 0
     if c1 - c0 <= BASE_WIDTH:
         before = st.npiv
-        st.npiv = _base_elim(A, st.perm, r0, c0, c1, p, st.pivcols, st.npiv)
+        st.npiv = _base_elim(A, st.panel, st.perm, r0, c0, c1, st.p, st.kmax, not st.lazy,
+                             st.pivcols, st.npiv)
         return st.npiv - before
-    mid = (c0 + c1) // 2
-    start = st.npiv
+    mid = c0 + _split(c1 - c0)
     k1 = _elim(st, r0, c0, mid)
     if k1 > 0:
-        cols = st.pivcols[start:start + k1]
-        # L of the left half: gathered pivot columns; U12: pivot rows of the right half
-        L11 = A[r0:r0 + k1, cols]
-        U12 = A[r0:r0 + k1, mid:c1]
-        U12c = np.ascontiguousarray(U12)
-        _trsm(L11, U12c, p, st.kmax)
-        U12[...] = U12c
-        if r0 + k1 < m:
-            L21 = np.ascontiguousarray(A[r0 + k1:, cols])
-            _gemm_sub(A[r0 + k1:, mid:c1], L21, U12c, p, st.kmax)
+        # U12 = L11^-1 A12, with L11 the compacted pivot columns of the left half
+        _trsm(st, r0, c0, k1, r0, mid, c1 - mid)
+        _gemm_sub(st, r0 + k1, mid, A[r0 + k1:, c0:c0 + k1], A[r0:r0 + k1, mid:c1])
     k2 = _elim(st, r0 + k1, mid, c1)
+    if k2 > 0 and c0 + k1 < mid:
+        # compact: the right half's pivot columns follow the left half's
+        _move_columns(A, r0 + k1, c0 + k1, np.arange(mid, mid + k2, dtype=np.int64))
     return k1 + k2
 
 

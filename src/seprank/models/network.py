@@ -56,9 +56,12 @@ Domains
   imaginary part). Never evidence of anything exact.
 
 Every domain is vectorized over the batch with numpy (object arrays for the
-exact ones). Inside a layer the sum over j is computed as
-Q (K^T V) rather than (Q K^T) V: the same polynomial, N d_a^2 instead of
-N^2 d_a operations per head.
+exact ones). GF(p) batches of at least ``KERNEL_MIN_BATCH`` sequences (or any
+batch with ``kernel=True``) go instead to the parallel numba kernel of
+:mod:`seprank.models.network_mod_p`, which gives the same residues; grid
+tensors mod p use its grid kernel (:class:`NetworkFunction`). Inside a layer
+the sum over j is computed as Q (K^T V) rather than (Q K^T) V: the same
+polynomial, N d_a^2 instead of N^2 d_a operations per head.
 
 Examples
 --------
@@ -80,7 +83,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from math import lcm
 
@@ -90,12 +93,16 @@ from seprank.errors import InputError, ParameterError
 from seprank.scalars.gaussian import GaussianRational, residues, sqrt_minus_one
 from seprank.scalars.primes import require_prime
 
-__all__ = ["SelfAttentionNetwork", "DOMAINS", "MAX_NETWORK_PRIME", "parse_domain"]
+__all__ = ["SelfAttentionNetwork", "NetworkFunction", "DOMAINS", "MAX_NETWORK_PRIME",
+           "KERNEL_MIN_BATCH", "parse_domain"]
 
 #: Domain names accepted by :meth:`SelfAttentionNetwork.evaluate`.
 DOMAINS = ("ZZ", "QQ", "QQ(i)", "GF(p)", "float64")
 #: Residues stay below 2^31, so one product of two fits in int64.
 MAX_NETWORK_PRIME = 2**31 - 1
+#: With ``kernel=None`` (automatic), GF(p) batches of at least this many sequences go to
+#: the numba kernel of :mod:`seprank.models.network_mod_p`; smaller ones stay in numpy.
+KERNEL_MIN_BATCH = 512
 _I64_MAX = 2**63 - 1
 _LIMB = 16  # bits per limb when a modular product must be split
 _KINDS = ("Q", "K", "V", "O")
@@ -436,6 +443,14 @@ class SelfAttentionNetwork:
         not given.
     InputError
         weights missing or of the wrong shape.
+
+    >>> net = SelfAttentionNetwork(2, 4, 2, residual=True,
+    ...                            weights={k: np.zeros((2, 2, 2, 4) if k != "O" else (2, 2, 4, 2),
+    ...                                                 dtype=int) for k in "QKVO"})
+    >>> net.d_a, net.num_weight_matrices  # d_a = d_x / H; 4 L H matrices
+    (2, 16)
+    >>> net.evaluate([[[1, 2, 3, 4]]]).tolist()  # zero weights, residual: output = input
+    [[[1, 2, 3, 4]]]
     """
 
     def __init__(self, L: int, d_x: int, H: int, d_a: int | None = None, *,
@@ -488,6 +503,9 @@ class SelfAttentionNetwork:
         ``nonzero=True`` leaves 0 out of the numerators' range (no weight vanishes;
         for "gaussian", no real part). Weights are drawn in the order Q, K, V, O
         with ``numpy.random.default_rng(seed)``.
+
+        >>> SelfAttentionNetwork.random(L=2, d_x=4, H=2).weights["Q"].shape  # (L, H, d_a, d_x)
+        (2, 2, 2, 4)
         """
         L_, dx_, H_ = (_positive_int("L (depth)", L), _positive_int("d_x (width)", d_x),
                        _positive_int("H (heads)", H))
@@ -525,7 +543,11 @@ class SelfAttentionNetwork:
         return cls(L_, dx_, H_, da_, residual=residual, weights=weights)
 
     def sub_network(self, layers: range | list[int]) -> SelfAttentionNetwork:
-        """The network made of the given layers (in that order) of this one."""
+        """The network made of the given layers (in that order) of this one.
+
+        >>> SelfAttentionNetwork.random(L=3, d_x=2, H=1).sub_network([0, 2])
+        SelfAttentionNetwork(L=2, d_x=2, H=1, d_a=2, residual=False)
+        """
         layers = list(layers)
         if not layers or any(not 0 <= int(l_) < self.L for l_ in layers):
             raise ParameterError(f"layers must be a non-empty list of layer indices in "
@@ -536,7 +558,11 @@ class SelfAttentionNetwork:
 
     @property
     def num_weight_matrices(self) -> int:
-        """4 L H (levine2020 l.81)."""
+        """4 L H (levine2020 l.81).
+
+        >>> SelfAttentionNetwork.random(L=2, d_x=3, H=3).num_weight_matrices
+        24
+        """
         return 4 * self.L * self.H
 
     def __repr__(self) -> str:
@@ -565,7 +591,7 @@ class SelfAttentionNetwork:
         return _Float(self)
 
     def evaluate(self, X: object, domain: str = "QQ", *, p: int | None = None,
-                 position: int | None = None) -> np.ndarray:
+                 position: int | None = None, kernel: bool | None = None) -> np.ndarray:
         """Outputs of the network on a batch of sequences.
 
         Parameters
@@ -575,12 +601,20 @@ class SelfAttentionNetwork:
         p : the prime for GF(p).
         position : if given (0-based), only the output at that position is
             computed (the last layer skips the others).
+        kernel : GF(p) only: True evaluates with the numba kernel
+            (:func:`seprank.models.network_mod_p.evaluate_mod_p`), False with
+            numpy; None (default) uses the kernel for batches of at least
+            ``KERNEL_MIN_BATCH`` sequences. Both give the same residues.
 
         Returns
         -------
         array of shape (batch, N, d_x), or (batch, d_x) with ``position``
         (without the batch axis when X was (N, d_x)). Object dtype for ZZ, QQ,
         QQ(i); int64 residues for GF(p); float64/complex128 for float64.
+
+        >>> net = SelfAttentionNetwork.random(L=1, d_x=2, H=1, seed=0)
+        >>> net.evaluate([[[1, 0], [0, 1], [1, 1]]]).shape
+        (1, 3, 2)
         """
         arr, single = self._inputs(X)
         N = arr.shape[1]
@@ -589,10 +623,25 @@ class SelfAttentionNetwork:
             if position >= N:
                 raise ParameterError(f"position = {position} must be < N = {N} (0-based)")
         ops = self._backend(domain, p)
+        if isinstance(ops, _Modular) and self._use_kernel(kernel, len(arr)):
+            from seprank.models.network_mod_p import evaluate_mod_p
+
+            out = evaluate_mod_p(self, arr, ops.p, position=position)
+            return out[0] if single else out
+        if kernel and not isinstance(ops, _Modular):
+            raise ParameterError(f"kernel=True needs domain GF(p), not {domain!r}")
         out = self._run(ops, arr, position)
         if position is not None:
             out = out[:, 0]  # the length-1 position axis of a single-position run
         return out[0] if single else out
+
+    @staticmethod
+    def _use_kernel(kernel: bool | None, batch: int) -> bool:
+        if kernel is None:
+            return batch >= KERNEL_MIN_BATCH
+        if not isinstance(kernel, (bool, np.bool_)):
+            raise ParameterError(f"kernel must be True, False or None, got {kernel!r}")
+        return bool(kernel)
 
     def _run(self, ops, X: np.ndarray, position: int | None) -> np.ndarray:
         state, den = ops.inputs(X)
@@ -612,24 +661,105 @@ class SelfAttentionNetwork:
         return ops.finish(state, den)
 
     def output(self, X: object, position: int, coordinate: int, domain: str = "QQ", *,
-               p: int | None = None) -> np.ndarray:
-        """y_p^{i} of levine2020 (l.108) on each sequence: shape (batch,) (0-based i, p)."""
+               p: int | None = None, kernel: bool | None = None) -> np.ndarray:
+        """y_p^{i} of levine2020 (l.108) on each sequence: shape (batch,) (0-based i, p).
+
+        >>> one = [[[[1]]]]
+        >>> net = SelfAttentionNetwork(1, 1, 1, weights={"Q": one, "K": one, "V": one, "O": one})
+        >>> net.output([[[1], [2]]], 1, 0).tolist()  # 2 (1 + 4)
+        [10]
+        """
         coordinate = _positive_int("coordinate", coordinate, low=0)
         if coordinate >= self.d_x:
             raise ParameterError(f"coordinate = {coordinate} must be < d_x = {self.d_x} "
                                  "(0-based)")
-        out = self.evaluate(X, domain, p=p, position=position)
+        out = self.evaluate(X, domain, p=p, position=position, kernel=kernel)
         return out[..., coordinate]
 
     def as_function(self, position: int, coordinate: int, domain: str = "QQ", *,
-                    p: int | None = None) -> Callable[[np.ndarray], np.ndarray]:
-        """The batched scalar function X -> y_p^{i}(X) for grid tensors (0-based i, p)."""
-        parse_domain(domain, p)  # fail early on a bad domain
+                    p: int | None = None, kernel: bool | None = None) -> NetworkFunction:
+        """The batched scalar function X -> y_p^{i}(X) for grid tensors (0-based i, p).
 
-        def f(X: np.ndarray) -> np.ndarray:
-            return self.output(X, position, coordinate, domain, p=p)
+        A :class:`NetworkFunction`; ``kernel`` is passed on to :meth:`evaluate`,
+        and ``kernel=False`` also keeps :mod:`seprank.tensors.grid` on its
+        numpy path (no numba kernel anywhere).
 
-        return f
+        >>> net = SelfAttentionNetwork.random(L=1, d_x=2, H=1, seed=0)
+        >>> f = net.as_function(0, 1, "ZZ")
+        >>> bool(f([[[1, 0], [2, 1]]])[0] == net.evaluate([[[1, 0], [2, 1]]])[0, 0, 1])
+        True
+        """
+        return NetworkFunction(self, position, coordinate, domain, p=p, kernel=kernel)
+
+
+class NetworkFunction:
+    """The batched function X -> y_coordinate^position(X) of a network (for grid tensors).
+
+    Calling it on a (batch, N, d_x) array returns ``net.output(X, position,
+    coordinate, domain, p=p, kernel=kernel)``, shape (batch,). Over GF(p) it
+    also offers :meth:`grid_values`, which :mod:`seprank.tensors.grid` uses to
+    compute grid-tensor entries with the numba kernel of
+    :mod:`seprank.models.network_mod_p` instead of calling the function on
+    materialized sequences (unless ``kernel=False``).
+
+    >>> net = SelfAttentionNetwork.random(L=1, d_x=1, H=1, seed=0)
+    >>> f = NetworkFunction(net, 0, 0, "GF(7)")
+    >>> f([[[1], [1]], [[2], [0]]]).shape
+    (2,)
+    """
+
+    def __init__(self, net: SelfAttentionNetwork, position: int, coordinate: int,
+                 domain: str = "QQ", *, p: int | None = None, kernel: bool | None = None):
+        self.domain, self.p = parse_domain(domain, p)  # fail early on a bad domain
+        self._domain_spec = domain
+        self.net = net
+        self.position = _positive_int("position", position, low=0)
+        self.coordinate = _positive_int("coordinate", coordinate, low=0)
+        if self.coordinate >= net.d_x:
+            raise ParameterError(f"coordinate = {coordinate} must be < d_x = {net.d_x} "
+                                 "(0-based)")
+        if kernel is not None and not isinstance(kernel, (bool, np.bool_)):
+            raise ParameterError(f"kernel must be True, False or None, got {kernel!r}")
+        if kernel and self.domain != "GF":
+            raise ParameterError(f"kernel=True needs domain GF(p), not {domain!r}")
+        self.kernel = None if kernel is None else bool(kernel)
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        return self.net.output(X, self.position, self.coordinate, self._domain_spec, p=self.p,
+                               kernel=self.kernel)
+
+    def __repr__(self) -> str:
+        dom = f"GF({self.p})" if self.domain == "GF" else self.domain
+        return (f"NetworkFunction({self.net!r}, position={self.position}, "
+                f"coordinate={self.coordinate}, domain={dom!r})")
+
+    def grid_values(self, templates: object, I: tuple[int, ...], J: tuple[int, ...],
+                    rows: np.ndarray, cols: np.ndarray) -> np.ndarray | None:
+        """Grid entries (R, C) by the GF(p) kernel, or None where it does not apply.
+
+        Entry (a, b) is this function on the sequence with templates rows[a] at
+        the positions I and cols[b] at J (see
+        :func:`seprank.models.network_mod_p.grid_values_mod_p`). None when the
+        domain is not GF(p) or ``kernel=False``: the caller then evaluates the
+        function itself.
+
+        >>> one = [[[[1]]]]
+        >>> net = SelfAttentionNetwork(1, 1, 1, weights={"Q": one, "K": one, "V": one, "O": one})
+        >>> NetworkFunction(net, 0, 0, "GF(7)").grid_values([[1], [2]], (0,), (1,),
+        ...                                                 [[1]], [[0]]).tolist()  # 2 * 5
+        [[3]]
+        >>> NetworkFunction(net, 0, 0, "ZZ").grid_values([[1]], (0,), (1,), [[0]], [[0]]) is None
+        True
+        """
+        if self.domain != "GF" or self.kernel is False:
+            return None
+        N = len(I) + len(J)
+        if self.position >= N:
+            raise ParameterError(f"position = {self.position} must be < N = {N} (0-based)")
+        from seprank.models.network_mod_p import grid_values_mod_p
+
+        return grid_values_mod_p(self.net, templates, I, J, rows, cols, self.p,
+                                 position=self.position, coordinate=self.coordinate)
 
 
 def _den_step(den: np.ndarray, D: int) -> np.ndarray:

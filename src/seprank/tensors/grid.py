@@ -63,6 +63,17 @@ True
 Functions are given *batched*: ``f(X)`` takes an array X of shape
 (batch, N, d_x) (batch sequences of N vectors) and returns an array of shape
 (batch,). :meth:`seprank.models.SelfAttentionNetwork.as_function` makes one.
+
+Mod p in bulk
+-------------
+A function may also offer ``f.grid_values(templates, I, J, rows, cols)``
+returning the (R, C) block of entries directly (or None to decline). The
+network functions of ``as_function(..., "GF(p)", p=p)`` do: their entries come
+from the parallel numba kernel of :mod:`seprank.models.network_mod_p`, which
+never builds the sequences. ``use_kernel=False`` here makes the functions below
+build the sequences and call f on them; ``as_function(..., kernel=False)``
+makes f itself evaluate with numpy (the ``_Modular`` back end) and decline the
+hook. All of these give the same residues.
 """
 
 from __future__ import annotations
@@ -74,6 +85,7 @@ from math import prod
 import numpy as np
 
 from seprank.errors import InputError, ParameterError
+from seprank.linalg.memory import require_fits
 
 __all__ = [
     "EVAL_CHUNK",
@@ -204,6 +216,9 @@ def matricize(A: np.ndarray, I: Iterable[int], J: Iterable[int] | None = None) -
     --------
     unmatricize : the inverse.
     matricization_index : where one entry goes.
+
+    >>> matricize(np.arange(8).reshape(2, 2, 2), (1,)).tolist()  # row = mode 1, cols = (0, 2)
+    [[0, 1, 4, 5], [2, 3, 6, 7]]
     """
     I, J = _tensor_partition(A, I, J)
     rows = prod(A.shape[i] for i in I)
@@ -219,6 +234,10 @@ def unmatricize(Mat: np.ndarray, shape: Sequence[int], I: Iterable[int],
     ------
     InputError
         ``Mat`` does not have the shape that ``shape`` and (I, J) imply.
+
+    >>> A = np.arange(8).reshape(2, 2, 2)
+    >>> bool((unmatricize(matricize(A, (1,)), (2, 2, 2), (1,)) == A).all())
+    True
     """
     shape = tuple(int(s) for s in shape)
     I, J = check_partition(len(shape), I, J)
@@ -249,7 +268,14 @@ def _number_to_digits(number: int, radices: Sequence[int]) -> tuple[int, ...]:
 
 def matricization_index(index: Sequence[int], shape: Sequence[int], I: Iterable[int],
                         J: Iterable[int] | None = None) -> tuple[int, int]:
-    """(row, col) of the entry A[index] in [[A]]_{I,J} (all 0-based)."""
+    """(row, col) of the entry A[index] in [[A]]_{I,J} (all 0-based).
+
+    With I = (1,) on shape (2, 2, 2), A[1, 0, 1] has row 0 (mode 1) and
+    column 1 * 2 + 1 = 3 (modes 0, 2):
+
+    >>> matricization_index((1, 0, 1), (2, 2, 2), (1,))
+    (0, 3)
+    """
     I, J = check_partition(len(shape), I, J)
     if len(index) != len(shape) or any(not 0 <= d < m for d, m in zip(index, shape, strict=True)):
         raise ParameterError(f"index {tuple(index)} is outside a tensor of shape {tuple(shape)}")
@@ -260,7 +286,11 @@ def matricization_index(index: Sequence[int], shape: Sequence[int], I: Iterable[
 
 def tensor_index(row: int, col: int, shape: Sequence[int], I: Iterable[int],
                  J: Iterable[int] | None = None) -> tuple[int, ...]:
-    """The tensor index whose entry sits at (row, col) of [[A]]_{I,J} (inverse of above)."""
+    """The tensor index whose entry sits at (row, col) of [[A]]_{I,J} (inverse of above).
+
+    >>> tensor_index(0, 3, (2, 2, 2), (1,))
+    (1, 0, 1)
+    """
     I, J = check_partition(len(shape), I, J)
     rI, rJ = [shape[i] for i in I], [shape[j] for j in J]
     if not (0 <= row < prod(rI) and 0 <= col < prod(rJ)):
@@ -284,7 +314,11 @@ def _templates(templates: object) -> np.ndarray:
 
 
 def grid_inputs(templates: object, indices: np.ndarray) -> np.ndarray:
-    """The sequences X[b, n] = templates[indices[b, n]]: shape (batch, N, d_x)."""
+    """The sequences X[b, n] = templates[indices[b, n]]: shape (batch, N, d_x).
+
+    >>> grid_inputs([[1, 0], [0, 1]], [[1, 0, 0]]).tolist()
+    [[[0, 1], [1, 0], [1, 0]]]
+    """
     T = _templates(templates)
     idx = np.asarray(indices, dtype=np.int64)
     if idx.ndim != 2:
@@ -313,8 +347,26 @@ def _evaluate(f: BatchFunction, templates: np.ndarray, indices: np.ndarray,
     return np.concatenate(parts)
 
 
+def _kernel_block(f: BatchFunction, use_kernel: bool, T: np.ndarray, I: tuple[int, ...],
+                  J: tuple[int, ...], rows: np.ndarray, cols: np.ndarray) -> np.ndarray | None:
+    """The (R, C) block from ``f.grid_values`` (module docstring), or None to evaluate f."""
+    if not use_kernel:
+        return None
+    hook = getattr(f, "grid_values", None)
+    if hook is None:
+        return None
+    return hook(T, I, J, rows, cols)
+
+
+def _all_digits(M: int, k: int) -> np.ndarray:
+    """Every k-tuple of template indices in 0..M-1, in C order: shape (M^k, k)."""
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.int64)  # the one empty tuple
+    return np.indices((M,) * k).reshape(k, -1).T.reshape(M ** k, k).astype(np.int64)
+
+
 def grid_tensor(f: BatchFunction, templates: object, N: int, *,
-                chunk: int = EVAL_CHUNK) -> np.ndarray:
+                chunk: int = EVAL_CHUNK, use_kernel: bool = True) -> np.ndarray:
     """The grid tensor A[d_1, ..., d_N] = f(x^(d_1), ..., x^(d_N)), shape (M,) * N.
 
     Parameters
@@ -323,24 +375,50 @@ def grid_tensor(f: BatchFunction, templates: object, N: int, *,
     templates : (M, d_x) array; row m is template m (0-based).
     N : number of positions.
     chunk : sequences per call of f.
+    use_kernel : use ``f.grid_values`` when f has it (a network over GF(p):
+        the numba kernel); False always calls f on the sequences.
+
+    Raises
+    ------
+    MemoryLimitError
+        the M^N entries (and their template indices) cannot fit in memory.
 
     Notes
     -----
     Evaluates f on all M^N sequences; for a few rows and columns of a
     matricization use :func:`submatrix`, which evaluates only those.
+
+    >>> grid_tensor(lambda X: X[:, 0, 0] - X[:, 1, 0], [[0], [10]], 2).tolist()
+    [[0, -10], [10, 0]]
     """
     T = _templates(templates)
     if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
         raise ParameterError(f"N (the number of positions) must be an integer >= 1, got {N!r}")
-    M = T.shape[0]
-    indices = np.indices((M,) * int(N)).reshape(int(N), -1).T  # C order: last position fastest
-    return _evaluate(f, T, indices, chunk).reshape((M,) * int(N))
+    M, N = T.shape[0], int(N)
+    if use_kernel and hasattr(f, "grid_values"):
+        # the first half of the positions as rows: the (R, C) block in C order is the tensor
+        I, J = tuple(range((N + 1) // 2)), tuple(range((N + 1) // 2, N))
+        require_fits(8 * M ** N + 8 * (len(I) * M ** len(I) + len(J) * M ** len(J)),
+                     f"grid tensor of {M}^{N} entries")
+        block = _kernel_block(f, use_kernel, T, I, J, _all_digits(M, len(I)),
+                              _all_digits(M, len(J)))
+        if block is not None:
+            return block.reshape((M,) * N)
+    require_fits(8 * (N + 2) * M ** N, f"grid tensor of {M}^{N} entries (template indices "
+                 "and values)")
+    indices = np.indices((M,) * N).reshape(N, -1).T  # C order: last position fastest
+    return _evaluate(f, T, indices, chunk).reshape((M,) * N)
 
 
 def grid_matrix(f: BatchFunction, templates: object, N: int, I: Iterable[int],
-                J: Iterable[int] | None = None, *, chunk: int = EVAL_CHUNK) -> np.ndarray:
-    """[[A(f)]]_{I,J}, the matricization of the whole grid tensor."""
-    return matricize(grid_tensor(f, templates, N, chunk=chunk), I, J)
+                J: Iterable[int] | None = None, *, chunk: int = EVAL_CHUNK,
+                use_kernel: bool = True) -> np.ndarray:
+    """[[A(f)]]_{I,J}, the matricization of the whole grid tensor (see :func:`grid_tensor`).
+
+    >>> grid_matrix(lambda X: X[:, 0, 0] - X[:, 1, 0], [[0], [10]], 2, (1,)).tolist()
+    [[0, 10], [-10, 0]]
+    """
+    return matricize(grid_tensor(f, templates, N, chunk=chunk, use_kernel=use_kernel), I, J)
 
 
 def _side_digits(spec: Sequence[object], side: tuple[int, ...], M: int, name: str
@@ -364,7 +442,7 @@ def _side_digits(spec: Sequence[object], side: tuple[int, ...], M: int, name: st
 
 def submatrix(f: BatchFunction, templates: object, N: int, I: Iterable[int],
               J: Iterable[int] | None, rows: Sequence[object], cols: Sequence[object], *,
-              chunk: int = EVAL_CHUNK) -> np.ndarray:
+              chunk: int = EVAL_CHUNK, use_kernel: bool = True) -> np.ndarray:
     """Rows ``rows`` and columns ``cols`` of [[A(f)]]_{I,J}, evaluating only those entries.
 
     Parameters
@@ -374,22 +452,43 @@ def submatrix(f: BatchFunction, templates: object, N: int, I: Iterable[int],
     rows : each either a row number of the matricization (0-based) or a tuple of
         template indices, one per position of I in increasing order.
     cols : likewise for J.
+    chunk : sequences per call of f.
+    use_kernel : use ``f.grid_values`` when f has it (a network over GF(p):
+        the numba kernel, no sequences built); False always calls f.
 
     Returns
     -------
     array of shape (len(rows), len(cols)): entry (a, b) is f evaluated on the
     sequence that puts the templates of rows[a] on I and those of cols[b] on J.
     Equal to ``grid_matrix(...)[np.ix_(row_numbers, col_numbers)]``.
+
+    Raises
+    ------
+    MemoryLimitError
+        the entries (and, without the kernel, their template indices) cannot
+        fit in memory.
+
+    Templates 0 and 10, f = x_1 - x_2; row 1 puts template 1 at position 0:
+
+    >>> submatrix(lambda X: X[:, 0, 0] - X[:, 1, 0], [[0], [10]], 2, (0,), None,
+    ...           [1], [(0,), (1,)]).tolist()
+    [[10, 0]]
     """
     T = _templates(templates)
     I, J = check_partition(N, I, J)
     M = T.shape[0]
     rdig = _side_digits(rows, I, M, "row")
     cdig = _side_digits(cols, J, M, "column")
+    rarr = np.array(rdig, dtype=np.int64).reshape(len(rdig), len(I))
+    carr = np.array(cdig, dtype=np.int64).reshape(len(cdig), len(J))
+    if use_kernel and hasattr(f, "grid_values"):
+        block = _kernel_block(f, use_kernel, T, I, J, rarr, carr)
+        if block is not None:
+            return block
+    require_fits(8 * len(rdig) * len(cdig) * (int(N) + 2),
+                 f"{len(rdig)} x {len(cdig)} grid sub-matrix (template indices and values)")
     indices = np.zeros((len(rdig) * len(cdig), int(N)), dtype=np.int64)
     if indices.size:
-        rarr = np.array(rdig, dtype=np.int64).reshape(len(rdig), len(I))
-        carr = np.array(cdig, dtype=np.int64).reshape(len(cdig), len(J))
         view = indices.reshape(len(rdig), len(cdig), int(N))
         for t, n in enumerate(I):
             view[:, :, n] = rarr[:, t][:, None]
