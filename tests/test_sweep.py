@@ -241,28 +241,39 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_killing_a_worker_mid_sweep_loses_nothing(tmp_path, cluster_client):
+    """The issue's scenario: 2-worker LocalCluster, a worker killed mid-run, the run
+    stopped, resumed, and the store holding every task once with the right rank."""
     client = cluster_client
     client.wait_for_workers(2, timeout=60)
     data = {"computation": "hadamard_rank",
             "parameters": {"d": [2, 3], "lam": {"from": 1, "to": 4}, "delay_s": 0.8}}
     spec = spec_from_dict(data)
     store = tmp_path / "kill.sqlite"
-    killed = {}
+    killed, results = {}, []
 
-    def kill_one_busy_worker(key, outcome):
-        if killed:
-            return
-        for addr, keys in client.processing().items():
-            if keys:
-                pid = client.run(os.getpid, workers=[addr])[addr]
-                os.kill(pid, signal.SIGKILL)
-                killed.update(addr=addr, pid=pid, running=list(keys))
-                return
+    class Stop(Exception):
+        pass
 
-    summary = run_sweep(spec, store=store, client=client, progress=False,
-                        on_result=kill_one_busy_worker)
+    def kill_then_stop(key, outcome):
+        results.append(key)
+        if not killed:
+            for addr, keys in client.processing().items():
+                if keys:
+                    pid = client.run(os.getpid, workers=[addr])[addr]
+                    os.kill(pid, signal.SIGKILL)
+                    killed.update(addr=addr, pid=pid, running=list(keys))
+                    break
+        if len(results) == 5:
+            raise Stop
+
+    with pytest.raises(Stop):
+        run_sweep(spec, store=store, client=client, progress=False, on_result=kill_then_stop)
     assert killed, "no worker was busy when the first result came back"
-    assert summary.complete and summary.failed == 0 and summary.done == 8
+    with ResultStore(store) as db:
+        assert db.counts() == {"done": 5}
+    client.wait_for_workers(2, timeout=60)  # the nanny has restarted the killed worker
+    summary = run_sweep(spec, store=store, client=client, progress=False)
+    assert (summary.skipped, summary.done, summary.failed) == (5, 3, 0) and summary.complete
     rows = _check_store(store, 8)
     # The tasks that were running on the killed worker finished somewhere else.
     assert all(r.worker != f"pid {killed['pid']}" for r in rows
