@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+import uuid
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -233,9 +234,13 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
         summary.workers = len(client.scheduler_info().get("workers", {}))
         by_key = dict(todo)
         futures = {}
+        # A fresh token per run: a scheduler may still hold the cancelled futures of an
+        # interrupted run under their keys, and reusing a key would return them cancelled.
+        run_token = uuid.uuid4().hex[:10]
         for key, task in todo:
             fut = client.submit(execute, task.computation, task.params,
-                                key=f"seprank-{task.computation}-{key}", retries=retries)
+                                key=f"seprank-{task.computation}-{key[:24]}-{run_token}",
+                                retries=retries)
             futures[fut.key] = (key, fut)
         from distributed import as_completed
 
@@ -285,10 +290,12 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
 
 def _outcome(fut, version: str) -> dict[str, Any]:
     """A finished future as a row: done, failed in the computation, or lost by Dask."""
+    if fut.status == "cancelled":
+        return {"status": "failed", "error": "cancelled by the Dask scheduler before it ran"}
     if fut.status != "finished":
         try:
             exc = fut.exception()
-        except Exception as err:  # cancelled or unreachable
+        except Exception as err:  # unreachable scheduler, lost data
             exc = err
         return {"status": "failed", "error": f"{type(exc).__name__} (from Dask): {exc}"}
     out = dict(fut.result())
