@@ -328,6 +328,16 @@ def test_cli_sweep_errors_are_one_line(tmp_path, capsys):
     assert main(["report", str(bad)]) == 2
 
 
+def test_cli_sweep_refuses_bad_cluster_options(tmp_path, capsys):
+    spec = tmp_path / "s.toml"
+    spec.write_text('computation = "hadamard_rank"\n[parameters]\nd = 2\nlam = 1\n')
+    assert main(["sweep", str(spec), "--workers", "0"]) == 2
+    assert "workers must be an integer >= 1" in capsys.readouterr().err
+    assert main(["sweep", str(spec), "--retries", "-1"]) == 2
+    assert "retries must be" in capsys.readouterr().err
+    assert not (tmp_path / "s.sqlite").exists()  # refused before the store is made
+
+
 def test_cli_dry_run(tmp_path, capsys):
     spec = tmp_path / "d.yaml"
     spec.write_text("computation: check\nparameters:\n  id: [L-Lemma4, L-Omega]\n")

@@ -206,6 +206,8 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
     """
     if not isinstance(retries, int) or retries < 0:
         raise ParameterError(f"retries must be an integer >= 0, got {retries!r}")
+    if workers is not None and (not isinstance(workers, int) or workers < 1):
+        raise ParameterError(f"workers must be an integer >= 1, got {workers!r}")
     version = code_version()
     path = Path(store) if store is not None else spec.store
     start = time.perf_counter()
