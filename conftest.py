@@ -20,7 +20,8 @@ from hypothesis import settings  # noqa: E402
 # Timing deadlines measure the machine, not the code: CI shares 2 cores.
 settings.register_profile("seprank", deadline=None)
 settings.register_profile("seprank-long", deadline=None, max_examples=2000)
-settings.load_profile("seprank-long" if os.environ.get("SEPRANK_FUZZ") == "1" else "seprank")
+settings.load_profile("seprank-long" if os.environ.get("SEPRANK_FUZZ", "0") not in ("", "0")
+                      else "seprank")
 
 
 def pytest_addoption(parser):

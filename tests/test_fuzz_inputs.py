@@ -2,11 +2,14 @@
 
 Every input either raises a SeprankError (a one-line message) or returns a
 rank that a pure-Python reference confirms; never another exception, never a
-wrong answer. Bounded here; ``SEPRANK_FUZZ=1`` runs the longer campaign.
+wrong answer. Bounded here; ``SEPRANK_FUZZ=1`` runs a campaign 20 times as
+long and ``SEPRANK_FUZZ=N`` one N times as long (``CAMPAIGN``; the counts are
+scaled here because an explicit ``max_examples`` overrides the conftest profile).
 """
 
 import json
 import math
+import os
 from fractions import Fraction
 
 import numpy as np
@@ -29,6 +32,11 @@ scalars = st.one_of(
     st.complex_numbers(max_magnitude=10),
     st.lists(st.integers(), max_size=2),
 )
+#: Examples per test are multiplied by this: 1 in CI, 20 with SEPRANK_FUZZ=1, and
+#: N with SEPRANK_FUZZ=N for a longer campaign.
+_FUZZ = os.environ.get("SEPRANK_FUZZ", "")
+CAMPAIGN = int(_FUZZ) if _FUZZ.isdigit() and int(_FUZZ) > 1 else (20 if _FUZZ == "1" else 1)
+
 rows = st.lists(st.lists(scalars, min_size=0, max_size=4), min_size=0, max_size=4)
 
 
@@ -41,7 +49,7 @@ def _exact_ok(m) -> bool:
     return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for r in m for x in r)
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow])
 @given(rows)
 def test_front_door_never_crashes_or_lies(m):
     for method in ("auto", "exact", "modular"):
@@ -59,7 +67,7 @@ def test_front_door_never_crashes_or_lies(m):
             assert res.kind == "lower_bound" and res.value <= truth
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow])
 @given(rows)
 def test_float_method_never_crashes(m):
     try:
@@ -70,7 +78,7 @@ def test_float_method_never_crashes(m):
     assert res.kind == "float_estimate" and 0 <= res.value
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([np.int8, np.int64, np.uint16, np.float32, np.float64, np.complex64,
                         np.bool_, object]),
        st.integers(0, 3), st.integers(0, 3), st.integers(1, 3))
@@ -85,7 +93,7 @@ def test_numpy_dtypes(dtype, m, n, ndim):
     assert ndim == 2 and res.value == (1 if m and n else 0)
 
 
-@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=80 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow,
                                                   HealthCheck.function_scoped_fixture])
 @given(st.one_of(st.text(max_size=40), st.binary(max_size=40).map(lambda b: b.decode("latin-1")),
                  rows.map(lambda m: json.dumps(m, default=str))))
@@ -157,7 +165,7 @@ def perturbed_specs(draw):
     return data
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(spec_dicts, perturbed_specs()))
 def test_sweep_specs_are_validated_with_clear_errors(data):
     from seprank.sweep import spec_from_dict
@@ -172,10 +180,24 @@ def test_sweep_specs_are_validated_with_clear_errors(data):
         assert set(task.params) >= {"delay_s"}
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=60 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow,
                                                   HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=60), st.sampled_from([".toml", ".yaml", ".yml"]))
 def test_cli_sweep_broken_spec_files(tmp_path_factory, content, suffix):
     path = tmp_path_factory.mktemp("spec") / f"s{suffix}"
     path.write_bytes(content)
     assert main(["sweep", str(path), "--dry-run"]) in (0, 2)
+
+
+def test_float_rank_survives_entries_near_the_float_limit():
+    """Found by the long campaign: the SVD of entries near 1.7e308 overflowed to inf
+    and the float rank came out 0 for a rank-1 matrix."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert seprank.rank([[1.7e308] * 3] * 3, "float").value == 1
+        assert seprank.rank([[1e308, 0.0], [0.0, -1e308]], "float").value == 2
+        res = seprank.rank([[1e308, 1e308, 1e308], [1e308, 1e308, -1e308], [1, 2, 3]],
+                           "float")
+    assert res.kind == "float_estimate" and res.details["scaled_by"] == 1e308

@@ -15,6 +15,9 @@ import numpy as np
 
 __all__ = ["float_rank"]
 
+#: Matrices whose largest |entry| exceeds this are scaled to max |entry| = 1 before the SVD.
+SCALE_ABOVE = 2.0 ** 500
+
 
 def float_rank(arr: np.ndarray, *, tol: float | None = None, rtol: float | None = None
                ) -> tuple[int, dict]:
@@ -30,10 +33,26 @@ def float_rank(arr: np.ndarray, *, tol: float | None = None, rtol: float | None 
     (1, 1.0, True)
     >>> float_rank(np.diag([1.0, 1e-20]), tol=0.0)[0]
     2
+
+    Entries near the float64 limit are scaled first (the rank of [[a, a], [a, a]] is 1):
+
+    >>> r, details = float_rank(np.full((2, 2), 1.7e308))
+    >>> r, details["scaled_by"]
+    (1, 1.7e+308)
     """
     m, n = arr.shape
     if m == 0 or n == 0:
         return 0, {"tolerance": 0.0, "gap": math.inf, "sigma_max": 0.0}
+    # Entries near the top of the float64 range make the SVD overflow to inf (and
+    # the rank to 0). Scaling by a constant does not change the rank: divide by the
+    # largest |entry| and report the singular values of the scaled matrix.
+    scale = float(np.max(np.abs(arr)))
+    if scale > SCALE_ABOVE:
+        arr = arr / scale
+        if tol is not None:
+            tol = tol / scale
+    else:
+        scale = 1.0
     s = np.linalg.svd(arr, compute_uv=False)
     eps = float(np.finfo(np.float64).eps)
     if tol is None:
@@ -52,4 +71,8 @@ def float_rank(arr: np.ndarray, *, tol: float | None = None, rtol: float | None 
     }
     if len(s) <= 16:
         details["singular_values"] = [float(x) for x in s]
+    if scale != 1.0:
+        details["scaled_by"] = scale
+        details["scaling_note"] = ("the matrix was divided by its largest |entry| before the "
+                                   "SVD; singular values and tolerance are of the scaled matrix")
     return r, details
