@@ -1,6 +1,5 @@
 """Grid tensors and matricization (one convention: rows = I ascending, first most significant)."""
 
-import doctest
 from itertools import permutations
 from math import comb, prod
 
@@ -10,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import seprank
-import seprank.tensors.grid as grid_module
 from seprank.errors import InputError, ParameterError
 from seprank.models import SelfAttentionNetwork
 from seprank.tensors import (
@@ -35,11 +33,6 @@ def tensors_and_partitions(draw):
     I = tuple(n for n in range(order) if mask[n])
     A = np.arange(prod(shape)).reshape(shape)
     return A, I
-
-
-def test_doctests():
-    result = doctest.testmod(grid_module)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_figure_7_3_layout():

@@ -1,6 +1,5 @@
 """The analyzed self-attention network (levine2020 eq. (3)) over Z, Q, Q(i), GF(p), float64."""
 
-import doctest
 from fractions import Fraction
 
 import numpy as np
@@ -8,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import seprank.models.network as network_module
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.models import SelfAttentionNetwork, parse_domain
 from seprank.models.reference import gaussian_batch, literal_outputs, rational_batch
@@ -16,11 +14,6 @@ from seprank.scalars.gaussian import GaussianRational, residues, sqrt_minus_one
 
 shapes = st.tuples(st.integers(1, 2), st.sampled_from([(2, 1), (2, 2), (3, 1), (4, 2), (3, 3)]),
                    st.integers(1, 3), st.integers(1, 3), st.booleans(), st.integers(0, 10**6))
-
-
-def test_doctests():
-    result = doctest.testmod(network_module)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_hand_worked_scalar_layer():

@@ -151,6 +151,20 @@ def _gf_p_rank(em, p: int, engine: str, certify: bool, numpy_data=None):
     return fe.rank_mod_p(nm), None, "flint-nmod"
 
 
+def _multimodular_result(mm, shape: tuple[int, int], certify: bool, start: float
+                         ) -> RankResult:
+    """The RankResult of a :func:`~seprank.linalg.multimodular.rank_multimodular` run."""
+    cert = RankCertificate(lower=mm.lower, upper=mm.upper) if certify else None
+    return RankResult(value=mm.rank, kind=EXACT if mm.exact else LOWER_BOUND,
+                      method="multimodular", field="QQ", shape=shape,
+                      certificate=cert, primes=mm.primes,
+                      note=("lower bound mod p met by exact kernel vectors (p-adic "
+                            "lifting, verified)" if mm.exact else
+                            "kernel vectors not found within the digit budget: "
+                            "certified lower bound only"),
+                      seconds=time.perf_counter() - start)
+
+
 def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
          certify: bool = False, engine: str | None = None, tol: float | None = None,
          rtol: float | None = None) -> RankResult:
@@ -281,13 +295,7 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
 
             mm = rank_multimodular(em.zmat, use_numba=min(m, n) >= NUMBA_MIN_DIM)
             if mm.exact:
-                cert = RankCertificate(lower=mm.lower, upper=mm.upper) if certify else None
-                return RankResult(value=mm.rank, kind=EXACT, method="multimodular",
-                                  field="QQ", shape=(m, n), certificate=cert,
-                                  primes=mm.primes,
-                                  note="lower bound mod p met by exact kernel vectors "
-                                       "(p-adic lifting, verified)",
-                                  seconds=time.perf_counter() - start)
+                return _multimodular_result(mm, (m, n), certify, start)
     else:
         em = as_exact(matrix)
         p = prime if prime is not None else DEFAULT_PRIME
@@ -295,15 +303,7 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
         from seprank.linalg.multimodular import rank_multimodular
 
         mm = rank_multimodular(em.zmat, use_numba=min(em.shape) >= NUMBA_MIN_DIM)
-        cert = RankCertificate(lower=mm.lower, upper=mm.upper) if certify else None
-        return RankResult(value=mm.rank, kind=EXACT if mm.exact else LOWER_BOUND,
-                          method="multimodular", field="QQ", shape=em.shape,
-                          certificate=cert, primes=mm.primes,
-                          note=("lower bound mod p met by exact kernel vectors (p-adic "
-                                "lifting, verified)" if mm.exact else
-                                "kernel vectors not found within the digit budget: "
-                                "certified lower bound only"),
-                          seconds=time.perf_counter() - start)
+        return _multimodular_result(mm, em.shape, certify, start)
     if em.modulus is not None:  # pragma: no cover - handled above
         raise AssertionError("matrix over GF(p) reached the rational path")
 

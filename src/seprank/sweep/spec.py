@@ -26,6 +26,7 @@ import json
 import os
 import tomllib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -98,13 +99,15 @@ class SweepSpec:
 
     def tasks(self) -> list[Task]:
         """Every task of the grid, the last axis varying fastest (minus skipped points)."""
-        return self._expand()[0]
+        return self._expanded[0]
 
     def skipped(self) -> list[tuple[dict[str, Any], str]]:
         """Grid points the computation leaves out, with the reason (e.g. too large)."""
-        return self._expand()[1]
+        return self._expanded[1]
 
-    def _expand(self) -> tuple[list[Task], list[tuple[dict[str, Any], str]]]:
+    @cached_property
+    def _expanded(self) -> tuple[list[Task], list[tuple[dict[str, Any], str]]]:
+        """The grid expanded and every point validated, once per spec."""
         from seprank.sweep.computations import get_computation
 
         comp = get_computation(self.computation)
