@@ -380,3 +380,54 @@ def test_report_of_a_float_store_draws_the_map(tmp_path):
     md, page = write_sweep_report(store, tmp_path / "f.md", tmp_path / "f.html")
     assert (tmp_path / "f-plot.png").stat().st_size > 1000
     assert "float64 raw" in md.read_text() and "data:image/png;base64" in page.read_text()
+
+
+def test_ctrl_c_stops_cleanly_without_worker_tracebacks(tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group: only the client may speak."""
+    spec = tmp_path / "ctrlc.toml"
+    spec.write_text('computation = "hadamard_rank"\n[parameters]\nd = [2, 3]\n'
+                    'lam = {from = 1, to = 4}\ndelay_s = 1.0\n')
+    store = tmp_path / "ctrlc.sqlite"
+    cmd = [sys.executable, "-m", "seprank.cli", "sweep", str(spec), "--workers", "2"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.time() + 120
+        done = 0
+        while time.time() < deadline and proc.poll() is None:
+            if store.exists():
+                try:
+                    with ResultStore(store, readonly=True) as db:
+                        done = db.counts().get("done", 0)
+                except (InputError, sqlite3.OperationalError):  # tables not created yet
+                    done = 0
+                if done >= 2:
+                    break
+            time.sleep(0.1)
+        assert proc.poll() is None and done >= 2, "sweep ended before it could be interrupted"
+        os.killpg(proc.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    err = err.decode()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "rerun the same command to resume" in err
+    assert main(["sweep", str(spec), "--workers", "2", "--no-progress"]) == 0
+    _check_store(store, 8)
+
+
+def test_running_count_is_capped_by_worker_threads():
+    from seprank.sweep.runner import _running_count
+
+    class FakeClient:  # Dask's worker-saturation queues ~1.1 x threads per worker
+        def processing(self):
+            return {"w1": ["a", "b"], "w2": ["c", "d", "other"]}
+
+        def nthreads(self):
+            return {"w1": 1, "w2": 2}
+
+    assert _running_count(FakeClient(), {"a", "b", "c", "d"}) == 3

@@ -8,6 +8,12 @@ that shares nothing with the engines.
 
 __version__ = "0.1.0"
 
+# Before any numba kernel is defined: compiled kernels go to a per-user cache folder,
+# never into the installed package (see seprank.compiled_cache).
+from seprank.compiled_cache import configure_numba_cache  # noqa: E402
+
+configure_numba_cache()
+
 from seprank.linalg.certificates import (  # noqa: E402
     LowerBoundCertificate,
     RankCertificate,

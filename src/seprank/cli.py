@@ -1,6 +1,6 @@
 """The ``seprank`` command line.
 
-    seprank prove [ID ...] [--full] [--json PATH] [--markdown PATH] [--list]
+    seprank prove [ID ...] [--full] [--report-dir DIR | --no-report] [--json PATH] [--list]
     seprank rank FILE [--method auto|exact|modular|float] [--prime P] [--certify] [--json]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
@@ -25,27 +25,46 @@ __all__ = ["main"]
 def _cmd_prove(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from seprank.output_files import STDOUT
     from seprank.proof import registered_checks, run_checks
     from seprank.proof.console import ConsoleReporter
     from seprank.proof.framework import ERROR
-    from seprank.proof.report import write_json, write_markdown
+    from seprank.proof.report import (
+        report_dict,
+        write_json,
+        write_markdown,
+        write_report_folder,
+    )
     from seprank.proof.runner import order_checks
 
     specs = registered_checks()
-    console = Console(highlight=False)
     if args.list:
         for cid in order_checks(specs):
             spec = specs[cid]
             deps = f"  (relies on {', '.join(spec.depends)})" if spec.depends else ""
             print(f"{cid:12s} {spec.title}{deps}")
         return 0
+    # A report sent to standard output keeps stdout clean: the console goes to stderr.
+    to_stdout = STDOUT in (args.json, args.markdown)
+    console = Console(highlight=False, stderr=to_stdout)
     results = run_checks(specs, args.ids or None, full=args.full,
                          reporter=ConsoleReporter(console, verbose=not args.quiet),
                          with_dependencies=not args.no_deps)
+    folder = None
+    if not args.no_report:
+        paths = write_report_folder(results, args.report_dir)
+        folder = paths["json"].parent
+        console.print(f"Reports: {paths['json']}, {paths['markdown']}, {paths['html']}")
+    data = report_dict(results) if (args.json or args.markdown) else None
     if args.json:
-        console.print(f"JSON report: {write_json(results, args.json)}")
+        where = write_json(data, args.json)
+        if where != STDOUT:
+            console.print(f"JSON report: {where}")
     if args.markdown:
-        console.print(f"Markdown report: {write_markdown(results, args.markdown)}")
+        figures = folder / "figures" if folder is not None else None
+        where = write_markdown(data, args.markdown, figures_folder=figures)
+        if where != STDOUT:
+            console.print(f"Markdown report: {where}")
     errored = [r.id for r in results if any(s.status == ERROR for s in r.steps)]
     if errored:
         console.print(f"[magenta]checks with steps that raised: {', '.join(errored)}[/]")
@@ -59,7 +78,7 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     import seprank
     from seprank.matrix_io import load_matrix
 
-    matrix = load_matrix(args.file, allow_float=args.method == "float")
+    matrix = load_matrix(args.file, allow_float=args.method == "float", method=args.method)
     result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify)
     verified = None
     if args.certify and result.certificate is not None:
@@ -96,13 +115,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
         write_sweep_report(src, md, page)
     else:
+        from seprank.output_files import write_text
         from seprank.proof.figures import write_figures
         from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
 
         data = load_report(args.report)
         figures = write_figures(data, md.parent / f"{md.stem}-figures")
-        md.write_text(markdown_from_dict(data, figures, md.parent))
-        page.write_text(html_from_dict(data, figures, page.parent))
+        write_text(md, markdown_from_dict(data, figures, md.parent))
+        write_text(page, html_from_dict(data, figures, page.parent))
     print(f"Markdown report: {md}")
     print(f"HTML report: {page}")
     return 0
@@ -121,8 +141,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if args.dry_run:
         from pathlib import Path
 
-        if Path(store).exists():
-            with ResultStore(store, create=False) as db:
+        if Path(store).exists():  # read-only: a dry run changes no byte of the store
+            with ResultStore(store, create=False, readonly=True) as db:
                 todo, skipped = plan(spec, db)
         else:  # do not create a store just to say that nothing is in it
             todo, skipped = [(None, t) for t in spec.tasks()], 0
@@ -168,9 +188,9 @@ def _cmd_lemma6(args: argparse.Namespace) -> int:
     out = lemma6_identity(depth=args.depth, heads=args.heads, da=args.da, seq_len=args.seq_len,
                           half=args.half, seed=args.seed, corrected=args.corrected)
     if args.json:
-        from pathlib import Path
+        from seprank.output_files import write_text
 
-        Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
+        write_text(args.json, json.dumps(out, indent=2) + "\n")
     verdict = "holds" if out.get("identity_holds") else "FAILS"
     print(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
           f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
@@ -233,10 +253,15 @@ def build_parser() -> argparse.ArgumentParser:
     prove.add_argument("ids", nargs="*", metavar="ID", help="mission-map ids (default: all)")
     prove.add_argument("--list", action="store_true", help="list check ids and titles")
     prove.add_argument("--full", action="store_true", help="run the full (slow) tier")
-    prove.add_argument("--json", metavar="PATH", default="seprank-report.json",
-                       help="JSON report path (default: %(default)s)")
-    prove.add_argument("--markdown", metavar="PATH", default="seprank-report.md",
-                       help="Markdown report path (default: %(default)s)")
+    prove.add_argument("--report-dir", metavar="DIR", default="seprank-report",
+                       help="folder for the reports: report.json, report.md, report.html and "
+                       "figures/ (default: %(default)s)")
+    prove.add_argument("--no-report", action="store_true",
+                       help="write no report files (the console output only)")
+    prove.add_argument("--json", metavar="PATH", default=None,
+                       help="also write the JSON report to PATH ('-': standard output)")
+    prove.add_argument("--markdown", metavar="PATH", default=None,
+                       help="also write the Markdown report to PATH ('-': standard output)")
     prove.add_argument("--no-deps", action="store_true",
                        help="do not run the checks the named ones rely on")
     prove.add_argument("--quiet", action="store_true", help="do not print evidence lines")

@@ -13,6 +13,7 @@ __all__ = [
     "NotPrimeError",
     "MemoryLimitError",
     "ParameterError",
+    "OutputError",
 ]
 
 
@@ -84,4 +85,18 @@ class MemoryLimitError(SeprankError):
     ... except MemoryLimitError as exc:
     ...     print(str(exc).split(" needs")[0])
     a huge matrix
+    """
+
+
+class OutputError(SeprankError):
+    """An output path that seprank will not write (a link, a folder, a read-only place).
+
+    Examples
+    --------
+    >>> from seprank.output_files import write_text
+    >>> try:
+    ...     write_text("/", "text")
+    ... except OutputError as exc:
+    ...     print(exc)
+    /: is a folder, not a file
     """

@@ -10,24 +10,121 @@ Formats (chosen by extension):
 * anything else: whitespace-separated text, one row per line; tokens are
   integers or ``p/q`` (decimal numbers only for the float method); lines that
   are empty or start with ``#`` are skipped.
+
+Every reader refuses bad input with one :class:`~seprank.errors.InputError`
+line, never a traceback:
+
+* memory is checked *before* anything large is allocated: for ``.npy`` from
+  the header (shape and dtype) plus the workspace of the rank method that will
+  run; for text and JSON from the file size;
+* a ``.npy`` whose header is malformed (negative or non-integer dimensions) or
+  whose data is shorter than its header says is refused;
+* JSON nested deeper than a matrix is refused (:func:`read_json` turns
+  Python's recursion limit into a one-line error);
+* integers of any length are read exactly: digit strings go through
+  python-flint's ``fmpz`` parser, which has neither Python's 4300-digit limit
+  for ``int(str)`` nor its quadratic running time.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
+import flint
 import numpy as np
 
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
 
-__all__ = ["load_matrix"]
+__all__ = ["load_matrix", "read_json", "parse_integer", "workspace_bytes"]
 
 # Python objects per text/JSON byte are far larger than the byte itself.
 _TEXT_EXPANSION = 40
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+# Bytes per matrix entry that each rank method needs beyond the loaded array: the
+# exact route copies into fmpz_mat (seprank.linalg.coerce._BYTES_PER_ENTRY); the
+# modular engines keep up to three float64 m x n buffers (modular_lu.py); the float
+# method's SVD about two float64 copies. ``auto`` may fall back to the exact route.
+_WORKSPACE_PER_ENTRY = {"auto": 64, "exact": 64, "multimodular": 64, "modular": 24,
+                        "cuda": 24, "float": 16}
+
+
+def workspace_bytes(method: str, m: int, n: int) -> int:
+    """Bytes that a rank by ``method`` of an m x n matrix needs beyond the matrix itself.
+
+    An estimate from the shape alone, used to refuse before loading; methods
+    not listed get the largest (exact) estimate.
+
+    Examples
+    --------
+    >>> workspace_bytes("modular", 1000, 1000) < workspace_bytes("auto", 1000, 1000)
+    True
+    """
+    return m * n * _WORKSPACE_PER_ENTRY.get(method, max(_WORKSPACE_PER_ENTRY.values()))
+
+
+def parse_integer(text: str) -> int:
+    """The integer written in decimal in ``text``, of any length, exactly.
+
+    Examples
+    --------
+    >>> parse_integer("-42")
+    -42
+    >>> parse_integer("9" * 5000) == 10**5000 - 1      # past int()'s 4300-digit limit
+    True
+    >>> parse_integer("1e3")
+    Traceback (most recent call last):
+    ...
+    ValueError: '1e3' is not a decimal integer
+    """
+    text = text.strip()
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(f"{text!r} is not a decimal integer")
+    if len(text) < 4000:
+        return int(text)
+    return int(flint.fmpz(text.lstrip("+")))
+
+
+def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
+    """Parse the JSON file at ``path``: exact big integers, bounded nesting, one-line errors.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     f = Path(d) / "x.json"
+    ...     _ = f.write_text("[" * 100000 + "]" * 100000)
+    ...     try:
+    ...         read_json(f)
+    ...     except InputError as exc:
+    ...         print(str(exc).split(": ", 1)[1])
+    JSON nested too deeply (a matrix is a list of rows)
+    """
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not a file") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return json.loads(text, parse_int=parse_integer)
+    except RecursionError:
+        raise InputError(f"{path}: {what} nested too deeply (a matrix is a list of rows)"
+                         ) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not valid {what} ({exc})") from None
 
 
 def _parse_token(tok: object, where: str, allow_float: bool) -> int | Fraction | float:
@@ -47,10 +144,11 @@ def _parse_token(tok: object, where: str, allow_float: bool) -> int | Fraction |
         try:
             if "/" in s:
                 num, den = s.split("/")
-                if int(den) == 0:
+                den_value = parse_integer(den)
+                if den_value == 0:
                     raise InputError(f"{where}: {tok!r} divides by zero")
-                return Fraction(int(num), int(den))
-            return int(s)
+                return Fraction(parse_integer(num), den_value)
+            return parse_integer(s)
         except InputError:
             raise
         except ValueError:
@@ -76,31 +174,51 @@ def _parse_token(tok: object, where: str, allow_float: bool) -> int | Fraction |
     raise InputError(f"{where}: {tok!r} ({type(tok).__name__}) is not a number")
 
 
-def _load_npy(path: Path, allow_float: bool) -> np.ndarray:
+def _load_npy(path: Path, allow_float: bool, method: str) -> np.ndarray:
     try:
         with open(path, "rb") as fh:
             version = np.lib.format.read_magic(fh)
             if version == (1, 0):
-                shape, _, dtype = np.lib.format.read_array_header_1_0(fh)
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
             else:
-                shape, _, dtype = np.lib.format.read_array_header_2_0(fh)
-    except (ValueError, OSError) as exc:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+            offset = fh.tell()
+    except (ValueError, OSError, EOFError, SyntaxError, TypeError) as exc:
         raise InputError(f"{path}: not a readable .npy file ({exc})") from None
     if dtype.hasobject:
         raise InputError(f"{path}: holds Python objects (dtype {dtype}); seprank never "
                          "unpickles files: save an integer array instead")
+    if not (isinstance(shape, tuple) and all(type(k) is int and k >= 0 for k in shape)):
+        raise InputError(f"{path}: the header's shape {shape!r} is not a tuple of "
+                         "non-negative integers")
     if len(shape) != 2:
         raise InputError(f"{path}: matrix must be 2-dimensional, got shape {shape}")
     if dtype.kind not in "iu" and not (allow_float and dtype.kind == "f"):
         raise InputError(f"{path}: dtype {dtype} is not an integer type "
                          + ("" if allow_float else "(floats only with --method float)"))
-    require_fits(int(np.prod(shape)) * max(dtype.itemsize, 8) * 4, f"the matrix in {path}")
-    return np.load(path, allow_pickle=False)
+    m, n = shape
+    data_bytes = m * n * dtype.itemsize
+    have = path.stat().st_size - offset
+    if have < data_bytes:
+        raise InputError(f"{path}: truncated: the header promises {m} x {n} entries of "
+                         f"{dtype} ({data_bytes} bytes), the file holds {have}")
+    require_fits(data_bytes + workspace_bytes(method, m, n),
+                 f"the {m} x {n} matrix in {path} and the workspace of method {method!r}")
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            array = np.fromfile(fh, dtype=dtype, count=m * n)
+    except (ValueError, OSError) as exc:
+        raise InputError(f"{path}: cannot read the data ({exc})") from None
+    return array.reshape((m, n), order="F" if fortran else "C")
 
 
-def load_matrix(path: str | os.PathLike, *, allow_float: bool = False
+def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: str = "auto"
                 ) -> np.ndarray | list[list[int | Fraction | float]]:
     """Load the matrix in ``path`` (see the module docstring for the formats).
+
+    ``method`` is the rank method that will run: its workspace is counted in
+    the memory check made before a ``.npy`` file's data is read.
 
     Examples
     --------
@@ -118,16 +236,15 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False
     [[0, Fraction(1, 2)]]
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: no such file")
+    if not path.is_file():
+        raise InputError(f"{path}: is not a regular file")
     if path.suffix == ".npy":
-        return _load_npy(path, allow_float)
+        return _load_npy(path, allow_float, method)
     require_fits(path.stat().st_size * _TEXT_EXPANSION, f"the matrix in {path}")
     if path.suffix == ".json":
-        try:
-            data = json.loads(path.read_text())
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise InputError(f"{path}: not valid JSON ({exc})") from None
+        data = read_json(path)
         if not isinstance(data, list) or (data and not all(isinstance(r, list) for r in data)):
             raise InputError(f"{path}: matrix must be 2-dimensional: a JSON list of rows")
         rows = data

@@ -12,9 +12,12 @@ numbers are the exact values recorded in the evidence.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from seprank.output_files import prepare_folder, write_bytes
 
 __all__ = ["write_figures"]
 
@@ -91,13 +94,15 @@ def write_figures(data: dict[str, Any], folder: str | Path) -> list[tuple[str, P
         value = _evidence(data, check_id, key)
         if not value:
             continue
-        folder.mkdir(parents=True, exist_ok=True)
+        prepare_folder(folder)
         fig, ax = plt.subplots(figsize=(7, 4.5))
         draw(value, ax)
         ax.grid(True, alpha=0.3)
         fig.tight_layout()
         path = folder / f"{name}.png"
-        fig.savefig(path, dpi=100)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=100)
         plt.close(fig)
+        write_bytes(path, buffer.getvalue())
         out.append((check_id, path))
     return out

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from seprank.errors import SeprankError
+from seprank.output_files import STDOUT, prepare_folder, write_text
 from seprank.proof.framework import VERDICTS, CheckResult
 
-__all__ = ["environment", "report_dict", "write_json", "write_markdown", "markdown",
+__all__ = ["environment", "report_dict", "write_json", "write_markdown", "write_report_folder",
+           "markdown",
            "markdown_from_dict", "html_from_dict", "load_report"]
 
 _PACKAGES = ("seprank", "python-flint", "numpy", "sympy", "networkx", "numba", "mpmath")
@@ -79,8 +81,13 @@ def report_dict(results: list[CheckResult]) -> dict[str, Any]:
     }
 
 
-def write_json(results: list[CheckResult], path: str | os.PathLike) -> Path:
-    """Write the JSON report to ``path`` (through a temporary file) and return the path.
+def write_json(results: list[CheckResult] | dict[str, Any],
+               path: str | os.PathLike) -> Path | str:
+    """Write the JSON report to ``path`` (``-``: standard output) and return the path.
+
+    ``results`` is a list of check results or an already built report dictionary.
+    The file is written by :func:`seprank.output_files.write_text`: a regular file
+    is replaced atomically, a device or pipe is written in place, a link is refused.
 
     Examples
     --------
@@ -95,12 +102,8 @@ def write_json(results: list[CheckResult], path: str | os.PathLike) -> Path:
     ...     load_report(path)["checks"][0]["verdict"]
     'verified'
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(report_dict(results), indent=2) + "\n")
-    tmp.replace(path)
-    return path
+    data = results if isinstance(results, dict) else report_dict(results)
+    return write_text(path, json.dumps(data, indent=2) + "\n")
 
 
 def _short(value: Any, limit: int = 300) -> str:
@@ -283,13 +286,10 @@ def load_report(path: str | os.PathLike) -> dict[str, Any]:
     ...
     seprank.errors.SeprankError: ...r.json: not a seprank proof report ...
     """
+    from seprank.matrix_io import read_json
+
     path = Path(path)
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise SeprankError(f"{path}: no such file") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise SeprankError(f"{path}: not valid JSON ({exc})") from None
+    data = read_json(path)
     ok = (isinstance(data, dict) and isinstance(data.get("checks"), list)
           and isinstance(data.get("environment"), dict)
           and all(isinstance(c, dict) and {"id", "title", "source", "verdict", "steps",
@@ -303,8 +303,12 @@ def load_report(path: str | os.PathLike) -> dict[str, Any]:
     return data
 
 
-def write_markdown(results: list[CheckResult], path: str | os.PathLike) -> Path:
-    """Write the Markdown report, with its figures in ``<stem>-figures/`` beside it.
+def write_markdown(results: list[CheckResult] | dict[str, Any], path: str | os.PathLike,
+                   figures_folder: str | os.PathLike | None = None) -> Path | str:
+    """Write the Markdown report to ``path`` (``-``: standard output); return the path.
+
+    Figures are drawn only when ``figures_folder`` is given (into that folder,
+    linked relative to the Markdown file's folder); nothing else is created.
 
     Examples
     --------
@@ -316,14 +320,48 @@ def write_markdown(results: list[CheckResult], path: str | os.PathLike) -> Path:
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     path = write_markdown(results, Path(folder) / "report.md")
-    ...     path.read_text().startswith("# seprank proof report")
-    True
+    ...     path.read_text().startswith("# seprank proof report"), len(list(Path(folder).iterdir()))
+    (True, 1)
+    """
+    data = results if isinstance(results, dict) else report_dict(results)
+    figures = None
+    if figures_folder is not None and str(path) != STDOUT:
+        from seprank.proof.figures import write_figures
+
+        here = os.path.abspath(Path(path).parent)  # links relative to the Markdown file
+        figures = [(cid, Path(os.path.relpath(os.path.abspath(p), here)))
+                   for cid, p in write_figures(data, figures_folder)]
+    return write_text(path, markdown_from_dict(data, figures))
+
+
+def write_report_folder(results: list[CheckResult], folder: str | os.PathLike
+                        ) -> dict[str, Path]:
+    """Write the whole report of a run into one folder; return the paths written.
+
+    The folder gets ``report.json``, ``report.md``, ``report.html`` and, when a
+    check's evidence has a figure, ``figures/*.png``. Nothing is written
+    outside it.
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
+    ...         s.record(total=1 + 1)
+    >>> results = [run_check(CheckSpec("demo", "a demo", "none", body))]
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     paths = write_report_folder(results, Path(tmp) / "out")
+    ...     sorted(p.name for p in (Path(tmp) / "out").iterdir()), sorted(paths)
+    (['report.html', 'report.json', 'report.md'], ['html', 'json', 'markdown'])
     """
     from seprank.proof.figures import write_figures
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    folder = prepare_folder(folder)
     data = report_dict(results)
-    figures = write_figures(data, path.parent / f"{path.stem}-figures")
-    path.write_text(markdown_from_dict(data, figures, path.parent))
-    return path
+    figures = write_figures(data, folder / "figures")
+    return {
+        "json": write_json(data, folder / "report.json"),
+        "markdown": write_text(folder / "report.md", markdown_from_dict(data, figures, folder)),
+        "html": write_text(folder / "report.html", html_from_dict(data, figures, folder)),
+    }

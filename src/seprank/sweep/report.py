@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from seprank.output_files import write_bytes, write_text
 from seprank.sweep.store import ResultStore, StoredRow
 
 __all__ = ["summarize_row", "sweep_tables", "write_sweep_report"]
@@ -113,6 +114,19 @@ def sweep_tables(store: ResultStore) -> dict[str, Any]:
             "rows": rows}
 
 
+def _save(fig, path: Path) -> Path:
+    """Write a figure as PNG through the safe output writer, and close it."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120)
+    plt.close(fig)
+    write_bytes(path, buffer.getvalue())
+    return path
+
+
 def _float_map(rows: list[StoredRow], path: Path) -> Path | None:
     """The float-versus-exact map: one cell per (d, lam), red where float64 is wrong."""
     cells = [(r.params["d"], r.params["lam"], summarize_row(r)) for r in rows
@@ -140,9 +154,7 @@ def _float_map(rows: list[StoredRow], path: Path) -> Path | None:
     fig.suptitle("numpy matrix_rank vs exact rank of (U U^T)^(Hadamard lambda): red = wrong, "
                  "green = right, grey = not comparable (label: n)", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _plot(tables: dict[str, Any], path: Path) -> Path | None:
@@ -182,9 +194,7 @@ def _plot(tables: dict[str, Any], path: Path) -> Path | None:
     ax.set_title("sweep: rank against bound")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def _fmt(value: Any) -> str:
@@ -231,7 +241,7 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
     ...     "verified" in md.read_text() and "<table>" in page.read_text()
     True
     """
-    with ResultStore(store_path, create=False) as store:
+    with ResultStore(store_path, readonly=True) as store:
         tables = sweep_tables(store)
     md_path, html_path = Path(markdown_path), Path(html_path)
     meta = tables["meta"].get("spec", {})
@@ -252,8 +262,7 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
         md += [f"![plot of the sweep]({plot.name})", ""]
     md += ["## Finished tasks", "", *_md_table(tables["done"]), "",
            "## Failed tasks", "", *_md_table(tables["failed"]), ""]
-    md_path.parent.mkdir(parents=True, exist_ok=True)
-    md_path.write_text("\n".join(md))
+    write_text(md_path, "\n".join(md))
     img = ""
     if plot is not None:
         data = base64.b64encode(plot.read_bytes()).decode()
@@ -265,6 +274,5 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
             f"<h1>{html.escape(title)}</h1>" + "".join(f"<p>{html.escape(t)}</p>" for t in intro)
             + img + "<h2>Finished tasks</h2>" + _html_table(tables["done"])
             + "<h2>Failed tasks</h2>" + _html_table(tables["failed"]) + "</body></html>\n")
-    html_path.parent.mkdir(parents=True, exist_ok=True)
-    html_path.write_text(page)
+    write_text(html_path, page)
     return md_path, html_path

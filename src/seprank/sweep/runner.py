@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -132,9 +134,20 @@ def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
     env = dict(WORKER_ENV, NUMBA_NUM_THREADS=str(threads_per_worker),
                OMP_NUM_THREADS=str(threads_per_worker),
                OPENBLAS_NUM_THREADS=str(threads_per_worker))
-    return LocalCluster(n_workers=n, threads_per_worker=threads_per_worker, processes=True,
-                        host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                        silence_logs=logging.ERROR, env=env)
+    # Ctrl-C at a terminal signals the whole process group: worker processes would each
+    # print a KeyboardInterrupt traceback while this process shuts them down anyway. They
+    # are started with SIGINT ignored (inherited across the spawn), so Ctrl-C reaches this
+    # process alone, which cancels the tasks and closes the cluster in order.
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return LocalCluster(n_workers=n, threads_per_worker=threads_per_worker,
+                            processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                            silence_logs=logging.ERROR, env=env)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 class _Progress:
@@ -173,11 +186,20 @@ class _Progress:
 
 
 def _running_count(client, keys: set[str]) -> int:
+    """Tasks of ``keys`` executing now: at most one per worker thread.
+
+    The scheduler's "processing" set of a worker also holds the tasks queued on
+    it beyond its threads (Dask's worker-saturation sends up to ~1.1 x threads,
+    rounded up: two tasks to a one-thread worker), so each worker's count is
+    capped by its number of threads.
+    """
     try:
         processing = client.processing()
+        threads = client.nthreads()
     except Exception:  # the scheduler is busy or a worker is going away: skip one update
         return -1
-    return sum(1 for tasks in processing.values() for k in tasks if k in keys)
+    return sum(min(sum(1 for k in tasks if k in keys), threads.get(worker, 1))
+               for worker, tasks in processing.items())
 
 
 def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,

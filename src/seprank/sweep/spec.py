@@ -230,6 +230,8 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
             data = yaml.safe_load(text)
         else:
             raise InputError(f"sweep spec {path.name!r}: use a .toml, .yaml or .yml file")
+    except RecursionError:
+        raise InputError(f"sweep spec {path.name!r}: nested too deeply") from None
     except (tomllib.TOMLDecodeError, ValueError) as exc:
         if isinstance(exc, InputError):
             raise

@@ -159,15 +159,28 @@ class ResultStore:
     {'gap': 'inf'}
     """
 
-    def __init__(self, path: str | os.PathLike, *, create: bool = True):
+    def __init__(self, path: str | os.PathLike, *, create: bool = True, readonly: bool = False):
         self.path = Path(path)
-        if not create and not self.path.is_file():
+        self.readonly = readonly
+        if (not create or readonly) and not self.path.is_file():
             raise InputError(f"no sweep store at {str(self.path)!r}")
         if self.path.exists() and self.path.is_dir():
             raise InputError(f"sweep store {str(self.path)!r} is a directory")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not readonly:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            if readonly:
+                # SQLite itself refuses every write on this connection. With no -wal file
+                # beside the store no other connection is open (the last one to close
+                # removes it), so the file is opened immutable: SQLite then creates no
+                # -wal/-shm side files either. A store being written is read as WAL
+                # readers do, through the side files its writer already made.
+                wal = self.path.with_name(self.path.name + "-wal")
+                uri = (f"{self.path.resolve().as_uri()}?mode=ro"
+                       + ("" if wal.exists() else "&immutable=1"))
+                self._conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+            else:
+                self._conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             app = self._conn.execute("PRAGMA application_id").fetchone()[0]
             tables = {r[0] for r in self._conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -178,9 +191,11 @@ class ResultStore:
             self._conn.close()
             raise InputError(f"{str(self.path)!r} is an SQLite file but not a seprank "
                              "sweep store")
-        if not create and not tables:
+        if (not create or readonly) and not tables:
             self._conn.close()
             raise InputError(f"{str(self.path)!r} is not a seprank sweep store (empty)")
+        if readonly:
+            return
         self._conn.execute("PRAGMA journal_mode = WAL")
         self._conn.execute("PRAGMA synchronous = FULL")
         self._conn.executescript(_SCHEMA)
