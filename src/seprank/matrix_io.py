@@ -183,8 +183,10 @@ def _load_npy(path: Path, allow_float: bool, method: str) -> np.ndarray:
             else:
                 shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
             offset = fh.tell()
-    except (ValueError, OSError, EOFError, SyntaxError, TypeError) as exc:
-        raise InputError(f"{path}: not a readable .npy file ({exc})") from None
+    except Exception as exc:  # numpy's header parser raises many kinds (ValueError,
+        # SyntaxError, tokenize.TokenError, ...): any of them means a malformed header
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"{path}: not a readable .npy file ({first})") from None
     if dtype.hasobject:
         raise InputError(f"{path}: holds Python objects (dtype {dtype}); seprank never "
                          "unpickles files: save an integer array instead")
