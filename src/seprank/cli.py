@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from seprank.errors import SeprankError
 
@@ -47,9 +48,14 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     # A report sent to standard output keeps stdout clean: the console goes to stderr.
     to_stdout = STDOUT in (args.json, args.markdown)
     console = Console(highlight=False, stderr=to_stdout)
+    wall, cpu = time.perf_counter(), time.process_time()
     results = run_checks(specs, args.ids or None, full=args.full,
                          reporter=ConsoleReporter(console, verbose=not args.quiet),
                          with_dependencies=not args.no_deps)
+    plural = "s" if len(results) != 1 else ""
+    console.print(f"{len(results)} check{plural} ({'full' if args.full else 'fast'} tier) in "
+                  f"{time.perf_counter() - wall:.1f} s wall, {time.process_time() - cpu:.1f} s "
+                  "CPU of this process")
     folder = None
     if not args.no_report:
         paths = write_report_folder(results, args.report_dir)
