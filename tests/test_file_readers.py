@@ -223,3 +223,15 @@ def test_fuzz_text_tokens(tmp_path_factory, rows):
     f = tmp_path_factory.mktemp("txt") / "m.txt"
     f.write_text("\n".join(" ".join(r) for r in rows) + "\n")
     _check_outcome(f)
+
+
+def test_json_output_of_huge_exact_numbers(tmp_path, capsys):
+    """The certificate of a matrix with 5001-digit entries prints as JSON (it crashed)."""
+    f = tmp_path / "m.json"
+    f.write_text(f"[[{str_big(BIG)}, 1], [{str_big(2 * BIG)}, 2]]")
+    status = main(["rank", str(f), "--certify", "--json"])
+    out = capsys.readouterr().out
+    assert status == 0
+    data = json.loads(out, parse_int=lambda s: int(__import__("flint").fmpz(s)))
+    assert data["value"] == 1 and data["kind"] == "exact"
+    assert data["certificate_verified"] is True

@@ -370,6 +370,10 @@ def main(argv: list[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Printing exact answers (kernel vectors, big entries) must not stop at Python's
+    # 4300-digit limit for int <-> str. Input digits are parsed by python-flint
+    # (seprank.matrix_io.parse_integer), which has no quadratic-time risk to guard.
+    sys.set_int_max_str_digits(0)
     try:
         return args.func(args)
     except SeprankError as exc:
