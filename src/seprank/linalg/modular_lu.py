@@ -79,6 +79,7 @@ import numpy as np
 
 from seprank.errors import InputError, NotPrimeError
 from seprank.linalg.memory import require_fits
+from seprank.linalg.modarith import residues_int64
 from seprank.linalg.modkernels import mod_f64 as _mod
 from seprank.scalars.primes import is_prime
 
@@ -643,12 +644,11 @@ def rank_profile_mod_p(matrix: np.ndarray, p: int = DEFAULT_ENGINE_PRIME, *,
         if not _reduce_residues(matrix, A, p):
             raise InputError("float64 input to the modular engine must hold exact integers "
                              "(residues) of absolute value < 2^53")
-    elif matrix.dtype.kind in "iu":
+    elif matrix.dtype.kind in "iuO":
+        # residues_int64 widens small dtypes before `% p` (int8 % p overflowed) and
+        # reduces uint64 without wrapping; object entries must be integers
         require_fits(3 * m * n * 8, f"the {m} x {n} float64 workspace")
-        A = np.ascontiguousarray((matrix % p).astype(np.float64))
-    elif matrix.dtype.kind == "O":
-        require_fits(3 * m * n * 8, f"the {m} x {n} float64 workspace")
-        A = np.array([[int(x) % p for x in row] for row in matrix], dtype=np.float64)
+        A = np.ascontiguousarray(residues_int64(matrix, p).astype(np.float64))
     else:
         raise InputError(f"dtype {matrix.dtype} is not an integer type")
     st = _State(A, p)
