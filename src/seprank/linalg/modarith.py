@@ -49,7 +49,7 @@ _SYS_RANDOM = random.SystemRandom()
 def _float_check(data: np.ndarray, row0: int = 0) -> None:
     """Refuse floats that are not exact integers below 2^53 (row indices offset by row0)."""
     if (np.isfinite(data).all() and (data == np.floor(data)).all()
-            and (np.abs(data) < FLOAT_EXACT_LIMIT).all()):
+            and (np.abs(data) < np.float64(FLOAT_EXACT_LIMIT)).all()):
         return
     finite = np.isfinite(data)
     if not finite.all():
