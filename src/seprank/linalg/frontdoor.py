@@ -25,10 +25,17 @@ Methods
     ``"modular"``. Needs numba-cuda and a GPU, or numba's simulator
     (``NUMBA_ENABLE_CUDASIM=1``, small sizes only).
 ``"auto"`` (default)
-    an exact answer, the cheap way first: the rank mod a large prime, which is
-    exact when it is full; otherwise, from ``MULTIMODULAR_MIN_DIM`` rows and
-    columns, the multimodular method (kept only when it certifies an exact
-    answer), and else the exact rank over Q by ``fmpz_mat``. Never a float.
+    an exact answer, the cheap way first: the rank mod a prime drawn at random
+    (from [2^30, 2^31) on flint, [2^19, 2^20) on numba; listed in ``primes``),
+    which is exact when it is full; if not, a second random prime; if neither
+    gives full rank, from ``MULTIMODULAR_MIN_DIM`` rows and columns, the
+    multimodular method with a random first prime (kept only when it
+    certifies an exact answer), and else the exact rank over Q by
+    ``fmpz_mat``. Never a float. Random primes matter: a matrix can be built
+    whose rank drops modulo any fixed list of primes (issue 12: the Omega = 2
+    matrices lose rank mod 2^31 - 1, where 2 has order 31), which sent the
+    fixed-prime ``auto`` to the slow exact path; no input can anticipate a
+    random prime (benchmarks/adversarial.py).
 
 A matrix given as an ``nmod_mat`` or a :class:`~seprank.linalg.residues.ResidueMatrix`
 lives over GF(p); every method except ``float`` returns its exact rank over GF(p).
@@ -82,9 +89,14 @@ ENGINES = ("flint", "numba", "cuda")
 #: is as fast and starts without compiling.
 NUMBA_MIN_DIM = 600
 #: ``auto`` tries the multimodular method on matrices that are not of full rank mod
-#: p from this min(m, n) on (benchmarks/results/multimodular.csv: level with
-#: fmpz_mat.rank at 400-600 on random products, 1.4x faster at 800, 2.3x at 1600).
-MULTIMODULAR_MIN_DIM = 800
+#: two random primes from this min(m, n) on. Measured (2-core machine shared with
+#: other jobs, so +-30%): on rank-deficient random products multimodular is 0.6-0.8x
+#: of fmpz_mat.rank at n = 250-400 (0.1-0.2 s slower) and level at 600, 1.4-2.3x faster
+#: from 800 (benchmarks/results/multimodular.csv); on Gram Hadamard powers 2x
+#: faster from 400; on structured matrices with huge entries (the Omega matrices
+#: of issue 12, 561 x 561 with 1025-bit entries) fmpz_mat.rank took 76-89 s where
+#: multimodular took 0.5-0.8 s. A small loss on easy inputs buys a bounded worst case.
+MULTIMODULAR_MIN_DIM = 200
 #: ``auto`` tries this many random primes before a slower exact method.
 AUTO_RANK_PRIMES = 2
 #: Default prime of the numba engine (largest prime below 2^20: products of
