@@ -308,3 +308,31 @@ def test_cli_lists_every_method_in_help(capsys):
 
     text = build_parser()._subparsers._group_actions[0].choices["rank"].format_help()
     assert all(m in text for m in METHODS)
+
+
+def test_spinner_only_on_a_terminal_and_only_after_the_delay(monkeypatch):
+    import io
+    import sys
+    import time
+
+    from seprank.cli import _spinner
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    with _spinner("ranking", delay=0.05):
+        time.sleep(0.4)
+    assert "ranking" in tty.getvalue()
+    quick = Tty()
+    monkeypatch.setattr(sys, "stderr", quick)
+    with _spinner("ranking", delay=5):
+        pass
+    assert quick.getvalue() == ""
+    plain = io.StringIO()  # not a terminal: never a spinner
+    monkeypatch.setattr(sys, "stderr", plain)
+    with _spinner("ranking", delay=0):
+        time.sleep(0.1)
+    assert plain.getvalue() == ""
