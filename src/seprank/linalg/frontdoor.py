@@ -72,7 +72,7 @@ from seprank.linalg.certificates import (
 from seprank.linalg.coerce import ExactMatrix, as_exact, as_float_array
 from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
-from seprank.linalg.modarith import random_prime, residues_int64
+from seprank.linalg.modarith import NUMBA_DEFAULT_PRIME, random_prime, residues_int64
 from seprank.linalg.residues import ResidueMatrix
 from seprank.linalg.result import RankResult
 from seprank.scalars.primes import DEFAULT_PRIME, require_prime
@@ -99,9 +99,6 @@ NUMBA_MIN_DIM = 600
 MULTIMODULAR_MIN_DIM = 200
 #: ``auto`` tries this many random primes before a slower exact method.
 AUTO_RANK_PRIMES = 2
-#: Default prime of the numba engine (largest prime below 2^20: products of
-#: inner dimension up to 8192 stay exact in float64).
-NUMBA_DEFAULT_PRIME = 1048573
 
 #: How many primes the exact path tries for a lower-bound certificate before
 #: giving up (a prime p loses rank only if it divides every r x r minor; after

@@ -1,4 +1,9 @@
-"""Modular-arithmetic helpers shared by the engines: exact residues and random primes.
+"""Modular-arithmetic constants and helpers shared by the engines.
+
+Constants: the engines' prime caps and default primes, and k_max, the
+reduction interval of float64 delayed reduction (one place for what was
+written in several modules; the old names in modular_lu and frontdoor are
+re-exported from here).
 
 Residues of a numpy array
 -------------------------
@@ -36,12 +41,53 @@ import random
 import numpy as np
 
 from seprank.errors import InputError
-from seprank.scalars.primes import is_prime
+from seprank.scalars.primes import DEFAULT_PRIME, MAX_WORD_PRIME, is_prime
 
-__all__ = ["residues_int64", "check_residue_dtype", "random_prime", "FLOAT_EXACT_LIMIT"]
+__all__ = ["residues_int64", "check_residue_dtype", "random_prime", "k_max",
+           "FLOAT_EXACT_LIMIT", "FLINT_DEFAULT_PRIME", "FLINT_MAX_PRIME", "NUMBA_MAX_PRIME",
+           "NUMBA_DEFAULT_PRIME"]
 
 #: Floats at or above this magnitude may be rounded integers: refused as residues.
 FLOAT_EXACT_LIMIT = 2**53
+#: python-flint ``nmod_mat``: any word-size prime; default 2^31 - 1 (products of
+#: two residues fit in int64, which the verifier's fast path needs).
+FLINT_MAX_PRIME = MAX_WORD_PRIME
+FLINT_DEFAULT_PRIME = DEFAULT_PRIME
+#: float64 delayed reduction (numba LU, CUDA): for p > 2^26 no inner dimension >= 1
+#: keeps products exact (k_max(p) < 1).
+NUMBA_MAX_PRIME = 2**26
+#: the largest prime below 2^20: k_max = 8192, so products of inner dimension up to
+#: 8192 stay exact in float64 without reduction.
+NUMBA_DEFAULT_PRIME = 1048573
+
+
+def k_max(p: int) -> int:
+    """Largest inner dimension k with k (p-1)^2 + (p-1) <= 2^53 - 1.
+
+    That is k_max(p) = floor((2^53 - p) / (p - 1)^2): the number of products
+    of two residues in [0, p) that an entry in [0, p) can take, unreduced,
+    while float64 arithmetic stays exact (see seprank.linalg.modular_lu's
+    docstring; Dumas, Giorgi, Pernet, ACM TOMS 35(3), 2008, section 3).
+
+    Examples
+    --------
+    For p = 2 every product is 0 or 1: (2^53 - 2) / 1 of them fit.
+
+    >>> k_max(2) == 2**53 - 2
+    True
+
+    For p = 1048573 = 2^20 - 3, (p - 1)^2 = 2^40 - 2^23 + 16 is a little below
+    2^40, so the quotient is a little above 2^53 / 2^40 = 8192:
+
+    >>> k_max(1048573)
+    8192
+
+    Near the largest accepted prime, (p - 1)^2 is about 2^52: two products.
+
+    >>> k_max(67108859)
+    2
+    """
+    return (FLOAT_EXACT_LIMIT - p) // ((p - 1) ** 2)
 
 _SYS_RANDOM = random.SystemRandom()
 
