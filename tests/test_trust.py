@@ -336,3 +336,16 @@ def test_spinner_only_on_a_terminal_and_only_after_the_delay(monkeypatch):
     with _spinner("ranking", delay=0):
         time.sleep(0.1)
     assert plain.getvalue() == ""
+
+
+def test_readme_documents_every_method_and_engine():
+    from pathlib import Path
+
+    from seprank.linalg.engines import engine_names
+    from seprank.linalg.frontdoor import METHODS
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    table = text[text.index("| method | what it does | kind |"):]
+    table = table[:table.index("\n\n")]
+    assert all(f"| `{m}`" in table for m in METHODS)
+    assert all(f"`{e}`" in text for e in engine_names())

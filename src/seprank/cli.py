@@ -2,7 +2,7 @@
 
     seprank prove [ID ...] [--full] [--json PATH] [--markdown PATH] [--list]
     seprank rank FILE [--method auto|exact|modular|multimodular|float|cuda] [--prime P]
-                 [--certify] [--json]
+                 [--engine flint|numba|cuda] [--certify] [--json]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
@@ -100,7 +100,8 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 
     matrix = load_matrix(args.file, allow_float=args.method == "float")
     with _spinner(f"rank ({args.method})"):
-        result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify)
+        result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify,
+                              engine=args.engine)
     verified = None
     if args.certify and result.certificate is not None:
         with _spinner("verifying the certificate"):
@@ -291,6 +292,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     rank.add_argument("--method", default="auto", choices=list(METHODS),
                       help="how to compute the rank (README, Methods): " + ", ".join(METHODS))
+    from seprank.linalg.engines import engine_names
+
+    rank.add_argument("--engine", default=None, choices=list(engine_names()),
+                      help="engine for the modular work (default: by size)")
     rank.add_argument("--prime", type=int, default=None)
     rank.add_argument("--certify", action="store_true",
                       help="attach certificates and verify them independently")

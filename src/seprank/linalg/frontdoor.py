@@ -70,9 +70,10 @@ from seprank.linalg.certificates import (
     UpperBoundCertificate,
 )
 from seprank.linalg.coerce import ExactMatrix, as_exact, as_float_array
+from seprank.linalg.engines import engine_names, get_engine
 from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
-from seprank.linalg.modarith import NUMBA_DEFAULT_PRIME, random_prime, residues_int64
+from seprank.linalg.modarith import random_prime, residues_int64
 from seprank.linalg.residues import ResidueMatrix
 from seprank.linalg.result import RankResult
 from seprank.scalars.primes import DEFAULT_PRIME, require_prime
@@ -80,10 +81,11 @@ from seprank.scalars.primes import DEFAULT_PRIME, require_prime
 __all__ = ["rank", "METHODS", "ENGINES"]
 
 METHODS = ("auto", "exact", "modular", "multimodular", "float", "cuda")
-#: Back ends of the modular method: python-flint ``nmod_mat``, the numba
-#: blocked LU with delayed reduction (:mod:`seprank.linalg.modular_lu`) and its
-#: GPU counterpart (:mod:`seprank.linalg.cuda_engine`, numba-cuda).
-ENGINES = ("flint", "numba", "cuda")
+#: Back ends of the modular method (the registry of :mod:`seprank.linalg.engines`):
+#: python-flint ``nmod_mat``, the numba blocked LU with delayed reduction
+#: (:mod:`seprank.linalg.modular_lu`) and its GPU counterpart
+#: (:mod:`seprank.linalg.cuda_engine`, numba-cuda).
+ENGINES = engine_names()
 #: ``auto`` picks the numba engine from this many rows and columns on (for primes
 #: below its 2^26 limit). Set from benchmarks/rank_engines.py: below it, flint
 #: is as fast and starts without compiling.
@@ -136,12 +138,8 @@ def _lower_for_exact(z: flint.fmpz_mat, r: int, first_prime: int):
 
 def _engine_for(engine: str | None, shape: tuple[int, int], p: int | None) -> str:
     if engine is not None:
-        if engine not in ENGINES:
-            raise ParameterError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
-        return engine
-    from seprank.linalg.modular_lu import MAX_PRIME
-
-    if min(shape) >= NUMBA_MIN_DIM and (p is None or p <= MAX_PRIME):
+        return get_engine(engine).name
+    if min(shape) >= NUMBA_MIN_DIM and (p is None or p <= get_engine("numba").max_prime):
         return "numba"
     return "flint"
 
@@ -150,11 +148,7 @@ def _gf_p_rank(em, p: int, engine: str, certify: bool, numpy_data=None):
     """Rank over GF(p) of a matrix given mod p: (rank, certificate or None, method)."""
     m, n = em.shape
     if engine in ("numba", "cuda"):
-        if engine == "numba":
-            from seprank.linalg.modular_lu import rank_profile_mod_p
-        else:
-            from seprank.linalg.cuda_engine import rank_profile_mod_p_cuda as rank_profile_mod_p
-
+        rank_profile_mod_p = get_engine(engine).rank_profile
         data = numpy_data
         if data is None:
             nm = em.nmat if em.nmat is not None else fe.reduce_mod_p(em.zmat, p)
@@ -350,7 +344,7 @@ def _rank_modular_or_auto(matrix, method: str, prime: int | None, engine: str | 
     elif method == "auto":
         p = _auto_prime(eng)
     else:
-        p = NUMBA_DEFAULT_PRIME if eng in ("numba", "cuda") else DEFAULT_PRIME
+        p = get_engine(eng).default_prime
     tries = 1 if method == "modular" else AUTO_RANK_PRIMES
     primes: list[int] = []
     best = None
