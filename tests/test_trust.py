@@ -349,3 +349,58 @@ def test_readme_documents_every_method_and_engine():
     table = table[:table.index("\n\n")]
     assert all(f"| `{m}`" in table for m in METHODS)
     assert all(f"`{e}`" in text for e in engine_names())
+
+
+_MUTATIONS = ["extra_row", "drop_vector", "float_entry", "int64_entry", "shift_entry",
+              "bound_down", "composite_prime", "pivot_out", "bool_pivot", "swap_side"]
+
+
+@settings(max_examples=150 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), mutation=st.sampled_from(_MUTATIONS))
+def test_verify_rejects_tampered_genuine_certificates(data, mutation):
+    """Campaign: a genuine certificate with one field tampered never proves a false bound."""
+    from dataclasses import replace
+
+    m, n = data.draw(st.integers(2, 5)), data.draw(st.integers(2, 5))
+    r = data.draw(st.integers(0, min(m, n)))
+    scale = data.draw(st.sampled_from([1, 2**31, 2**61]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
+    A = (rng.integers(-3, 4, size=(m, r)) @ rng.integers(-3, 4, size=(r, n))).tolist()
+    A = [[x * scale for x in row] for row in A]
+    truth = rank_q(A)
+    cert = seprank.rank(A, "exact", certify=True).certificate
+    low, up = cert.lower, cert.upper
+    if mutation == "extra_row" and truth < min(m, n):
+        low = replace(low, rows=tuple(low.rows) + (next(i for i in range(m)
+                                                         if i not in low.rows),),
+                      cols=tuple(low.cols) + (next(j for j in range(n) if j not in low.cols),))
+    elif up.vectors:
+        v0 = list(up.vectors[0])
+        k = data.draw(st.integers(0, len(v0) - 1))
+        if mutation == "drop_vector":
+            up = replace(up, vectors=up.vectors[1:], pivots=up.pivots[1:], bound=up.bound - 1)
+        elif mutation == "float_entry":
+            v0[k] = float(v0[k]) + data.draw(st.sampled_from([0.0, 0.5, 2.0**53]))
+        elif mutation == "int64_entry":
+            v0 = [np.int64((x + 2**63) % 2**64 - 2**63) for x in v0]  # wrapped into int64
+        elif mutation == "shift_entry":
+            v0[k] += data.draw(st.sampled_from([1, -1, 2**64]))
+        elif mutation == "bound_down":
+            up = replace(up, bound=up.bound - 1)
+        elif mutation == "pivot_out":
+            up = replace(up, pivots=(len(v0),) + tuple(up.pivots[1:]))
+        elif mutation == "bool_pivot":
+            up = replace(up, pivots=(True,) + tuple(up.pivots[1:]))
+        elif mutation == "swap_side":
+            up = replace(up, side="left" if up.side == "right" else "right")
+        if mutation in ("float_entry", "int64_entry", "shift_entry"):
+            up = replace(up, vectors=(tuple(v0),) + tuple(up.vectors[1:]))
+    if mutation == "composite_prime":
+        low = replace(low, prime=low.prime * 3)
+    tampered = RankCertificate(low, up)
+    try:
+        ok = seprank.verify(A, tampered)
+    except SeprankError:
+        return
+    if ok:
+        assert low.bound <= truth <= up.bound, (A, mutation, tampered)
