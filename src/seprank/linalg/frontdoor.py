@@ -198,16 +198,19 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
         ``fmpz_mat``/``fmpq_mat``/``nmod_mat``, sympy Matrix of rationals, or a
         ``ResidueMatrix`` (float arrays only with ``method="float"``).
     method
-        ``"auto"``, ``"exact"``, ``"modular"`` or ``"float"`` (module docstring).
+        one of ``METHODS``: ``"auto"``, ``"exact"``, ``"modular"``,
+        ``"multimodular"``, ``"float"``, ``"cuda"`` (module docstring).
     prime
-        the prime for ``"modular"`` (and the first one tried by ``"auto"`` and by
-        certificates); default 2^31 - 1 (flint) or 1048573 (numba).
+        the prime for ``"modular"`` (default 2^31 - 1 on flint, 1048573 on
+        numba), the first one tried by ``"auto"`` (default: drawn at random,
+        see the module docstring) and by ``"exact"`` certificates.
     certify
         attach a :class:`~seprank.linalg.certificates.RankCertificate`:
         a nonsingular minor mod p (lower bound) and, for exact answers, integer
         kernel vectors (upper bound). Check it with :func:`seprank.verify`.
     engine
-        ``"flint"`` or ``"numba"`` for the modular work (default: by size).
+        a name in ``ENGINES`` (:mod:`seprank.linalg.engines`) for the modular
+        work (default: by size).
     tol, rtol
         absolute / relative singular-value tolerance for ``"float"`` only.
 
