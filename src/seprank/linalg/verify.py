@@ -120,6 +120,9 @@ class _Reader:
 
     def __init__(self, matrix: object):
         self.modulus: int | None = None
+        #: the entries as int64 when the input is an integer array with |x| < 2^62
+        #: (read without Python lists; exact), else None and ``_rows`` holds them
+        self._arr: np.ndarray | None = None
         try:
             import flint
         except ImportError:  # pragma: no cover
@@ -147,31 +150,69 @@ class _Reader:
                         and (np.abs(data) < _TWO53).all()):
                     raise InputError("verify: float residues must be integers below 2^53")
                 data = data.astype(np.int64)
-            rows = [[x % self.modulus for x in row] for row in _array_rows(data, "residues")]
+            arr = _small_int64(data)
+            if arr is not None:
+                self._arr = arr % self.modulus  # int64 % p: exact, in [0, p)
+                rows = None
+            else:
+                rows = [[x % self.modulus for x in row]
+                        for row in _array_rows(data, "residues")]
             ncols = data.shape[1]
         elif isinstance(matrix, sympy.MatrixBase):
             rows = _rows_from(matrix.tolist())
             ncols = matrix.shape[1]
         elif isinstance(matrix, np.ndarray):
-            rows = _array_rows(matrix, "the matrix")
+            self._arr = _small_int64(matrix)
+            rows = None if self._arr is not None else _array_rows(matrix, "the matrix")
             ncols = matrix.shape[1]
         elif isinstance(matrix, (list, tuple)):
             rows = _rows_from(matrix)
         else:
             raise InputError(f"verify: cannot read a matrix from a {type(matrix).__name__}")
         self._rows = rows
-        self.m = len(rows)
-        self.n = len(rows[0]) if self.m else ncols
+        if rows is None:
+            self.m, self.n = self._arr.shape
+        else:
+            self.m = len(rows)
+            self.n = len(rows[0]) if self.m else ncols
         self._int_rows: list[list[int]] | None = None
 
     def row(self, i: int) -> list:
+        if self._rows is None:
+            return self._arr[i].tolist()
         return self._rows[i]
 
-    def int_rows(self) -> list[list[int]]:
-        """Every row times the lcm of its denominators (cached)."""
+    def minor(self, rows: list[int], cols: list[int]):
+        """The integer minor (rows cleared of denominators): int64 array or lists."""
+        if self._arr is not None:
+            return self._arr[np.ix_(rows, cols)] if rows else np.zeros((0, 0), np.int64)
+        out = []
+        for i in rows:
+            full_row = self._rows[i]
+            out.append(_integer_row([full_row[j] for j in cols]))
+        return out
+
+    def int_matrix(self):
+        """Every row times the lcm of its denominators: int64 array or lists (cached)."""
+        if self._arr is not None:
+            return self._arr
         if self._int_rows is None:
             self._int_rows = [_integer_row(r) for r in self._rows]
         return self._int_rows
+
+
+def _small_int64(arr: np.ndarray) -> np.ndarray | None:
+    """An integer array as int64 if every |entry| < 2^62 (exact), else None."""
+    if arr.ndim != 2 or arr.dtype.kind not in "iu" or arr.size == 0:
+        return None
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:
+        if int(arr.max()) >= 2**62:
+            return None
+        return arr.astype(np.int64)
+    out = arr.astype(np.int64)
+    if int(out.max()) >= 2**62 or int(out.min()) <= -(2**62):
+        return None
+    return out
 
 
 def _integer_row(values: list) -> list[int]:
@@ -216,12 +257,12 @@ def _cert_ints(seq: object) -> list[int] | None:
 
 
 def _fmod_exact(x: np.ndarray, p: int) -> np.ndarray:
-    """x mod p for float64 integers 0 <= x < 2^53 (in place): floor(x / p) may be off
+    """x mod p for float64 integers |x| < 2^53 (in place): floor(x / p) may be off
     by one in rounding, so the remainder is corrected into [0, p) afterwards."""
     q = np.floor(x * (1.0 / p))
     x -= q * p  # exact: |x - q p| < 2p, and q p is within 2^53 of an exact product
-    x[x < 0] += p
-    x[x >= p] -= p
+    x += np.where(x < 0, p, 0.0)
+    x -= np.where(x >= p, p, 0.0)
     return x
 
 
@@ -262,7 +303,58 @@ def _matmul_mod(M: np.ndarray, V: np.ndarray, p: int) -> np.ndarray:
 _PANEL = 48
 
 
-def _det_nonzero_mod_p(rows: list[list[int]], p: int) -> bool:
+def _det_nonzero_float(rows, p: int) -> bool:
+    """det != 0 mod p < 2^21: blocked elimination in float64 with delayed reduction.
+
+    Invariant: every entry is an integer of magnitude below 2^52, so float64
+    arithmetic on it is exact. Residues are below p <= 2^21, products of two
+    residues below 2^42. An entry is reduced (:func:`_fmod_exact`) only when it
+    is read as a pivot, multiplier or operand; updates in between add at most
+    (p - 1)^2 each inside a panel (at most ``_PANEL`` of them) and at most
+    ``_PANEL`` (p - 1)^2 per trailing product, and the trailing block is reduced
+    whenever the next product could pass the bound.
+    """
+    a = (rows % p if isinstance(rows, np.ndarray)
+         else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    r = a.shape[0]
+    step = _PANEL * (p - 1) ** 2          # growth of one trailing product
+    limit = 2**52
+    growth = p                            # bound on |entries| of the trailing block
+    for k0 in range(0, r, _PANEL):
+        k1 = min(r, k0 + _PANEL)
+        a[k0:, k0:k1] = _fmod_exact(a[k0:, k0:k1], p)   # the panel, as residues
+        if k1 < r:
+            a[k0:k1, k1:] = _fmod_exact(a[k0:k1, k1:], p)
+        for j in range(k0, k1):
+            a[j:, j] = _fmod_exact(a[j:, j], p)        # grown by earlier panel steps
+            nz = np.flatnonzero(a[j:, j])
+            if nz.size == 0:
+                return False
+            piv = j + int(nz[0])
+            if piv != j:
+                a[[j, piv]] = a[[piv, j]]
+            a[j, j:k1] = _fmod_exact(a[j, j:k1], p)
+            inv = float(pow(int(a[j, j]), -1, p))
+            mult = _fmod_exact(a[j + 1:, j] * inv, p)
+            a[j + 1:, j] = mult
+            if j + 1 < k1:  # < p + _PANEL (p-1)^2 after the panel: exact
+                a[j + 1:, j + 1:k1] -= mult[:, None] * a[j, j + 1:k1][None, :]
+        if k1 == r:
+            break
+        for j in range(k0, k1):  # U12 = L11^-1 A12, each row reduced before its use
+            a[j, k1:] = _fmod_exact(a[j, k1:], p)
+            if j + 1 < k1:
+                a[j + 1:k1, k1:] -= a[j + 1:k1, j][:, None] * a[j, k1:][None, :]
+        if growth + step >= limit:
+            a[k1:, k1:] = _fmod_exact(a[k1:, k1:], p)
+            growth = p
+        a[k1:, k1:] -= a[k1:, k0:k1] @ a[k0:k1, k1:]
+        growth += step
+    return True
+
+
+def _det_nonzero_mod_p(rows, p: int) -> bool:
     """det(rows) != 0 mod p, by blocked Gaussian elimination (right-looking LU).
 
     p < 2^31: int64 residues; each panel of ``_PANEL`` columns is eliminated
@@ -272,8 +364,13 @@ def _det_nonzero_mod_p(rows: list[list[int]], p: int) -> bool:
     r = len(rows)
     if r == 0:
         return True
+    if isinstance(rows, np.ndarray) and p >= 2**31:
+        rows = rows.tolist()
+    if p < 2**21:
+        return _det_nonzero_float(rows, p)
     if p < 2**31:
-        a = np.array([[x % p for x in row] for row in rows], dtype=np.int64)
+        a = (rows % p if isinstance(rows, np.ndarray)
+             else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
         for k0 in range(0, r, _PANEL):
             k1 = min(r, k0 + _PANEL)
             for j in range(k0, k1):
@@ -342,11 +439,7 @@ def verify_lower(matrix: object, cert: LowerBoundCertificate, _reader: _Reader |
         return False
     if any(not (0 <= i < rd.m) for i in rows) or any(not (0 <= j < rd.n) for j in cols):
         return False
-    minor = []
-    for i in rows:
-        full_row = rd.row(i)
-        minor.append(_integer_row([full_row[j] for j in cols]))
-    return _det_nonzero_mod_p(minor, p)
+    return _det_nonzero_mod_p(rd.minor(rows, cols), p)
 
 
 @lru_cache(maxsize=1)
@@ -404,23 +497,27 @@ def _matmul_zero_small(Mq: np.ndarray, Vq: np.ndarray, q: int) -> bool:
     return not acc.any()
 
 
-def _product_is_zero(M: list[list[int]], V: list[list[int]], modulus: int | None) -> bool:
+def _product_is_zero(M, V: list[list[int]], modulus: int | None) -> bool:
     """True iff M V = 0 exactly (mod ``modulus`` when given); M is a x b, V is b x k."""
     a, b = len(M), len(V)
     k = len(V[0]) if V else 0
     if a == 0 or k == 0 or b == 0:
         return True
+    is_arr = isinstance(M, np.ndarray)  # int64 entries, |x| < 2^62
     if modulus is not None:
         if modulus < 2**31:
-            Mr = np.array([[x % modulus for x in r] for r in M], dtype=np.int64)
+            Mr = (M % modulus if is_arr
+                  else np.array([[x % modulus for x in r] for r in M], dtype=np.int64))
             Vr = np.array([[x % modulus for x in r] for r in V], dtype=np.int64)
             return not _matmul_mod(Mr, Vr, modulus).any()
+        if is_arr:
+            M = M.tolist()
         cols = list(zip(*V, strict=True))
         return all(sum(x * y for x, y in zip(r, c, strict=True)) % modulus == 0
                    for r in M for c in cols)
-    mflat = [x for r in M for x in r]
+    mflat = None if is_arr else [x for r in M for x in r]
     vflat = [x for r in V for x in r]
-    mmax = max(abs(x) for x in mflat)
+    mmax = int(np.abs(M).max()) if is_arr else max(abs(x) for x in mflat)
     vmax = max(abs(x) for x in vflat)
     if mmax == 0 or vmax == 0:
         return True
@@ -432,15 +529,17 @@ def _product_is_zero(M: list[list[int]], V: list[list[int]], modulus: int | None
         if prod > bound:
             break
     else:  # pragma: no cover - products beyond 4096 primes of 21 bits: Python integers
+        M = M.tolist() if is_arr else M
         cols = list(zip(*V, strict=True))
         return all(sum(x * y for x, y in zip(r, c, strict=True)) == 0 for r in M for c in cols)
-    step = max(1, 2**23 // max(len(mflat), len(vflat)))
+    step = max(1, 2**23 // max(a * b, len(vflat)))
     for g in range(0, len(primes), step):
         group = primes[g:g + step]
-        Mt = _residue_table(mflat, group)
+        Mt = None if is_arr else _residue_table(mflat, group)
         Vt = _residue_table(vflat, group)
         for t, q in enumerate(group):
-            if not _matmul_zero_small(Mt[:, t].reshape(a, b), Vt[:, t].reshape(b, k), q):
+            Mq = (M % q).astype(np.float64) if is_arr else Mt[:, t].reshape(a, b)
+            if not _matmul_zero_small(Mq, Vt[:, t].reshape(b, k), q):
                 return False
     return True
 
@@ -497,12 +596,15 @@ def verify_upper(matrix: object, cert: UpperBoundCertificate, _reader: _Reader |
         return False
     if not vecs:
         return True
-    A = rd.int_rows()
-    if cert.side == "right":  # A K = 0, K = the vectors as columns
-        return _product_is_zero(A, [list(c) for c in zip(*vecs, strict=True)], mod)
+    A = rd.int_matrix()
+    K = [list(c) for c in zip(*vecs, strict=True)]  # the vectors as columns
+    if cert.side == "right":  # A K = 0
+        return _product_is_zero(A, K, mod)
     # left kernel of the matrix whose rows are cleared of denominators: A^T Y = 0
+    if isinstance(A, np.ndarray):
+        return _product_is_zero(np.ascontiguousarray(A.T), K, mod)
     At = [list(c) for c in zip(*A, strict=True)] if A else []
-    return _product_is_zero(At, [list(c) for c in zip(*vecs, strict=True)], mod)
+    return _product_is_zero(At, K, mod)
 
 
 def _claim_holds(result: object, cert: RankCertificate) -> bool:
