@@ -205,7 +205,7 @@ def _exact_ints(st_ints):
     """Certificate integers in the forms a forger might use."""
     return st.one_of(
         st_ints,
-        st_ints.map(np.int64),
+        st_ints.map(lambda x: np.int64((x + 2**63) % 2**64 - 2**63)),  # wrapped into int64
         st_ints.map(float),
         st.floats(2.0**52, 2.0**54),
         st.booleans(),
