@@ -153,7 +153,7 @@ def residues_int64(data: np.ndarray, p: int) -> np.ndarray:
     if kind == "u" and data.dtype.itemsize == 8:
         return (data % np.uint64(p)).astype(np.int64)
     if kind in "iu":
-        return data.astype(np.int64) % p
+        return data.astype(np.int64, copy=False) % p
     if kind == "f":
         return _float_residues(data, p)
     if kind == "O":
