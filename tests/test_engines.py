@@ -12,6 +12,7 @@ import pytest
 
 import seprank
 import seprank.errors
+from seprank.linalg.engines import engine_names
 from seprank.linalg.modular_lu import BASE_WIDTH, MAX_PRIME, k_max, rank_profile_mod_p
 from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.primes import prev_prime
@@ -35,7 +36,8 @@ def _simulated() -> bool:
 #: runs every GPU thread as a Python thread, so only small cases run under it
 CUDA = pytest.param("cuda", marks=pytest.mark.skipif(not _cuda_ready(),
                                                       reason="no GPU and no CUDA simulator"))
-ENGINES = ["flint", "numba", CUDA]
+#: generated from the registry: a new engine is tested without editing this file
+ENGINES = [CUDA if name == "cuda" else name for name in engine_names()]
 SIMULATOR_MAX_DIM = 40
 
 

@@ -1,7 +1,8 @@
 """The ``seprank`` command line.
 
     seprank prove [ID ...] [--full] [--report-dir DIR | --no-report] [--json PATH] [--list]
-    seprank rank FILE [--method auto|exact|modular|float] [--prime P] [--certify] [--json]
+    seprank rank FILE [--method auto|exact|modular|multimodular|float|cuda] [--prime P]
+                 [--engine flint|numba|cuda] [--certify] [--json]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
@@ -14,6 +15,7 @@ with ``seprank: error:`` and exit with status 2, without a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -80,15 +82,55 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     return 0
 
 
+#: a spinner appears on stderr only for work that runs longer than this (seconds)
+SPINNER_DELAY = 2.0
+
+
+@contextlib.contextmanager
+def _spinner(what: str, delay: float | None = None):
+    """Show a rich spinner on stderr after ``delay`` seconds, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    import threading
+
+    from rich.console import Console
+
+    status = Console(stderr=True).status(f"{what}...")
+    lock = threading.Lock()
+    state = {"started": False, "done": False}
+
+    def start() -> None:
+        with lock:
+            if not state["done"]:
+                status.start()
+                state["started"] = True
+
+    timer = threading.Timer(SPINNER_DELAY if delay is None else delay, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            state["done"] = True
+            if state["started"]:
+                status.stop()
+
+
 def _cmd_rank(args: argparse.Namespace) -> int:
     import seprank
     from seprank.matrix_io import load_matrix
 
     matrix = load_matrix(args.file, allow_float=args.method == "float", method=args.method)
-    result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify)
+    with _spinner(f"rank ({args.method})"):
+        result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify,
+                              engine=args.engine)
     verified = None
     if args.certify and result.certificate is not None:
-        verified = seprank.verify(matrix, result.certificate)
+        with _spinner("verifying the certificate"):
+            verified = seprank.verify(matrix, result)
     if args.json:
         out = result.to_dict()
         if verified is not None:
@@ -277,8 +319,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     rank = sub.add_parser("rank", help="rank of a matrix in a .npy, .json or text file")
     rank.add_argument("file")
-    rank.add_argument("--method", default="auto",
-                      choices=["auto", "exact", "modular", "float"])
+    from seprank.linalg.frontdoor import METHODS
+
+    rank.add_argument("--method", default="auto", choices=list(METHODS),
+                      help="how to compute the rank (README, Methods): " + ", ".join(METHODS))
+    from seprank.linalg.engines import engine_names
+
+    rank.add_argument("--engine", default=None, choices=list(engine_names()),
+                      help="engine for the modular work (default: by size)")
     rank.add_argument("--prime", type=int, default=None)
     rank.add_argument("--certify", action="store_true",
                       help="attach certificates and verify them independently")

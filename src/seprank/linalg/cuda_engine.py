@@ -99,6 +99,7 @@ from numba import float64, int64
 
 from seprank.errors import InputError, MemoryLimitError, NotPrimeError, ParameterError
 from seprank.linalg.memory import format_bytes, require_fits
+from seprank.linalg.modarith import residues_int64
 from seprank.linalg.modular_lu import DEFAULT_ENGINE_PRIME, MAX_PRIME, k_max
 from seprank.scalars.primes import is_prime
 
@@ -596,13 +597,9 @@ def _host_residues(matrix: np.ndarray, p: int) -> np.ndarray:
                              "(residues) of absolute value < 2^53")
         require_fits(2 * m * n * 8, f"the {m} x {n} float64 host copy")
         return np.ascontiguousarray(np.mod(matrix, p))
-    if matrix.dtype.kind in "iu":
+    if matrix.dtype.kind in "iuO":
         require_fits(3 * m * n * 8, f"the {m} x {n} float64 host copy")
-        return np.ascontiguousarray((matrix % p).astype(np.float64))
-    if matrix.dtype.kind == "O":
-        require_fits(3 * m * n * 8, f"the {m} x {n} float64 host copy")
-        return np.array([[int(x) % p for x in row] for row in matrix],
-                        dtype=np.float64).reshape(m, n)
+        return np.ascontiguousarray(residues_int64(matrix, p).astype(np.float64))
     raise InputError(f"dtype {matrix.dtype} is not an integer type")
 
 

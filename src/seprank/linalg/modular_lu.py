@@ -79,50 +79,22 @@ import numpy as np
 
 from seprank.errors import InputError, NotPrimeError
 from seprank.linalg.memory import require_fits
+from seprank.linalg.modarith import NUMBA_DEFAULT_PRIME, NUMBA_MAX_PRIME, k_max, residues_int64
 from seprank.linalg.modkernels import mod_f64 as _mod
 from seprank.scalars.primes import is_prime
 
 __all__ = ["rank_profile_mod_p", "k_max", "MAX_PRIME", "DEFAULT_ENGINE_PRIME", "BASE_WIDTH"]
 
 #: Largest prime accepted: for p > 2^26 no inner dimension >= 1 keeps products exact.
-MAX_PRIME = 2**26
+MAX_PRIME = NUMBA_MAX_PRIME
 #: Default prime of this engine: the largest prime below 2^20 (k_max = 8192).
-DEFAULT_ENGINE_PRIME = 1048573
+DEFAULT_ENGINE_PRIME = NUMBA_DEFAULT_PRIME
 #: Column blocks at most this wide are eliminated column by column in numba.
 #: Narrow enough that the numba work (about n * m * BASE_WIDTH / 4
 #: multiply-adds, vectorised) stays small beside BLAS; see
 #: benchmarks/rank_engines.py.
 BASE_WIDTH = 32
 _TWO53 = 2**53
-
-
-def k_max(p: int) -> int:
-    """Largest inner dimension k with k (p-1)^2 + (p-1) <= 2^53 - 1.
-
-    That is k_max(p) = floor((2^53 - p) / (p - 1)^2): the number of products
-    of two residues in [0, p) that an entry in [0, p) can take, unreduced,
-    while float64 arithmetic stays exact (see the module docstring; Dumas,
-    Giorgi, Pernet, ACM TOMS 35(3), 2008, section 3).
-
-    Examples
-    --------
-    For p = 2 every product is 0 or 1: (2^53 - 2) / 1 of them fit.
-
-    >>> k_max(2) == 2**53 - 2
-    True
-
-    For p = 1048573 = 2^20 - 3, (p - 1)^2 = 2^40 - 2^23 + 16 is a little below
-    2^40, so the quotient is a little above 2^53 / 2^40 = 8192:
-
-    >>> k_max(1048573)
-    8192
-
-    Near the largest accepted prime, (p - 1)^2 is about 2^52: two products.
-
-    >>> k_max(67108859)
-    2
-    """
-    return (_TWO53 - p) // ((p - 1) ** 2)
 
 
 @numba.njit(cache=True)
@@ -643,12 +615,11 @@ def rank_profile_mod_p(matrix: np.ndarray, p: int = DEFAULT_ENGINE_PRIME, *,
         if not _reduce_residues(matrix, A, p):
             raise InputError("float64 input to the modular engine must hold exact integers "
                              "(residues) of absolute value < 2^53")
-    elif matrix.dtype.kind in "iu":
+    elif matrix.dtype.kind in "iuO":
+        # residues_int64 widens small dtypes before `% p` (int8 % p overflowed) and
+        # reduces uint64 without wrapping; object entries must be integers
         require_fits(3 * m * n * 8, f"the {m} x {n} float64 workspace")
-        A = np.ascontiguousarray((matrix % p).astype(np.float64))
-    elif matrix.dtype.kind == "O":
-        require_fits(3 * m * n * 8, f"the {m} x {n} float64 workspace")
-        A = np.array([[int(x) % p for x in row] for row in matrix], dtype=np.float64)
+        A = np.ascontiguousarray(residues_int64(matrix, p).astype(np.float64))
     else:
         raise InputError(f"dtype {matrix.dtype} is not an integer type")
     st = _State(A, p)

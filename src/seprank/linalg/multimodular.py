@@ -517,14 +517,17 @@ def _dixon_flint(A: flint.fmpz_mat, rows, cols, free, p: int, max_digits: int,
 
 def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS,
                       rank_primes: int = 2, use_numba: bool = True,
-                      seed: int | None = 0) -> MultimodularResult:
+                      seed: int | None = 0, first_prime: int | None = None
+                      ) -> MultimodularResult:
     """Rank of the integer matrix ``z`` over Q by the multi-modular method.
 
     Steps and references: see the module docstring (rank mod primes for the
     lower bound; Dixon p-adic lifting with float64 BLAS digits and rational
     reconstruction for the kernel; exact verification for the upper bound).
     ``seed`` fixes the random combination used for early termination (it
-    affects only speed, never the answer).
+    affects only speed, never the answer). ``first_prime`` (a prime below
+    2^26; default ``FIRST_PRIME``) starts the rank phase: ``seprank.rank``'s
+    ``auto`` passes a random one, which no input can be built to fool.
 
     Examples
     --------
@@ -543,7 +546,7 @@ def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS
     primes: list[int] = []
     best = None
     lifted: set[int] = set()  # ranks for which the kernel was already sought
-    p = FIRST_PRIME
+    p = FIRST_PRIME if first_prime is None else first_prime
     for i in range(max(rank_primes, 1)):
         r, rows, cols = _rank_mod(A, Aint, p, use_numba)
         primes.append(p)

@@ -16,6 +16,7 @@ import flint
 import numpy as np
 
 from seprank.errors import InputError
+from seprank.linalg.modarith import check_residue_dtype, residues_int64
 from seprank.scalars.primes import require_prime
 
 __all__ = ["ResidueMatrix"]
@@ -24,6 +25,12 @@ __all__ = ["ResidueMatrix"]
 @dataclass
 class ResidueMatrix:
     """Residues mod ``p`` of a matrix (numpy float64 or integer array, 2-D).
+
+    Any integer dtype is accepted (uint64 above 2^63 included) and reduced
+    exactly; float arrays must hold integers of magnitude below 2^53; object
+    arrays Python or numpy integers. Anything else (NaN, infinity, fractional
+    floats, bool, complex) is refused with an InputError at construction,
+    whatever the size (:mod:`seprank.linalg.modarith`).
 
     Examples
     --------
@@ -35,6 +42,8 @@ class ResidueMatrix:
     ((2, 2), 1, 'GF(5)')
     >>> ResidueMatrix(np.array([[7, -1]]), 5).tolist()
     [[2, 4]]
+    >>> ResidueMatrix(np.array([[2**63 + 6, 0]], dtype=np.uint64), 7).tolist()
+    [[0, 0]]
     """
 
     data: np.ndarray
@@ -44,9 +53,10 @@ class ResidueMatrix:
         self.p = require_prime(self.p)
         if not isinstance(self.data, np.ndarray) or self.data.ndim != 2:
             raise InputError("ResidueMatrix data must be a 2-dimensional numpy array")
-        if self.data.dtype.kind not in "iuf":
+        if self.data.dtype.kind not in "iufO":
             raise InputError(f"ResidueMatrix data has dtype {self.data.dtype}; "
                              "integer or float64 residues expected")
+        check_residue_dtype(self.data)  # the same rules at every size (issue 12, item 1)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -54,8 +64,12 @@ class ResidueMatrix:
 
     def to_nmod_mat(self) -> flint.nmod_mat:
         m, n = self.data.shape
-        vals = (np.asarray(self.data).astype(np.int64) % self.p).ravel().tolist()
+        vals = self.residues().ravel().tolist()
         return flint.nmod_mat(m, n, vals, self.p)
 
+    def residues(self) -> np.ndarray:
+        """The entries reduced into [0, p), as int64 (exact for every accepted dtype)."""
+        return residues_int64(self.data, self.p)
+
     def tolist(self) -> list[list[int]]:
-        return (np.asarray(self.data).astype(np.int64) % self.p).tolist()
+        return self.residues().tolist()

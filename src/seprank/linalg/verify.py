@@ -4,7 +4,28 @@ This module does not import the engines, the input reader they use, or our
 own primality test: it reads the matrix's entries itself, tests primality with
 sympy, computes the minor's determinant mod p by its own elimination (numpy
 int64 when p < 2^31 so that products of residues fit in 63 bits; Python
-integers otherwise), and multiplies kernel vectors with exact Python integers.
+integers otherwise), and checks kernel vectors by an exact product of its own
+(below).
+
+What it reads (and what it refuses)
+-----------------------------------
+The verifier accepts only what it can read exactly (issue 12, item 2):
+
+* matrix entries: Python ``int`` and ``fractions.Fraction``, numpy integer
+  scalars, python-flint ``fmpz``/``fmpq``, sympy rationals; numpy arrays of
+  an *integer* dtype are read element-wise as Python ints (``tolist``), which
+  is exact for every integer dtype, uint64 included: the verifier checks the
+  matrix as it is stored, and its own arithmetic is on Python ints or on
+  reduced residues, so nothing wraps inside it. Float entries or float arrays
+  (whose values may already be rounded) raise InputError, as do bools;
+  a ``ResidueMatrix`` may hold floats only if they are integers below 2^53.
+* certificates: primes, indices, bounds and vector entries must be Python
+  ints (or numpy integer scalars, converted with ``int``; flint ``fmpz``);
+  a float, bool, Fraction or anything else anywhere in a certificate makes
+  the verdict False. Primes must be prime (sympy; 2 and 3 are fine: a minor
+  nonzero mod any prime is a nonzero integer), indices in range and distinct.
+* a :class:`~seprank.linalg.result.RankResult`: its certificate is checked
+  and must prove the value and kind the result claims.
 
 What is checked
 ---------------
@@ -20,16 +41,26 @@ engines' integer form); the vectors are independent because at ``pivots[j]``
 vector j is nonzero and all others are zero. Then rank <= (n or m) - len(K),
 which must be <= the claimed bound. The "trivial" upper certificate claims
 only rank <= min(m, n).
+
+The kernel product A K is checked modulo primes q < 2^21 (float64 BLAS
+products of residues, exact: each partial sum stays below 2^53, inner
+dimension split into chunks) whose product exceeds 2 n max|A| max|K| (over
+Q): an integer of absolute value below half the modulus that is 0 modulo
+every prime is 0, so this is an exact test, not a probabilistic one. Over
+GF(p) with p < 2^31 the product is formed the same way after splitting the
+residues into 16-bit halves; larger p use Python integers.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 
 import numpy as np
 import sympy
 
+from seprank.errors import InputError
 from seprank.linalg.certificates import (
     LowerBoundCertificate,
     RankCertificate,
@@ -38,43 +69,150 @@ from seprank.linalg.certificates import (
 
 __all__ = ["verify", "verify_lower", "verify_upper"]
 
+_TWO53 = 2**53
+
+
+def _exact_entry(x: object, where: tuple[int, int]) -> int | Fraction:
+    """A matrix entry as an exact int or Fraction, or InputError (floats, bools, text)."""
+    if isinstance(x, (bool, np.bool_)):
+        raise InputError(f"verify: entry {where} is a bool; give integers or fractions")
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    try:
+        import flint
+
+        if isinstance(x, flint.fmpz):
+            return int(x)
+        if isinstance(x, flint.fmpq):
+            return Fraction(int(x.p), int(x.q))
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(x, sympy.Basic) and x.is_Rational:
+        return Fraction(int(x.p), int(x.q))
+    raise InputError(f"verify: entry {where} is {x!r} ({type(x).__name__}); the verifier "
+                     "reads only exact entries (integers, fractions)")
+
+
+def _rows_from(seq) -> list[list[int | Fraction]]:
+    rows = [list(r) for r in seq]
+    if rows and len({len(r) for r in rows}) != 1:
+        raise InputError("verify: ragged rows")
+    return [[_exact_entry(x, (i, j)) for j, x in enumerate(r)] for i, r in enumerate(rows)]
+
+
+def _array_rows(arr: np.ndarray, what: str) -> list[list[int | Fraction]]:
+    if arr.ndim != 2:
+        raise InputError(f"verify: {what} must be 2-dimensional")
+    if arr.dtype.kind in "iu":
+        return arr.tolist()  # Python ints, exact for every integer dtype
+    if arr.dtype.kind == "O":
+        return _rows_from(arr)
+    raise InputError(f"verify: {what} has dtype {arr.dtype}; the verifier reads only exact "
+                     "integer (or object) arrays")
+
 
 class _Reader:
-    """Row access to the matrix types the front door accepts, with exact entries."""
+    """Exact rows of the matrix types the front door accepts (InputError otherwise)."""
 
     def __init__(self, matrix: object):
         self.modulus: int | None = None
+        #: the entries as int64 when the input is an integer array with |x| < 2^62
+        #: (read without Python lists; exact), else None and ``_rows`` holds them
+        self._arr: np.ndarray | None = None
         try:
             import flint
         except ImportError:  # pragma: no cover
             flint = None
+        ncols = 0
         if flint is not None and isinstance(matrix, flint.nmod_mat):
             self.modulus = int(matrix.modulus())
-            self._rows = [[int(x) for x in row] for row in matrix.tolist()]
+            rows = [[int(x) for x in row] for row in matrix.tolist()]
+            ncols = matrix.ncols()
         elif flint is not None and isinstance(matrix, flint.fmpz_mat):
-            self._rows = [[int(x) for x in row] for row in matrix.tolist()]
+            rows = [[int(x) for x in row] for row in matrix.tolist()]
+            ncols = matrix.ncols()
         elif flint is not None and isinstance(matrix, flint.fmpq_mat):
-            self._rows = [[Fraction(str(x)) for x in row] for row in matrix.tolist()]
+            rows = [[Fraction(int(x.p), int(x.q)) for x in row] for row in matrix.tolist()]
+            ncols = matrix.ncols()
         elif hasattr(matrix, "data") and hasattr(matrix, "p") and isinstance(
                 matrix.data, np.ndarray):  # a matrix of residues mod p
-            self.modulus = int(matrix.p)
-            self._rows = [[int(x) % self.modulus for x in row] for row in matrix.data.tolist()]
+            p = matrix.p
+            if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)):
+                raise InputError(f"verify: residue modulus {p!r} is not an integer")
+            self.modulus = int(p)
+            data = matrix.data
+            if data.ndim == 2 and data.dtype.kind == "f":
+                if not (np.isfinite(data).all() and (data == np.floor(data)).all()
+                        and (np.abs(data) < _TWO53).all()):
+                    raise InputError("verify: float residues must be integers below 2^53")
+                data = data.astype(np.int64)
+            arr = _small_int64(data)
+            if arr is not None:
+                self._arr = arr % self.modulus  # int64 % p: exact, in [0, p)
+                rows = None
+            else:
+                rows = [[x % self.modulus for x in row]
+                        for row in _array_rows(data, "residues")]
+            ncols = data.shape[1]
         elif isinstance(matrix, sympy.MatrixBase):
-            self._rows = [[Fraction(int(x.p), int(x.q)) for x in row]
-                          for row in matrix.tolist()]
+            rows = _rows_from(matrix.tolist())
+            ncols = matrix.shape[1]
         elif isinstance(matrix, np.ndarray):
-            self._rows = matrix  # rows converted lazily
+            self._arr = _small_int64(matrix)
+            rows = None if self._arr is not None else _array_rows(matrix, "the matrix")
+            ncols = matrix.shape[1]
+        elif isinstance(matrix, (list, tuple)):
+            rows = _rows_from(matrix)
         else:
-            self._rows = [list(r) for r in matrix]
-        self.m = len(self._rows)
-        self.n = len(self._rows[0]) if self.m else (
-            matrix.shape[1] if isinstance(matrix, np.ndarray) else 0)
+            raise InputError(f"verify: cannot read a matrix from a {type(matrix).__name__}")
+        self._rows = rows
+        if rows is None:
+            self.m, self.n = self._arr.shape
+        else:
+            self.m = len(rows)
+            self.n = len(rows[0]) if self.m else ncols
+        self._int_rows: list[list[int]] | None = None
 
     def row(self, i: int) -> list:
-        r = self._rows[i]
-        if isinstance(r, np.ndarray):
-            return [int(x) if not isinstance(x, Fraction) else x for x in r.tolist()]
-        return [x if isinstance(x, (int, Fraction)) else Fraction(x) for x in r]
+        if self._rows is None:
+            return self._arr[i].tolist()
+        return self._rows[i]
+
+    def minor(self, rows: list[int], cols: list[int]):
+        """The integer minor (rows cleared of denominators): int64 array or lists."""
+        if self._arr is not None:
+            return self._arr[np.ix_(rows, cols)] if rows else np.zeros((0, 0), np.int64)
+        out = []
+        for i in rows:
+            full_row = self._rows[i]
+            out.append(_integer_row([full_row[j] for j in cols]))
+        return out
+
+    def int_matrix(self):
+        """Every row times the lcm of its denominators: int64 array or lists (cached)."""
+        if self._arr is not None:
+            return self._arr
+        if self._int_rows is None:
+            self._int_rows = [_integer_row(r) for r in self._rows]
+        return self._int_rows
+
+
+def _small_int64(arr: np.ndarray) -> np.ndarray | None:
+    """An integer array as int64 if every |entry| < 2^62 (exact), else None."""
+    if arr.ndim != 2 or arr.dtype.kind not in "iu" or arr.size == 0:
+        return None
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:
+        if int(arr.max()) >= 2**62:
+            return None
+        return arr.astype(np.int64)
+    out = arr.astype(np.int64)
+    if int(out.max()) >= 2**62 or int(out.min()) <= -(2**62):
+        return None
+    return out
 
 
 def _integer_row(values: list) -> list[int]:
@@ -82,27 +220,180 @@ def _integer_row(values: list) -> list[int]:
     for x in values:
         if isinstance(x, Fraction):
             den = lcm(den, x.denominator)
+    if den == 1:
+        return [int(x) for x in values]
     return [int(x * den) for x in values]
 
 
-def _det_nonzero_mod_p(rows: list[list[int]], p: int) -> bool:
+def _cert_int(x: object) -> int | None:
+    """A certificate field as an exact int, or None (floats, bools, anything else)."""
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    try:
+        import flint
+
+        if isinstance(x, flint.fmpz):
+            return int(x)
+    except ImportError:  # pragma: no cover
+        pass
+    return None
+
+
+def _cert_ints(seq: object) -> list[int] | None:
+    """A sequence of exact ints from a certificate, or None."""
+    if isinstance(seq, (str, bytes)) or not hasattr(seq, "__iter__"):
+        return None
+    out = []
+    for x in seq:
+        v = _cert_int(x)
+        if v is None:
+            return None
+        out.append(v)
+    return out
+
+
+def _fmod_exact(x: np.ndarray, p: int) -> np.ndarray:
+    """x mod p for float64 integers |x| < 2^53 (in place): floor(x / p) may be off
+    by one in rounding, so the remainder is corrected into [0, p) afterwards."""
+    q = np.floor(x * (1.0 / p))
+    x -= q * p  # exact: |x - q p| < 2p, and q p is within 2^53 of an exact product
+    x += np.where(x < 0, p, 0.0)
+    x -= np.where(x >= p, p, 0.0)
+    return x
+
+
+def _matmul_mod(M: np.ndarray, V: np.ndarray, p: int) -> np.ndarray:
+    """(M V) mod p for int64 residues in [0, p), p < 2^31, exactly (int64 result).
+
+    p < 2^21: float64 products of residues (terms below 2^42, summed in
+    chunks short enough to stay below 2^53). Otherwise by 16-bit halves: with
+    M = M1 2^16 + M0 and V = V1 2^16 + V0 each half-product has terms below
+    2^32, and sums of up to 2^20 of them are exact in float64.
+    """
+    a, b = M.shape
+    k = V.shape[1]
+    if b == 0:
+        return np.zeros((a, k), dtype=np.int64)
+    if p < 2**21:
+        chunk = max(1, (_TWO53 - p) // max(1, (p - 1) ** 2) - 1)
+        Mf, Vf = M.astype(np.float64), V.astype(np.float64)
+        acc = np.zeros((a, k), dtype=np.float64)
+        for k0 in range(0, b, chunk):
+            acc = _fmod_exact(acc + Mf[:, k0:k0 + chunk] @ Vf[k0:k0 + chunk], p)
+        return acc.astype(np.int64)
+    M0, M1 = (M & 0xFFFF).astype(np.float64), (M >> 16).astype(np.float64)
+    V0, V1 = (V & 0xFFFF).astype(np.float64), (V >> 16).astype(np.float64)
+    acc = np.zeros((a, k), dtype=np.int64)
+    s16, s32 = pow(2, 16, p), pow(2, 32, p)
+    for k0 in range(0, b, 2**20):
+        sl = slice(k0, k0 + 2**20)
+        lo = (M0[:, sl] @ V0[sl]).astype(np.int64) % p
+        mid = ((M1[:, sl] @ V0[sl]).astype(np.int64) % p
+               + (M0[:, sl] @ V1[sl]).astype(np.int64) % p) % p
+        hi = (M1[:, sl] @ V1[sl]).astype(np.int64) % p
+        acc = (acc + lo + (mid * s16) % p + (hi * s32) % p) % p
+    return acc
+
+
+#: panel width of the verifier's blocked elimination
+_PANEL = 48
+
+
+def _det_nonzero_float(rows, p: int) -> bool:
+    """det != 0 mod p < 2^21: blocked elimination in float64 with delayed reduction.
+
+    Invariant: every entry is an integer of magnitude below 2^52, so float64
+    arithmetic on it is exact. Residues are below p <= 2^21, products of two
+    residues below 2^42. An entry is reduced (:func:`_fmod_exact`) only when it
+    is read as a pivot, multiplier or operand; updates in between add at most
+    (p - 1)^2 each inside a panel (at most ``_PANEL`` of them) and at most
+    ``_PANEL`` (p - 1)^2 per trailing product, and the trailing block is reduced
+    whenever the next product could pass the bound.
+    """
+    a = (rows % p if isinstance(rows, np.ndarray)
+         else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    r = a.shape[0]
+    step = _PANEL * (p - 1) ** 2          # growth of one trailing product
+    limit = 2**52
+    growth = p                            # bound on |entries| of the trailing block
+    for k0 in range(0, r, _PANEL):
+        k1 = min(r, k0 + _PANEL)
+        a[k0:, k0:k1] = _fmod_exact(a[k0:, k0:k1], p)   # the panel, as residues
+        if k1 < r:
+            a[k0:k1, k1:] = _fmod_exact(a[k0:k1, k1:], p)
+        for j in range(k0, k1):
+            a[j:, j] = _fmod_exact(a[j:, j], p)        # grown by earlier panel steps
+            nz = np.flatnonzero(a[j:, j])
+            if nz.size == 0:
+                return False
+            piv = j + int(nz[0])
+            if piv != j:
+                a[[j, piv]] = a[[piv, j]]
+            a[j, j:k1] = _fmod_exact(a[j, j:k1], p)
+            inv = float(pow(int(a[j, j]), -1, p))
+            mult = _fmod_exact(a[j + 1:, j] * inv, p)
+            a[j + 1:, j] = mult
+            if j + 1 < k1:  # < p + _PANEL (p-1)^2 after the panel: exact
+                a[j + 1:, j + 1:k1] -= mult[:, None] * a[j, j + 1:k1][None, :]
+        if k1 == r:
+            break
+        for j in range(k0, k1):  # U12 = L11^-1 A12, each row reduced before its use
+            a[j, k1:] = _fmod_exact(a[j, k1:], p)
+            if j + 1 < k1:
+                a[j + 1:k1, k1:] -= a[j + 1:k1, j][:, None] * a[j, k1:][None, :]
+        if growth + step >= limit:
+            a[k1:, k1:] = _fmod_exact(a[k1:, k1:], p)
+            growth = p
+        a[k1:, k1:] -= a[k1:, k0:k1] @ a[k0:k1, k1:]
+        growth += step
+    return True
+
+
+def _det_nonzero_mod_p(rows, p: int) -> bool:
+    """det(rows) != 0 mod p, by blocked Gaussian elimination (right-looking LU).
+
+    p < 2^31: int64 residues; each panel of ``_PANEL`` columns is eliminated
+    column by column (products of two residues < 2^62), then the trailing block
+    is updated by one exact product (:func:`_matmul_mod`). Larger p: Python ints.
+    """
     r = len(rows)
     if r == 0:
         return True
+    if isinstance(rows, np.ndarray) and p >= 2**31:
+        rows = rows.tolist()
+    if p < 2**21:
+        return _det_nonzero_float(rows, p)
     if p < 2**31:
-        a = np.array([[x % p for x in row] for row in rows], dtype=np.int64)
-        for k in range(r):
-            nz = np.nonzero(a[k:, k])[0]
-            if nz.size == 0:
-                return False
-            piv = k + int(nz[0])
-            if piv != k:
-                a[[k, piv]] = a[[piv, k]]
-            inv = pow(int(a[k, k]), -1, p)
-            a[k, k:] = (a[k, k:] * inv) % p
-            if k + 1 < r:
-                factors = a[k + 1:, k].copy()
-                a[k + 1:, k:] = (a[k + 1:, k:] - (factors[:, None] * a[k, k:][None, :]) % p) % p
+        a = (rows % p if isinstance(rows, np.ndarray)
+             else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
+        for k0 in range(0, r, _PANEL):
+            k1 = min(r, k0 + _PANEL)
+            for j in range(k0, k1):
+                nz = np.nonzero(a[j:, j])[0]
+                if nz.size == 0:
+                    return False
+                piv = j + int(nz[0])
+                if piv != j:
+                    a[[j, piv]] = a[[piv, j]]
+                inv = pow(int(a[j, j]), -1, p)
+                mult = (a[j + 1:, j] * inv) % p
+                a[j + 1:, j] = mult
+                if j + 1 < k1:
+                    a[j + 1:, j + 1:k1] = (a[j + 1:, j + 1:k1]
+                                           - (mult[:, None] * a[j, j + 1:k1][None, :]) % p) % p
+            if k1 == r:
+                break
+            # U12 = L11^-1 A12 (unit lower L11), row by row
+            for j in range(k0, k1 - 1):
+                a[j + 1:k1, k1:] = (a[j + 1:k1, k1:]
+                                    - (a[j + 1:k1, j][:, None] * a[j, k1:][None, :]) % p) % p
+            prod = _matmul_mod(a[k1:, k0:k1], a[k0:k1, k1:], p)
+            a[k1:, k1:] = (a[k1:, k1:] - prod) % p
         return True
     a = [[x % p for x in row] for row in rows]
     for k in range(r):
@@ -133,22 +424,124 @@ def verify_lower(matrix: object, cert: LowerBoundCertificate, _reader: _Reader |
     >>> verify_lower(A, Lower(7, (0, 1), (0, 1))), verify_lower(A, Lower(5, (0, 1), (0, 1)))
     (True, False)
     """
+    if not isinstance(cert, LowerBoundCertificate):
+        return False
     rd = _reader or _Reader(matrix)
-    p = cert.prime
-    if not isinstance(p, int) or p < 2 or not sympy.isprime(p):
+    p = _cert_int(cert.prime)
+    if p is None or p < 2 or not sympy.isprime(p):
         return False
     if rd.modulus is not None and rd.modulus != p:
         return False
-    rows, cols = list(cert.rows), list(cert.cols)
+    rows, cols = _cert_ints(cert.rows), _cert_ints(cert.cols)
+    if rows is None or cols is None:
+        return False
     if len(rows) != len(cols) or len(set(rows)) != len(rows) or len(set(cols)) != len(cols):
         return False
     if any(not (0 <= i < rd.m) for i in rows) or any(not (0 <= j < rd.n) for j in cols):
         return False
-    minor = []
-    for i in rows:
-        full_row = rd.row(i)
-        minor.append(_integer_row([full_row[j] for j in cols]))
-    return _det_nonzero_mod_p(minor, p)
+    return _det_nonzero_mod_p(rd.minor(rows, cols), p)
+
+
+@lru_cache(maxsize=1)
+def _crt_primes() -> tuple[int, ...]:
+    """Primes below 2^21, largest first (for the exact kernel product over Z)."""
+    out, q = [], 2**21
+    for _ in range(4096):
+        q = int(sympy.prevprime(q))
+        out.append(q)
+    return tuple(out)
+
+
+def _residue_table(values: list[int], primes: list[int]) -> np.ndarray:
+    """values mod each prime (< 2^21), as a float64 array of shape (len(values), len(primes)).
+
+    Small values go through int64 directly; large ones are cut into 16-bit
+    limbs l_t (|x| = sum_t l_t 2^(16 t)) and reduced as a float64 product of
+    the limbs with 2^(16 t) mod q: every term is below 2^37, so sums of up to
+    2^15 terms are exact, and longer numbers are summed in such chunks.
+    """
+    N = len(values)
+    out = np.empty((N, len(primes)), dtype=np.float64)
+    if N == 0:
+        return out
+    try:
+        arr = np.array(values, dtype=np.int64)
+        if arr.size and int(np.abs(arr).max()) < 2**62:
+            for t, q in enumerate(primes):
+                out[:, t] = arr % q
+            return out
+    except OverflowError:
+        pass
+    nbytes = max((abs(x).bit_length() + 7) // 8 for x in values)
+    nbytes += nbytes % 2
+    buf = b"".join(abs(x).to_bytes(nbytes, "little") for x in values)
+    limbs = np.frombuffer(buf, dtype="<u2").reshape(N, nbytes // 2).astype(np.float64)
+    L = limbs.shape[1]
+    sign = np.array([-1.0 if x < 0 else 1.0 for x in values])
+    qs = np.array(primes, dtype=np.float64)
+    pw = np.empty((L, len(primes)), dtype=np.float64)
+    for t, q in enumerate(primes):
+        pw[:, t] = [pow(2, 16 * j, q) for j in range(L)]
+    acc = np.zeros((N, len(primes)), dtype=np.float64)
+    for j0 in range(0, L, 2**15):
+        acc = np.fmod(acc + limbs[:, j0:j0 + 2**15] @ pw[j0:j0 + 2**15], qs)
+    return np.mod(acc * sign[:, None], qs)
+
+
+def _matmul_zero_small(Mq: np.ndarray, Vq: np.ndarray, q: int) -> bool:
+    """(M V) mod q == 0 for residues in [0, q), q < 2^21: float64 products, exact."""
+    chunk = max(1, (_TWO53 - q) // ((q - 1) ** 2 or 1) - 1)
+    acc = np.zeros((Mq.shape[0], Vq.shape[1]), dtype=np.float64)
+    for k0 in range(0, Mq.shape[1], chunk):
+        acc = _fmod_exact(acc + Mq[:, k0:k0 + chunk] @ Vq[k0:k0 + chunk], q)
+    return not acc.any()
+
+
+def _product_is_zero(M, V: list[list[int]], modulus: int | None) -> bool:
+    """True iff M V = 0 exactly (mod ``modulus`` when given); M is a x b, V is b x k."""
+    a, b = len(M), len(V)
+    k = len(V[0]) if V else 0
+    if a == 0 or k == 0 or b == 0:
+        return True
+    is_arr = isinstance(M, np.ndarray)  # int64 entries, |x| < 2^62
+    if modulus is not None:
+        if modulus < 2**31:
+            Mr = (M % modulus if is_arr
+                  else np.array([[x % modulus for x in r] for r in M], dtype=np.int64))
+            Vr = np.array([[x % modulus for x in r] for r in V], dtype=np.int64)
+            return not _matmul_mod(Mr, Vr, modulus).any()
+        if is_arr:
+            M = M.tolist()
+        cols = list(zip(*V, strict=True))
+        return all(sum(x * y for x, y in zip(r, c, strict=True)) % modulus == 0
+                   for r in M for c in cols)
+    mflat = None if is_arr else [x for r in M for x in r]
+    vflat = [x for r in V for x in r]
+    mmax = int(np.abs(M).max()) if is_arr else max(abs(x) for x in mflat)
+    vmax = max(abs(x) for x in vflat)
+    if mmax == 0 or vmax == 0:
+        return True
+    bound = 2 * b * mmax * vmax  # |(M V)_ij| < bound / 2
+    primes, prod = [], 1
+    for q in _crt_primes():
+        primes.append(q)
+        prod *= q
+        if prod > bound:
+            break
+    else:  # pragma: no cover - products beyond 4096 primes of 21 bits: Python integers
+        M = M.tolist() if is_arr else M
+        cols = list(zip(*V, strict=True))
+        return all(sum(x * y for x, y in zip(r, c, strict=True)) == 0 for r in M for c in cols)
+    step = max(1, 2**23 // max(a * b, len(vflat)))
+    for g in range(0, len(primes), step):
+        group = primes[g:g + step]
+        Mt = None if is_arr else _residue_table(mflat, group)
+        Vt = _residue_table(vflat, group)
+        for t, q in enumerate(group):
+            Mq = (M % q).astype(np.float64) if is_arr else Mt[:, t].reshape(a, b)
+            if not _matmul_zero_small(Mq, Vt[:, t].reshape(b, k), q):
+                return False
+    return True
 
 
 def verify_upper(matrix: object, cert: UpperBoundCertificate, _reader: _Reader | None = None
@@ -166,53 +559,69 @@ def verify_upper(matrix: object, cert: UpperBoundCertificate, _reader: _Reader |
     >>> verify_upper(A, Upper(bound=1, side="right", vectors=((1, 1),), pivots=(0,)))
     False
     """
+    if not isinstance(cert, UpperBoundCertificate):
+        return False
     rd = _reader or _Reader(matrix)
     m, n = rd.m, rd.n
+    bound = _cert_int(cert.bound)
+    if bound is None or not isinstance(cert.side, str):
+        return False
     if cert.side == "trivial":
-        return not cert.vectors and cert.bound >= min(m, n)
+        return (isinstance(cert.vectors, (tuple, list)) and len(cert.vectors) == 0
+                and bound >= min(m, n))
     if cert.side not in ("right", "left"):
         return False
-    if (cert.modulus is None) != (rd.modulus is None):
+    mod = None if cert.modulus is None else _cert_int(cert.modulus)
+    if cert.modulus is not None and mod is None:
         return False
-    if cert.modulus is not None and cert.modulus != rd.modulus:
+    if mod != rd.modulus or (mod is not None and not sympy.isprime(mod)):
         return False
     length = n if cert.side == "right" else m
-    vecs, piv = cert.vectors, list(cert.pivots)
+    if isinstance(cert.vectors, (str, bytes)) or not hasattr(cert.vectors, "__iter__"):
+        return False
+    vecs = [_cert_ints(v) for v in cert.vectors]
+    piv = _cert_ints(cert.pivots)
+    if piv is None or any(v is None for v in vecs):
+        return False
     if len(piv) != len(vecs) or len(set(piv)) != len(piv):
         return False
     if any(len(v) != length for v in vecs) or any(not (0 <= c < length) for c in piv):
         return False
-    mod = cert.modulus
     for j, v in enumerate(vecs):  # independence: a diagonal block at the pivots
         for k, c in enumerate(piv):
             x = v[c] % mod if mod else v[c]
             if (x != 0) != (j == k):
                 return False
-    if length - len(vecs) > cert.bound:
+    if length - len(vecs) > bound:
         return False
     if not vecs:
         return True
-    if cert.side == "right":
-        for i in range(m):
-            row = _integer_row(rd.row(i))
-            for v in vecs:
-                s = sum(a * b for a, b in zip(row, v, strict=True) if a and b)
-                if (s % mod if mod else s) != 0:
-                    return False
-        return True
-    # left kernel of the matrix whose rows are cleared of denominators (each row
-    # times the lcm of its denominators): sum_i y_i * row_i = 0
-    acc = [[0] * n for _ in vecs]
-    for i in range(m):
-        row = _integer_row(rd.row(i))
-        for t, y in enumerate(vecs):
-            yi = y[i]
-            if yi:
-                a = acc[t]
-                for j, x in enumerate(row):
-                    if x:
-                        a[j] = (a[j] + yi * x) % mod if mod else a[j] + yi * x
-    return all(x == 0 for a in acc for x in a)
+    A = rd.int_matrix()
+    K = [list(c) for c in zip(*vecs, strict=True)]  # the vectors as columns
+    if cert.side == "right":  # A K = 0
+        return _product_is_zero(A, K, mod)
+    # left kernel of the matrix whose rows are cleared of denominators: A^T Y = 0
+    if isinstance(A, np.ndarray):
+        return _product_is_zero(np.ascontiguousarray(A.T), K, mod)
+    At = [list(c) for c in zip(*A, strict=True)] if A else []
+    return _product_is_zero(At, K, mod)
+
+
+def _claim_holds(result: object, cert: RankCertificate) -> bool:
+    """True iff ``cert``'s bounds prove the value and kind that ``result`` claims."""
+    value = _cert_int(getattr(result, "value", None))
+    kind = getattr(result, "kind", None)
+    if value is None:
+        return False
+    low = cert.lower.bound if cert.lower is not None else None
+    up = cert.upper.bound if cert.upper is not None else None
+    if kind == "exact":
+        return low is not None and up is not None and low == value == up
+    if kind == "lower_bound":
+        return low is not None and low >= value
+    if kind == "upper_bound":
+        return up is not None and up <= value
+    return False
 
 
 def verify(matrix: object, certificate: object) -> bool:
@@ -220,29 +629,45 @@ def verify(matrix: object, certificate: object) -> bool:
 
     ``certificate`` may be a RankCertificate (both parts are checked, and they
     must not contradict each other), a LowerBoundCertificate, an
-    UpperBoundCertificate, or a RankResult carrying one.
+    UpperBoundCertificate, or a RankResult carrying one (then the certificate
+    must also prove the result's value and kind). A matrix the verifier
+    cannot read exactly (floats) raises InputError; a certificate it cannot
+    read exactly is not verified (False). See the module docstring.
 
     >>> import seprank
     >>> A = [[1, 2, 3], [2, 4, 6], [1, 0, 1]]
     >>> res = seprank.rank(A, certify=True)
-    >>> seprank.verify(A, res.certificate)
-    True
+    >>> seprank.verify(A, res.certificate), seprank.verify(A, res)
+    (True, True)
+    >>> seprank.verify([[1.5, 1], [3, 2]], res.certificate)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.InputError: verify: entry (0, 0) is 1.5 (float); the verifier reads ...
     """
+    result = None
     if hasattr(certificate, "certificate") and hasattr(certificate, "kind"):
-        certificate = certificate.certificate
+        result, certificate = certificate, certificate.certificate
     rd = _Reader(matrix)
     if isinstance(certificate, LowerBoundCertificate):
-        return verify_lower(matrix, certificate, rd)
-    if isinstance(certificate, UpperBoundCertificate):
-        return verify_upper(matrix, certificate, rd)
-    if isinstance(certificate, RankCertificate):
-        if certificate.lower is None and certificate.upper is None:
+        certificate = RankCertificate(lower=certificate)
+    elif isinstance(certificate, UpperBoundCertificate):
+        certificate = RankCertificate(upper=certificate)
+    if not isinstance(certificate, RankCertificate):
+        if result is not None:
             return False
-        if certificate.lower is not None and not verify_lower(matrix, certificate.lower, rd):
+        raise TypeError(f"not a rank certificate: {type(certificate).__name__}")
+    if certificate.lower is None and certificate.upper is None:
+        return False
+    if certificate.lower is not None and not verify_lower(matrix, certificate.lower, rd):
+        return False
+    if certificate.upper is not None and not verify_upper(matrix, certificate.upper, rd):
+        return False
+    if certificate.lower is not None and certificate.upper is not None \
+            and certificate.lower.bound > certificate.upper.bound:
+        return False
+    if result is not None:
+        field = getattr(result, "field", None)
+        if field != ("QQ" if rd.modulus is None else f"GF({rd.modulus})"):
             return False
-        if certificate.upper is not None and not verify_upper(matrix, certificate.upper, rd):
-            return False
-        if certificate.lower is not None and certificate.upper is not None:
-            return certificate.lower.bound <= certificate.upper.bound
-        return True
-    raise TypeError(f"not a rank certificate: {type(certificate).__name__}")
+        return _claim_holds(result, certificate)
+    return True
