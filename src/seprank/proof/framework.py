@@ -1,8 +1,9 @@
-"""Steps, checks, and how a check's verdict follows from its steps.
+"""Steps, checks, and how a check's verdict and outcome follow from its steps.
 
 See the package docstring of :mod:`seprank.proof` for the model. This module
 holds the data types and :func:`run_check`, which runs one check body and
-collects its steps; ordering many checks is :mod:`seprank.proof.runner`.
+collects its steps; ordering many checks is :mod:`seprank.proof.runner`; the
+claim / erratum / outcome rules are :mod:`seprank.proof.claims`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from seprank.proof.claims import (
+    Claim,
+    Conclusion,
+    Erratum,
+    Settled,
+    settle,
+    severity_rank,
+)
 from seprank.proof.evidence import jsonable
 
 __all__ = [
@@ -66,6 +75,8 @@ class Step:
     message: str | None = None
     corrected: bool = False
     seconds: float = 0.0
+    errata: list[Erratum] = field(default_factory=list)
+    verifies: list[Erratum] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -79,6 +90,8 @@ class Step:
             out["message"] = self.message
         if self.corrected:
             out["corrected"] = True
+        if self.errata:
+            out["errata"] = [e.to_dict() for e in self.errata]
         return out
 
 
@@ -130,6 +143,47 @@ class StepHandle:
             self._step.status = INCONCLUSIVE
         self._step.message = message
 
+    def erratum(self, location: str, printed: str, corrected: str, severity: str, *,
+                message: str | None = None, **fields: Any) -> Erratum:
+        """Record what is wrong with the printed text; this step becomes *failed*.
+
+        The arguments are those of :class:`~seprank.proof.claims.Erratum`
+        (``in_statement``, ``hypothesis``, ``survives``, ``repair``,
+        ``instance``, ``verified``). ``message`` is the step's note (default:
+        the erratum's summary). Returns the erratum, for :meth:`verifies`.
+
+        Examples
+        --------
+        >>> s = StepHandle(Step("eq. (55) as printed"))
+        >>> err = s.erratum("eq. (55)", "a_i = a_j", "a_i != a_j", "notation",
+        ...                 instance={"a": [1, 1]})
+        >>> s.failed, s.step.errata[0].severity, err.step
+        (True, 'notation', 'eq. (55) as printed')
+        """
+        err = Erratum(location=location, printed=printed, corrected=corrected,
+                      severity=severity, step=self._step.claim, **fields)
+        self._step.errata.append(err)
+        if fields.get("instance") is not None and "counterexample" not in self._step.evidence:
+            self._step.evidence["counterexample"] = fields["instance"]
+        if self._step.status != FAILED or message:
+            self.fail(message or err.summary())
+        return err
+
+    def verifies(self, *errata: Erratum) -> None:
+        """Say that this step checks the corrected text of ``errata``.
+
+        The corrections count as verified when this step ends *passed*.
+
+        Examples
+        --------
+        >>> err = Erratum("l.2", "x > 0", "x >= 0", "false-statement")
+        >>> s = StepHandle(Step("x >= 0 for x in {0, 1}", corrected=True))
+        >>> s.verifies(err)
+        >>> s.step.verifies == [err]
+        True
+        """
+        self._step.verifies.extend(errata)
+
     @property
     def failed(self) -> bool:
         return self._step.status == FAILED
@@ -165,6 +219,42 @@ class CheckContext:
         self.full = full
         self.steps: list[Step] = []
         self._on_step = on_step
+        self.conclusion: Conclusion | None = None
+
+    @property
+    def errata(self) -> list[Erratum]:
+        """Every erratum recorded so far, in step order."""
+        return [e for st in self.steps for e in st.errata]
+
+    def conclude(self, outcome: str, strength: str, reason: str, *,
+                 count: int | None = None, largest: dict[str, Any] | None = None,
+                 binding: bool | None = None, basis: str | None = None,
+                 reduction: str | None = None, own_argument: str | None = None) -> None:
+        """State the claim's outcome and the strength of the evidence (once, at the end).
+
+        ``outcome``: ``holds``, ``holds-corrected``, ``false`` or ``open``;
+        ``strength``: ``proof`` (name its ``basis``: ``identity``,
+        ``exhaustive``, ``certificate`` or ``argument``), ``instances`` (give
+        ``count``, ``largest`` sizes and ``binding``) or ``none``. ``reason``:
+        one sentence a reader can check against the steps. ``reduction``: why an
+        exhaustive finite range covers every case of a universal claim.
+        ``own_argument``: why the claim holds even if a dependency is false.
+        The rules of :mod:`seprank.proof.claims` then decide what is reported.
+
+        Examples
+        --------
+        >>> ctx = CheckContext()
+        >>> ctx.conclude("open", "instances", "consistent on 3 instances", count=3,
+        ...              largest={"N": 4}, binding=True)
+        >>> ctx.conclusion.outcome, ctx.conclusion.binding
+        ('open', True)
+        """
+        if self.conclusion is not None:
+            raise ValueError("a check concludes once")
+        self.conclusion = Conclusion(outcome=outcome, strength=strength, reason=reason,
+                                     count=count, largest=largest, binding=binding,
+                                     basis=basis, reduction=reduction,
+                                     own_argument=own_argument)
 
     @contextmanager
     def step(self, claim: str, source: str | None = None, *,
@@ -206,19 +296,24 @@ class CheckSpec:
     source: str
     func: Callable[[CheckContext], None]
     depends: tuple[str, ...] = ()
+    claim: Claim | None = None
 
 
 @dataclass
 class CheckResult:
-    """The outcome of one check: its steps and the verdict that follows.
+    """The result of one check: its steps, the verdict on the printed text, the outcome.
+
+    ``verdict`` (verified / refuted / inconclusive) judges the printed text
+    step by step; ``settled`` holds the claim's outcome and strength after the
+    rules of :mod:`seprank.proof.claims`.
 
     Examples
     --------
     >>> steps = [Step("a", status=PASSED), Step("b", status=FAILED, message="b is false")]
     >>> res = CheckResult(id="demo", title="a demo", source="none",
     ...                   verdict=verdict_of(steps), steps=steps, seconds=0.0)
-    >>> res.verdict, res.findings, len(res.counterexamples)
-    ('refuted', ['failed: b is false'], 1)
+    >>> res.verdict, res.findings, len(res.counterexamples), res.outcome
+    ('refuted', ['failed: b is false'], 1, 'open')
     """
 
     id: str
@@ -229,29 +324,62 @@ class CheckResult:
     seconds: float
     depends: tuple[str, ...] = ()
     full: bool = False
+    claim: Claim | None = None
+    settled: Settled | None = None
+    dependency_outcomes: dict[str, str] = field(default_factory=dict)
 
     @property
     def counterexamples(self) -> list[Step]:
         return [s for s in self.steps if s.status == FAILED]
 
     @property
+    def errata(self) -> list[Erratum]:
+        """The errata, most severe first (step order among equals)."""
+        found = [e for s in self.steps for e in s.errata]
+        return sorted(found, key=lambda e: severity_rank(e.severity))
+
+    @property
+    def outcome(self) -> str:
+        return self.settled.outcome if self.settled is not None else "open"
+
+    @property
+    def strength(self) -> str:
+        return self.settled.strength if self.settled is not None else "none"
+
+    @property
+    def violations(self) -> list[str]:
+        return list(self.settled.violations) if self.settled is not None else []
+
+    @property
     def findings(self) -> list[str]:
-        """One line per step that failed or could not decide: what and why."""
-        return [f"{s.status}: {s.message or s.claim}" for s in self.steps
-                if s.status != PASSED]
+        """Most severe first: steps that raised, errata by severity, failed steps
+        without an erratum, then undecided steps."""
+        out = [f"error: {s.message or s.claim}" for s in self.steps if s.status == ERROR]
+        out += [e.summary() for e in self.errata]
+        out += [f"failed: {s.message or s.claim}" for s in self.steps
+                if s.status == FAILED and not s.errata]
+        out += [f"inconclusive: {s.message or s.claim}" for s in self.steps
+                if s.status == INCONCLUSIVE]
+        return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        settled = self.settled or Settled("open", "none", "not settled")
+        out = {
             "id": self.id,
             "title": self.title,
             "source": self.source,
+            "claim": self.claim.to_dict() if self.claim is not None else None,
             "verdict": self.verdict,
+            **settled.to_dict(),
+            "errata": [e.to_dict() for e in self.errata],
             "tier": "full" if self.full else "fast",
             "depends": list(self.depends),
+            "dependency_outcomes": dict(self.dependency_outcomes),
             "findings": self.findings,
             "steps": [s.to_dict() for s in self.steps],
             "seconds": round(self.seconds, 6),
         }
+        return out
 
 
 def verdict_of(steps: list[Step]) -> str:
@@ -306,6 +434,13 @@ def run_check(spec: CheckSpec, *, full: bool = False,
         if on_step is not None:
             on_step(step)
     seconds = time.perf_counter() - start
+    for step in ctx.steps:  # a correction is verified by a step that passed
+        for err in step.verifies:
+            if step.status == PASSED:
+                err.verified = True
+                err.verified_by.append(step.claim)
+    settled = settle(spec.claim, ctx.conclusion, ctx.steps, ctx.errata)
     return CheckResult(id=spec.id, title=spec.title, source=spec.source,
                        verdict=verdict_of(ctx.steps), steps=ctx.steps,
-                       seconds=seconds, depends=spec.depends, full=full)
+                       seconds=seconds, depends=spec.depends, full=full,
+                       claim=spec.claim, settled=settled)
