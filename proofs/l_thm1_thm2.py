@@ -101,6 +101,13 @@ def _b2_defined(L: int, d_x: int, H: int) -> bool:
     return True
 
 
+def _b2_reached(L: int, d_x: int, H: int) -> bool:
+    """B.2's construction applies: its dimensions are defined AND Lemma 6's weights exist,
+    which needs d_a = d_x / H odd and >= 3 (l.726, l.740); for even d_a Lemma 6 is undefined."""
+    d_a = d_x // H
+    return _b2_defined(L, d_x, H) and d_a % 2 == 1 and d_a >= 3
+
+
 def _pow_le(base_a: Fraction, exp_a: Fraction, value_b: Fraction | int) -> bool:
     """Exactly decide ``base_a ** exp_a <= value_b`` for positive rationals, rational exp_a."""
     q = exp_a.denominator
@@ -183,10 +190,13 @@ def l_thm1(ctx):
         s.require(not bad_binom, "C(n, k) >= (n/k)^k fails", counterexample=bad_binom[:1])
 
     with ctx.step("B.2 reaches Theorem 1's lower bound where its construction is defined "
-                  "(L >= 2, d = (d_x - H)/2 an integer >= 1): ((d-1)/lambda + 1)^lambda and "
+                  "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
+                  "Lemma 6 requires): ((d-1)/lambda + 1)^lambda and "
                   "((d, lambda)) are both >= 3^{lower} = (d/lambda)^lambda",
-                  source=f"{PAPER} l.682-690") as s:
-        covered = [p for p in proper if _b2_defined(*p)]
+                  source=f"{PAPER} l.682-690, l.726, l.740") as s:
+        covered = [p for p in proper if _b2_reached(*p)]
+        s.record(excluded_even_d_a=sum(1 for p in proper
+                                       if _b2_defined(*p) and not _b2_reached(*p)))
         bad, ratios, first_larger = [], [], 0
         for L, d_x, H in covered:
             d, lam = b2_dims(L, d_x, H)
@@ -205,20 +215,22 @@ def l_thm1(ctx):
         s.require(not bad, "B.2 does not reach Theorem 1's lower bound", counterexample=bad[:1])
 
     with ctx.step("points of Theorem 1's regime (H < d_x) that B.2's argument does not reach: "
-                  "L = 1 (the Hadamard power 3^{L-2} = 1/3 is not an integer) and odd d_x - H "
-                  "(d not an integer; using floor(d) instead is tried); the printed lower bound "
+                  "L = 1 (the Hadamard power 3^{L-2} = 1/3 is not an integer), odd d_x - H "
+                  "(d not an integer; using floor(d) instead is tried) and even d_a (Lemma 6's "
+                  "weights are undefined); the printed lower bound "
                   "cannot be decided there from the bound formulas",
-                  source=f"{PAPER} l.666-668, l.680-690") as s:
+                  source=f"{PAPER} l.666-668, l.680-690, l.726") as s:
         repaired, uncovered = 0, []
         for L, d_x, H in proper:
-            if _b2_defined(L, d_x, H):
+            if _b2_reached(L, d_x, H):
                 continue
             base, lam = thm1_lower_pow3(L, d_x, H)
             if _pow_le(base, lam, 1):
                 repaired += 1  # vacuous: sep >= 1 for a function that is not identically 0
                 continue
             d_floor = (d_x - H) // 2
-            if L >= 2 and d_floor >= 1 and _pow_le(base, lam, multiset(d_floor, 3 ** (L - 2))):
+            if (L >= 2 and d_floor >= 1 and (d_x // H) % 2 == 1
+                    and _pow_le(base, lam, multiset(d_floor, 3 ** (L - 2)))):
                 repaired += 1
                 continue
             uncovered.append((L, d_x, H))
@@ -332,10 +344,13 @@ def l_thm2(ctx):
             s.inconclusive("e enclosure too coarse", undecided=undecided[:3])
 
     with ctx.step("B.2 reaches Theorem 2's lower bound where its construction is defined "
-                  "(L >= 2, d = (d_x - H)/2 an integer >= 1): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
+                  "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
+                  "Lemma 6 requires): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
                   "and ((d, lambda)) are both >= 3^{lower}; compared after squaring",
-                  source=f"{PAPER} l.684-690") as s:
-        covered = [p for p in proper if _b2_defined(*p)]
+                  source=f"{PAPER} l.684-690, l.726, l.740") as s:
+        covered = [p for p in proper if _b2_reached(*p)]
+        s.record(excluded_even_d_a=sum(1 for p in proper
+                                       if _b2_defined(*p) and not _b2_reached(*p)))
         bad, rows, second_larger = [], [], 0
         for L, d_x, H in covered:
             d, lam = b2_dims(L, d_x, H)
@@ -358,20 +373,22 @@ def l_thm2(ctx):
         s.require(not bad, "B.2 does not reach Theorem 2's lower bound", counterexample=bad[:1])
 
     with ctx.step("points of Theorem 2's regime (H < d_x) that B.2's construction does not "
-                  "reach (L = 1 or d_x - H odd) are still covered: either 3^{lower} <= 1 "
+                  "reach (L = 1, d_x - H odd, or d_a even where Lemma 6 is undefined) are "
+                  "still covered: either 3^{lower} <= 1 "
                   "(vacuous, since sep >= 1 for a function that is not identically 0) or the "
                   "construction with floor((d_x - H)/2) already has rank >= 3^{lower}",
-                  source=f"{PAPER} l.666-668, l.680-690") as s:
+                  source=f"{PAPER} l.666-668, l.680-690, l.726") as s:
         vacuous, repaired, uncovered = 0, 0, []
         for L, d_x, H in proper:
-            if _b2_defined(L, d_x, H):
+            if _b2_reached(L, d_x, H):
                 continue
             target_sq = thm2_lower_pow3_squared(L, d_x, H)
             if target_sq <= 1:
                 vacuous += 1
                 continue
             d_floor = (d_x - H) // 2
-            if L >= 2 and d_floor >= 1 and multiset(d_floor, 3 ** (L - 2)) ** 2 >= target_sq:
+            if (L >= 2 and d_floor >= 1 and (d_x // H) % 2 == 1
+                    and multiset(d_floor, 3 ** (L - 2)) ** 2 >= target_sq):
                 repaired += 1
                 continue
             uncovered.append((L, d_x, H))

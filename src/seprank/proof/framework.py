@@ -226,6 +226,66 @@ class CheckContext:
         """Every erratum recorded so far, in step order."""
         return [e for st in self.steps for e in st.errata]
 
+    def find_step(self, ref: int | str | Step | None = None) -> Step:
+        """A step of this check: by index, by the start of its claim, or the last one.
+
+        Examples
+        --------
+        >>> ctx = CheckContext()
+        >>> with ctx.step("first claim"):
+        ...     pass
+        >>> with ctx.step("second claim"):
+        ...     pass
+        >>> ctx.find_step("first").claim, ctx.find_step().claim, ctx.find_step(0).claim
+        ('first claim', 'second claim', 'first claim')
+        """
+        if isinstance(ref, Step):
+            return ref
+        if not self.steps:
+            raise ValueError("the check has no step yet")
+        if ref is None:
+            return self.steps[-1]
+        if isinstance(ref, int):
+            return self.steps[ref]
+        found = [st for st in self.steps if st.claim.startswith(ref)]
+        if len(found) != 1:
+            raise ValueError(f"{len(found)} steps start with {ref!r}")
+        return found[0]
+
+    def failed(self, ref: int | str | Step | None = None) -> bool:
+        """Whether a finished step (see :meth:`find_step`) failed."""
+        return self.find_step(ref).status == FAILED
+
+    def erratum(self, location: str, printed: str, corrected: str, severity: str, *,
+                step: int | str | Step | None = None, verified_by: int | str | Step | None = None,
+                message: str | None = None, **fields: Any) -> Erratum:
+        """Record an erratum against a finished step (default: the last one).
+
+        The same as ``s.erratum(...)`` inside the step (the step becomes *failed*;
+        its evidence is the failing instance), for a body that decides what is
+        wrong after the step ran, e.g. in closing lines. ``verified_by``: the
+        step that checks the corrected text (it verifies the correction when it
+        passed).
+
+        Examples
+        --------
+        >>> ctx = CheckContext()
+        >>> with ctx.step("display (12) as printed") as s:
+        ...     s.record(lhs=3, rhs=4)
+        >>> with ctx.step("display (12) corrected", corrected=True) as s:
+        ...     s.record(lhs=3, rhs=3)
+        >>> err = ctx.erratum("eq. (12)", "= 4", "= 3", "constant", step="display (12) as",
+        ...                   verified_by="display (12) corrected")
+        >>> ctx.steps[0].status, err.step, ctx.steps[1].verifies == [err]
+        ('failed', 'display (12) as printed', True)
+        """
+        target = self.find_step(step)
+        err = StepHandle(target).erratum(location, printed, corrected, severity,
+                                         message=message, **fields)
+        if verified_by is not None:
+            self.find_step(verified_by).verifies.append(err)
+        return err
+
     def conclude(self, outcome: str, strength: str, reason: str, *,
                  count: int | None = None, largest: dict[str, Any] | None = None,
                  binding: bool | None = None, basis: str | None = None,
