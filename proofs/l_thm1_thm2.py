@@ -48,7 +48,7 @@ from seprank.bounds.levine2020 import (
 )
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.errors import ParameterError
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 PAPER = "levine2020_depth_to_width_self_attention.txt"
 
@@ -120,8 +120,16 @@ def _min_gap(rows):
     return str(gap), where
 
 
+CLAIM_L_THM1 = Claim("theorem",
+                     "Theorem 1 (3^L < d_x): log_3 sep = L log_3(d_x - H) + a for some a, with"
+                     " C(L) log_3(d_x + H) as the upper bound and eq. (7)'s lower bound, for "
+                     "all weights but a null set",
+                     f"{PAPER} sec 4.1 l.126-132",
+                     main_result=True)
+
 @check(id="L-Thm1", title="Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
-       source=f"{PAPER} sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690")
+       source=f"{PAPER} sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690",
+       depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"), claim=CLAIM_L_THM1)
 def l_thm1(ctx):
     points = _regime1(ctx.full)
     proper = [p for p in points if p[2] < p[1]]
@@ -262,10 +270,33 @@ def l_thm1(ctx):
                  theorem3_bound_is_smaller=f"{thm3_smaller} of {len(covered)}")
         s.require(not bad, "a lower bound exceeds an upper bound", counterexample=bad[:1])
 
+    # -- outcome (seprank.proof.claims) --
+    rem = "the remark after Theorem 1 as printed"
+    if ctx.failed(rem):
+        ctx.erratum("l.130-132 (eq. (7) and the remark)", "every H dividing d_x",
+                    "H < d_x (d_a >= 2): at H = d_x the lower bound contains log_3 0",
+                    "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)", step=rem,
+                    verified_by="corrected remark",
+                    instance=ctx.find_step(rem).evidence.get("smallest_counterexample"))
+    n = ctx.find_step(0).evidence.get("cases", 0)
+    ctx.conclude("open", "instances",
+                 "the upper bound is Theorem 3's (L-Thm3, open: sampled); the lower bound is "
+                 "reached by B.2 (Lemma 6 + Omega) where the construction is defined, but not "
+                 f"at the points of the inconclusive step; checked on {n} parameter points",
+                 count=n or 1, largest={"L": max(p[0] for p in points),
+                                        "d_x": max(p[1] for p in points)}, binding=True)
+
+
+CLAIM_L_THM2 = Claim("theorem",
+                     "Theorem 2 (3^L > d_x): log_3 sep = 2 d_x L + b with eq. (8)'s bounds "
+                     "b_1, b_2 (and c_1, c_2), for all weights but a null set",
+                     f"{PAPER} sec 4.2 l.150-156",
+                     main_result=True)
 
 @check(id="L-Thm2", title="Theorem 2 bounds (3^L > d_x): eq. (20) chain, B.2 lower bound",
        source=f"{PAPER} sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690",
-       depends=("L-Lemma3", "L-Lemma4"))
+       depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
+       claim=CLAIM_L_THM2)
 def l_thm2(ctx):
     points = _regime2(ctx.full)
     proper = [p for p in points if p[2] < p[1]]
@@ -425,3 +456,19 @@ def l_thm2(ctx):
         s.require(not bad, "a lower bound exceeds an upper bound", counterexample=bad[:1])
         if undecided and not bad:
             s.inconclusive("could not compare with Theorem 3's bound", undecided=undecided[:3])
+
+    # -- outcome (seprank.proof.claims) --
+    low = "Theorem 2's lower bound as printed"
+    if ctx.failed(low):
+        ctx.erratum("l.154-156 (eq. (8), b_2)", "every H dividing d_x",
+                    "H < d_x (d_a >= 2): at H = d_x b_2 contains log_3 0",
+                    "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)", step=low,
+                    verified_by="corrected domain H < d_x",
+                    instance=ctx.find_step(low).evidence.get("smallest_counterexample"))
+    n = ctx.find_step(low).evidence.get("cases", 0)
+    ctx.conclude("open", "instances",
+                 "the upper bound chain eq. (20) holds link by link from Theorem 4's bound "
+                 "(L-Thm4, open: sampled); the lower bound is reached by B.2 where Lemma 6 is "
+                 f"defined, not at the points of the inconclusive step; {n} parameter points",
+                 count=n or 1, largest={"L": max(p[0] for p in proper),
+                                        "d_x": max(p[1] for p in proper)}, binding=True)

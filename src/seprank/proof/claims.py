@@ -218,6 +218,9 @@ class Erratum:
             if self.survives and not self.repair:
                 raise ValueError("a proof-error whose statement survives names the repaired "
                                  "argument (repair=...)")
+        if not isinstance(self.verified_by, list):
+            raise ValueError("verified_by is the list of passing steps that verify the "
+                             "correction (use StepHandle.verifies or ctx.erratum(verified_by=))")
         for name in ("location", "printed", "corrected"):
             if not getattr(self, name):
                 raise ValueError(f"an erratum needs a non-empty {name}")

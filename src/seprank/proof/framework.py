@@ -149,8 +149,10 @@ class StepHandle:
 
         The arguments are those of :class:`~seprank.proof.claims.Erratum`
         (``in_statement``, ``hypothesis``, ``survives``, ``repair``,
-        ``instance``, ``verified``). ``message`` is the step's note (default:
-        the erratum's summary). Returns the erratum, for :meth:`verifies`.
+        ``instance``, ``verified``). ``instance`` defaults to the step's recorded
+        ``counterexample`` (or ``smallest_counterexample``, ``smallest_instance``).
+        ``message`` is the step's note (default: the erratum's summary).
+        Returns the erratum, for :meth:`verifies`.
 
         Examples
         --------
@@ -160,6 +162,11 @@ class StepHandle:
         >>> s.failed, s.step.errata[0].severity, err.step
         (True, 'notation', 'eq. (55) as printed')
         """
+        if fields.get("instance") is None:  # the step's recorded counterexample, if any
+            for key in ("counterexample", "smallest_counterexample", "smallest_instance"):
+                if self._step.evidence.get(key) is not None:
+                    fields["instance"] = self._step.evidence[key]
+                    break
         err = Erratum(location=location, printed=printed, corrected=corrected,
                       severity=severity, step=self._step.claim, **fields)
         self._step.errata.append(err)

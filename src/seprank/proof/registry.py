@@ -22,7 +22,7 @@ _LOADED: set[str] = set()
 
 
 def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str] = (),
-          claim: Claim | None = None
+          claim: Claim | dict | None = None
           ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
     """Decorator: register ``func(ctx)`` as the check with mission-map id ``id``.
 
@@ -30,7 +30,8 @@ def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str]
     our words, source lines, ``main_result``, ``universal``); ``depends`` names
     the checks whose results the claim's proof uses. The body records errata
     in its steps (``s.erratum(...)``) and ends with ``ctx.conclude(...)``; see
-    :mod:`seprank.proof.claims` for the rules.
+    :mod:`seprank.proof.claims` for the rules. ``claim`` may also be a dict of
+    :class:`Claim`'s fields (no import needed in the check module).
 
     Examples
     --------
@@ -46,6 +47,9 @@ def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str]
     ('1 + 1 = 2', True, 'claim')
     >>> del _REGISTRY["demo-sum"]      # leave the registry as it was
     """
+
+    if isinstance(claim, dict):
+        claim = Claim(**claim)
 
     def register(func: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
         existing = _REGISTRY.get(id)
