@@ -41,7 +41,8 @@ from seprank.errors import SeprankError
 from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, STRENGTHS
 from seprank.proof.framework import STEP_STATUSES, VERDICTS, CheckResult
 
-__all__ = ["SCHEMA_VERSION", "PAPERS", "paper_of", "environment", "report_dict",
+__all__ = ["SCHEMA_VERSION", "PAPERS", "STANDING", "paper_of", "strength_text", "environment",
+           "report_dict",
            "validate_report", "write_json", "write_markdown", "markdown",
            "markdown_from_dict", "html_from_dict", "load_report"]
 
@@ -280,22 +281,101 @@ def _passed(check: dict[str, Any]) -> str:
     return f"{sum(s['status'] == 'passed' for s in steps)}/{len(steps)} passed"
 
 
+#: how the summary words each outcome of a main result
+STANDING = {"holds": "stands", "holds-corrected": "stands after correction", "false": "falls",
+            "open": "open"}
+
+
+def strength_text(check: dict[str, Any]) -> str:
+    """The strength of a check's evidence in words: proof basis, or instance count and binding.
+
+    Examples
+    --------
+    >>> strength_text({"strength": "instances", "binding": False,
+    ...                "instances": {"count": 24, "largest": {"L": 3}}})
+    'instances (24, not binding; largest L=3)'
+    >>> strength_text({"strength": "proof", "basis": "identity"})
+    'proof (identity)'
+    >>> strength_text({"verdict": "verified"})     # a schema-1 report has no strength
+    'none'
+    """
+    strength = check.get("strength", "none")
+    if strength == "proof":
+        return f"proof ({check.get('basis') or 'argument'})"
+    if strength == "instances":
+        inst = check.get("instances") or {}
+        largest = ", ".join(f"{k}={v}" for k, v in (inst.get("largest") or {}).items())
+        bind = "binding" if check.get("binding") else "not binding"
+        return (f"instances ({inst.get('count', '?')}, {bind}"
+                + (f"; largest {largest})" if largest else ")"))
+    return "none"
+
+
+def _tier(data: dict[str, Any]) -> str:
+    tiers = sorted({c.get("tier", "fast") for c in data["checks"]})
+    return "/".join(tiers) or "fast"
+
+
+def _summary_lines(data: dict[str, Any]) -> list[str]:
+    """The summary: main results per paper, then errata by severity, then the counts."""
+    checks = {c["id"]: c for c in data["checks"]}
+    lines = ["## Main results", "",
+             "stands = holds as printed; stands after correction = false as printed, a "
+             "minimal correction is verified; falls = false, with a counterexample; open = "
+             "not decided. Strength: proof (identity, exhaustive, certificate or argument) "
+             "or instances (how many, whether any could have violated the claim).", ""]
+    main = data.get("main_results") or []
+    if main:
+        lines += ["| paper | id | statement | standing | strength | errata |",
+                  "|---|---|---|---|---|---|"]
+        order = list(PAPERS)
+        for m in sorted(main, key=lambda m: (order.index(m["paper"]) if m["paper"] in order
+                                             else len(order), m["id"])):
+            c = checks.get(m["id"], m)
+            n_err = len(c.get("errata", []))
+            lines.append(f"| {m['paper']} | {m['id']} | {_cell(m['statement'], 160)} | "
+                         f"**{STANDING.get(m['outcome'], m['outcome'])}** | "
+                         f"{_cell(strength_text(c))} | {n_err} |")
+    else:
+        lines.append("No main result among the checks run.")
+    lines += ["", "## Errata by severity", ""]
+    sev = data.get("errata_by_severity") or {}
+    if any(sev.values()):
+        lines += ["| severity | errata | checks |", "|---|---|---|"]
+        for name, n in sev.items():
+            ids = sorted({c["id"] for c in data["checks"]
+                          for e in c.get("errata", []) if e["severity"] == name})
+            lines.append(f"| {name} | {n} | {', '.join(ids) or '-'} |")
+    else:
+        lines.append("No errata.")
+    lines.append("")
+    outcomes = data.get("outcomes") or {}
+    if outcomes:
+        lines.append("Outcomes of all " + str(len(data["checks"])) + " checks: "
+                     + ", ".join(f"{o} {n}" for o, n in outcomes.items()) + ".")
+    lines.append("Verdicts on the printed text: "
+                 + ", ".join(f"{v} {n}" for v, n in data["summary"].items()) + ".")
+    return lines
+
+
 def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
                        base: Path | None = None) -> str:
     """Markdown from a report dictionary (the JSON report's content).
 
-    ``figures``: (check id, image path) pairs to embed, paths relative to ``base``.
+    The summary comes first: the main results of each paper with their standing
+    and strength, the errata counted by severity, then one row per check with
+    its outcome, strength, verdict on the printed text and findings (most
+    severe first); then one section per check. ``figures``: (check id, image
+    path) pairs to embed, paths relative to ``base``.
 
     Examples
     --------
     >>> data = {"environment": {}, "summary": {"verified": 1},
     ...         "checks": [{"id": "demo", "title": "a demo", "source": "none",
     ...                     "verdict": "verified", "seconds": 0.5, "steps": []}]}
-    >>> for line in markdown_from_dict(data).splitlines()[6:9]:
-    ...     print(line)
-    | id | title | verdict | steps | seconds | findings |
-    |---|---|---|---|---|---|
-    | demo | a demo | **verified** | 0/0 passed | 0.50 | - |
+    >>> text = markdown_from_dict(data)
+    >>> [line for line in text.splitlines() if line.startswith("| demo")]
+    ['| demo | a demo | **open** | none | verified | 0/0 passed | 0.50 | - |']
     """
     env = data["environment"]
     lines = ["# seprank proof report", ""]
@@ -303,25 +383,57 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
                  f"({env.get('cpu_count')} CPUs), Python {env.get('python')}; packages: "
                  + ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items()) + ".")
     lines.append("")
-    lines.append("Verdicts: " + ", ".join(f"{v} {n}" for v, n in data["summary"].items()) + ".")
+    lines.append(f"Tier: {_tier(data)}. Report schema version "
+                 f"{data.get('schema_version', 1)}.")
     lines.append("")
-    lines += ["| id | title | verdict | steps | seconds | findings |",
-              "|---|---|---|---|---|---|"]
+    lines += _summary_lines(data)
+    lines += ["", "## All checks", "",
+              "| id | title | outcome | strength | verdict | steps | seconds | findings "
+              "(most severe first) |",
+              "|---|---|---|---|---|---|---|---|"]
     for c in data["checks"]:
         found = "<br>".join(_cell(f) for f in c.get("findings", [])) or "-"
-        lines.append(f"| {c['id']} | {c['title']} | **{c['verdict']}** | {_passed(c)} "
+        lines.append(f"| {c['id']} | {_cell(c['title'])} | **{c.get('outcome', 'open')}** | "
+                     f"{_cell(strength_text(c))} | {c['verdict']} | {_passed(c)} "
                      f"| {c['seconds']:.2f} | {found} |")
     links = _figure_links(figures, base)
     if links:
         lines += ["", "## Figures", ""]
         for check_id, rel in links:
             lines += [f"![{check_id}]({rel})", ""]
+    outcome_of = {c["id"]: c.get("outcome", "open") for c in data["checks"]}
     for c in data["checks"]:
-        lines += ["", f"## {c['id']}: {c['title']}", "",
-                  f"Source: {c['source']}. Verdict: **{c['verdict']}** "
-                  f"({c.get('tier', 'fast')} tier)."]
+        lines += ["", f"## {c['id']}: {c['title']}", ""]
+        claim = c.get("claim")
+        if claim:
+            main = ", main result" if claim.get("main_result") else ""
+            lines.append(f"Claim ({claim['kind']}{main}): {claim['statement']} "
+                         f"[{claim['source']}].")
+        lines.append(f"Outcome: **{c.get('outcome', 'open')}**, strength "
+                     f"{strength_text(c)}. Verdict on the printed text: **{c['verdict']}** "
+                     f"({c.get('tier', 'fast')} tier). Source: {c['source']}.")
+        if c.get("reason"):
+            lines.append(f"Why: {c['reason']}.")
+        for v in c.get("violations") or []:
+            lines.append(f"Rule applied: {v}.")
         if c.get("depends"):
-            lines.append(f"Relies on: {', '.join(c['depends'])}.")
+            known = c.get("dependency_outcomes") or {}
+            deps = ", ".join(f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
+                             for d in c["depends"])
+            lines.append(f"Relies on: {deps}.")
+        if c.get("errata"):
+            lines += ["", "Errata (most severe first):", ""]
+            for e in c["errata"]:
+                extra = ""
+                if e.get("hypothesis"):
+                    extra += f" Missing hypothesis: {e['hypothesis']}."
+                if e["severity"] == "proof-error":
+                    saved = f"yes, by {e['repair']}" if e.get("survives") else "not shown"
+                    extra += f" Statement survives: {saved}."
+                lines.append(f"- **{e['severity']}** at {e['location']}: printed "
+                             f"`{e['printed']}`; corrected `{e['corrected']}`. Correction "
+                             f"verified: {'yes' if e['verified'] else 'no'}.{extra} Instance: "
+                             f"`{_short(e.get('instance'))}`")
         lines.append("")
         for i, s in enumerate(c["steps"], 1):
             tag = " (corrected statement)" if s.get("corrected") else ""
@@ -338,13 +450,18 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
 
 _HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
                "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;"
-               "vertical-align:top}.verified{color:#176b17}.refuted{color:#b00020}"
-               ".inconclusive{color:#9a6700}code{font-size:85%}")
+               "vertical-align:top}.verified,.holds{color:#176b17}.refuted,.false{color:#b00020}"
+               ".inconclusive,.open{color:#9a6700}.holds-corrected{color:#1f5fa8}"
+               "code{font-size:85%}")
 
 
 def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
                    base: Path | None = None) -> str:
     """An HTML page from a report dictionary (no scripts; figures as relative images).
+
+    The same content as :func:`markdown_from_dict`: the Markdown is rendered
+    by a small converter for its own subset (headings, tables, lists, bold,
+    code), every piece of report text escaped.
 
     Examples
     --------
@@ -357,44 +474,80 @@ def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None 
     >>> page.startswith("<!DOCTYPE html>"), "x &lt; y" in page, "<script" in page
     (True, True, False)
     """
-    esc = html.escape
-    env = data["environment"]
+    text = markdown_from_dict(data, figures, base)
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
-           f"<title>seprank proof report</title><style>{_HTML_STYLE}</style></head><body>",
-           "<h1>seprank proof report</h1>",
-           f"<p>Run {esc(str(env.get('time_utc')))} on {esc(str(env.get('platform')))}; "
-           + esc(", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items())) + "</p>",
-           "<p>Verdicts: " + esc(", ".join(f"{v} {n}" for v, n in data["summary"].items()))
-           + "</p>",
-           "<table><tr><th>id</th><th>title</th><th>verdict</th><th>steps</th>"
-           "<th>seconds</th><th>findings</th></tr>"]
-    for c in data["checks"]:
-        found = "<br>".join(esc(f) for f in c.get("findings", [])) or "-"
-        out.append(f"<tr><td><a href='#{esc(c['id'])}'>{esc(c['id'])}</a></td>"
-                   f"<td>{esc(c['title'])}</td><td class='{esc(c['verdict'])}'>"
-                   f"<b>{esc(c['verdict'])}</b></td><td>{_passed(c)}</td>"
-                   f"<td>{c['seconds']:.2f}</td><td>{found}</td></tr>")
-    out.append("</table>")
-    for check_id, rel in _figure_links(figures, base):
-        out.append(f"<p><img src='{esc(rel)}' alt='{esc(check_id)}'></p>")
-    for c in data["checks"]:
-        out.append(f"<h2 id='{esc(c['id'])}'>{esc(c['id'])}: {esc(c['title'])}</h2>")
-        out.append(f"<p>Source: {esc(c['source'])}. Verdict: <b class='{esc(c['verdict'])}'>"
-                   f"{esc(c['verdict'])}</b> ({esc(c.get('tier', 'fast'))} tier).</p><ol>")
-        for s in c["steps"]:
-            tag = " (corrected statement)" if s.get("corrected") else ""
-            out.append(f"<li><b>{esc(s['status'])}</b>{tag}: {esc(s['claim'])} "
-                       f"<i>[{esc(str(s.get('source')))}]</i>")
-            if s.get("message"):
-                out.append(f"<br>note: {esc(s['message'])}")
-            items = [f"<li>{esc(k)}: <code>{esc(_short(v))}</code></li>"
-                     for k, v in s["evidence"].items() if k != "traceback"]
-            if items:
-                out.append("<ul>" + "".join(items) + "</ul>")
-            out.append("</li>")
-        out.append("</ol>")
+           f"<title>seprank proof report</title><style>{_HTML_STYLE}</style></head><body>"]
+    out += _md_to_html(text)
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def _inline(text: str) -> str:
+    """Escape, then render `code`, **bold** and <br> of our own Markdown."""
+    import re
+
+    parts = re.split(r"(`[^`]*`)", text)
+    out = []
+    for part in parts:
+        if part.startswith("`") and part.endswith("`") and len(part) >= 2:
+            out.append(f"<code>{html.escape(part[1:-1])}</code>")
+            continue
+        esc = html.escape(part).replace("&lt;br&gt;", "<br>").replace("\\|", "|")
+        esc = re.sub(r"\*\*([^*]+)\*\*",
+                     lambda m: f"<b class='{m.group(1)}'>{m.group(1)}</b>", esc)
+        out.append(esc)
+    return "".join(out)
+
+
+def _md_to_html(text: str) -> list[str]:
+    import re
+
+    out: list[str] = []
+    in_table = in_list = None
+    for line in text.splitlines():
+        if in_table and not line.startswith("|"):
+            out.append("</table>")
+            in_table = None
+        if in_list and not re.match(r"^(\d+\. |- |   - )", line):
+            out.append(f"</{in_list}>")
+            in_list = None
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            title = line[level:].strip()
+            anchor = title.split(":")[0]
+            out.append(f"<h{level} id='{html.escape(anchor)}'>{_inline(title)}</h{level}>")
+        elif line.startswith("|"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            if all(set(c) <= {"-"} for c in cells):
+                continue
+            if not in_table:
+                out.append("<table>")
+                in_table = "head"
+                out.append("<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells) + "</tr>")
+                in_table = "body"
+            else:
+                out.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in cells) + "</tr>")
+        elif line.startswith("!["):
+            m = re.match(r"!\[(.*)\]\((.*)\)", line)
+            out.append(f"<p><img src='{html.escape(m.group(2))}' "
+                       f"alt='{html.escape(m.group(1))}'></p>")
+        elif re.match(r"^\d+\. ", line):
+            if not in_list:
+                out.append("<ol>")
+                in_list = "ol"
+            out.append(f"<li>{_inline(line.split('. ', 1)[1])}</li>")
+        elif line.startswith("- ") or line.startswith("   - "):
+            if not in_list:
+                out.append("<ul>")
+                in_list = "ul"
+            out.append(f"<li>{_inline(line.strip()[2:])}</li>")
+        elif line.strip():
+            out.append(f"<p>{_inline(line)}</p>")
+    if in_table:
+        out.append("</table>")
+    if in_list:
+        out.append(f"</{in_list}>")
+    return out
 
 
 def load_report(path: str | os.PathLike) -> dict[str, Any]:
