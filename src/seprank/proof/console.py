@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import textwrap
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -134,9 +135,11 @@ class ConsoleReporter(Reporter):
 
 
 def summary_table(results: list[CheckResult], width: int = WIDTH) -> Table:
-    """A rich table, one row per check: outcome, strength, verdict, steps, findings.
+    """A rich table, one row per check: outcome, strength, verdict (with the steps
+    passed when some did not), and the most severe finding.
 
-    The findings column shows the most severe finding first; cells wrap at word
+    The finding of a check with errata is its most severe erratum's severity and
+    location (the console printed each erratum in full above); cells wrap at word
     boundaries within ``width`` columns.
 
     Examples
@@ -147,18 +150,26 @@ def summary_table(results: list[CheckResult], width: int = WIDTH) -> Table:
     ...         s.require(1 < 2, "no")
     >>> table = summary_table([run_check(CheckSpec("demo", "a demo", "none", body))])
     >>> table.row_count, [col.header for col in table.columns]
-    (1, ['id', 'outcome', 'strength', 'verdict', 'steps', 'findings (worst first)'])
+    (1, ['id', 'outcome', 'strength', 'verdict', 'worst finding'])
     """
-    table = Table(title="seprank prove: summary", width=width)
-    for col in ("id", "outcome", "strength", "verdict", "steps", "findings (worst first)"):
-        table.add_column(col, overflow="fold")
+    table = Table(title="seprank prove: summary", width=width, box=box.SIMPLE_HEAD,
+                  pad_edge=False, padding=(0, 1), collapse_padding=True,
+                  show_edge=False)
+    for col in ("id", "outcome", "strength", "verdict"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("worst finding", overflow="fold", ratio=1)
     for r in results:
         passed = sum(s.status == PASSED for s in r.steps)
-        found = r.findings[0] if r.findings else "-"
-        if len(found) > 120:
-            found = found[:117] + "..."
-        if len(r.findings) > 1:
-            found += f" (+{len(r.findings) - 1} more)"
+        if r.errata:  # the most severe erratum, by severity and place (details are above)
+            found = f"{r.errata[0].severity} at {r.errata[0].location}"
+        else:
+            found = r.findings[0] if r.findings else "-"
+            found = found if len(found) <= 60 else found[:57] + "..."
+        more = len(r.findings) - 1
+        if more > 0:
+            found += f" (+{more} more)"
+        verdict = _VERDICT[r.verdict] + ("" if passed == len(r.steps)
+                                         else f" {passed}/{len(r.steps)}")
         table.add_row(r.id, Text(r.outcome, style=_OUTCOME.get(r.outcome, "")), r.strength,
-                      _VERDICT[r.verdict], f"{passed}/{len(r.steps)}", Text(found))
+                      verdict, Text(found))
     return table
