@@ -98,8 +98,9 @@ def cor2_min_beta2(L: int, d_x: int, H: int, max_beta: int = 12) -> dict:
 
 
 CLAIM_L_COR1 = Claim("corollary",
-                     "Corollary 1: to match a depth-L network, a network of depth L/d needs "
-                     "width d_x^shallow = w d_x^deep with w growing like exp(exp(d))",
+                     "Corollary 1: with probability 1 a random deep network (depth L, width "
+                     "d_x > 3^L) may be realized by a network of depth L/d and width "
+                     "d_x^shallow = w d_x^shallow (sic), d, w > 1, only if w ~ exp(exp(d))",
                      f"{SRC} sec. 4.1 Cor. 1 l.138-144",
                      main_result=True)
 

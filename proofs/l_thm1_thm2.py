@@ -121,9 +121,10 @@ def _min_gap(rows):
 
 
 CLAIM_L_THM1 = Claim("theorem",
-                     "Theorem 1 (3^L < d_x): log_3 sep = L log_3(d_x - H) + a for some a, with"
-                     " C(L) log_3(d_x + H) as the upper bound and eq. (7)'s lower bound, for "
-                     "all weights but a null set",
+                     "Theorem 1: if L < log_3 d_x, then for all weights but a null set "
+                     "3^(L-2) (log_3(d_x - H) + a) <= log_3 sep(y_p^i) <= ((3^L - 1)/2) "
+                     "log_3(d_x + H), a = -L + 2 - log_3 2 (eq. (7)), and log_3(d_x - H) + a "
+                     "> 0 in this regime",
                      f"{PAPER} sec 4.1 l.126-132",
                      main_result=True)
 
@@ -251,9 +252,12 @@ def l_thm1(ctx):
         if uncovered:
             Ls = sorted({p[0] for p in uncovered})
             odd = all(p[0] == 1 or (p[1] - p[2]) % 2 for p in uncovered)
+            even = sum(1 for p in uncovered if p[0] >= 2 and (p[1] // p[2]) % 2 == 0)
+            s.record(not_reached_with_even_d_a=even)
             s.inconclusive(f"B.2 does not establish Theorem 1's lower bound at {len(uncovered)} "
                            f"points (depths L in {Ls}"
                            + ("; for L >= 2 all have d_x - H odd" if odd else "")
+                           + f"; {even} with L >= 2 and d_a even, where Lemma 6 is undefined"
                            + "); deciding them needs a rank computation, not a bound formula")
 
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
@@ -288,8 +292,10 @@ def l_thm1(ctx):
 
 
 CLAIM_L_THM2 = Claim("theorem",
-                     "Theorem 2 (3^L > d_x): log_3 sep = 2 d_x L + b with eq. (8)'s bounds "
-                     "b_1, b_2 (and c_1, c_2), for all weights but a null set",
+                     "Theorem 2: if L > log_3 d_x, then for all weights but a null set "
+                     "d_x L/2 + b_1 + b_2 <= log_3 sep(y_p^i) <= 2 d_x L + c_1 + c_2 with "
+                     "b_1 = -L (H/2 + 1), b_2 = -d_x (1 + log_3((d_x - H)/2)/2), c_1 = L, "
+                     "c_2 = -2 d_x log_3(d_x/(2 sqrt(2e))) + log_3 d_x (eq. (8))",
                      f"{PAPER} sec 4.2 l.150-156",
                      main_result=True)
 
@@ -435,8 +441,11 @@ def l_thm2(ctx):
             why = ("with d = (d_x - H)/2 a half-integer, 3^{lower} grows like 3^{L (d - 1)} "
                    "while the rank with floor(d) grows only like 3^{L (floor(d) - 1)}; "
                    if all_odd else "")
+            even = sum(1 for p in uncovered if p[0] >= 2 and (p[1] // p[2]) % 2 == 0)
+            s.record(not_reached_with_even_d_a=even)
             s.inconclusive(
-                f"B.2 does not establish Theorem 2's lower bound at {len(uncovered)} points: "
+                f"B.2 does not establish Theorem 2's lower bound at {len(uncovered)} points "
+                f"({even} with L >= 2 and d_a even, where Lemma 6 is undefined): "
                 f"{why}deciding them needs a rank computation, not a bound formula")
 
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
