@@ -209,13 +209,15 @@ def r_norm(ctx):
     # -- outcome (seprank.proof.claims) --
     tri = "triangle inequality"
     if ctx.failed(tri):
-        ctx.erratum("l.68-70 (Definition 2.1, 'composite norm')",
+        err = ctx.erratum("l.68-70 (Definition 2.1, 'composite norm')",
                     "||X||_{1,inf} = sqrt(||X||_1 ||X||_inf) is a norm",
                     "it is positive and absolutely homogeneous but violates the triangle "
                     "inequality: not a norm (it is submultiplicative); a bound stated with it "
                     "is still meaningful, but not as a distance (the notes' question, l.130)",
                     "false-statement", step=tri,
                     instance=ctx.find_step(tri).evidence.get("counterexample"))
+        for prop in ("positivity", "absolute homogeneity", "submultiplicativity"):
+            ctx.find_step(prop).verifies.append(err)  # the corrected description's parts
     res = "res(X) is well defined as printed"
     if ctx.failed(res):
         ctx.erratum("l.72-74 (residual)", "x = argmin_x ||X - 1 x^T||_2",

@@ -338,6 +338,11 @@ def _summary_lines(data: dict[str, Any]) -> list[str]:
                          f"{_cell(strength_text(c))} | {n_err} |")
     else:
         lines.append("No main result among the checks run.")
+    ran = {paper_of(c["id"]) for c in data["checks"]}
+    without = [p for p in PAPERS if p in ran and p not in {m["paper"] for m in main}]
+    if without:
+        lines += ["", "No main-result row among the checks run for: " + ", ".join(without)
+                  + "."]
     lines += ["", "## Errata by severity", ""]
     sev = data.get("errata_by_severity") or {}
     if any(sev.values()):
