@@ -202,7 +202,25 @@ def l_cor2(ctx):
                   cases=cases)
 
     # -- outcome (seprank.proof.claims) --
+    obs = "Observation: with the printed choice"
+    boundary = [c for c in ctx.find_step(obs).evidence.get("cases", [])
+                if c.get("shallow_on_boundary_3^L_eq_d_x")]
+    if boundary and not ctx.failed(obs):
+        ctx.erratum("l.166-170 (Corollary 2 and 'follows from theorems 1 and 2')",
+                    "L^shallow = beta_1 L^deep + beta_2, d_x^shallow = 3^beta_2 d_x^deep, the "
+                    "corollary following from Theorems 1 and 2",
+                    "this choice gives 3^(L^shallow) = d_x^shallow exactly, the boundary that "
+                    "neither Theorem 1 (L < log_3 d_x) nor Theorem 2 (L > log_3 d_x) covers; "
+                    "the argument needs a bound at L = log_3 d_x (e.g. B.2's regime-free "
+                    "certified rank, as the illustration uses) or a depth inside a regime",
+                    "proof-error", step=obs, survives=False, instance=boundary[0],
+                    message="the shallow network of the corollary lies on the boundary "
+                            "3^L = d_x, where neither theorem applies, so the corollary does "
+                            "not follow from them as stated; at small sizes the 'shallow' "
+                            "network is often not shallower")
     n = len(ctx.find_step(0).evidence.get("cases", []))
     ctx.conclude("open", "instances",
-                 f"a numeric illustration on {n} sizes from Theorem 2's bounds (L-Thm2, open)",
+                 f"a numeric illustration on {n} sizes from B.2's certified rank and Theorem "
+                 "2's bounds (L-Thm2, open); the printed derivation from Theorems 1-2 does not "
+                 "apply on the boundary 3^L = d_x (proof-error)",
                  count=n or 1, largest={"d_x": 27}, binding=True)

@@ -172,6 +172,12 @@ def w_cor1(ctx):
             s.require(bad is None, "rank below ((d, 3^(L-2)))", counterexample=bad)
 
     # -- outcome (seprank.proof.claims) --
+    printed = "with the Lemma 6 embedding outputs (printed phi"
+    if ctx.failed(printed):  # so far only seen possible in larger (full-tier) cases
+        ctx.erratum("l.560 (phi in the embedding outputs)", "phi with stride d_a - 1",
+                    "phi with stride (d_a - 1)/2 (see W-Lemma6)", "proof-error", step=printed,
+                    verified_by="with the Lemma 6 embedding outputs (corrected phi",
+                    survives=True, repair="the corrected phi (W-Lemma6) reaches the rank")
     n = 2 * len(cases)
     ctx.conclude("open", "instances",
                  f"consistent on {n} exact ranks (each could have fallen below ((d, 3^(L-2))), "

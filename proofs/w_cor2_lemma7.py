@@ -282,6 +282,15 @@ def w_cor2(ctx):
 #: (A A^T)^(Hadamard 3^(L-2)) (Lemma 8's property), ((d, 3^(L-2))) rows.
 
     # -- outcome (seprank.proof.claims) --
+    rows_step = "d := (r-1-H)/2 is a natural number"
+    if not ctx.failed(rows_step):
+        ctx.erratum("l.660 (Lemma 7, the matrix A)", "A with ((d)) rows",
+                    "A with ((d, 3^(L-2))) rows, as eqs. (21)-(22) use",
+                    "notation", step=rows_step, verified=True,
+                    instance=ctx.find_step(rows_step).evidence.get("rows", [None])[-1],
+                    message="l.660 prints ((d)) without the second argument 3^(L-2); "
+                            "eqs. (21)-(22) and the row counts of this step use "
+                            "((d, 3^(L-2)))")
     ctx.conclude("open", "instances",
                  f"consistent on {len(cases)} sizes (hypothesis on every balanced partition "
                  "for N <= 8; conclusion (16) by exact rank, which could have fallen short); "
