@@ -28,6 +28,11 @@ How a check declares, records and concludes
   that checks the corrected text calls ``s.verifies(err)``: the correction
   counts as verified when that step passes. (``verified=True`` at creation says
   the same step's evidence already verifies the correction.)
+* A displayed equality of a proof is checked as an identity of functions with
+  ``s.identity(name, lhs, rhs, points)`` (both sides exactly at the points);
+  when it fails, record the erratum in the same step. A body that decides
+  after the fact (e.g. in closing lines) uses ``ctx.erratum(..., step=...,
+  verified_by=...)`` against a finished step instead.
 * **Conclude** once, at the end of the body: ``ctx.conclude(outcome, strength,
   reason, count=..., largest=..., binding=..., basis=...)``.
 

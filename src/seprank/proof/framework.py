@@ -176,6 +176,48 @@ class StepHandle:
             self.fail(message or err.summary())
         return err
 
+    def identity(self, name: str, lhs: Callable[..., Any], rhs: Callable[..., Any],
+                 points: Any) -> bool:
+        """Check a displayed equality as an identity of functions, exactly, at ``points``.
+
+        ``lhs`` and ``rhs`` are the two sides as functions; each point is a tuple
+        of arguments (exact numbers: ints, Fractions, Gaussian rationals, ...).
+        Records under ``name`` how many points agreed and the first point where
+        the sides differ (with both values). Returns True when they agree
+        everywhere; on a difference the step is *failed*: record the erratum
+        (``s.erratum(...)``) that says what the display should read.
+
+        Examples
+        --------
+        A display of a proof, (a + b)^2 = a^2 + 2ab + b^2, and a misprint of it:
+
+        >>> from fractions import Fraction as F
+        >>> pts = [(F(1, 2), F(3)), (F(-2), F(5, 7)), (F(0), F(1))]
+        >>> s = StepHandle(Step("eq. (5) as an identity"))
+        >>> s.identity("eq5", lambda a, b: (a + b) ** 2, lambda a, b: a * a + 2 * a * b + b * b,
+        ...            pts)
+        True
+        >>> s.identity("eq5_printed", lambda a, b: (a + b) ** 2, lambda a, b: a * a + b * b,
+        ...            pts)
+        False
+        >>> s.failed, s.step.evidence["eq5_printed"]["first_difference"]["point"]
+        (True, ['1/2', 3])
+        """
+        checked = 0
+        for point in points:
+            args = tuple(point) if isinstance(point, (tuple, list)) else (point,)
+            left, right = lhs(*args), rhs(*args)
+            if left != right:
+                self._step.evidence[name] = {
+                    "points_agreeing": checked,
+                    "first_difference": jsonable({"point": list(args), "lhs": left,
+                                                  "rhs": right})}
+                self.fail(f"{name}: the two sides differ at {jsonable(list(args))}")
+                return False
+            checked += 1
+        self._step.evidence[name] = {"points_agreeing": checked, "first_difference": None}
+        return True
+
     def verifies(self, *errata: Erratum) -> None:
         """Say that this step checks the corrected text of ``errata``.
 
