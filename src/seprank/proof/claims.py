@@ -45,6 +45,11 @@ for is listed in ``violations``, and the outcome becomes what the rule allows):
   ``certificate``, ``argument``); ``exhaustive`` counts as a proof only for a
   claim with ``universal=False`` or with a ``reduction`` (why the finite range
   covers every case); otherwise it is instance evidence;
+* basis ``argument`` means: the conclusion's ``reason`` states a general
+  argument (valid for every case of the claim), and every step of it is a
+  step of the check that verifies it exactly (symbolically, or at instances
+  where a symbolic check is out of reach); sampling the claim itself is not an
+  argument;
 * strength ``instances`` needs ``count >= 1`` and ``binding`` (True/False);
 * ``holds`` is impossible with an erratum in the statement (``in_statement``):
   the printed statement is then false, at best ``holds-corrected``;
@@ -179,8 +184,9 @@ class Erratum:
     ``in_statement``: the erratum is in the claim's statement itself (default:
     True for ``false-statement`` and ``missing-hypothesis``, False otherwise).
     ``hypothesis``: the hypothesis a ``missing-hypothesis`` erratum adds.
-    ``survives`` / ``repair``: for a ``proof-error``, whether the statement
-    survives and by which repaired argument. ``instance``: the failing instance.
+    ``survives`` / ``repair``: for a ``proof-error``, True with the repaired
+    argument that saves the statement, or False when no repaired argument is
+    shown (the statement is then open or false, as the conclusion says). ``instance``: the failing instance.
     ``verified``: the correction is verified (see :meth:`StepHandle.verifies`).
 
     Examples
