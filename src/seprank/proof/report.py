@@ -418,7 +418,7 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
                      f"{strength_text(c)}. Verdict on the printed text: **{c['verdict']}** "
                      f"({c.get('tier', 'fast')} tier). Source: {c['source']}.")
         if c.get("reason"):
-            lines.append(f"Why: {c['reason']}.")
+            lines.append(f"Why: {c['reason'].rstrip('.')}.")
         for v in c.get("violations") or []:
             lines.append(f"Rule applied: {v}.")
         if c.get("depends"):
