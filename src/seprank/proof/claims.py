@@ -186,7 +186,8 @@ class Erratum:
     ``hypothesis``: the hypothesis a ``missing-hypothesis`` erratum adds.
     ``survives`` / ``repair``: for a ``proof-error``, True with the repaired
     argument that saves the statement, or False when no repaired argument is
-    shown (the statement is then open or false, as the conclusion says). ``instance``: the failing instance.
+    shown (the statement is then open or false, as the conclusion says).
+    ``instance``: the failing instance.
     ``verified``: the correction is verified (see :meth:`StepHandle.verifies`).
 
     Examples
