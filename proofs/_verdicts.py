@@ -21,17 +21,25 @@ def _num(value: Any) -> Fraction:
 def bound_instances(ctx, step: str, bound_key: str,
                     size_keys: tuple[str, ...] = ("L", "d_x", "H", "N"),
                     rows_key: str = "cases") -> dict[str, Any]:
-    """count / largest / binding of the instance rows recorded by a step.
+    """count / largest / binding of the instance rows recorded by the steps whose claim
+    starts with ``step`` (all of them, so that steps added later with more instances
+    are counted too).
 
-    Each row holds the sizes, ``grid_cap`` and the bound under ``bound_key``.
+    Each row holds the sizes, ``grid_cap`` and the bound under ``bound_key``; rows
+    without the bound are skipped.
     """
-    rows = ctx.find_step(step).evidence.get(rows_key) or []
+    steps = [st for st in ctx.steps if st.claim.startswith(step)]
+    if not steps:
+        raise ValueError(f"no step starts with {step!r}")
+    rows = [r for st in steps for r in (st.evidence.get(rows_key) or [])
+            if isinstance(r, dict) and bound_key in r]
     binding = [r for r in rows if "grid_cap" in r and _num(r["grid_cap"]) > _num(r[bound_key])]
-    largest = {k: max(r[k] for r in rows) for k in size_keys if rows and k in rows[0]}
+    largest = {k: max(r[k] for r in rows if k in r) for k in size_keys
+               if any(k in r for r in rows)}
     largest["grid_cap"] = max((r.get("grid_cap", 0) for r in rows), default=0)
     smallest_bound = min((_num(r[bound_key]) for r in rows), default=None)
-    ctx.find_step(step).evidence["binding_instances"] = {
-        "binding": len(binding), "of": len(rows),
+    steps[0].evidence["binding_instances"] = {
+        "binding": len(binding), "of": len(rows), "steps": len(steps),
         "rule": "binding when the grid cap exceeds the bound (the rank could have violated it)",
         "smallest_bound": None if smallest_bound is None else str(smallest_bound)}
     return {"count": len(rows), "largest": largest, "binding": bool(binding),
