@@ -21,7 +21,7 @@ from seprank.constructions.harmonics import (
     laplacian_power_on_subspace,
     touched_harmonic_dimension,
 )
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "amsel_benefits_of_rank_talk.txt"
 
@@ -29,8 +29,14 @@ FAST = {"d": range(2, 7), "l": range(0, 7), "extra": 2}
 FULL = {"d": range(2, 8), "l": range(0, 7), "extra": 2}
 
 
+CLAIM_A_M = Claim("claim",
+                  "a head that sees only an r-dimensional projection x' of its input touches "
+                  "at most M(d, l) <= C(r+l, l) directions of the degree-l harmonics",
+                  f"{SRC} l.691-700")
+
 @check(id="A-M", title="a rank-r head touches at most C(r+l, l) degree-l harmonic directions",
-       source=f"{SRC} l.691-700", depends=("A-harm",))
+       source=f"{SRC} l.691-700", depends=("A-harm",),
+       claim=CLAIM_A_M)
 def a_m(ctx):
     grid = FULL if ctx.full else FAST
 
@@ -99,3 +105,10 @@ def a_m(ctx):
         s.record(argument="for g a polynomial in x1, x2 (dense in L^2 of functions of x1, x2), "
                           "integral of g * x3^5 over S^{d-1} = - itself under x3 -> -x3",
                  d_required=">= 3")
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "step 1's argument: the degree-l harmonic part of a polynomial in x' is a "
+                 "combination of Laplacian powers of polynomials in x' (again polynomials in "
+                 "x' of degree <= l), a space of dimension C(r+l, l); steps 2-3 confirm the "
+                 "count exactly on the grid", basis="argument")

@@ -28,7 +28,7 @@ from seprank.constructions.nearest_neighbor import (
     softmax_error_interval,
     sq_dist,
 )
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "amsel_benefits_of_rank_talk.txt"
 PRINTED_SCALE = 10**10
@@ -38,8 +38,15 @@ def _eye(d: int) -> list[list[Fraction]]:
     return [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
 
 
+CLAIM_A_NN = Claim("claim",
+                   "for unit vectors y, x_1..x_N the nearest-neighbour function is exactly "
+                   "represented by one full-rank hardmax head, X hm(X^T I_d y) (r = d, H = 1 "
+                   "suffices)",
+                   f"{SRC} l.491-515")
+
 @check(id="A-nn", title="nearest neighbour = one full-rank hardmax head",
-       source=f"{SRC} l.491-515")
+       source=f"{SRC} l.491-515",
+       claim=CLAIM_A_NN)
 def a_nn(ctx):
     rng = random.Random(7)
     n_inst = 1500 if ctx.full else 300
@@ -141,3 +148,23 @@ def a_nn(ctx):
                  uniformity="for any fixed s a near-tied input with gap << 1/s gives error "
                             "close to ||x_1 - x_2|| / 2 (previous step)")
         s.require(not bad, "softmax error exceeded 2(N-1)exp(-s g)", counterexample=bad[:1])
+
+    # -- outcome (seprank.proof.claims) --
+    if ctx.failed("As printed, the last equality"):
+        ctx.erratum("l.500 (last member of the display)",
+                    "X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y)",
+                    "X hm(X^T y) = lim_{s -> inf} I_d X sm(X^T (s I_d) y) for inputs with a "
+                    "unique nearest neighbour, with error <= 2 (N-1) exp(-s g) at score gap g "
+                    "(not uniform in the inputs)",
+                    "notation", step="As printed, the last equality",
+                    verified_by="Corrected: for fixed inputs",
+                    instance=ctx.find_step("As printed, the last equality").evidence.get(
+                        "counterexample"),
+                    message="an informal '=': the softmax head at scale 10^10 only approximates "
+                            "the hardmax head (positive weight on every target; far off on "
+                            "near-tied inputs); the headline claim is about the hardmax head")
+    ctx.conclude("holds", "proof",
+                 "on the unit sphere ||x - y||^2 = 2 - 2 x^T y (identity, step 1), so the argmin "
+                 "of the distance is the argmax of x^T y, which X hm(X^T I_d y) returns (step 2 "
+                 "checks it exactly); the failing '=' concerns the softmax approximation only",
+                 basis="argument")

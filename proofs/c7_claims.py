@@ -23,7 +23,7 @@ from seprank.constructions.known_seprank import (
     random_poly,
 )
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import check
+from seprank.proof import Claim, check
 from seprank.tensors import grid_tensor, matricize
 
 NOTES = "tensors_for_dl_theory_chapter7.txt"
@@ -31,8 +31,17 @@ PAPER = "levine2020_depth_to_width_self_attention.txt"
 WIES = "wies2021_vocabulary_bottleneck.txt"
 
 
+CLAIM_C7_CLAIMS = Claim("theorem",
+                        "the notes' Claims 7.1-7.2, Prop. 7.1, eqs. (7.5)-(7.9) and Theorems "
+                        "7.1-7.3 restate levine2020 and wies2021",
+                        f"{NOTES} l.140-375",
+                        main_result=True)
+
 @check(id="C7-claims", title="lecture notes' claims, propositions and theorems vs the papers",
-       source=f"{NOTES} l.140-375", depends=("L-Claim1", "L-Claim2", "L-Prop1", "L-Lemma1"))
+       source=f"{NOTES} l.140-375",
+       depends=("L-Claim1", "L-Claim2", "L-Prop1", "L-Lemma1", "L-Thm1", "L-Thm2", "W-Thm3",
+                "W-Thm4", "W-Cor2"),
+       claim=CLAIM_C7_CLAIMS)
 def c7_claims(ctx):
     with ctx.step("Claim 7.1 (l.142-146) is levine2020 Claim 1 (B.1.2 l.619-627) stated for any "
                   "scalar function y (the paper's proof is already general): tested by L-Claim1; "
@@ -183,3 +192,23 @@ def c7_claims(ctx):
             rows.append({"d_x": d_x, "r": r, "N": N, "rank_X": rk})
             s.require(rk <= r, "rank exceeds r", case=rows[-1])
         s.record(cases=rows, cross_reference="W-embed")
+
+    # -- outcome (seprank.proof.claims) --
+    ty = "Eqs. (7.5)-(7.6) as printed"
+    if ctx.failed(ty):
+        ctx.erratum("l.243-251 (eqs. (7.5)-(7.6))",
+                    "a_hj^i in R^{d_x x d_x}; W^{V,l,h} y^{l,j} in R^{da x da}",
+                    "a_hj^i a scalar; W^{V,l,h} y^{l,j} in R^{d_a}; close the parenthesis of "
+                    "(7.6)", "notation", step=ty, verified_by="Corrected (7.6)",
+                    instance=ctx.find_step(ty).evidence.get("counterexample"))
+    c2 = "Thm 7.2 / eq. (7.11)"
+    if ctx.failed(c2):
+        ctx.erratum("l.355-361 (eq. (7.11), c_2)",
+                    "c_2 = -2 d_x log_3 d_x / 2 sqrt(2e) + log_3 d_x",
+                    "c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x (levine2020 eq. (8))",
+                    "notation", in_statement=True, step=c2, verified=True,
+                    instance=ctx.find_step(c2).evidence.get("counterexample"))
+    ctx.conclude("open", "none",
+                 "restatements: with the notation corrected they are the papers' results, "
+                 "whose outcomes are those of L-Thm1, L-Thm2, W-Thm3/4, W-Cor2 (open); Thm 7.3 "
+                 "drops wies2021's N -> infinity hypothesis, which the papers do not decide")

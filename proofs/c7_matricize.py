@@ -27,7 +27,7 @@ from math import prod
 
 import numpy as np
 
-from seprank.proof import check
+from seprank.proof import Claim, check
 from seprank.tensors import balanced_partitions, matricize
 
 NOTES = "tensors_for_dl_theory_chapter7.txt"
@@ -90,8 +90,16 @@ def _figure_positions() -> dict[str, tuple[int, int]]:
     return {label: (r + 1, c + 1) for r, row in enumerate(FIG_7_3) for c, label in enumerate(row)}
 
 
+CLAIM_C7_MATRICIZE = Claim("definition",
+                           "the matricization of a tensor w.r.t. a balanced partition (A, B) "
+                           "puts entry A_{j_1..j_N} at row 1 + sum_{t=1}^{N_2} (j_{a_t} - 1) "
+                           "M^(N_2 - t) (columns alike); fig. 7.3 is its order-3 example",
+                           f"{NOTES} l.80-138",
+                           universal=False)
+
 @check(id="C7-matricize", title="the matricization formula and fig. 7.3 of the lecture notes",
-       source=f"{NOTES} l.80-138; {PAPER} B.1.1 l.609-613")
+       source=f"{NOTES} l.80-138; {PAPER} B.1.1 l.609-613",
+       claim=CLAIM_C7_MATRICIZE)
 def c7_matricize(ctx):
     fig = _figure_positions()
     labels = sorted(fig)
@@ -218,3 +226,30 @@ def c7_matricize(ctx):
         s.record(cases=tested,
                  ambiguity="B.1.1 does not state the order of i_1, ..., i_{N/2}; the notes fix "
                            "a_1 < ... < a_{N_1}, and seprank follows them")
+
+    # -- outcome (seprank.proof.claims) --
+    fix = "Corrected formula: row = 1 + sum_{t=1}^{N_1}"
+    one = "As printed, the row formula"
+    if ctx.failed(one):
+        ctx.erratum("l.117 (row formula)", "row = 1 + sum_{t=1}^{N_2} (j_{a_t} - 1) M^(N_2 - t)",
+                    "row = 1 + sum_{t=1}^{N_1} (j_{a_t} - 1) prod_{s>t} M_{a_s} (the rows are "
+                    "indexed by A, |A| = N_1)", "notation", in_statement=True, step=one,
+                    verified_by=fix, instance=ctx.find_step(one).evidence.get("counterexample"))
+    two = "With the row sum corrected to N_1"
+    if ctx.failed(two):
+        ctx.erratum("l.84, l.117 (radix)", "one radix M for every mode",
+                    "mixed radix prod_{s>t} M_{a_s} (fig. 7.3's third mode has 3 values)",
+                    "notation", in_statement=True, step=two, verified_by=fix,
+                    instance=ctx.find_step(two).evidence.get("counterexample"))
+    three = "The stated setting fits the example"
+    if ctx.failed(three):
+        ctx.erratum("l.102 (setting and type)",
+                    "w.r.t. the balanced partition (A, B), [[A]]_{A,B} in R^{M_1 x ... x M_N}",
+                    "w.r.t. any partition (A, B), [[A]]_{A,B} in R^{(prod_{a in A} M_a) x "
+                    "(prod_{b in B} M_b)}", "notation", in_statement=True, step=three,
+                    verified_by=fix, instance=ctx.find_step(three).evidence.get("counterexample"))
+    ctx.conclude("holds-corrected", "proof",
+                 "the corrected mixed-radix formula places every entry of fig. 7.3 where the "
+                 "figure shows it (exhaustive over the example's 12 entries) and agrees with "
+                 "levine2020 B.1.1; as a definition it is a bijection by the mixed-radix "
+                 "argument", basis="exhaustive")

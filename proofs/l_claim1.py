@@ -31,7 +31,7 @@ from seprank.constructions.known_seprank import (
     random_poly,
     side_points,
 )
-from seprank.proof import check
+from seprank.proof import Claim, check
 from seprank.tensors import grid_tensor, matricize
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
@@ -56,8 +56,14 @@ def _grid_rank(f, T, N, I):
     return seprank.rank(matricize(grid_tensor(f, T, N), I, J), "exact").value
 
 
+CLAIM_L_CLAIM1 = Claim("claim",
+                       "Claim 1: the rank of any grid-tensor matricization is at most the "
+                       "separation rank",
+                       f"{SRC} B.1.2 l.615-645")
+
 @check(id="L-Claim1", title="rank of a grid-tensor matricization <= separation rank",
-       source=f"{SRC} B.1.2 l.615-645")
+       source=f"{SRC} B.1.2 l.615-645",
+       claim=CLAIM_L_CLAIM1)
 def l_claim1(ctx):
     cases = FULL if ctx.full else FAST
 
@@ -135,3 +141,8 @@ def l_claim1(ctx):
             s.require(max(ranks) <= case["max_rank"], "grid rank above the separation rank",
                       counterexample=rows[-1])
         s.record(cases=rows)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "the proof's identity (step 1): y = sum_{r <= R} f_r g_r gives a grid matrix "
+                 "sum_r v_r u_r^T of rank <= R, for any templates", basis="identity")

@@ -38,7 +38,7 @@ from seprank.bounds.levine2020 import (
     thm4_bound,
 )
 from seprank.combinatorics import num_head_indices
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 
@@ -97,9 +97,17 @@ def cor2_min_beta2(L: int, d_x: int, H: int, max_beta: int = 12) -> dict:
     return {"L_deep": L, "d_x_deep": d_x, "H": H, "beta_2": None}
 
 
+CLAIM_L_COR1 = Claim("corollary",
+                     "Corollary 1: with probability 1 a random deep network (depth L, width "
+                     "d_x > 3^L) may be realized by a network of depth L/d and width "
+                     "d_x^shallow = w d_x^shallow (sic), d, w > 1, only if w ~ exp(exp(d))",
+                     f"{SRC} sec. 4.1 Cor. 1 l.138-144",
+                     main_result=True)
+
 @check(id="L-Cor1", title="depth efficiency: a shallower network needs width factor "
                           "w ~ exp(exp(d))", source=f"{SRC} sec. 4.1 Cor. 1 l.138-144",
-       depends=("L-Thm1",))
+       depends=("L-Thm1",),
+       claim=CLAIM_L_COR1)
 def l_cor1(ctx):
     with ctx.step("Corollary 1 as printed defines the shallow width by d_x^shallow = w "
                   "d_x^shallow with w > 1 (l.142): no positive width satisfies it",
@@ -137,10 +145,30 @@ def l_cor1(ctx):
             r.pop("_ll")
         s.record(fixed_d_2=rows[:len(fixed_d)], L_12_varying_d=rows[len(fixed_d):])
 
+    # -- outcome (seprank.proof.claims) --
+    pr = "Corollary 1 as printed"
+    if ctx.failed(pr):
+        ctx.erratum("l.142 (Corollary 1)", "d_x^shallow = w d_x^shallow, w > 1",
+                    "d_x^shallow = w d_x^deep", "notation", in_statement=True, step=pr,
+                    verified_by="Corrected (d_x^shallow",
+                    instance=ctx.find_step(pr).evidence.get("counterexample"))
+    ctx.conclude("open", "instances",
+                 "a numeric illustration from Theorem 1's bounds (L-Thm1, open); the "
+                 "corollary is only as strong as Theorem 1", count=len(ctx.find_step(
+                     "Corrected (d_x^shallow").evidence.get("fixed_d_2", [])) or 1,
+                 largest={"d": 2}, binding=True)
+
+
+CLAIM_L_COR2 = Claim("corollary",
+                     "Corollary 2: past L = log_3 d_x a shallower, polynomially wider network "
+                     "has higher separation rank",
+                     f"{SRC} sec. 4.2 Cor. 2 l.162-170",
+                     main_result=True)
 
 @check(id="L-Cor2", title="past L = log_3 d_x a shallower, polynomially wider network has "
                           "higher separation rank", source=f"{SRC} sec. 4.2 Cor. 2 l.162-170",
-       depends=("L-Thm2",))
+       depends=("L-Thm2",),
+       claim=CLAIM_L_COR2)
 def l_cor2(ctx):
     with ctx.step("Illustration: deep networks with L > log_3 d_x (d_x = 9, 27); the least "
                   "integer beta_2 for which the network of depth log_3 d_x + beta_2 and width "
@@ -172,3 +200,27 @@ def l_cor2(ctx):
                         for c in cases])
         s.require(all(on_boundary), "expected the shallow network on the boundary",
                   cases=cases)
+
+    # -- outcome (seprank.proof.claims) --
+    obs = "Observation: with the printed choice"
+    boundary = [c for c in ctx.find_step(obs).evidence.get("cases", [])
+                if c.get("shallow_on_boundary_3^L_eq_d_x")]
+    if boundary and not ctx.failed(obs):
+        ctx.erratum("l.166-170 (Corollary 2 and 'follows from theorems 1 and 2')",
+                    "L^shallow = beta_1 L^deep + beta_2, d_x^shallow = 3^beta_2 d_x^deep, the "
+                    "corollary following from Theorems 1 and 2",
+                    "this choice gives 3^(L^shallow) = d_x^shallow exactly, the boundary that "
+                    "neither Theorem 1 (L < log_3 d_x) nor Theorem 2 (L > log_3 d_x) covers; "
+                    "the argument needs a bound at L = log_3 d_x (e.g. B.2's regime-free "
+                    "certified rank, as the illustration uses) or a depth inside a regime",
+                    "proof-error", step=obs, survives=False, instance=boundary[0],
+                    message="the shallow network of the corollary lies on the boundary "
+                            "3^L = d_x, where neither theorem applies, so the corollary does "
+                            "not follow from them as stated; at small sizes the 'shallow' "
+                            "network is often not shallower")
+    n = len(ctx.find_step(0).evidence.get("cases", []))
+    ctx.conclude("open", "instances",
+                 f"a numeric illustration on {n} sizes from B.2's certified rank and Theorem "
+                 "2's bounds (L-Thm2, open); the printed derivation from Theorems 1-2 does not "
+                 "apply on the boundary 3^L = d_x (proof-error)",
+                 count=n or 1, largest={"d_x": 27}, binding=True)

@@ -31,7 +31,7 @@ import sympy as sp
 import seprank
 from seprank.combinatorics import num_head_indices
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 #: (L, d_x, H, N)
@@ -106,9 +106,15 @@ def _symbolic_output(net, N):
     return xs, Y
 
 
+CLAIM_L_LEMMA1 = Claim("lemma",
+                       "Lemma 1 / Corollary 3: the depth-L output is a sum over [H]^C(L) of "
+                       "chained products, C(L) = (3^L - 1)/2, a polynomial of degree 3^L",
+                       f"{SRC} A.1 l.329-378")
+
 @check(id="L-Lemma1", title="depth-L output: sum over [H]^C(L) of chained products, "
                             "C(L) = (3^L - 1)/2, degree 3^L",
-       source=f"{SRC} A.1 l.329-378", depends=("L-net",))
+       source=f"{SRC} A.1 l.329-378", depends=("L-net",),
+       claim=CLAIM_L_LEMMA1)
 def l_lemma1(ctx):
     with ctx.step("C(L) = (3^L - 1)/2 solves the proof's count C(1) = 1, C(L+1) = 3 C(L) + 1 "
                   "(l.362-364) for L = 1..30, and equals seprank's num_head_indices",
@@ -198,3 +204,10 @@ def l_lemma1(ctx):
                          "equals_network": agree})
             s.require(agree, "eq. (16) differs from the network", counterexample=rows[-1])
         s.record(cases=rows)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "the induction of eq. (13): a layer applied to a sum of chains with C factors "
+                 "gives chains with 3C + 1 factors, and C(L) = (3^L - 1)/2 solves "
+                 "C(L+1) = 3 C(L) + 1, C(1) = 1; steps 1-4 check the recursion and the "
+                 "expansion exactly", basis="argument")

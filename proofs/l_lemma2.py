@@ -31,7 +31,7 @@ from seprank.constructions.known_seprank import (
     random_poly,
 )
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import check
+from seprank.proof import Claim, check
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
@@ -79,8 +79,14 @@ def _layer_function(entries, net, N, d_x):
     return f
 
 
+CLAIM_L_LEMMA2 = Claim("lemma",
+                       "Lemma 2: one layer applied to inputs whose entries have separation "
+                       "rank <= K has separation rank <= N d_x^4 K^3 / H",
+                       f"{SRC} A.4 l.485-499")
+
 @check(id="L-Lemma2", title="one layer over inputs of sep rank <= K has sep rank <= N d_x^4 K^3/H",
-       source=f"{SRC} A.4 l.485-499", depends=("L-net", "L-Claim1"))
+       source=f"{SRC} A.4 l.485-499", depends=("L-net", "L-Claim1"),
+       claim=CLAIM_L_LEMMA2)
 def l_lemma2(ctx):
     with ctx.step("For inputs whose entries have separation rank exactly K (certified), the "
                   "exact separation rank of the one-layer output y_1^1 w.r.t. the balanced "
@@ -139,3 +145,11 @@ def l_lemma2(ctx):
             s.require(case["max_rank"] <= bound and case["certificate"]["ok"],
                       "K = 1 layer exceeds the bound or is uncertified", case=rows[-1])
         s.record(cases=rows, partitions_N4=[str(p) for p in balanced_partitions(4)])
+
+    # -- outcome (seprank.proof.claims) --
+    from seprank_proofs._verdicts import bound_instances, consistent
+    info = bound_instances(ctx, "For inputs whose entries have separation rank exactly K",
+                           "lemma2_bound", ("N", "d_x", "H", "K"))
+    ctx.conclude("open", "instances", consistent(info, "the counting argument of eq. (21) is "
+                 "not checked as an identity"), count=info["count"], largest=info["largest"],
+                 binding=info["binding"])

@@ -16,7 +16,7 @@ from math import factorial, prod
 
 from seprank.bounds.levine2020 import lemma3_equal_split_printed, lemma3_lhs, lemma3_rhs
 from seprank.combinatorics import compositions, multiset, num_head_indices
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 PAPER = "levine2020_depth_to_width_self_attention.txt"
 SEED = 20200703
@@ -33,8 +33,14 @@ def _tuples(n_max: int, k_max: int, r_max: int):
                 yield n, rs
 
 
+CLAIM_L_LEMMA3 = Claim("lemma",
+                       "Lemma 3: prod_j ((n, r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / "
+                       "((n-1)!)^k, M = sum_j r_j",
+                       f"{PAPER} A.5 l.540-548")
+
 @check(id="L-Lemma3", title="AM-GM inequality for products of multiset coefficients",
-       source=f"{PAPER} A.5 l.540-566")
+       source=f"{PAPER} A.5 l.540-566",
+       claim=CLAIM_L_LEMMA3)
 def l_lemma3(ctx):
     n_max, k_max, r_max = (12, 7, 12) if ctx.full else (9, 5, 9)
 
@@ -168,3 +174,27 @@ def l_lemma3(ctx):
                 tight.append({"L": L, "d_x": d_x, "max_product": best, "bound": bound})
         s.record(compositions_checked=cases, max_product_vs_bound=tight)
         s.require(not bad, "the Theorem 4 use of Lemma 3 fails", counterexample=bad[:1])
+
+    # -- outcome (seprank.proof.claims) --
+    rng_step = "the printed range of the AM-GM display"
+    with ctx.step(rng_step + ", 'for all t in [k]' (l.552), is the range the chain uses "
+                  "(t = 1..n-1, l.556-559)", source=f"{PAPER} l.552, l.556-559") as s:
+        s.record(smallest_instance={"n": 3, "k": 1, "t_printed": [1], "t_used": [1, 2]})
+    ctx.erratum("l.552 (AM-GM display)", "for all t in [k]", "for all t in [n-1]",
+                "notation", step=rng_step, verified_by="AM-GM for each shift",
+                instance={"n": 3, "k": 1},
+                message="the chain multiplies f_t over t = 1..n-1, while the display bounds "
+                        "f_t only for t in [k]; with n - 1 > k (e.g. n = 3, k = 1) f_2 is not "
+                        "covered; step 2 checks both ranges")
+    rem = "the proof's closing remark as printed"
+    if ctx.failed(rem):
+        ctx.erratum("l.561-563 (closing remark, last equality)",
+                    "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k",
+                    "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k",
+                    "constant", step=rem, verified_by="corrected closing remark",
+                    instance=ctx.find_step(rem).evidence.get("counterexample"))
+    ctx.conclude("holds", "proof",
+                 "((n, r)) = prod_{t<n} (r + t)/(n-1)! (step 1) and AM-GM for each t "
+                 "(step 2) multiply to the bound for every n, k, r; both are general identities "
+                 "and inequalities, checked exactly on an exhaustive range; the errata are in "
+                 "the proof's display and closing remark", basis="argument")

@@ -31,7 +31,7 @@ import numpy as np
 import seprank
 from seprank.combinatorics import num_head_indices
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 CASES = [(2, 1, 1, 1), (2, 2, 2, 2), (2, 2, 1, 3), (3, 1, 1, 2), (2, 4, 2, 2)]
@@ -88,9 +88,15 @@ def _eval_chains(chains, X):
     return total
 
 
+CLAIM_L_LEMMA5 = Claim("lemma",
+                       "Lemma 5: the depth-L residual network is Y^L = X + a sum of chains "
+                       "with 1..C(L) factors X X^T (8 terms per layer in the induction)",
+                       f"{SRC} A.5 l.577-604")
+
 @check(id="L-Lemma5", title="residual network structure: Y^L = X + chains with 1..C(L) "
                             "factors M (8 terms per layer)",
-       source=f"{SRC} A.5 l.577-604", depends=("L-net", "L-Lemma1"))
+       source=f"{SRC} A.5 l.577-604", depends=("L-net", "L-Lemma1"),
+       claim=CLAIM_L_LEMMA5)
 def l_lemma5(ctx):
     with ctx.step("Base case: the depth-1 residual network is X + sum_h W^O W^V X X^T W^K^T "
                   "W^Q X, exactly at random integer inputs", source=f"{SRC} A.5 l.591") as s:
@@ -174,3 +180,18 @@ def l_lemma5(ctx):
                       and all(by_j[j] % H ** j == 0 for j in by_j) and max_rank <= net.d_a
                       and equal, "the residual structure fails", counterexample=row)
         s.record(cases=rows)
+
+    # -- outcome (seprank.proof.claims) --
+    ind = "Induction step as printed"
+    if ctx.failed(ind):
+        ctx.erratum("l.592 (induction step)",
+                    "Y^(L+1) = sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L",
+                    "Y^(L+1) = Y^L + sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L (the skip term)",
+                    "proof-error", step=ind, verified_by="Corrected step", survives=True,
+                    repair="the corrected induction step; its cubic is the 8-term sum of l.596 "
+                           "and gives statement (22) (steps 3-4)",
+                    instance=ctx.find_step(ind).evidence.get("counterexample"))
+    ctx.conclude("holds", "proof",
+                 "the corrected induction (step 3: skip term plus the 8-term expansion, an "
+                 "identity in E, F, G) yields (22) with the chain counts of step 4",
+                 basis="argument")

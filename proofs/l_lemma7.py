@@ -39,7 +39,7 @@ from seprank.constructions.omega_polynomial import (
     top_permutation,
 )
 from seprank.constructions.rearrangement import permutation_sign
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 SEED = 20200717
@@ -100,9 +100,16 @@ def _constructed_example(rng: random.Random, n: int):
     return [[_random_poly(rng, degs[i][j]) for j in range(n)] for i in range(n)]
 
 
+CLAIM_L_LEMMA7 = Claim("lemma",
+                       "Lemma 7: if one permutation sigma-bar has deg p_sigma-bar > deg "
+                       "p_sigma for every other sigma, then A(x) is invertible for all but "
+                       "finitely many x",
+                       f"{SRC} B.3 l.817-824")
+
 @check(id="L-Lemma7", title="a unique top-degree permutation makes det A(x) a nonzero "
                             "polynomial, so A(x) is singular at finitely many x",
-       source=f"{SRC} B.3 l.817-824", depends=("L-Lemma8",))
+       source=f"{SRC} B.3 l.817-824", depends=("L-Lemma8",),
+       claim=CLAIM_L_LEMMA7)
 def l_lemma7(ctx):
     rng = random.Random(SEED)
 
@@ -242,3 +249,18 @@ def l_lemma7(ctx):
             s.require(poly == expected, "d = 1 closed form fails",
                       counterexample={"lam": lam, "poly": _poly_str(poly)})
         s.record(cases=out)
+
+    # -- outcome (seprank.proof.claims) --
+    pr = "Lemma 7 as printed, smallest case N = 1"
+    if ctx.failed(pr):
+        ctx.erratum("l.817-819 (statement)", "no condition on p_sigma-bar",
+                    "p_sigma-bar is not the zero polynomial (automatic for N >= 2 with "
+                    "deg 0 = -infinity)", "missing-hypothesis",
+                    hypothesis="p_sigma-bar != 0 (equivalently N >= 2 under the strict degree "
+                               "hypothesis)", step=pr, verified_by="Corrected Lemma 7",
+                    instance=ctx.find_step(pr).evidence.get("counterexample"))
+    ctx.conclude("holds-corrected", "proof",
+                 "with p_sigma-bar != 0 the top coefficient of det A is sgn(sigma-bar) times "
+                 "that of p_sigma-bar (the paper's argument, l.820-823), so det A is a nonzero "
+                 "polynomial with finitely many roots; step 2 checks it with two independent "
+                 "determinants", basis="argument")

@@ -29,7 +29,7 @@ from seprank.constructions.rearrangement import (
     scalar_equality_cases,
     verify_dual_certificate,
 )
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 SEED = 20200708
@@ -63,9 +63,15 @@ def _random_distinct_sets(rng: random.Random, count: int, n_max: int, dim_max: i
     return sets
 
 
+CLAIM_L_LEMMA8 = Claim("lemma",
+                       "Lemma 8: for N distinct vectors with non-negative entries the identity"
+                       " is the unique maximizer of sum_i <v_i, v_sigma(i)>",
+                       f"{SRC} B.3 l.825-852")
+
 @check(id="L-Lemma8", title="vector rearrangement inequality: the identity is the unique "
                             "maximizer of sum_i <v_i, v_sigma(i)>",
-       source=f"{SRC} B.3 l.825-852")
+       source=f"{SRC} B.3 l.825-852",
+       claim=CLAIM_L_LEMMA8)
 def l_lemma8(ctx):
     rng = random.Random(SEED)
 
@@ -235,3 +241,18 @@ def l_lemma8(ctx):
             s.require(ver["valid"] and ver["identity_unique"],
                       "duality certificate does not prove uniqueness", counterexample=entry)
         s.record(cases=rows, largest_N=max(r["N"] for r in rows))
+
+    # -- outcome (seprank.proof.claims) --
+    e55 = "Proof, eq. (55) as printed"
+    if ctx.failed(e55):
+        ctx.erratum("l.836-838 (eq. (55), equality condition)",
+                    "equality only for sigma with 'sigma(i) = j iff a_i = a_j'",
+                    "equality iff a_sigma(i) = a_i for every i", "proof-error", step=e55,
+                    verified_by="Corrected eq. (55)", survives=True,
+                    repair="2 (e(id) - e(sigma)) = sum_i |v_i - v_sigma(i)|^2 (step 3), positive "
+                           "for every sigma != id when the vectors are distinct",
+                    instance=ctx.find_step(e55).evidence.get("counterexample"))
+    ctx.conclude("holds", "proof",
+                 "the identity 2 (e(id) - e(sigma)) = sum_i |v_i - v_sigma(i)|^2 (step 3, exact) "
+                 "is positive for sigma != id and distinct vectors; non-negativity is not even "
+                 "needed (step 4)", basis="identity")

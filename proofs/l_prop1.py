@@ -32,7 +32,7 @@ import numpy as np
 
 import seprank
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import check
+from seprank.proof import Claim, check
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
@@ -71,8 +71,14 @@ def _rank(Mat) -> int:
     return res.value
 
 
+CLAIM_L_PROP1 = Claim("proposition",
+                      "Proposition 1: the separation rank of y_p^i is the same for every "
+                      "balanced partition",
+                      f"{SRC} sec. 3 Prop. 1 l.106-112; App. C l.854-889")
+
 @check(id="L-Prop1", title="the separation rank is the same for all balanced partitions",
-       source=f"{SRC} sec. 3 Prop. 1 l.106-112; App. C l.854-889", depends=("L-net",))
+       source=f"{SRC} sec. 3 Prop. 1 l.106-112; App. C l.854-889", depends=("L-net",),
+       claim=CLAIM_L_PROP1)
 def l_prop1(ctx):
     instances = FULL if ctx.full else FAST
 
@@ -192,3 +198,10 @@ def l_prop1(ctx):
             cases.append({"L": L, "d_x": d_x, "H": H, "N": N, "M": M, "seed": seed,
                           "i": 1, "by_size_of_I": by_size, "side_of_i_matters": differs})
         s.record(cases=cases)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "App. C's argument: y_p^i is symmetric in the positions other than i (step 1, "
+                 "exact on grid tensors), so any two balanced partitions are related by a "
+                 "permutation fixing i, which preserves the separation rank; step 2 confirms "
+                 "equal exact ranks", basis="argument")

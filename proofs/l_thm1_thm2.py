@@ -48,7 +48,7 @@ from seprank.bounds.levine2020 import (
 )
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.errors import ParameterError
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 PAPER = "levine2020_depth_to_width_self_attention.txt"
 
@@ -101,6 +101,13 @@ def _b2_defined(L: int, d_x: int, H: int) -> bool:
     return True
 
 
+def _b2_reached(L: int, d_x: int, H: int) -> bool:
+    """B.2's construction applies: its dimensions are defined AND Lemma 6's weights exist,
+    which needs d_a = d_x / H odd and >= 3 (l.726, l.740); for even d_a Lemma 6 is undefined."""
+    d_a = d_x // H
+    return _b2_defined(L, d_x, H) and d_a % 2 == 1 and d_a >= 3
+
+
 def _pow_le(base_a: Fraction, exp_a: Fraction, value_b: Fraction | int) -> bool:
     """Exactly decide ``base_a ** exp_a <= value_b`` for positive rationals, rational exp_a."""
     q = exp_a.denominator
@@ -113,8 +120,17 @@ def _min_gap(rows):
     return str(gap), where
 
 
+CLAIM_L_THM1 = Claim("theorem",
+                     "Theorem 1: if L < log_3 d_x, then for all weights but a null set "
+                     "3^(L-2) (log_3(d_x - H) + a) <= log_3 sep(y_p^i) <= ((3^L - 1)/2) "
+                     "log_3(d_x + H), a = -L + 2 - log_3 2 (eq. (7)), and log_3(d_x - H) + a "
+                     "> 0 in this regime",
+                     f"{PAPER} sec 4.1 l.126-132",
+                     main_result=True)
+
 @check(id="L-Thm1", title="Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
-       source=f"{PAPER} sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690")
+       source=f"{PAPER} sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690",
+       depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"), claim=CLAIM_L_THM1)
 def l_thm1(ctx):
     points = _regime1(ctx.full)
     proper = [p for p in points if p[2] < p[1]]
@@ -183,10 +199,13 @@ def l_thm1(ctx):
         s.require(not bad_binom, "C(n, k) >= (n/k)^k fails", counterexample=bad_binom[:1])
 
     with ctx.step("B.2 reaches Theorem 1's lower bound where its construction is defined "
-                  "(L >= 2, d = (d_x - H)/2 an integer >= 1): ((d-1)/lambda + 1)^lambda and "
+                  "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
+                  "Lemma 6 requires): ((d-1)/lambda + 1)^lambda and "
                   "((d, lambda)) are both >= 3^{lower} = (d/lambda)^lambda",
-                  source=f"{PAPER} l.682-690") as s:
-        covered = [p for p in proper if _b2_defined(*p)]
+                  source=f"{PAPER} l.682-690, l.726, l.740") as s:
+        covered = [p for p in proper if _b2_reached(*p)]
+        s.record(excluded_even_d_a=sum(1 for p in proper
+                                       if _b2_defined(*p) and not _b2_reached(*p)))
         bad, ratios, first_larger = [], [], 0
         for L, d_x, H in covered:
             d, lam = b2_dims(L, d_x, H)
@@ -205,20 +224,22 @@ def l_thm1(ctx):
         s.require(not bad, "B.2 does not reach Theorem 1's lower bound", counterexample=bad[:1])
 
     with ctx.step("points of Theorem 1's regime (H < d_x) that B.2's argument does not reach: "
-                  "L = 1 (the Hadamard power 3^{L-2} = 1/3 is not an integer) and odd d_x - H "
-                  "(d not an integer; using floor(d) instead is tried); the printed lower bound "
+                  "L = 1 (the Hadamard power 3^{L-2} = 1/3 is not an integer), odd d_x - H "
+                  "(d not an integer; using floor(d) instead is tried) and even d_a (Lemma 6's "
+                  "weights are undefined); the printed lower bound "
                   "cannot be decided there from the bound formulas",
-                  source=f"{PAPER} l.666-668, l.680-690") as s:
+                  source=f"{PAPER} l.666-668, l.680-690, l.726") as s:
         repaired, uncovered = 0, []
         for L, d_x, H in proper:
-            if _b2_defined(L, d_x, H):
+            if _b2_reached(L, d_x, H):
                 continue
             base, lam = thm1_lower_pow3(L, d_x, H)
             if _pow_le(base, lam, 1):
                 repaired += 1  # vacuous: sep >= 1 for a function that is not identically 0
                 continue
             d_floor = (d_x - H) // 2
-            if L >= 2 and d_floor >= 1 and _pow_le(base, lam, multiset(d_floor, 3 ** (L - 2))):
+            if (L >= 2 and d_floor >= 1 and (d_x // H) % 2 == 1
+                    and _pow_le(base, lam, multiset(d_floor, 3 ** (L - 2)))):
                 repaired += 1
                 continue
             uncovered.append((L, d_x, H))
@@ -231,9 +252,12 @@ def l_thm1(ctx):
         if uncovered:
             Ls = sorted({p[0] for p in uncovered})
             odd = all(p[0] == 1 or (p[1] - p[2]) % 2 for p in uncovered)
+            even = sum(1 for p in uncovered if p[0] >= 2 and (p[1] // p[2]) % 2 == 0)
+            s.record(not_reached_with_even_d_a=even)
             s.inconclusive(f"B.2 does not establish Theorem 1's lower bound at {len(uncovered)} "
                            f"points (depths L in {Ls}"
                            + ("; for L >= 2 all have d_x - H odd" if odd else "")
+                           + f"; {even} with L >= 2 and d_a even, where Lemma 6 is undefined"
                            + "); deciding them needs a rank computation, not a bound formula")
 
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
@@ -250,10 +274,35 @@ def l_thm1(ctx):
                  theorem3_bound_is_smaller=f"{thm3_smaller} of {len(covered)}")
         s.require(not bad, "a lower bound exceeds an upper bound", counterexample=bad[:1])
 
+    # -- outcome (seprank.proof.claims) --
+    rem = "the remark after Theorem 1 as printed"
+    if ctx.failed(rem):
+        ctx.erratum("l.130-132 (eq. (7) and the remark)", "every H dividing d_x",
+                    "H < d_x (d_a >= 2): at H = d_x the lower bound contains log_3 0",
+                    "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)", step=rem,
+                    verified_by="corrected remark",
+                    instance=ctx.find_step(rem).evidence.get("smallest_counterexample"))
+    n = ctx.find_step(0).evidence.get("cases", 0)
+    ctx.conclude("open", "instances",
+                 "the upper bound is Theorem 3's (L-Thm3, open: sampled); the lower bound is "
+                 "reached by B.2 (Lemma 6 + Omega) where the construction is defined, but not "
+                 f"at the points of the inconclusive step; checked on {n} parameter points",
+                 count=n or 1, largest={"L": max(p[0] for p in points),
+                                        "d_x": max(p[1] for p in points)}, binding=True)
+
+
+CLAIM_L_THM2 = Claim("theorem",
+                     "Theorem 2: if L > log_3 d_x, then for all weights but a null set "
+                     "d_x L/2 + b_1 + b_2 <= log_3 sep(y_p^i) <= 2 d_x L + c_1 + c_2 with "
+                     "b_1 = -L (H/2 + 1), b_2 = -d_x (1 + log_3((d_x - H)/2)/2), c_1 = L, "
+                     "c_2 = -2 d_x log_3(d_x/(2 sqrt(2e))) + log_3 d_x (eq. (8))",
+                     f"{PAPER} sec 4.2 l.150-156",
+                     main_result=True)
 
 @check(id="L-Thm2", title="Theorem 2 bounds (3^L > d_x): eq. (20) chain, B.2 lower bound",
        source=f"{PAPER} sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690",
-       depends=("L-Lemma3", "L-Lemma4"))
+       depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
+       claim=CLAIM_L_THM2)
 def l_thm2(ctx):
     points = _regime2(ctx.full)
     proper = [p for p in points if p[2] < p[1]]
@@ -332,10 +381,13 @@ def l_thm2(ctx):
             s.inconclusive("e enclosure too coarse", undecided=undecided[:3])
 
     with ctx.step("B.2 reaches Theorem 2's lower bound where its construction is defined "
-                  "(L >= 2, d = (d_x - H)/2 an integer >= 1): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
+                  "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
+                  "Lemma 6 requires): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
                   "and ((d, lambda)) are both >= 3^{lower}; compared after squaring",
-                  source=f"{PAPER} l.684-690") as s:
-        covered = [p for p in proper if _b2_defined(*p)]
+                  source=f"{PAPER} l.684-690, l.726, l.740") as s:
+        covered = [p for p in proper if _b2_reached(*p)]
+        s.record(excluded_even_d_a=sum(1 for p in proper
+                                       if _b2_defined(*p) and not _b2_reached(*p)))
         bad, rows, second_larger = [], [], 0
         for L, d_x, H in covered:
             d, lam = b2_dims(L, d_x, H)
@@ -358,20 +410,22 @@ def l_thm2(ctx):
         s.require(not bad, "B.2 does not reach Theorem 2's lower bound", counterexample=bad[:1])
 
     with ctx.step("points of Theorem 2's regime (H < d_x) that B.2's construction does not "
-                  "reach (L = 1 or d_x - H odd) are still covered: either 3^{lower} <= 1 "
+                  "reach (L = 1, d_x - H odd, or d_a even where Lemma 6 is undefined) are "
+                  "still covered: either 3^{lower} <= 1 "
                   "(vacuous, since sep >= 1 for a function that is not identically 0) or the "
                   "construction with floor((d_x - H)/2) already has rank >= 3^{lower}",
-                  source=f"{PAPER} l.666-668, l.680-690") as s:
+                  source=f"{PAPER} l.666-668, l.680-690, l.726") as s:
         vacuous, repaired, uncovered = 0, 0, []
         for L, d_x, H in proper:
-            if _b2_defined(L, d_x, H):
+            if _b2_reached(L, d_x, H):
                 continue
             target_sq = thm2_lower_pow3_squared(L, d_x, H)
             if target_sq <= 1:
                 vacuous += 1
                 continue
             d_floor = (d_x - H) // 2
-            if L >= 2 and d_floor >= 1 and multiset(d_floor, 3 ** (L - 2)) ** 2 >= target_sq:
+            if (L >= 2 and d_floor >= 1 and (d_x // H) % 2 == 1
+                    and multiset(d_floor, 3 ** (L - 2)) ** 2 >= target_sq):
                 repaired += 1
                 continue
             uncovered.append((L, d_x, H))
@@ -387,8 +441,11 @@ def l_thm2(ctx):
             why = ("with d = (d_x - H)/2 a half-integer, 3^{lower} grows like 3^{L (d - 1)} "
                    "while the rank with floor(d) grows only like 3^{L (floor(d) - 1)}; "
                    if all_odd else "")
+            even = sum(1 for p in uncovered if p[0] >= 2 and (p[1] // p[2]) % 2 == 0)
+            s.record(not_reached_with_even_d_a=even)
             s.inconclusive(
-                f"B.2 does not establish Theorem 2's lower bound at {len(uncovered)} points: "
+                f"B.2 does not establish Theorem 2's lower bound at {len(uncovered)} points "
+                f"({even} with L >= 2 and d_a even, where Lemma 6 is undefined): "
                 f"{why}deciding them needs a rank computation, not a bound formula")
 
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
@@ -408,3 +465,19 @@ def l_thm2(ctx):
         s.require(not bad, "a lower bound exceeds an upper bound", counterexample=bad[:1])
         if undecided and not bad:
             s.inconclusive("could not compare with Theorem 3's bound", undecided=undecided[:3])
+
+    # -- outcome (seprank.proof.claims) --
+    low = "Theorem 2's lower bound as printed"
+    if ctx.failed(low):
+        ctx.erratum("l.154-156 (eq. (8), b_2)", "every H dividing d_x",
+                    "H < d_x (d_a >= 2): at H = d_x b_2 contains log_3 0",
+                    "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)", step=low,
+                    verified_by="corrected domain H < d_x",
+                    instance=ctx.find_step(low).evidence.get("smallest_counterexample"))
+    n = ctx.find_step(low).evidence.get("cases", 0)
+    ctx.conclude("open", "instances",
+                 "the upper bound chain eq. (20) holds link by link from Theorem 4's bound "
+                 "(L-Thm4, open: sampled); the lower bound is reached by B.2 where Lemma 6 is "
+                 f"defined, not at the points of the inconclusive step; {n} parameter points",
+                 count=n or 1, largest={"L": max(p[0] for p in proper),
+                                        "d_x": max(p[1] for p in proper)}, binding=True)

@@ -71,7 +71,10 @@ def _check_bound(ctx, s, bound_of, name, residual=False):
 
 
 @check(id="L-Thm3", title="Theorem 3: sep <= (H (d_a + 1))^C(L), exact ranks of random networks",
-       source=f"{SRC} A.2 l.380-423", depends=("L-net", "L-Claim1"))
+       source=f"{SRC} A.2 l.380-423", depends=("L-net", "L-Claim1"),
+       claim={"kind": "theorem", "main_result": True,
+              "statement": "Theorem 3: sep(y_p^i) <= (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
+              "source": f"{SRC} A.2 l.380-388"})
 def l_thm3(ctx):
     with ctx.step("The exact separation rank of y_1^1 of random integer networks (all balanced "
                   "partitions of N = 2, 4; templates certify grid rank = separation rank) never "
@@ -88,9 +91,20 @@ def l_thm3(ctx):
         s.require(case["max_rank"] == thm3_bound(1, 1, 1), "the bound is not attained here",
                   case=case["sep_ranks"])
 
+    # -- outcome (seprank.proof.claims) --
+    from seprank_proofs._verdicts import bound_instances, consistent
+    info = bound_instances(ctx, "The exact separation rank of y_1^1", "thm3_bound")
+    ctx.conclude("open", "instances", consistent(info, "sampled networks cannot prove an "
+                 "upper bound over all weights, and no step checks the proof's displays"),
+                 count=info["count"], largest=info["largest"], binding=info["binding"])
+
 
 @check(id="L-Thm4", title="Theorem 4: sep <= d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x, exact ranks",
-       source=f"{SRC} A.3 l.424-477", depends=("L-net", "L-Claim1"))
+       source=f"{SRC} A.3 l.424-477", depends=("L-net", "L-Claim1"),
+       claim={"kind": "theorem", "main_result": True,
+              "statement": "Theorem 4: sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) "
+                           "(2C(L)/d_x + 1)^d_x",
+              "source": f"{SRC} A.3 l.424-432"})
 def l_thm4(ctx):
     with ctx.step("The exact separation rank of y_1^1 of the same random networks never exceeds "
                   "Theorem 4's bound d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
@@ -106,3 +120,10 @@ def l_thm4(ctx):
             table.append({"L": L, "d_x": d_x, "H": H, "thm3": b3, "thm4": str(b4),
                           "smaller": "thm3" if b3 < b4 else "thm4" if b4 < b3 else "equal"})
         s.record(table=table)
+
+    # -- outcome (seprank.proof.claims) --
+    from seprank_proofs._verdicts import bound_instances, consistent
+    info = bound_instances(ctx, "The exact separation rank of y_1^1", "thm4_bound")
+    ctx.conclude("open", "instances", consistent(info, "sampled networks cannot prove an "
+                 "upper bound over all weights, and no step checks the proof's displays"),
+                 count=info["count"], largest=info["largest"], binding=info["binding"])

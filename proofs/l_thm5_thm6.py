@@ -57,7 +57,11 @@ def _row(case, **bounds):
 
 @check(id="L-Thm5", title="Theorem 5: residual networks, log_3 sep <= L log_3 L + "
                           "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
-       source=f"{SRC} A.4 l.500-518", depends=("L-net", "L-Lemma2"))
+       source=f"{SRC} A.4 l.500-518", depends=("L-net", "L-Lemma2"),
+       claim={"kind": "theorem", "main_result": True,
+              "statement": "Theorem 5 (residual): log_3 sep <= L log_3 L + "
+                           "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
+              "source": f"{SRC} A.4 l.500-506"})
 def l_thm5(ctx):
     with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
                   "log_3 lies in the arb ball of the printed expression",
@@ -117,10 +121,36 @@ def l_thm5(ctx):
         s.require(rows[0]["printed_factor_L^L"] < rows[0]["product_factor_(L+1)!"],
                   "expected the printed factor below the proof's at L = 1", rows=rows)
 
+    # -- outcome (seprank.proof.claims) --
+    from seprank_proofs._verdicts import bound_instances, consistent
+    gap = "Where the printed bound, the proof's final product"
+    rows = ctx.find_step(gap).evidence.get("comparison") or []
+    short = [r for r in rows if r["printed_factor_L^L"] < r["product_factor_(L+1)!"]
+             or r["product_le_recursion"]]
+    if ctx.find_step(gap).status == "passed" and short:
+        ctx.erratum("l.506 vs l.512-518 (proof of Theorem 5)",
+                    "the recursion S_l <= (N d_x^4/H)(l S_{l-1})^3 and the product (L+1)! "
+                    "(N d_x^4/H)^C(L) give L^L (N d_x^4/H)^C(L)",
+                    "the proof's own recursion gives only (L+1) S_L (its product factor "
+                    "exceeds L^L at L = 1, 2, and the recursion exceeds the product for "
+                    "L >= 2): a bound with a larger factor, or a new argument",
+                    "proof-error", step=gap, survives=False, instance=short[0],
+                    message="the proof does not establish the printed bound: at L = 1, 2 the "
+                            "printed factor L^L is below the proof's (L+1)!, and from L = 2 the "
+                            "proof's recursion exceeds its product; the statement stays open")
+    info = bound_instances(ctx, "Exact separation ranks of residual networks", "thm5_printed")
+    ctx.conclude("open", "instances", consistent(info, "the printed proof does not establish "
+                 "the bound (proof-error) and sampling cannot"), count=info["count"],
+                 largest=info["largest"], binding=info["binding"])
+
 
 @check(id="L-Thm6", title="Theorem 6: residual networks, sep <= d_x (C+1)^2 ((d_x, 2C)) "
                           "(2C/d_x + 1)^d_x",
-       source=f"{SRC} A.4 l.520-536", depends=("L-net", "L-Lemma5"))
+       source=f"{SRC} A.4 l.520-536", depends=("L-net", "L-Lemma5"),
+       claim={"kind": "theorem", "main_result": True,
+              "statement": "Theorem 6 (residual): sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) "
+                           "(2C(L)/d_x + 1)^d_x",
+              "source": f"{SRC} A.4 l.520-528"})
 def l_thm6(ctx):
     with ctx.step("Exact separation ranks of residual networks never exceed Theorem 6's bound",
                   source=f"{SRC} A.4 Theorem 6 l.524-528") as s:
@@ -139,3 +169,10 @@ def l_thm6(ctx):
                                            weights=case["weights"]))
         s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
                                             "case": worst[1]})
+
+    # -- outcome (seprank.proof.claims) --
+    from seprank_proofs._verdicts import bound_instances, consistent
+    info = bound_instances(ctx, "Exact separation ranks of residual networks", "thm6_bound")
+    ctx.conclude("open", "instances", consistent(info, "sampled networks cannot prove an "
+                 "upper bound over all weights, and no step checks the proof's displays"),
+                 count=info["count"], largest=info["largest"], binding=info["binding"])

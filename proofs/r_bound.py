@@ -26,7 +26,7 @@ import numpy as np
 import sympy
 
 from seprank.constructions.rank_collapse import float_log_ratio, mp_bound_sides
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "rank_collapse_notes.txt"
 SEED = 20210523
@@ -110,8 +110,16 @@ def _run_instances(s, instances, label):
     return violations, undecided, counts
 
 
+CLAIM_R_BOUND = Claim("theorem",
+                      "Theorem 2.2: if ||W_QK^l||_1 ||W_V^l||_{1,inf} <= beta for every layer,"
+                      " ||res SAN(X)||_{1,inf} <= (4 beta/sqrt(d_qk))^((3^L-1)/2) ||res "
+                      "X||_{1,inf}^(3^L)",
+                      f"{SRC} l.76-82",
+                      main_result=True)
+
 @check(id="R-bound", title="Theorem 2.2: ||res SAN(X)|| <= (4 beta/sqrt d_qk)^((3^L-1)/2) "
-       "||res X||^(3^L), sampled", source=f"{SRC} l.76-82")
+       "||res X||^(3^L), sampled", source=f"{SRC} l.76-82",
+       claim=CLAIM_R_BOUND)
 def r_bound(ctx):
     with ctx.step("the exponents compose: if one layer gives r' <= c r^3 (c = 4 beta/sqrt d_qk, "
                   "beta bounding every layer), L layers give c^((3^L-1)/2) r^(3^L); "
@@ -187,3 +195,11 @@ def r_bound(ctx):
                            f"search still satisfy the bound ({counts['holds']} decided by "
                            f"interval arithmetic, {counts['undecided']} undecided)",
                            undecided=undecided[:2])
+
+    # -- outcome (seprank.proof.claims) --
+    n = ctx.find_step("random softmax networks").evidence.get("instances", 0)
+    ctx.conclude("open", "instances",
+                 f"consistent on {n} sampled softmax networks decided in interval arithmetic "
+                 "(each could have violated the bound) and on a heuristic adversarial search; "
+                 "the notes give no proof of the one-layer bound and sampling cannot prove it",
+                 count=n or 1, largest={"L": 3, "n": 5, "d": 4, "d_qk": 3}, binding=True)

@@ -30,7 +30,7 @@ from seprank.constructions.rank_collapse import (
     res_frobenius,
     triangle_fails,
 )
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "rank_collapse_notes.txt"
 SEED = 20210522
@@ -71,8 +71,15 @@ def _matmul(A, B):
             for row in A]
 
 
+CLAIM_R_NORM = Claim("definition",
+                     "Definition 2.1: the composite ||X||_{1,inf} = sqrt(||X||_1 ||X||_inf) is"
+                     " a norm, and res(X) = X - 1 x^T with x the argmin of ||X - 1 x^T||_2 is "
+                     "well defined",
+                     f"{SRC} l.66-76, l.130")
+
 @check(id="R-norm", title="the composite 'norm' sqrt(||X||_1 ||X||_inf) and res(X)",
-       source=f"{SRC} l.66-76, l.130")
+       source=f"{SRC} l.66-76, l.130",
+       claim=CLAIM_R_NORM)
 def r_norm(ctx):
     small = [m for r, c in _shapes(4) for m in _matrices(r, c, 1)]
 
@@ -198,3 +205,27 @@ def r_norm(ctx):
                                 "norminf": str(norminf([[1, 2], [3, -4]]))})
         s.require(identity and not bad, "Frobenius residual property fails",
                   counterexample=bad[:1])
+
+    # -- outcome (seprank.proof.claims) --
+    tri = "triangle inequality"
+    if ctx.failed(tri):
+        err = ctx.erratum("l.68-70 (Definition 2.1, 'composite norm')",
+                    "||X||_{1,inf} = sqrt(||X||_1 ||X||_inf) is a norm",
+                    "it is positive and absolutely homogeneous but violates the triangle "
+                    "inequality: not a norm (it is submultiplicative); a bound stated with it "
+                    "is still meaningful, but not as a distance (the notes' question, l.130)",
+                    "false-statement", step=tri,
+                    instance=ctx.find_step(tri).evidence.get("counterexample"))
+        for prop in ("positivity", "absolute homogeneity", "submultiplicativity"):
+            ctx.find_step(prop).verifies.append(err)  # the corrected description's parts
+    res = "res(X) is well defined as printed"
+    if ctx.failed(res):
+        ctx.erratum("l.72-74 (residual)", "x = argmin_x ||X - 1 x^T||_2",
+                    "x = argmin_x ||X - 1 x^T||_F, whose unique minimiser is the column "
+                    "mean m, so res(X) = X - 1 m^T", "notation", step=res,
+                    verified_by="corrected (Frobenius reading)",
+                    instance=ctx.find_step(res).evidence.get("counterexample"))
+    ctx.conclude("false", "proof",
+                 "an exact counterexample to the triangle inequality (step 3) shows the "
+                 "composite is not a norm; res is well defined only with ||.||_F",
+                 basis="certificate")

@@ -36,7 +36,7 @@ from seprank.constructions.rank_collapse import (
     san_direct,
     san_paths,
 )
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "rank_collapse_notes.txt"
 SEED = 20210521
@@ -163,8 +163,15 @@ def _free_algebra_check(L, H, skip):
     return sympy.expand(Y - expected) == 0, paths
 
 
+CLAIM_R_PATH = Claim("theorem",
+                     "Theorem 2.1 (path decomposition): SAN(X) = sum over paths in [H]^L of "
+                     "P_path X W_path + e b^T, (H+1)^L paths with skip connections",
+                     f"{SRC} l.33-64",
+                     main_result=True)
+
 @check(id="R-path", title="path decomposition of a pure-attention network (Theorem 2.1)",
-       source=f"{SRC} l.33-64")
+       source=f"{SRC} l.33-64",
+       claim=CLAIM_R_PATH)
 def r_path(ctx):
     rng = random.Random(SEED)
 
@@ -261,3 +268,22 @@ def r_path(ctx):
         s.record(seed=SEED, n=3, d=3, d_v=2, instances=rows)
         s.require(not bad, "path decomposition differs from direct evaluation",
                   counterexample=bad[:1])
+
+    # -- outcome (seprank.proof.claims) --
+    two = "the two-layer formula as printed"
+    if ctx.failed(two):
+        ctx.erratum("l.56 (second line of the SA o SA display)",
+                    "sum_{h1,h2} P_{h1} P_{h2} X W_{h1} W_{h2} + e b^T",
+                    "sum_{h1,h2} P_{h2} P_{h1} X W_{h1} W_{h2} + e b^T (the P's in reverse "
+                    "layer order; Theorem 2.1's P_path = P^L_{h_L} ... P^1_{h_1})",
+                    "proof-error", step=two, verified_by="corrected: SA_L o .. o SA_1(X)",
+                    survives=True,
+                    repair="induction on L with the P's in reverse layer order, using only "
+                           "P e = e (steps 4-5)",
+                    instance=ctx.find_step(two).evidence.get("counterexample"))
+    ctx.conclude("holds", "proof",
+                 "Theorem 2.1 with P_path read as P^L_{h_L}..P^1_{h_1}: proved as an identity "
+                 "in the free noncommutative algebra with the rewrite P e -> e (step 4) for "
+                 "L <= 3, H <= 2, whose induction step is the same for every L; confirmed "
+                 "exactly over Q for L <= 4, H <= 3 (step 5). Only the l.56 display is wrong",
+                 basis="identity")

@@ -17,14 +17,19 @@ from fractions import Fraction
 import sympy
 
 from seprank.constructions.rank_collapse import softmax_rows_symbolic
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 SRC = "rank_collapse_notes.txt"
 SEED = 20210520
 
 
+CLAIM_R_SHIFT = Claim("proposition",
+                      "the row-wise softmax is shift invariant: softmax(A + x 1^T) = softmax(A)",
+                      f"{SRC} l.27-31")
+
 @check(id="R-shift", title="softmax(A + x 1^T) = softmax(A), row-wise softmax",
-       source=f"{SRC} l.27-31")
+       source=f"{SRC} l.27-31",
+       claim=CLAIM_R_SHIFT)
 def r_shift(ctx):
     shapes = [(n, m) for n in range(1, 4) for m in range(1, 4)]
     if ctx.full:
@@ -88,3 +93,8 @@ def r_shift(ctx):
         s.record(A=str(A), y=str(y), difference=str(sympy.simplify(changed)))
         s.require(any(sympy.simplify(v) != 0 for v in changed),
                   "column shift unexpectedly invariant")
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "a symbolic identity for general A and x (step 1: exp(a + c) = exp(a) exp(c) "
+                 "cancels in each row's quotient)", basis="identity")

@@ -23,7 +23,7 @@ import seprank
 from seprank.combinatorics import multiset
 from seprank.constructions import wies_assignments as wa
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 PAPER = "wies2021_vocabulary_bottleneck.txt"
 SEED = 11
@@ -110,8 +110,15 @@ def _label(case):
     return {"H": H, "d_a": d_a, "d_x": H * d_a, "r": r, "L": L, "d": (r - 1 - H) // 2}
 
 
+CLAIM_W_LEMMA7 = Claim("lemma",
+                       "Lemma 7: with repeated tokens (maps pi_P, pi_Q of eqs. (21)-(22)) the "
+                       "first self-attention layer outputs (sum_h W^O W^V) u with u as stated "
+                       "at l.700",
+                       f"{PAPER} B.2.2 l.658-702")
+
 @check(id="W-Lemma7", title="Lemma 7: first self-attention layer outputs (sum_h W^O W^V) u",
-       source=f"{PAPER} B.2.2 l.658-702", depends=("W-Lemma6",))
+       source=f"{PAPER} B.2.2 l.658-702", depends=("W-Lemma6",),
+       claim=CLAIM_W_LEMMA7)
 def w_lemma7(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)
@@ -194,9 +201,38 @@ def w_lemma7(ctx):
         s.record(cases=len(cases))
         s.require(bad is None, "corrected construction fails", counterexample=bad)
 
+    # -- outcome (seprank.proof.claims) --
+    pi = "pi_P, pi_Q as printed"
+    if ctx.failed(pi):
+        ctx.erratum("l.686-692 (eqs. (21)-(22))", "segment floor(t/E) + 1 of A",
+                    "segments that stay within the d columns of A (the corrected pi of "
+                    "seprank.constructions)", "proof-error", step=pi,
+                    verified_by="corrected M_V (token c+1", survives=True,
+                    repair="with the corrected pi_P, pi_Q and M_V the layer outputs u exactly "
+                           "(step 5)",
+                    instance=ctx.find_step(pi).evidence.get("counterexample"))
+    mv = "M_V as printed (l.670)"
+    if ctx.failed(mv):
+        ctx.erratum("l.670 (M_V)", "token i on every coordinate with phi(alpha) = i - 1",
+                    "token c+1 on first-half coordinates phi(alpha) = c, token c+1+d on "
+                    "second-half coordinates phi(alpha - (d_a-1)/2) = c", "proof-error", step=mv,
+                    verified_by="corrected M_V (token c+1", survives=True,
+                    repair="the corrected M_V with the corrected pi (step 5)",
+                    instance=ctx.find_step(mv).evidence.get("counterexample"))
+    ctx.conclude("holds", "proof",
+                 "the repaired assignment is explicit; step 5 checks the first-layer output u "
+                 "exactly at every tested size and rank(M_V) <= r (step 2)", basis="argument")
+
+
+CLAIM_W_COR2 = Claim("corollary",
+                     "Corollary 2: first-layer outputs meeting its hypothesis (Lemma 7's "
+                     "construction) give sep >= ((d, 3^(L-2))), d = (r-1-H)/2, for N large",
+                     f"{PAPER} B.2.2 l.636-656",
+                     main_result=True)
 
 @check(id="W-Cor2", title="Corollary 2's hypothesis, as met by Lemma 7's construction",
-       source=f"{PAPER} B.2.2 l.636-656", depends=("W-Lemma7",))
+       source=f"{PAPER} B.2.2 l.636-656", depends=("W-Lemma7",),
+       claim=CLAIM_W_COR2)
 def w_cor2(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED + 1)
@@ -244,6 +280,27 @@ def w_cor2(ctx):
 
 #: (H, d_a, r, L, A) for the conclusion (16); A has equal row norms and full-rank
 #: (A A^T)^(Hadamard 3^(L-2)) (Lemma 8's property), ((d, 3^(L-2))) rows.
+
+    # -- outcome (seprank.proof.claims) --
+    rows_step = "d := (r-1-H)/2 is a natural number"
+    if not ctx.failed(rows_step):
+        ctx.erratum("l.660 (Lemma 7, the matrix A)", "A with ((d)) rows",
+                    "A with ((d, 3^(L-2))) rows, as eqs. (21)-(22) use",
+                    "notation", step=rows_step, verified=True,
+                    instance=ctx.find_step(rows_step).evidence.get("rows", [None])[-1],
+                    message="l.660 prints ((d)) without the second argument 3^(L-2); "
+                            "eqs. (21)-(22) and the row counts of this step use "
+                            "((d, 3^(L-2)))")
+    ctx.conclude("open", "instances",
+                 f"consistent on {len(cases)} sizes (hypothesis on every balanced partition "
+                 "for N <= 8; conclusion (16) by exact rank, which could have fallen short); "
+                 "the general statement rests on Lemma 7 and levine2020's Omega argument",
+                 count=len(cases), largest={"H": max(c[0] for c in cases),
+                                            "d_a": max(c[1] for c in cases),
+                                            "r": max(c[2] for c in cases),
+                                            "L": max(c[3] for c in cases)}, binding=True)
+
+
 CONCLUSION_CASES = [
     (1, 5, 4, 2, ((1,),)),
     (1, 5, 6, 2, ((1, 2), (2, 1))),

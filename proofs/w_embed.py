@@ -24,7 +24,7 @@ import numpy as np
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding, exact_rank
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 PAPER = "wies2021_vocabulary_bottleneck.txt"
 #: (V, d_x, N, r, r_e)
@@ -49,8 +49,15 @@ def _conv(ctx):
                ConvolutionalEmbedding.random(k, d_in, d_x, N, r, r_e, seed=seed))
 
 
+CLAIM_W_EMBED = Claim("definition",
+                      "the vocabulary embedding y^{0,i} = M_V hat w^i + p^i (eq. (1)) and the "
+                      "convolution embedding (eq. (2)), with embedding rank r = rank(M_V) "
+                      "(resp. rank(tilde W^conv), eq. (4)) <= min(d_x, V)",
+                      f"{PAPER} sec. 2.1 l.56-84")
+
 @check(id="W-embed", title="vocabulary and convolution embeddings, eqs. (1)-(4); rank r",
-       source=f"{PAPER} sec. 2.1 l.56-84", depends=("L-net",))
+       source=f"{PAPER} sec. 2.1 l.56-84", depends=("L-net",),
+       claim=CLAIM_W_EMBED)
 def w_embed(ctx):
     with ctx.step("eq. (1): y^{0,i} = M_V hat w^i + p^i for every token sequence in [V]^N",
                   source=f"{PAPER} eq. (1) l.64-70") as s:
@@ -142,3 +149,10 @@ def w_embed(ctx):
                       "exact and modular outputs disagree", params=params)
             checked += len(toks)
         s.record(sequences=checked, prime=p)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "the embeddings are linear maps, so eqs. (1)-(4) are the matrix products the "
+                 "steps evaluate exactly, and rank(M_V) <= min(d_x, V) is the rank of a d_x x V "
+                 "matrix; steps 2 and 4 confirm the measured rank min(r, d_x, V)",
+                 basis="argument")

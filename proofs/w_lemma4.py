@@ -16,13 +16,18 @@ from math import comb
 from seprank.bounds.levine2020 import e_bounds
 from seprank.bounds.wies2021 import lemma3_holds, lemma4_printed_holds, lemma4_proof_lower
 from seprank.combinatorics import multiset
-from seprank.proof import check
+from seprank.proof import Claim, check
 
 PAPER = "wies2021_vocabulary_bottleneck.txt"
 
 
+CLAIM_W_LEMMA4 = Claim("lemma",
+                       "Lemma 4: ((n, k)) >= (2e(n+k)/n)^n for n >= 1, k >= 0",
+                       f"{PAPER} l.568")
+
 @check(id="W-Lemma4", title="a lower bound on ((n, k)) as printed in wies2021 B.2",
-       source=f"{PAPER} B.2 l.566-570")
+       source=f"{PAPER} B.2 l.566-570",
+       claim=CLAIM_W_LEMMA4)
 def w_lemma4(ctx):
     n_max, k_max = (100, 200) if ctx.full else (40, 80)
     bounds = e_bounds(14)
@@ -86,3 +91,16 @@ def w_lemma4(ctx):
                if multiset(d, 3 ** (L - 2)) * (d - 1) ** (d - 1) < 3 ** ((d - 1) * (L - 2))]
         s.record(L_range=[2, L_max], d_range=[2, d_max])
         s.require(not bad, "the consequence fails", counterexample=bad[:1])
+
+    # -- outcome (seprank.proof.claims) --
+    if ctx.failed("Lemma 4 as printed"):
+        ctx.erratum("l.568 (Lemma 4)", "((n, k)) >= (2e(n+k)/n)^n",
+                    "((n, k)) = C(n+k-1, n-1) >= ((n+k-1)/(n-1))^{n-1} for n >= 2 (what the proof "
+                    "at l.570 derives; the printed direction is the paper's own upper bound, "
+                    "Lemma 3 l.367)", "false-statement", step="Lemma 4 as printed",
+                    verified_by="what the proof derives",
+                    instance=ctx.find_step("Lemma 4 as printed").evidence.get("counterexample"))
+    ctx.conclude("holds-corrected", "proof",
+                 "the corrected lower bound follows from C(N, K) = prod_{i<K} (N-i)/(K-i) with "
+                 "every factor >= N/K (the argument of l.570), checked exactly on the range; "
+                 "its use at l.566 then goes through (step 4)", basis="argument")

@@ -30,7 +30,7 @@ from seprank.combinatorics import multiset
 from seprank.constructions import lemma6 as l6
 from seprank.constructions import wies_assignments as wa
 from seprank.errors import ParameterError
-from seprank.proof import check
+from seprank.proof import Claim, check
 from seprank.scalars.sphere import sphere_points
 
 PAPER = "wies2021_vocabulary_bottleneck.txt"
@@ -86,8 +86,15 @@ def _sequences(E: int, rng: random.Random):
     return tokens + seqs
 
 
+CLAIM_W_LEMMA6 = Claim("lemma",
+                       "Lemma 6: for V >= 2((d, 3^(L-2))) + 1 a vocabulary matrix M_V of rank "
+                       "<= r gives token i the first-layer input y^(0,i) of l.612 (a unit row "
+                       "of A, constants)",
+                       f"{PAPER} B.2.2 l.608-634")
+
 @check(id="W-Lemma6", title="Lemma 6: vocabulary embedding assignment (V >= 2((d, lambda)) + 1)",
-       source=f"{PAPER} B.2.2 l.608-634", depends=("L-Lemma6",))
+       source=f"{PAPER} B.2.2 l.608-634", depends=("L-Lemma6",),
+       claim=CLAIM_W_LEMMA6)
 def w_lemma6(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)
@@ -208,3 +215,23 @@ def w_lemma6(ctx):
                               "unit_rows": norms_ok, "equals_levine_templates": same}
         s.record(cases=n_cases)
         s.require(bad is None, "corrected assignment fails", counterexample=bad)
+
+    # -- outcome (seprank.proof.claims) --
+    mv = "M_V as printed"
+    if ctx.failed(mv):
+        ctx.erratum("l.624 (M_V)", "M_V without the guard phi(.) <= (r-H)/2",
+                    "M_V with the guards of l.612 restored", "proof-error", step=mv,
+                    verified_by="corrected M_V", survives=True,
+                    repair="the guarded M_V outputs the stated y^(0,j) exactly (step 3)",
+                    instance=ctx.find_step(mv).evidence.get("counterexample"))
+    ph = "the stated outputs (l.612, printed phi)"
+    if ctx.failed(ph):
+        ctx.erratum("l.612, l.560 (phi)", "phi with stride d_a - 1 per segment",
+                    "phi with stride (d_a - 1)/2 per segment, as in levine2020's corrected "
+                    "Lemma 6", "proof-error", step=ph, verified_by="corrected phi", survives=True,
+                    repair="with the corrected phi every column of A appears and token i "
+                           "carries its unit row (step 5)",
+                    instance=ctx.find_step(ph).evidence.get("counterexample"))
+    ctx.conclude("holds", "proof",
+                 "the repaired M_V (guards and stride (d_a-1)/2) is explicit; step 5 checks "
+                 "its outputs for every token exactly and rank(M_V) <= r", basis="argument")

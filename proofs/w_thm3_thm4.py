@@ -127,7 +127,11 @@ def _against(s, rows, bound_name):
 
 @check(id="W-Thm3", title="Theorem 3: sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e), "
        "vocabulary embedding, exact ranks", source=f"{PAPER} A.2 l.375-441",
-       depends=("W-embed", "L-net"))
+       depends=("W-embed", "L-net"),
+       claim={"kind": "theorem", "main_result": True,
+              "statement": "Theorem 3: for a vocabulary embedding of rank r (positional rank "
+                           "r_e), sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
+              "source": f"{PAPER} A.2 l.375-441"})
 def w_thm3(ctx):
     with ctx.step("The exact separation rank of y_1^1 as a function of the tokens (grid tensor "
                   "over all of [V]^N, every partition of [N]) of random networks with a random "
@@ -181,9 +185,20 @@ def w_thm3(ctx):
                       "tokens rarely share an embedding vector (coinciding columns of M_V "
                       "lower the grid rank, visibly at L = 2 with entries in [-2, 2])")
 
+    # -- outcome (seprank.proof.claims) --
+    from seprank_proofs._verdicts import bound_instances, consistent
+    info = bound_instances(ctx, "The exact separation rank of y_1^1 as a function of the tokens",
+                           "thm3_bound", ("L", "d_x", "H", "V", "N", "r"))
+    ctx.conclude("open", "instances", consistent(info, "an upper bound over all weights is "
+                 "not decided by sampled networks"), count=info["count"],
+                 largest=info["largest"], binding=info["binding"])
+
 
 @check(id="W-Thm4", title="Theorem 4: the same bound for the convolution embedding, exact ranks",
-       source=f"{PAPER} A.3 l.449-520", depends=("W-embed", "L-net"))
+       source=f"{PAPER} A.3 l.449-520", depends=("W-embed", "L-net"),
+       claim={"kind": "theorem", "main_result": True,
+              "statement": "Theorem 4: the same bound for the convolution embedding of rank r",
+              "source": f"{PAPER} A.3 l.449-520"})
 def w_thm4(ctx):
     with ctx.step("The exact separation rank of y_1^1 as a function of the M raw inputs (every "
                   "balanced partition of [M]; templates certify grid rank = separation rank) "
@@ -201,3 +216,11 @@ def w_thm4(ctx):
                 row["thm4_bound"] = thm4_bound(row["L"], row["r"], row["r_e"])
                 rows.append(row)
         _against(s, rows, "thm4_bound")
+
+    # -- outcome (seprank.proof.claims) --
+    from seprank_proofs._verdicts import bound_instances, consistent
+    info = bound_instances(ctx, "The exact separation rank of y_1^1 as a function of the M raw",
+                           "thm4_bound", ("L", "d_x", "H", "M", "N", "r"))
+    ctx.conclude("open", "instances", consistent(info, "an upper bound over all weights is "
+                 "not decided by sampled networks"), count=info["count"],
+                 largest=info["largest"], binding=info["binding"])

@@ -89,7 +89,10 @@ def test_report_shape(tmp_path):
     path = write_json(results, tmp_path / "r.json")
     assert json.loads(path.read_text())["checks"][1]["verdict"] == "refuted"
     md = write_markdown(results, tmp_path / "r.md").read_text()
-    assert "| b | title b | **refuted** |" in md and "corrected statement" in md
+    assert "| b | title b | **open** | none | refuted |" in md and "corrected statement" in md
+    # the summary comes first: main results, then errata by severity
+    assert md.index("## Main results") < md.index("## Errata by severity") < md.index(
+        "## All checks")
 
 
 def test_evidence_is_exact_in_json():
@@ -115,8 +118,9 @@ def test_report_command_round_trip(tmp_path, capsys):
     page = (tmp_path / "r.html").read_text()
     direct = write_markdown(results, tmp_path / "direct.md").read_text()
     # the same report apart from the run's time stamp (first paragraph)
-    assert md.split("Verdicts:", 1)[1] == direct.split("Verdicts:", 1)[1]
-    assert "<b>refuted</b>" in page and "1 is not greater than 2" in page
+    assert md.split("Tier:", 1)[1] == direct.split("Tier:", 1)[1]
+    assert "refuted" in page and "1 is not greater than 2" in page
+    assert "<table>" in page and "<h2 id='Main results'>" in page
     (tmp_path / "bad.json").write_text('{"checks": 3}')
     assert main(["report", str(tmp_path / "bad.json")]) == 2
     assert "not a seprank proof report" in capsys.readouterr().err

@@ -4,6 +4,7 @@
     seprank rank FILE [--method auto|exact|modular|multimodular|float|cuda] [--prime P]
                  [--engine flint|numba|cuda] [--certify] [--json]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
+    seprank errata PAPER [--from REPORT.json] [--output PATH] [--full]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
     seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
@@ -117,6 +118,35 @@ def _spinner(what: str, delay: float | None = None):
             state["done"] = True
             if state["started"]:
                 status.stop()
+
+
+def _cmd_errata(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from seprank.output_files import write_text
+    from seprank.proof.errata import errata_markdown, paper_key
+    from seprank.proof.report import PAPERS, load_report, paper_of, report_dict
+
+    paper = paper_key(args.paper)
+    if args.report:
+        data = load_report(args.report)
+        if data.get("schema_version") != 2:
+            raise SeprankError(f"{args.report}: a schema-1 report has no errata; rerun "
+                               "`seprank prove`")
+    else:
+        from seprank.proof import registered_checks, run_checks
+
+        specs = registered_checks()
+        ids = [cid for cid in specs if paper_of(cid) == paper]
+        data = report_dict(run_checks(specs, ids, full=args.full))
+    sheet = errata_markdown(data, paper)
+    if args.output == "-":
+        sys.stdout.write(sheet)
+        return 0
+    out = write_text(Path(args.output or f"errata-{paper}.md"), sheet)
+    n = sum(len(c.get("errata") or []) for c in data["checks"] if paper_of(c["id"]) == paper)
+    print(f"{n} errata of {PAPERS[paper][1]}: {out}")
+    return 0
 
 
 def _cmd_rank(args: argparse.Namespace) -> int:
@@ -342,6 +372,16 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--html", metavar="PATH", default=None,
                         help="default: the input's path with .html")
     report.set_defaults(func=_cmd_report)
+
+    errata = sub.add_parser("errata", help="Markdown erratum sheet of one paper (runs its "
+                            "checks, or reads a proof JSON report)")
+    errata.add_argument("paper", help="levine2020, wies2021, chapter7, rank_collapse or amsel")
+    errata.add_argument("--from", dest="report", metavar="REPORT.json", default=None,
+                        help="take the errata from this `seprank prove` JSON report")
+    errata.add_argument("--output", "-o", metavar="PATH", default=None,
+                        help="default: errata-PAPER.md; '-' prints to stdout")
+    errata.add_argument("--full", action="store_true", help="run the full (slow) tier")
+    errata.set_defaults(func=_cmd_errata)
 
     sweep = sub.add_parser("sweep", help="run a grid of computations on Dask, resumably")
     sweep.add_argument("spec", help="a .toml or .yaml sweep specification")

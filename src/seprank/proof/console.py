@@ -1,11 +1,16 @@
-"""Console output of a proof run: each step as it finishes, then a summary table."""
+"""Console output of a proof run: each step as it finishes, then a summary table.
+
+Text is wrapped at word boundaries to at most 80 columns (continuation lines
+keep their indent); evidence is printed as JSON.
+"""
 
 from __future__ import annotations
 
 import json
+import textwrap
 
+from rich import box
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
@@ -26,18 +31,27 @@ from seprank.proof.runner import Reporter
 
 __all__ = ["ConsoleReporter", "summary_table"]
 
-_MARK = {PASSED: "[green]ok[/]", FAILED: "[red]FAIL[/]", INCONCLUSIVE: "[yellow]??[/]",
-         ERROR: "[magenta]ERROR[/]"}
 _VERDICT = {VERIFIED: "[green]verified[/]", REFUTED: "[red]refuted[/]",
             INCONCLUSIVE: "[yellow]inconclusive[/]"}
+_OUTCOME = {"holds": "green", "holds-corrected": "cyan", "false": "red", "open": "yellow"}
+
+#: the widest line the console output uses
+WIDTH = 80
 
 
-def _evidence_line(step: Step, limit: int = 160) -> str:
+def _evidence_line(step: Step, limit: int = 400) -> str:
     items = {k: v for k, v in step.evidence.items() if k != "traceback"}
     if not items:
         return ""
-    text = json.dumps(jsonable(items), separators=(", ", "="))
+    text = json.dumps(jsonable(items), separators=(", ", ": "))
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _wrap(text: str, indent: str, width: int, subsequent: str | None = None) -> str:
+    """Wrap plain text at word boundaries (long words such as JSON are broken too)."""
+    return textwrap.fill(text, width=width, initial_indent=indent,
+                         subsequent_indent=subsequent if subsequent is not None else indent,
+                         break_on_hyphens=False)
 
 
 class ConsoleReporter(Reporter):
@@ -58,8 +72,9 @@ class ConsoleReporter(Reporter):
     >>> print(out.getvalue())
     demo: a demo  (Arithmetic)
       ok 2 + 2 = 4 [levine2020 l.1] ...s
-          {"total"=4}
-      => verified in ...s
+          {"total": 4}
+      => verified in ...s; claim open (none)
+         why: the check does not conclude
     ...
     """
 
@@ -76,37 +91,56 @@ class ConsoleReporter(Reporter):
         self._progress.start()
         self._task = self._progress.add_task("checks", total=len(ids))
 
+    def _width(self) -> int:
+        return min(self.console.width, WIDTH)
+
+    def _print(self, text: str, indent: str = "", subsequent: str | None = None,
+               style: str | None = None) -> None:
+        wrapped = _wrap(text, indent, self._width(), subsequent)
+        self.console.print(Text(wrapped, style=style or ""), soft_wrap=True)
+
     def check_started(self, spec: CheckSpec) -> None:
         self._progress.update(self._task, description=f"{spec.id}")
-        self.console.print(f"[bold]{escape(spec.id)}[/]: {escape(spec.title)}  "
-                           f"[dim]({escape(spec.source)})[/]")
+        self._print(f"{spec.id}: {spec.title}  ({spec.source})", style="bold")
 
     def step_done(self, spec: CheckSpec, step: Step) -> None:
-        tag = " [cyan](corrected)[/]" if step.corrected else ""
-        # Claims, sources and messages are plain text: escape them, or rich would read
-        # "[levine2020 l.563]" as a style tag and drop it.
-        source = escape(f"[{step.source}]") if step.source else ""
-        self.console.print(f"  {_MARK.get(step.status, step.status)}{tag} {escape(step.claim)} "
-                           f"[dim]{source} {step.seconds:.2f}s[/]", soft_wrap=True)
+        # Claims, sources and messages are plain text: printed as rich Text, never markup.
+        mark = {PASSED: "ok", FAILED: "FAIL", INCONCLUSIVE: "??", ERROR: "ERROR"}.get(
+            step.status, step.status)
+        tag = " (corrected)" if step.corrected else ""
+        source = f" [{step.source}]" if step.source else ""
+        self._print(f"{mark}{tag} {step.claim}{source} {step.seconds:.2f}s", "  ", "      ")
         if step.message:
-            self.console.print(f"      note: {escape(step.message)}", soft_wrap=True)
+            self._print(f"note: {step.message}", "      ")
         if self.verbose:
             line = _evidence_line(step)
             if line:
-                self.console.print(Text("      " + line, style="dim"), soft_wrap=True)
+                self._print(line, "      ", style="dim")
 
     def check_done(self, result: CheckResult) -> None:
         self._progress.advance(self._task)
-        self.console.print(f"  => {_VERDICT[result.verdict]} in {result.seconds:.2f}s\n")
+        for err in result.errata:
+            self._print(f"erratum: {err.summary()}", "  ", "      ", style="red")
+        self.console.print(f"  => {_VERDICT[result.verdict]} in {result.seconds:.2f}s; "
+                           f"claim [{_OUTCOME.get(result.outcome, 'white')}]"
+                           f"{result.outcome}[/] ({result.strength})")
+        if result.settled is not None:
+            self._print(f"why: {result.settled.reason}", "     ", "     ", style="dim")
+        self.console.print()
 
     def finish(self, results: list[CheckResult]) -> None:
         if self._progress is not None:
             self._progress.stop()
-        self.console.print(summary_table(results))
+        self.console.print(summary_table(results, width=self._width()))
 
 
-def summary_table(results: list[CheckResult]) -> Table:
-    """A rich table with one row per check: verdict, steps passed, time, findings.
+def summary_table(results: list[CheckResult], width: int = WIDTH) -> Table:
+    """A rich table, one row per check: outcome, strength, verdict (with the steps
+    passed when some did not), and the most severe finding.
+
+    The finding of a check with errata is its most severe erratum's severity and
+    location (the console printed each erratum in full above); cells wrap at word
+    boundaries within ``width`` columns.
 
     Examples
     --------
@@ -116,14 +150,26 @@ def summary_table(results: list[CheckResult]) -> Table:
     ...         s.require(1 < 2, "no")
     >>> table = summary_table([run_check(CheckSpec("demo", "a demo", "none", body))])
     >>> table.row_count, [col.header for col in table.columns]
-    (1, ['id', 'verdict', 'steps passed', 'seconds', 'findings'])
+    (1, ['id', 'outcome', 'strength', 'verdict', 'worst finding'])
     """
-    table = Table(title="seprank prove: summary")
-    for col in ("id", "verdict", "steps passed", "seconds", "findings"):
-        table.add_column(col)
+    table = Table(title="seprank prove: summary", width=width, box=box.SIMPLE_HEAD,
+                  pad_edge=False, padding=(0, 1), collapse_padding=True,
+                  show_edge=False)
+    for col in ("id", "outcome", "strength", "verdict"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("worst finding", overflow="fold", ratio=1)
     for r in results:
         passed = sum(s.status == PASSED for s in r.steps)
-        found = "\n".join(f if len(f) <= 140 else f[:137] + "..." for f in r.findings)
-        table.add_row(r.id, _VERDICT[r.verdict], f"{passed}/{len(r.steps)}",
-                      f"{r.seconds:.2f}", Text(found or "-"))
+        if r.errata:  # the most severe erratum, by severity and place (details are above)
+            found = f"{r.errata[0].severity} at {r.errata[0].location}"
+        else:
+            found = r.findings[0] if r.findings else "-"
+            found = found if len(found) <= 60 else found[:57] + "..."
+        more = len(r.findings) - 1
+        if more > 0:
+            found += f" (+{more} more)"
+        verdict = _VERDICT[r.verdict] + ("" if passed == len(r.steps)
+                                         else f" {passed}/{len(r.steps)}")
+        table.add_row(r.id, Text(r.outcome, style=_OUTCOME.get(r.outcome, "")), r.strength,
+                      verdict, Text(found))
     return table

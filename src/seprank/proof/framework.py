@@ -1,8 +1,9 @@
-"""Steps, checks, and how a check's verdict follows from its steps.
+"""Steps, checks, and how a check's verdict and outcome follow from its steps.
 
 See the package docstring of :mod:`seprank.proof` for the model. This module
 holds the data types and :func:`run_check`, which runs one check body and
-collects its steps; ordering many checks is :mod:`seprank.proof.runner`.
+collects its steps; ordering many checks is :mod:`seprank.proof.runner`; the
+claim / erratum / outcome rules are :mod:`seprank.proof.claims`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from seprank.proof.claims import (
+    Claim,
+    Conclusion,
+    Erratum,
+    Settled,
+    settle,
+    severity_rank,
+)
 from seprank.proof.evidence import jsonable
 
 __all__ = [
@@ -66,6 +75,8 @@ class Step:
     message: str | None = None
     corrected: bool = False
     seconds: float = 0.0
+    errata: list[Erratum] = field(default_factory=list)
+    verifies: list[Erratum] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -79,6 +90,8 @@ class Step:
             out["message"] = self.message
         if self.corrected:
             out["corrected"] = True
+        if self.errata:
+            out["errata"] = [e.to_dict() for e in self.errata]
         return out
 
 
@@ -130,6 +143,96 @@ class StepHandle:
             self._step.status = INCONCLUSIVE
         self._step.message = message
 
+    def erratum(self, location: str, printed: str, corrected: str, severity: str, *,
+                message: str | None = None, **fields: Any) -> Erratum:
+        """Record what is wrong with the printed text; this step becomes *failed*.
+
+        The arguments are those of :class:`~seprank.proof.claims.Erratum`
+        (``in_statement``, ``hypothesis``, ``survives``, ``repair``,
+        ``instance``, ``verified``). ``instance`` defaults to the step's recorded
+        ``counterexample`` (or ``smallest_counterexample``, ``smallest_instance``).
+        ``message`` is the step's note (default: the erratum's summary).
+        Returns the erratum, for :meth:`verifies`.
+
+        Examples
+        --------
+        >>> s = StepHandle(Step("eq. (55) as printed"))
+        >>> err = s.erratum("eq. (55)", "a_i = a_j", "a_i != a_j", "notation",
+        ...                 instance={"a": [1, 1]})
+        >>> s.failed, s.step.errata[0].severity, err.step
+        (True, 'notation', 'eq. (55) as printed')
+        """
+        if fields.get("instance") is None:  # the step's recorded counterexample, if any
+            for key in ("counterexample", "smallest_counterexample", "smallest_instance"):
+                if self._step.evidence.get(key) is not None:
+                    fields["instance"] = self._step.evidence[key]
+                    break
+        err = Erratum(location=location, printed=printed, corrected=corrected,
+                      severity=severity, step=self._step.claim, **fields)
+        self._step.errata.append(err)
+        if fields.get("instance") is not None and "counterexample" not in self._step.evidence:
+            self._step.evidence["counterexample"] = fields["instance"]
+        if self._step.status != FAILED or message:
+            self.fail(message or err.summary())
+        return err
+
+    def identity(self, name: str, lhs: Callable[..., Any], rhs: Callable[..., Any],
+                 points: Any) -> bool:
+        """Check a displayed equality as an identity of functions, exactly, at ``points``.
+
+        ``lhs`` and ``rhs`` are the two sides as functions; each point is a tuple
+        of arguments (exact numbers: ints, Fractions, Gaussian rationals, ...).
+        Records under ``name`` how many points agreed and the first point where
+        the sides differ (with both values). Returns True when they agree
+        everywhere; on a difference the step is *failed*: record the erratum
+        (``s.erratum(...)``) that says what the display should read.
+
+        Examples
+        --------
+        A display of a proof, (a + b)^2 = a^2 + 2ab + b^2, and a misprint of it:
+
+        >>> from fractions import Fraction as F
+        >>> pts = [(F(1, 2), F(3)), (F(-2), F(5, 7)), (F(0), F(1))]
+        >>> s = StepHandle(Step("eq. (5) as an identity"))
+        >>> s.identity("eq5", lambda a, b: (a + b) ** 2, lambda a, b: a * a + 2 * a * b + b * b,
+        ...            pts)
+        True
+        >>> s.identity("eq5_printed", lambda a, b: (a + b) ** 2, lambda a, b: a * a + b * b,
+        ...            pts)
+        False
+        >>> s.failed, s.step.evidence["eq5_printed"]["first_difference"]["point"]
+        (True, ['1/2', 3])
+        """
+        checked = 0
+        for point in points:
+            args = tuple(point) if isinstance(point, (tuple, list)) else (point,)
+            left, right = lhs(*args), rhs(*args)
+            if left != right:
+                self._step.evidence[name] = {
+                    "points_agreeing": checked,
+                    "first_difference": jsonable({"point": list(args), "lhs": left,
+                                                  "rhs": right})}
+                self.fail(f"{name}: the two sides differ at {jsonable(list(args))}")
+                return False
+            checked += 1
+        self._step.evidence[name] = {"points_agreeing": checked, "first_difference": None}
+        return True
+
+    def verifies(self, *errata: Erratum) -> None:
+        """Say that this step checks the corrected text of ``errata``.
+
+        The corrections count as verified when this step ends *passed*.
+
+        Examples
+        --------
+        >>> err = Erratum("l.2", "x > 0", "x >= 0", "false-statement")
+        >>> s = StepHandle(Step("x >= 0 for x in {0, 1}", corrected=True))
+        >>> s.verifies(err)
+        >>> s.step.verifies == [err]
+        True
+        """
+        self._step.verifies.extend(errata)
+
     @property
     def failed(self) -> bool:
         return self._step.status == FAILED
@@ -165,6 +268,102 @@ class CheckContext:
         self.full = full
         self.steps: list[Step] = []
         self._on_step = on_step
+        self.conclusion: Conclusion | None = None
+
+    @property
+    def errata(self) -> list[Erratum]:
+        """Every erratum recorded so far, in step order."""
+        return [e for st in self.steps for e in st.errata]
+
+    def find_step(self, ref: int | str | Step | None = None) -> Step:
+        """A step of this check: by index, by the start of its claim, or the last one.
+
+        Examples
+        --------
+        >>> ctx = CheckContext()
+        >>> with ctx.step("first claim"):
+        ...     pass
+        >>> with ctx.step("second claim"):
+        ...     pass
+        >>> ctx.find_step("first").claim, ctx.find_step().claim, ctx.find_step(0).claim
+        ('first claim', 'second claim', 'first claim')
+        """
+        if isinstance(ref, Step):
+            return ref
+        if not self.steps:
+            raise ValueError("the check has no step yet")
+        if ref is None:
+            return self.steps[-1]
+        if isinstance(ref, int):
+            return self.steps[ref]
+        found = [st for st in self.steps if st.claim.startswith(ref)]
+        if len(found) != 1:
+            raise ValueError(f"{len(found)} steps start with {ref!r}")
+        return found[0]
+
+    def failed(self, ref: int | str | Step | None = None) -> bool:
+        """Whether a finished step (see :meth:`find_step`) failed."""
+        return self.find_step(ref).status == FAILED
+
+    def erratum(self, location: str, printed: str, corrected: str, severity: str, *,
+                step: int | str | Step | None = None, verified_by: int | str | Step | None = None,
+                message: str | None = None, **fields: Any) -> Erratum:
+        """Record an erratum against a finished step (default: the last one).
+
+        The same as ``s.erratum(...)`` inside the step (the step becomes *failed*;
+        its evidence is the failing instance), for a body that decides what is
+        wrong after the step ran, e.g. in closing lines. ``verified_by``: the
+        step that checks the corrected text (it verifies the correction when it
+        passed).
+
+        Examples
+        --------
+        >>> ctx = CheckContext()
+        >>> with ctx.step("display (12) as printed") as s:
+        ...     s.record(lhs=3, rhs=4)
+        >>> with ctx.step("display (12) corrected", corrected=True) as s:
+        ...     s.record(lhs=3, rhs=3)
+        >>> err = ctx.erratum("eq. (12)", "= 4", "= 3", "constant", step="display (12) as",
+        ...                   verified_by="display (12) corrected")
+        >>> ctx.steps[0].status, err.step, ctx.steps[1].verifies == [err]
+        ('failed', 'display (12) as printed', True)
+        """
+        target = self.find_step(step)
+        err = StepHandle(target).erratum(location, printed, corrected, severity,
+                                         message=message, **fields)
+        if verified_by is not None:
+            self.find_step(verified_by).verifies.append(err)
+        return err
+
+    def conclude(self, outcome: str, strength: str, reason: str, *,
+                 count: int | None = None, largest: dict[str, Any] | None = None,
+                 binding: bool | None = None, basis: str | None = None,
+                 reduction: str | None = None, own_argument: str | None = None) -> None:
+        """State the claim's outcome and the strength of the evidence (once, at the end).
+
+        ``outcome``: ``holds``, ``holds-corrected``, ``false`` or ``open``;
+        ``strength``: ``proof`` (name its ``basis``: ``identity``,
+        ``exhaustive``, ``certificate`` or ``argument``), ``instances`` (give
+        ``count``, ``largest`` sizes and ``binding``) or ``none``. ``reason``:
+        one sentence a reader can check against the steps. ``reduction``: why an
+        exhaustive finite range covers every case of a universal claim.
+        ``own_argument``: why the claim holds even if a dependency is false.
+        The rules of :mod:`seprank.proof.claims` then decide what is reported.
+
+        Examples
+        --------
+        >>> ctx = CheckContext()
+        >>> ctx.conclude("open", "instances", "consistent on 3 instances", count=3,
+        ...              largest={"N": 4}, binding=True)
+        >>> ctx.conclusion.outcome, ctx.conclusion.binding
+        ('open', True)
+        """
+        if self.conclusion is not None:
+            raise ValueError("a check concludes once")
+        self.conclusion = Conclusion(outcome=outcome, strength=strength, reason=reason,
+                                     count=count, largest=largest, binding=binding,
+                                     basis=basis, reduction=reduction,
+                                     own_argument=own_argument)
 
     @contextmanager
     def step(self, claim: str, source: str | None = None, *,
@@ -206,19 +405,24 @@ class CheckSpec:
     source: str
     func: Callable[[CheckContext], None]
     depends: tuple[str, ...] = ()
+    claim: Claim | None = None
 
 
 @dataclass
 class CheckResult:
-    """The outcome of one check: its steps and the verdict that follows.
+    """The result of one check: its steps, the verdict on the printed text, the outcome.
+
+    ``verdict`` (verified / refuted / inconclusive) judges the printed text
+    step by step; ``settled`` holds the claim's outcome and strength after the
+    rules of :mod:`seprank.proof.claims`.
 
     Examples
     --------
     >>> steps = [Step("a", status=PASSED), Step("b", status=FAILED, message="b is false")]
     >>> res = CheckResult(id="demo", title="a demo", source="none",
     ...                   verdict=verdict_of(steps), steps=steps, seconds=0.0)
-    >>> res.verdict, res.findings, len(res.counterexamples)
-    ('refuted', ['failed: b is false'], 1)
+    >>> res.verdict, res.findings, len(res.counterexamples), res.outcome
+    ('refuted', ['failed: b is false'], 1, 'open')
     """
 
     id: str
@@ -229,29 +433,62 @@ class CheckResult:
     seconds: float
     depends: tuple[str, ...] = ()
     full: bool = False
+    claim: Claim | None = None
+    settled: Settled | None = None
+    dependency_outcomes: dict[str, str] = field(default_factory=dict)
 
     @property
     def counterexamples(self) -> list[Step]:
         return [s for s in self.steps if s.status == FAILED]
 
     @property
+    def errata(self) -> list[Erratum]:
+        """The errata, most severe first (step order among equals)."""
+        found = [e for s in self.steps for e in s.errata]
+        return sorted(found, key=lambda e: severity_rank(e.severity))
+
+    @property
+    def outcome(self) -> str:
+        return self.settled.outcome if self.settled is not None else "open"
+
+    @property
+    def strength(self) -> str:
+        return self.settled.strength if self.settled is not None else "none"
+
+    @property
+    def violations(self) -> list[str]:
+        return list(self.settled.violations) if self.settled is not None else []
+
+    @property
     def findings(self) -> list[str]:
-        """One line per step that failed or could not decide: what and why."""
-        return [f"{s.status}: {s.message or s.claim}" for s in self.steps
-                if s.status != PASSED]
+        """Most severe first: steps that raised, errata by severity, failed steps
+        without an erratum, then undecided steps."""
+        out = [f"error: {s.message or s.claim}" for s in self.steps if s.status == ERROR]
+        out += [e.summary() for e in self.errata]
+        out += [f"failed: {s.message or s.claim}" for s in self.steps
+                if s.status == FAILED and not s.errata]
+        out += [f"inconclusive: {s.message or s.claim}" for s in self.steps
+                if s.status == INCONCLUSIVE]
+        return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        settled = self.settled or Settled("open", "none", "not settled")
+        out = {
             "id": self.id,
             "title": self.title,
             "source": self.source,
+            "claim": self.claim.to_dict() if self.claim is not None else None,
             "verdict": self.verdict,
+            **settled.to_dict(),
+            "errata": [e.to_dict() for e in self.errata],
             "tier": "full" if self.full else "fast",
             "depends": list(self.depends),
+            "dependency_outcomes": dict(self.dependency_outcomes),
             "findings": self.findings,
             "steps": [s.to_dict() for s in self.steps],
             "seconds": round(self.seconds, 6),
         }
+        return out
 
 
 def verdict_of(steps: list[Step]) -> str:
@@ -306,6 +543,13 @@ def run_check(spec: CheckSpec, *, full: bool = False,
         if on_step is not None:
             on_step(step)
     seconds = time.perf_counter() - start
+    for step in ctx.steps:  # a correction is verified by a step that passed
+        for err in step.verifies:
+            if step.status == PASSED:
+                err.verified = True
+                err.verified_by.append(step.claim)
+    settled = settle(spec.claim, ctx.conclusion, ctx.steps, ctx.errata)
     return CheckResult(id=spec.id, title=spec.title, source=spec.source,
                        verdict=verdict_of(ctx.steps), steps=ctx.steps,
-                       seconds=seconds, depends=spec.depends, full=full)
+                       seconds=seconds, depends=spec.depends, full=full,
+                       claim=spec.claim, settled=settled)

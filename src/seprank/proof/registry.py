@@ -12,6 +12,7 @@ import pkgutil
 from collections.abc import Callable
 
 from seprank.errors import SeprankError
+from seprank.proof.claims import Claim
 from seprank.proof.framework import CheckContext, CheckSpec
 
 __all__ = ["check", "registered_checks", "load_proofs"]
@@ -20,28 +21,42 @@ _REGISTRY: dict[str, CheckSpec] = {}
 _LOADED: set[str] = set()
 
 
-def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str] = ()
+def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str] = (),
+          claim: Claim | dict | None = None
           ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
     """Decorator: register ``func(ctx)`` as the check with mission-map id ``id``.
 
+    ``claim`` declares what the check decides (kind, statement as printed in
+    our words, source lines, ``main_result``, ``universal``); ``depends`` names
+    the checks whose results the claim's proof uses. The body records errata
+    in its steps (``s.erratum(...)``) and ends with ``ctx.conclude(...)``; see
+    :mod:`seprank.proof.claims` for the rules. ``claim`` may also be a dict of
+    :class:`Claim`'s fields (no import needed in the check module).
+
     Examples
     --------
-    >>> @check("demo-sum", title="1 + 1 = 2", source="arithmetic")
+    >>> @check("demo-sum", title="1 + 1 = 2", source="arithmetic",
+    ...        claim=Claim("claim", "1 + 1 = 2 in the integers", "arithmetic",
+    ...                    universal=False))
     ... def demo(ctx):
-    ...     with ctx.step("1 + 1 = 2") as s:
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
     ...         s.require(1 + 1 == 2, "it is not")
+    ...     ctx.conclude("holds", "proof", "evaluated exactly", basis="exhaustive")
     >>> spec = registered_checks(load=False)["demo-sum"]
-    >>> spec.title, spec.func is demo
-    ('1 + 1 = 2', True)
+    >>> spec.title, spec.func is demo, spec.claim.kind
+    ('1 + 1 = 2', True, 'claim')
     >>> del _REGISTRY["demo-sum"]      # leave the registry as it was
     """
+
+    if isinstance(claim, dict):
+        claim = Claim(**claim)
 
     def register(func: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
         existing = _REGISTRY.get(id)
         if existing is not None and existing.func.__qualname__ != func.__qualname__:
             raise SeprankError(f"check id {id!r} registered twice")
         _REGISTRY[id] = CheckSpec(id=id, title=title, source=source, func=func,
-                                  depends=tuple(depends))
+                                  depends=tuple(depends), claim=claim)
         return func
 
     return register

@@ -1,12 +1,27 @@
 """Reports of a proof run: JSON (for machines) and Markdown (for people).
 
-JSON shape::
+JSON shape, schema version 2 (checked by :func:`validate_report`)::
 
-    {"checks": [{"id", "title", "source", "verdict", "tier", "depends",
+    {"schema_version": 2,
+     "checks": [{"id", "title", "source", "verdict", "tier", "depends", "findings",
+                 "claim": {"kind", "main_result", "statement", "source", "universal"},
+                 "outcome", "strength", "binding", "basis", "reason",
+                 "instances": {"count", "largest"} | null,
+                 "requested_outcome", "violations", "dependency_outcomes",
+                 "errata": [{"location", "printed", "corrected", "severity",
+                             "in_statement", "verified", "instance", "step", ...}],
                  "steps": [{"claim", "source", "status", "evidence", "seconds", ...}],
                  "seconds"}],
      "summary": {"verified": n, "refuted": n, "inconclusive": n},
+     "outcomes": {"holds": n, "holds-corrected": n, "false": n, "open": n},
+     "errata_by_severity": {"false-statement": n, ...},
+     "main_results": [{"paper", "id", "kind", "statement", "outcome", "strength",
+                       "binding"}],
      "environment": {...}}
+
+``verdict`` is the verdict on the printed text (verified / refuted /
+inconclusive); ``outcome`` is what happens to the claim (see
+:mod:`seprank.proof.claims`).
 """
 
 from __future__ import annotations
@@ -24,11 +39,38 @@ from typing import Any
 
 from seprank.errors import SeprankError
 from seprank.output_files import STDOUT, prepare_folder, write_text
-from seprank.proof.framework import VERDICTS, CheckResult
+from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, STRENGTHS
+from seprank.proof.framework import STEP_STATUSES, VERDICTS, CheckResult
 
-__all__ = ["environment", "report_dict", "write_json", "write_markdown", "write_report_folder",
-           "markdown",
+__all__ = ["SCHEMA_VERSION", "PAPERS", "STANDING", "paper_of", "strength_text", "environment",
+           "report_dict", "validate_report", "write_json", "write_markdown",
+           "write_report_folder", "markdown",
            "markdown_from_dict", "html_from_dict", "load_report"]
+
+SCHEMA_VERSION = 2
+
+#: paper key (as `seprank errata` takes it) -> (id prefix, source file)
+PAPERS = {
+    "levine2020": ("L-", "levine2020_depth_to_width_self_attention.txt"),
+    "wies2021": ("W-", "wies2021_vocabulary_bottleneck.txt"),
+    "chapter7": ("C7-", "tensors_for_dl_theory_chapter7.txt"),
+    "rank_collapse": ("R-", "rank_collapse_notes.txt"),
+    "amsel": ("A-", "amsel_benefits_of_rank_talk.txt"),
+}
+
+
+def paper_of(check_id: str) -> str | None:
+    """The paper key of a mission-map id (by its prefix), or None.
+
+    Examples
+    --------
+    >>> paper_of("L-Thm1"), paper_of("C7-claims"), paper_of("demo")
+    ('levine2020', 'chapter7', None)
+    """
+    for key, (prefix, _) in PAPERS.items():
+        if check_id.startswith(prefix):
+            return key
+    return None
 
 _PACKAGES = ("seprank", "python-flint", "numpy", "sympy", "networkx", "numba", "mpmath")
 
@@ -72,13 +114,108 @@ def report_dict(results: list[CheckResult]) -> dict[str, Any]:
     >>> data = report_dict(results)
     >>> data["summary"], data["checks"][0]["steps"][0]["evidence"]
     ({'verified': 1, 'refuted': 0, 'inconclusive': 0}, {'total': 2})
+    >>> data["schema_version"], data["checks"][0]["outcome"], validate_report(data)
+    (2, 'open', [])
     """
+    checks = [r.to_dict() for r in results]
     counts = Counter(r.verdict for r in results)
+    outcomes = Counter(c["outcome"] for c in checks)
+    severities = Counter(e["severity"] for c in checks for e in c["errata"])
+    main = [{"paper": paper_of(c["id"]), "id": c["id"], "kind": c["claim"]["kind"],
+             "statement": c["claim"]["statement"], "outcome": c["outcome"],
+             "strength": c["strength"], "binding": c["binding"]}
+            for c in checks if c["claim"] is not None and c["claim"]["main_result"]]
     return {
-        "checks": [r.to_dict() for r in results],
+        "schema_version": SCHEMA_VERSION,
+        "checks": checks,
         "summary": {v: counts.get(v, 0) for v in VERDICTS},
+        "outcomes": {o: outcomes.get(o, 0) for o in OUTCOMES},
+        "errata_by_severity": {s: severities.get(s, 0) for s in SEVERITIES},
+        "main_results": main,
         "environment": environment(),
     }
+
+
+def _type_errors(where: str, obj: Any, spec: dict[str, Any]) -> list[str]:
+    out = []
+    if not isinstance(obj, dict):
+        return [f"{where}: expected an object"]
+    for key, want in spec.items():
+        if key not in obj:
+            out.append(f"{where}: missing {key!r}")
+            continue
+        value = obj[key]
+        if isinstance(want, tuple) and all(isinstance(w, str) for w in want):
+            if value not in want:
+                out.append(f"{where}.{key}: {value!r} is not one of {', '.join(want)}")
+        elif not isinstance(value, want):
+            out.append(f"{where}.{key}: {type(value).__name__} is not {want}")
+    return out
+
+
+_CHECK_FIELDS = {"id": str, "title": str, "source": str, "verdict": VERDICTS,
+                 "tier": ("fast", "full"), "depends": list, "findings": list,
+                 "claim": (dict, type(None)), "outcome": OUTCOMES, "strength": STRENGTHS,
+                 "binding": (bool, type(None)), "reason": str,
+                 "instances": (dict, type(None)), "violations": list,
+                 "dependency_outcomes": dict, "errata": list, "steps": list,
+                 "seconds": (int, float)}
+_CLAIM_FIELDS = {"kind": CLAIM_KINDS, "main_result": bool, "statement": str, "source": str,
+                 "universal": bool}
+_ERRATUM_FIELDS = {"location": str, "printed": str, "corrected": str,
+                   "severity": SEVERITIES, "in_statement": bool, "verified": bool}
+_STEP_FIELDS = {"claim": str, "status": STEP_STATUSES, "evidence": dict,
+                "seconds": (int, float)}
+
+
+def validate_report(data: Any) -> list[str]:
+    """The ways ``data`` departs from schema version 2 (an empty list: valid).
+
+    A hand-written validator (no jsonschema dependency): field presence, types,
+    the closed vocabularies, and cross-field rules (``binding`` is a bool
+    exactly for instance evidence, a ``proof-error`` says whether the
+    statement survives, a ``missing-hypothesis`` names the hypothesis).
+
+    Examples
+    --------
+    >>> problems = validate_report({"schema_version": 1, "checks": [], "environment": {}})
+    >>> problems[:2]
+    ['schema_version: 1, expected 2', "missing 'summary'"]
+    """
+    if not isinstance(data, dict):
+        return ["the report is not an object"]
+    out = []
+    if data.get("schema_version") != SCHEMA_VERSION:
+        out.append(f"schema_version: {data.get('schema_version')!r}, expected {SCHEMA_VERSION}")
+    for key in ("checks", "environment", "summary", "outcomes", "errata_by_severity",
+                "main_results"):
+        if key not in data:
+            out.append(f"missing {key!r}")
+    for i, c in enumerate(data.get("checks") or []):
+        where = f"checks[{i}]" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
+        errs = _type_errors(where, c, _CHECK_FIELDS)
+        out += errs
+        if errs:
+            continue
+        if c["claim"] is not None:
+            out += _type_errors(where + ".claim", c["claim"], _CLAIM_FIELDS)
+        if c["strength"] == "instances":
+            if not isinstance(c["binding"], bool):
+                out.append(f"{where}: instance evidence without a binding flag")
+            if not isinstance(c["instances"], dict) or "count" not in c["instances"]:
+                out.append(f"{where}: instance evidence without a count")
+        for j, e in enumerate(c["errata"]):
+            w = f"{where}.errata[{j}]"
+            out += _type_errors(w, e, _ERRATUM_FIELDS)
+            if isinstance(e, dict) and e.get("severity") == "proof-error" and \
+                    not isinstance(e.get("survives"), bool):
+                out.append(f"{w}: a proof-error says whether the statement survives")
+            if isinstance(e, dict) and e.get("severity") == "missing-hypothesis" and \
+                    not e.get("hypothesis"):
+                out.append(f"{w}: a missing-hypothesis names the hypothesis")
+        for j, s in enumerate(c["steps"]):
+            out += _type_errors(f"{where}.steps[{j}]", s, _STEP_FIELDS)
+    return out
 
 
 def write_json(results: list[CheckResult] | dict[str, Any],
@@ -146,22 +283,106 @@ def _passed(check: dict[str, Any]) -> str:
     return f"{sum(s['status'] == 'passed' for s in steps)}/{len(steps)} passed"
 
 
+#: how the summary words each outcome of a main result
+STANDING = {"holds": "stands", "holds-corrected": "stands after correction", "false": "falls",
+            "open": "open"}
+
+
+def strength_text(check: dict[str, Any]) -> str:
+    """The strength of a check's evidence in words: proof basis, or instance count and binding.
+
+    Examples
+    --------
+    >>> strength_text({"strength": "instances", "binding": False,
+    ...                "instances": {"count": 24, "largest": {"L": 3}}})
+    'instances (24, not binding; largest L=3)'
+    >>> strength_text({"strength": "proof", "basis": "identity"})
+    'proof (identity)'
+    >>> strength_text({"verdict": "verified"})     # a schema-1 report has no strength
+    'none'
+    """
+    strength = check.get("strength", "none")
+    if strength == "proof":
+        return f"proof ({check.get('basis') or 'argument'})"
+    if strength == "instances":
+        inst = check.get("instances") or {}
+        largest = ", ".join(f"{k}={v}" for k, v in (inst.get("largest") or {}).items())
+        bind = "binding" if check.get("binding") else "not binding"
+        return (f"instances ({inst.get('count', '?')}, {bind}"
+                + (f"; largest {largest})" if largest else ")"))
+    return "none"
+
+
+def _tier(data: dict[str, Any]) -> str:
+    tiers = sorted({c.get("tier", "fast") for c in data["checks"]})
+    return "/".join(tiers) or "fast"
+
+
+def _summary_lines(data: dict[str, Any]) -> list[str]:
+    """The summary: main results per paper, then errata by severity, then the counts."""
+    checks = {c["id"]: c for c in data["checks"]}
+    lines = ["## Main results", "",
+             "stands = holds as printed; stands after correction = false as printed, a "
+             "minimal correction is verified; falls = false, with a counterexample; open = "
+             "not decided. Strength: proof (identity, exhaustive, certificate or argument) "
+             "or instances (how many, whether any could have violated the claim).", ""]
+    main = data.get("main_results") or []
+    if main:
+        lines += ["| paper | id | statement | standing | strength | errata |",
+                  "|---|---|---|---|---|---|"]
+        order = list(PAPERS)
+        for m in sorted(main, key=lambda m: (order.index(m["paper"]) if m["paper"] in order
+                                             else len(order), m["id"])):
+            c = checks.get(m["id"], m)
+            n_err = len(c.get("errata", []))
+            lines.append(f"| {m['paper']} | {m['id']} | {_cell(m['statement'], 160)} | "
+                         f"**{STANDING.get(m['outcome'], m['outcome'])}** | "
+                         f"{_cell(strength_text(c))} | {n_err} |")
+    else:
+        lines.append("No main result among the checks run.")
+    ran = {paper_of(c["id"]) for c in data["checks"]}
+    without = [p for p in PAPERS if p in ran and p not in {m["paper"] for m in main}]
+    if without:
+        lines += ["", "No main-result row among the checks run for: " + ", ".join(without)
+                  + "."]
+    lines += ["", "## Errata by severity", ""]
+    sev = data.get("errata_by_severity") or {}
+    if any(sev.values()):
+        lines += ["| severity | errata | checks |", "|---|---|---|"]
+        for name, n in sev.items():
+            ids = sorted({c["id"] for c in data["checks"]
+                          for e in c.get("errata", []) if e["severity"] == name})
+            lines.append(f"| {name} | {n} | {', '.join(ids) or '-'} |")
+    else:
+        lines.append("No errata.")
+    lines.append("")
+    outcomes = data.get("outcomes") or {}
+    if outcomes:
+        lines.append("Outcomes of all " + str(len(data["checks"])) + " checks: "
+                     + ", ".join(f"{o} {n}" for o, n in outcomes.items()) + ".")
+    lines.append("Verdicts on the printed text: "
+                 + ", ".join(f"{v} {n}" for v, n in data["summary"].items()) + ".")
+    return lines
+
+
 def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
                        base: Path | None = None) -> str:
     """Markdown from a report dictionary (the JSON report's content).
 
-    ``figures``: (check id, image path) pairs to embed, paths relative to ``base``.
+    The summary comes first: the main results of each paper with their standing
+    and strength, the errata counted by severity, then one row per check with
+    its outcome, strength, verdict on the printed text and findings (most
+    severe first); then one section per check. ``figures``: (check id, image
+    path) pairs to embed, paths relative to ``base``.
 
     Examples
     --------
     >>> data = {"environment": {}, "summary": {"verified": 1},
     ...         "checks": [{"id": "demo", "title": "a demo", "source": "none",
     ...                     "verdict": "verified", "seconds": 0.5, "steps": []}]}
-    >>> for line in markdown_from_dict(data).splitlines()[6:9]:
-    ...     print(line)
-    | id | title | verdict | steps | seconds | findings |
-    |---|---|---|---|---|---|
-    | demo | a demo | **verified** | 0/0 passed | 0.50 | - |
+    >>> text = markdown_from_dict(data)
+    >>> [line for line in text.splitlines() if line.startswith("| demo")]
+    ['| demo | a demo | **open** | none | verified | 0/0 passed | 0.50 | - |']
     """
     env = data["environment"]
     lines = ["# seprank proof report", ""]
@@ -169,25 +390,57 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
                  f"({env.get('cpu_count')} CPUs), Python {env.get('python')}; packages: "
                  + ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items()) + ".")
     lines.append("")
-    lines.append("Verdicts: " + ", ".join(f"{v} {n}" for v, n in data["summary"].items()) + ".")
+    lines.append(f"Tier: {_tier(data)}. Report schema version "
+                 f"{data.get('schema_version', 1)}.")
     lines.append("")
-    lines += ["| id | title | verdict | steps | seconds | findings |",
-              "|---|---|---|---|---|---|"]
+    lines += _summary_lines(data)
+    lines += ["", "## All checks", "",
+              "| id | title | outcome | strength | verdict | steps | seconds | findings "
+              "(most severe first) |",
+              "|---|---|---|---|---|---|---|---|"]
     for c in data["checks"]:
         found = "<br>".join(_cell(f) for f in c.get("findings", [])) or "-"
-        lines.append(f"| {c['id']} | {c['title']} | **{c['verdict']}** | {_passed(c)} "
+        lines.append(f"| {c['id']} | {_cell(c['title'])} | **{c.get('outcome', 'open')}** | "
+                     f"{_cell(strength_text(c))} | {c['verdict']} | {_passed(c)} "
                      f"| {c['seconds']:.2f} | {found} |")
     links = _figure_links(figures, base)
     if links:
         lines += ["", "## Figures", ""]
         for check_id, rel in links:
             lines += [f"![{check_id}]({rel})", ""]
+    outcome_of = {c["id"]: c.get("outcome", "open") for c in data["checks"]}
     for c in data["checks"]:
-        lines += ["", f"## {c['id']}: {c['title']}", "",
-                  f"Source: {c['source']}. Verdict: **{c['verdict']}** "
-                  f"({c.get('tier', 'fast')} tier)."]
+        lines += ["", f"## {c['id']}: {c['title']}", ""]
+        claim = c.get("claim")
+        if claim:
+            main = ", main result" if claim.get("main_result") else ""
+            lines.append(f"Claim ({claim['kind']}{main}): {claim['statement']} "
+                         f"[{claim['source']}].")
+        lines.append(f"Outcome: **{c.get('outcome', 'open')}**, strength "
+                     f"{strength_text(c)}. Verdict on the printed text: **{c['verdict']}** "
+                     f"({c.get('tier', 'fast')} tier). Source: {c['source']}.")
+        if c.get("reason"):
+            lines.append(f"Why: {c['reason'].rstrip('.')}.")
+        for v in c.get("violations") or []:
+            lines.append(f"Rule applied: {v}.")
         if c.get("depends"):
-            lines.append(f"Relies on: {', '.join(c['depends'])}.")
+            known = c.get("dependency_outcomes") or {}
+            deps = ", ".join(f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
+                             for d in c["depends"])
+            lines.append(f"Relies on: {deps}.")
+        if c.get("errata"):
+            lines += ["", "Errata (most severe first):", ""]
+            for e in c["errata"]:
+                extra = ""
+                if e.get("hypothesis"):
+                    extra += f" Missing hypothesis: {e['hypothesis']}."
+                if e["severity"] == "proof-error":
+                    saved = f"yes, by {e['repair']}" if e.get("survives") else "not shown"
+                    extra += f" Statement survives: {saved}."
+                lines.append(f"- **{e['severity']}** at {e['location']}: printed "
+                             f"`{e['printed']}`; corrected `{e['corrected']}`. Correction "
+                             f"verified: {'yes' if e['verified'] else 'no'}.{extra} Instance: "
+                             f"`{_short(e.get('instance'))}`")
         lines.append("")
         for i, s in enumerate(c["steps"], 1):
             tag = " (corrected statement)" if s.get("corrected") else ""
@@ -204,13 +457,18 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
 
 _HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
                "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;"
-               "vertical-align:top}.verified{color:#176b17}.refuted{color:#b00020}"
-               ".inconclusive{color:#9a6700}code{font-size:85%}")
+               "vertical-align:top}.verified,.holds{color:#176b17}.refuted,.false{color:#b00020}"
+               ".inconclusive,.open{color:#9a6700}.holds-corrected{color:#1f5fa8}"
+               "code{font-size:85%}")
 
 
 def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
                    base: Path | None = None) -> str:
     """An HTML page from a report dictionary (no scripts; figures as relative images).
+
+    The same content as :func:`markdown_from_dict`: the Markdown is rendered
+    by a small converter for its own subset (headings, tables, lists, bold,
+    code), every piece of report text escaped.
 
     Examples
     --------
@@ -223,44 +481,80 @@ def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None 
     >>> page.startswith("<!DOCTYPE html>"), "x &lt; y" in page, "<script" in page
     (True, True, False)
     """
-    esc = html.escape
-    env = data["environment"]
+    text = markdown_from_dict(data, figures, base)
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
-           f"<title>seprank proof report</title><style>{_HTML_STYLE}</style></head><body>",
-           "<h1>seprank proof report</h1>",
-           f"<p>Run {esc(str(env.get('time_utc')))} on {esc(str(env.get('platform')))}; "
-           + esc(", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items())) + "</p>",
-           "<p>Verdicts: " + esc(", ".join(f"{v} {n}" for v, n in data["summary"].items()))
-           + "</p>",
-           "<table><tr><th>id</th><th>title</th><th>verdict</th><th>steps</th>"
-           "<th>seconds</th><th>findings</th></tr>"]
-    for c in data["checks"]:
-        found = "<br>".join(esc(f) for f in c.get("findings", [])) or "-"
-        out.append(f"<tr><td><a href='#{esc(c['id'])}'>{esc(c['id'])}</a></td>"
-                   f"<td>{esc(c['title'])}</td><td class='{esc(c['verdict'])}'>"
-                   f"<b>{esc(c['verdict'])}</b></td><td>{_passed(c)}</td>"
-                   f"<td>{c['seconds']:.2f}</td><td>{found}</td></tr>")
-    out.append("</table>")
-    for check_id, rel in _figure_links(figures, base):
-        out.append(f"<p><img src='{esc(rel)}' alt='{esc(check_id)}'></p>")
-    for c in data["checks"]:
-        out.append(f"<h2 id='{esc(c['id'])}'>{esc(c['id'])}: {esc(c['title'])}</h2>")
-        out.append(f"<p>Source: {esc(c['source'])}. Verdict: <b class='{esc(c['verdict'])}'>"
-                   f"{esc(c['verdict'])}</b> ({esc(c.get('tier', 'fast'))} tier).</p><ol>")
-        for s in c["steps"]:
-            tag = " (corrected statement)" if s.get("corrected") else ""
-            out.append(f"<li><b>{esc(s['status'])}</b>{tag}: {esc(s['claim'])} "
-                       f"<i>[{esc(str(s.get('source')))}]</i>")
-            if s.get("message"):
-                out.append(f"<br>note: {esc(s['message'])}")
-            items = [f"<li>{esc(k)}: <code>{esc(_short(v))}</code></li>"
-                     for k, v in s["evidence"].items() if k != "traceback"]
-            if items:
-                out.append("<ul>" + "".join(items) + "</ul>")
-            out.append("</li>")
-        out.append("</ol>")
+           f"<title>seprank proof report</title><style>{_HTML_STYLE}</style></head><body>"]
+    out += _md_to_html(text)
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def _inline(text: str) -> str:
+    """Escape, then render `code`, **bold** and <br> of our own Markdown."""
+    import re
+
+    parts = re.split(r"(`[^`]*`)", text)
+    out = []
+    for part in parts:
+        if part.startswith("`") and part.endswith("`") and len(part) >= 2:
+            out.append(f"<code>{html.escape(part[1:-1])}</code>")
+            continue
+        esc = html.escape(part).replace("&lt;br&gt;", "<br>").replace("\\|", "|")
+        esc = re.sub(r"\*\*([^*]+)\*\*",
+                     lambda m: f"<b class='{m.group(1)}'>{m.group(1)}</b>", esc)
+        out.append(esc)
+    return "".join(out)
+
+
+def _md_to_html(text: str) -> list[str]:
+    import re
+
+    out: list[str] = []
+    in_table = in_list = None
+    for line in text.splitlines():
+        if in_table and not line.startswith("|"):
+            out.append("</table>")
+            in_table = None
+        if in_list and not re.match(r"^(\d+\. |- |   - )", line):
+            out.append(f"</{in_list}>")
+            in_list = None
+        if line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            title = line[level:].strip()
+            anchor = title.split(":")[0]
+            out.append(f"<h{level} id='{html.escape(anchor)}'>{_inline(title)}</h{level}>")
+        elif line.startswith("|"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            if all(set(c) <= {"-"} for c in cells):
+                continue
+            if not in_table:
+                out.append("<table>")
+                in_table = "head"
+                out.append("<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells) + "</tr>")
+                in_table = "body"
+            else:
+                out.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in cells) + "</tr>")
+        elif line.startswith("!["):
+            m = re.match(r"!\[(.*)\]\((.*)\)", line)
+            out.append(f"<p><img src='{html.escape(m.group(2))}' "
+                       f"alt='{html.escape(m.group(1))}'></p>")
+        elif re.match(r"^\d+\. ", line):
+            if not in_list:
+                out.append("<ol>")
+                in_list = "ol"
+            out.append(f"<li>{_inline(line.split('. ', 1)[1])}</li>")
+        elif line.startswith("- ") or line.startswith("   - "):
+            if not in_list:
+                out.append("<ul>")
+                in_list = "ul"
+            out.append(f"<li>{_inline(line.strip()[2:])}</li>")
+        elif line.strip():
+            out.append(f"<p>{_inline(line)}</p>")
+    if in_table:
+        out.append("</table>")
+    if in_list:
+        out.append(f"</{in_list}>")
+    return out
 
 
 def load_report(path: str | os.PathLike) -> dict[str, Any]:

@@ -4,7 +4,9 @@ A check may declare ``depends``: the ids of checks whose results it builds on
 (L-Omega relies on L-Lemma7 and L-Lemma8, say). The runner runs the requested
 checks together with everything they rely on, in a topological order of that
 graph (ties broken by id, so the order is reproducible), and refuses a cycle
-or an unknown id with a one-line error.
+or an unknown id with a one-line error. After each check it records the
+outcomes of its dependencies and applies the rule that a ``false`` dependency
+blocks ``holds`` (:func:`seprank.proof.claims.apply_dependencies`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable
 import networkx as nx
 
 from seprank.errors import SeprankError
+from seprank.proof.claims import apply_dependencies
 from seprank.proof.framework import CheckResult, CheckSpec, Step, run_check
 
 __all__ = ["dependency_graph", "order_checks", "run_checks"]
@@ -131,6 +134,7 @@ def run_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None, *,
     reporter = reporter or Reporter()
     reporter.start(order, specs)
     results = []
+    done: dict[str, CheckResult] = {}
     for cid in order:
         spec = specs[cid]
         reporter.check_started(spec)
@@ -138,6 +142,10 @@ def run_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None, *,
             reporter.step_done(spec, step)
 
         result = run_check(spec, full=full, on_step=on_step)
+        result.dependency_outcomes = {d: done[d].outcome for d in spec.depends if d in done}
+        if result.settled is not None:
+            apply_dependencies(result.settled, result.dependency_outcomes)
+        done[cid] = result
         results.append(result)
         reporter.check_done(result)
     reporter.finish(results)
