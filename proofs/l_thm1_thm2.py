@@ -24,6 +24,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs.levine_proof_displays import lower_bound_displays
+
 from seprank.bounds.levine2020 import (
     arb_le,
     b2_dims,
@@ -255,6 +257,7 @@ def l_thm1(ctx):
        source=f"{PAPER} sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690",
        depends=("L-Lemma3", "L-Lemma4"))
 def l_thm2(ctx):
+    lower_bound_displays(ctx)
     points = _regime2(ctx.full)
     proper = [p for p in points if p[2] < p[1]]
     pairs = sorted({(L, d_x) for L, d_x, _ in points})
