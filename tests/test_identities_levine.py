@@ -116,6 +116,9 @@ def test_symmetric_monomial_counts_and_repaired_count():
     # d_x = 1: one S-monomial per degree, min(1, 1) per split: C + 1 terms
     assert [idl.thm4_repaired_count(k, 1) for k in range(5)] == [1, 2, 3, 4, 5]
     assert idl.thm4_shape(1, 2) == 48
+    # monomials of degree <= k in S11, S12, S22 (d_x = 2): 1 + 3 for k = 1, 1 + 3 + 6 for k = 2
+    assert [idl.gram_monomial_count(k, 2) for k in (0, 1, 2)] == [1, 4, 10]
+    assert idl.gram_monomial_count(13, 1) == 14   # 1, s, ..., s^13
 
 
 # --- Lemma 2, Theorems 5-6 (A.4) ------------------------------------------------------------
@@ -187,3 +190,15 @@ def test_a_wrong_right_side_fails_the_step(monkeypatch):
     res = _run(m.thm3_displays)
     step = next(s for s in res.steps if s.claim.startswith("l.397"))
     assert step.status == "failed" and "differs" in step.message
+
+
+def test_residual_and_lower_bound_steps_decide():
+    from seprank_proofs.levine_proof_displays import lower_bound_displays, thm56_displays
+
+    res5 = _run(lambda ctx: thm56_displays(ctx, part=5))
+    assert sorted((e.severity, e.verified) for e in res5.errata) == [
+        ("notation", True), ("proof-error", True)]
+    res6 = _run(lambda ctx: thm56_displays(ctx, part=6))
+    assert [(e.severity, e.verified) for e in res6.errata] == [("proof-error", True)]
+    low = _run(lower_bound_displays)
+    assert low.errata == [] and all(s.status == "passed" for s in low.steps)

@@ -30,8 +30,10 @@ What is here
   (l.457-459) (:func:`thm4_chi`, :func:`thm4_chi_split`), the grouping by
   powers of l.448 (:func:`thm4_grouped`); the repaired argument: the output
   is x^(i)T-linear in a matrix polynomial of the Gram matrix
-  (:func:`gram_form`), and the count of separable terms by degree vectors
-  (:func:`sym_monomial_count`, :func:`thm4_repaired_count`).
+  (:func:`gram_form`), so the separation rank is at most the number of
+  monomials of degree <= C(L) in the entries of S (:func:`gram_monomial_count`);
+  a finer count by degree vectors (:func:`sym_monomial_count`,
+  :func:`thm4_repaired_count`).
 * Lemma 2 / Theorems 5-6 (A.4): eq. (21) (:func:`lemma2_eq21`,
   :func:`lemma2_regrouped`), the unraveled residual network of fig. 5(b)
   (:func:`unraveled_output`), the top-degree part of a residual network
@@ -76,6 +78,7 @@ __all__ = [
     "gram_form",
     "sym_monomial_count",
     "thm4_repaired_count",
+    "gram_monomial_count",
     "thm4_shape",
     "lemma2_eq21",
     "lemma2_regrouped",
@@ -626,6 +629,7 @@ def _vectors(total: int, d: int):
     return compositions(total, d)
 
 
+@cache
 def thm4_repaired_count(k: int, d_x: int) -> int:
     """The repaired count: sum over E and degree vectors of min(d_x N(r_P), N(r_Q)).
 
@@ -648,6 +652,24 @@ def thm4_repaired_count(k: int, d_x: int) -> int:
             a = d_x * sym_monomial_count(rp)
             total += sum(min(a, b) for b in nQ)
     return total
+
+
+def gram_monomial_count(k: int, d_x: int) -> int:
+    """C(k + D, D) = ((D + 1, k)), D = d_x (d_x + 1)/2: monomials of degree <= k in S_ab.
+
+    The repaired argument for Theorems 4-6: y^(i) = F(S) x^(i) with F of
+    degree <= k = C(L) in S (:func:`gram_form`); with S = S_P + S_Q every term
+    of y_p is (x^(i)_a S_P^nu)(S_Q^mu) with |mu| <= k, so the separation
+    rank w.r.t. any partition is at most the number of monomials S_Q^mu,
+    independent of N and H.
+
+    >>> gram_monomial_count(4, 2)   # D = 3: C(7, 3)
+    35
+    >>> gram_monomial_count(4, 1)   # d_x = 1: 1, s, ..., s^4
+    5
+    """
+    D = d_x * (d_x + 1) // 2
+    return comb(k + D, D)
 
 
 def thm4_shape(k: int, d_x: int) -> Fraction:
