@@ -55,6 +55,9 @@ def test_swap_tuples_hand_enumerated():
     assert sorted(idl.swap_tuples(2, "eq17")) == sorted([(), (2,), (1,), (2, 2), (2, 1), (1, 1)])
     assert sorted(idl.swap_tuples(2, "corrected")) == sorted([(), (2,), (1,), (2, 1)])
     assert idl.swap_blocks((2, 1), 3) == [(2, 3, "P"), (1, 2, "Q"), (0, 1, "P")]
+    for C in range(1, 6):
+        for r in ("l403", "eq17", "corrected"):
+            assert idl.swap_tuple_count(C, r) == len(idl.swap_tuples(C, r))
 
 
 def test_swap_sum_printed_ranges_are_detected():

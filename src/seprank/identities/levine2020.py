@@ -66,6 +66,7 @@ __all__ = [
     "side_sequence_value",
     "thm3_sequence_sum",
     "swap_tuples",
+    "swap_tuple_count",
     "swap_blocks",
     "thm3_swap_sum",
     "thm3_separated_terms",
@@ -279,6 +280,24 @@ def swap_tuples(C: int, ranges: str) -> list[tuple[int, ...]]:
     for b in range(C + 1):
         rec([], b)
     return out
+
+
+def swap_tuple_count(C: int, ranges: str) -> int:
+    """len(swap_tuples(C, ranges)) in closed form (the printed ranges grow like 4^C).
+
+    A non-increasing tuple of length b with values in [1, m] is a multiset of
+    size b from m values: ((m, b)) of them. ``"eq17"``: m = C, b = 0..C, total
+    C(2C, C); ``"l403"``: m = C - 1 (beta_1 < C); ``"corrected"``: subsets, 2^C.
+
+    >>> [swap_tuple_count(3, r) for r in ("l403", "eq17", "corrected")]
+    [10, 20, 8]
+    """
+    if ranges not in _RANGES:
+        raise ParameterError(f"ranges must be one of {', '.join(_RANGES)}; got {ranges!r}")
+    if ranges == "corrected":
+        return 2 ** C
+    m = C - 1 if ranges == "l403" else C
+    return sum(multiset(m, b) for b in range(C + 1))
 
 
 def swap_blocks(beta: Sequence[int], C: int) -> list[tuple[int, int, str]]:
