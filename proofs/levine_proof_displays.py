@@ -274,13 +274,19 @@ def _gram_count_closed_form(d_x: int, times_c_plus_1: bool = False) -> dict:
             "all_nonnegative": all(k >= 0 for k in coeffs)}
 
 
-def _gram_count_range(bound, d_max: int = 10, L_max: int = 8) -> list[dict]:
-    """For each d_x, the largest L <= L_max up to which C(C(L) + D, D) <= bound(L, d_x)."""
+def _ranges_text(rows: list[dict]) -> str:
+    return ", ".join(f"d_x = {r['d_x']}: L <= {r['holds_for_L_up_to']}" for r in rows
+                     if r["d_x"] >= 4)
+
+
+def _gram_count_range(bound, residual: bool = False, d_max: int = 10,
+                      L_max: int = 9) -> list[dict]:
+    """For each d_x, the largest L <= L_max up to which the split Gram count <= bound(L, d_x)."""
     rows = []
     for d_x in range(1, d_max + 1):
         last = 0
         for L in range(1, L_max + 1):
-            if idl.gram_monomial_count(num_head_indices(L), d_x) > bound(L, d_x):
+            if idl.gram_split_count(num_head_indices(L), d_x, residual) > bound(L, d_x):
                 break
             last = L
         rows.append({"d_x": d_x, "holds_for_L_up_to": last})
@@ -372,11 +378,13 @@ def thm4_displays(ctx) -> None:
                 repair="y^(i) = F(S) x^(i) with F of degree C(L) in S (an identity, checked "
                        "below); with S = S_P + S_Q every term of y_p is (x^(i)_a S_P^nu)"
                        "(S_Q^mu), |mu| <= C, so sep <= C(C + D, D), D = d_x(d_x+1)/2, for every "
-                       "partition, N and H. This is <= the printed bound for d_x <= 3 at every "
-                       "L (polynomial comparison), and by exact comparison for d_x = 4 up to "
-                       "L = 6, d_x = 5, 6 up to L = 4, d_x = 7..10 up to L = 3. For d_x >= 4 "
-                       "and larger L the count grows like C^(d_x(d_x+1)/2) > C^(2 d_x): there "
-                       "the statement is open (no counterexample; exact ranks out of reach)",
+                       "partition, N and H (splitting the terms by |mu| = E gives the finer "
+                       "sum_E min(d_x ((D, C-E)), ((D, E)))). This is <= the printed bound for "
+                       "d_x <= 3 at every L (polynomial comparison) and, by exact comparison, "
+                       "for d_x <= 10 up to the L recorded in the repaired step (d_x = 4: "
+                       "L <= 9). For d_x >= 4 and larger L the count grows like "
+                       "C^(d_x(d_x+1)/2) > C^(2 d_x): there the statement is open (no "
+                       "counterexample; exact ranks out of reach)",
                 instance=fails)
 
     with ctx.step("l.457-459: each chi splits over P = {1..N/2}, Q as sum over r_P + r_Q = n and "
@@ -410,8 +418,9 @@ def thm4_displays(ctx) -> None:
                   "degree-C(L) matrix polynomial of S = sum_j x^(j) x^(j)T (exact at random "
                   "rational points, every position); so sep <= C(C + D, D), D = d_x(d_x+1)/2 "
                   "(the monomials S_Q^mu, |mu| <= C), which is <= the printed bound d_x (C+1) "
-                  "((d_x, 2C)) (2C/d_x + 1)^d_x for d_x <= 3 at every L (sympy) and on the exact "
-                  "range below", source=f"{SRC} A.3 l.446-467, eq. (19)", corrected=True) as s:
+                  "((d_x, 2C)) (2C/d_x + 1)^d_x for d_x <= 3 at every L (sympy); the count split "
+                  "by |mu| = E is <= it on the exact range below (d_x <= 10, L <= 9)",
+                  source=f"{SRC} A.3 l.446-467, eq. (19)", corrected=True) as s:
         if err448 is not None:
             s.verifies(err448)
         for c in cases:
@@ -441,10 +450,11 @@ def thm4_displays(ctx) -> None:
         s.record(closed_forms=closed, largest_L_per_d_x=ranges, exact_sep_ranks=exact,
                  attained="the count is attained at L = 2, d_x = 1, N = 4 (sep = C + 1 = 5)",
                  decision="Theorem 4 holds for d_x <= 3 at every L (proof: identity + count + "
-                          "closed form), and for d_x = 4 up to L = 6, d_x = 5, 6 up to L = 4, "
-                          "d_x = 7..10 up to L = 3 (exact comparison); beyond, the count grows "
-                          "like C^(d_x(d_x+1)/2), faster than the printed C^(2 d_x), so the "
-                          "statement is open there (no counterexample; exact ranks out of reach)")
+                          "closed form), and for d_x = 4..10 up to the L listed in "
+                          f"largest_L_per_d_x ({_ranges_text(ranges)}; exact comparison of the "
+                          "split count); beyond, the count grows like C^(d_x(d_x+1)/2), faster "
+                          "than the printed C^(2 d_x), so the statement is open there (no "
+                          "counterexample; exact ranks out of reach)")
 
     with ctx.step("l.475-476: L + log_3 d_x + d_x log_3(2e) + 2 d_x log_3(2 3^L/d_x) = "
                   "(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3(2 sqrt(2e)) - log_3 d_x) (sympy, "
@@ -674,23 +684,25 @@ def _thm6_part(ctx) -> None:
                 "proof-error", survives=True,
                 repair="the residual output is y^(i) = G_L(S) x^(i) with G_L of degree <= C(L) "
                        "in S (identity above), so sep <= C(C + D, D), D = d_x(d_x+1)/2, as for "
-                       "Theorem 4 (the skip term is x^(i) S_Q^0); this is <= Theorem 6's bound "
-                       "for d_x <= 3 at every L (polynomial comparison) and on the exact range "
-                       "of the next step; open beyond, as for Theorem 4",
+                       "Theorem 4 (the skip term is x^(i) S_Q^0; split by |mu| = E: sum_E "
+                       "min(d_x ((D+1, C-E)), ((D, E)))); this is <= Theorem 6's bound for "
+                       "d_x <= 3 at every L (polynomial comparison) and on the exact range of "
+                       "the next step; open beyond, as for Theorem 4",
                 instance=fails)
 
     with ctx.step("REPAIRED argument for Theorem 6: with y^(i) = G_L(S) x^(i), deg G_L <= C(L), "
                   "sep <= C(C + D, D) <= d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^d_x for d_x <= 3 at "
-                  "every L (sympy) and on the exact range below",
+                  "every L (sympy); the count split by |mu| = E is <= it on the exact range "
+                  "below (d_x <= 10, L <= 9)",
                   source=f"{SRC} A.4 l.524-534", corrected=True) as s:
         if err is not None:
             s.verifies(err)
         closed = [_gram_count_closed_form(d, times_c_plus_1=True) for d in (1, 2, 3)]
-        ranges = _gram_count_range(thm6_bound)
+        ranges = _gram_count_range(thm6_bound, residual=True)
         s.record(closed_forms=closed, largest_L_per_d_x=ranges,
-                 decision="Theorem 6 holds for d_x <= 3 at every L; for d_x = 4 up to L = 8 "
-                          "(checked), d_x = 5, 6 up to L = 6 and 4, d_x = 7, 8 up to L = 4, "
-                          "d_x = 9, 10 up to L = 3 (exact comparison); open beyond")
+                 decision="Theorem 6 holds for d_x <= 3 at every L (closed form) and for "
+                          f"d_x = 4..10 up to the L listed ({_ranges_text(ranges)}; exact "
+                          "comparison of the split count); open beyond")
         s.require(all(r["all_nonnegative"] for r in closed), "the closed form fails",
                   closed=closed)
 

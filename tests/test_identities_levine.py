@@ -122,6 +122,10 @@ def test_symmetric_monomial_counts_and_repaired_count():
     # monomials of degree <= k in S11, S12, S22 (d_x = 2): 1 + 3 for k = 1, 1 + 3 + 6 for k = 2
     assert [idl.gram_monomial_count(k, 2) for k in (0, 1, 2)] == [1, 4, 10]
     assert idl.gram_monomial_count(13, 1) == 14   # 1, s, ..., s^13
+    # split by the Q-degree E, d_x = 2, degree 1: E = 0 pairs 2*3 P-functions with 1 Q-function,
+    # E = 1 pairs 2 P-functions (x_a) with 3 (S_Q entries): 1 + 2 = 3 (= H(d_a+1) at H = 1)
+    assert idl.gram_split_count(1, 2) == 3
+    assert idl.gram_split_count(1, 2, residual=True) == 3   # E = 0: min(2*4, 1); E = 1: min(2, 3)
 
 
 # --- Lemma 2, Theorems 5-6 (A.4) ------------------------------------------------------------

@@ -80,6 +80,7 @@ __all__ = [
     "sym_monomial_count",
     "thm4_repaired_count",
     "gram_monomial_count",
+    "gram_split_count",
     "thm4_shape",
     "lemma2_eq21",
     "lemma2_regrouped",
@@ -689,6 +690,25 @@ def gram_monomial_count(k: int, d_x: int) -> int:
     """
     D = d_x * (d_x + 1) // 2
     return comb(k + D, D)
+
+
+def gram_split_count(k: int, d_x: int, residual: bool = False) -> int:
+    """The Gram count split by the degree E of the Q-side monomial: sum_E min(P-side, Q-side).
+
+    Without skips F is homogeneous of degree k: the terms with |mu| = E pair
+    d_x ((D, k - E)) functions x^(i)_a S_P^nu with ((D, E)) functions S_Q^mu,
+    so their separation rank is <= the smaller count. With skips (degree
+    <= k) the P side has d_x ((D + 1, k - E)) functions. Never more than
+    :func:`gram_monomial_count` (the sum of the Q-side counts).
+
+    >>> gram_split_count(4, 1)   # d_x = 1: min(1, 1) for each E = 0..4
+    5
+    >>> gram_split_count(4, 2) <= gram_monomial_count(4, 2)
+    True
+    """
+    D = d_x * (d_x + 1) // 2
+    p_side = (lambda m: multiset(D + 1, m)) if residual else (lambda m: multiset(D, m))
+    return sum(min(d_x * p_side(k - E), multiset(D, E)) for E in range(k + 1))
 
 
 def thm4_shape(k: int, d_x: int) -> Fraction:
