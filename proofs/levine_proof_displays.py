@@ -585,7 +585,7 @@ def _thm5_final(ctx) -> None:
                 "larger than the product for L >= 2, and the product (L+1)! (N d_x^4/H)^C(L) "
                 "exceeds the printed L^L (N d_x^4/H)^C(L) for L = 1, 2",
                 "proof-error", survives=True,
-                repair="y^(i) = G_L(S) x^(i), deg G_L <= C(L) (identity, L-Thm6's steps), so "
+                repair="y^(i) = G_L(S) x^(i), deg G_L <= C(L) (identity, checked below), so "
                        "sep <= C(C + D, D), D = d_x(d_x+1)/2; C(C + D, D) = prod_{t=1}^C "
                        "(D + t)/t <= (D + 1)^C, D + 1 <= 2 d_x^3 <= N d_x^4/H (N >= 2, H <= d_x) "
                        "and L^L >= 1: Theorem 5 holds for every L, d_x, N >= 2, H | d_x",
@@ -598,6 +598,14 @@ def _thm5_final(ctx) -> None:
                   source=f"{SRC} A.4 l.502-518", corrected=True) as s:
         if err518 is not None:
             s.verifies(err518)
+        rng = random.Random(518)
+        for L, d_x, H, N, seed in (_RES_FULL if ctx.full else _RES_FAST):
+            net = _net(L, d_x, H, seed, residual=True)
+            X = _X(rng, N, d_x)
+            G = idl.gram_form(net, idl.gram(X))
+            out = net.evaluate([X])[0]
+            s.require(all(list(G @ np.asarray(X[i], dtype=object)) == list(out[i])
+                          for i in range(N)), "y^(i) != G_L(S) x^(i)", L=L, d_x=d_x, H=H)
         t, D, dx = sympy.symbols("t D d_x", positive=True)
         link1 = sympy.expand((D + 1) * t - (D + t))          # = D (t - 1) >= 0 for t >= 1
         link2 = sympy.expand(2 * dx ** 3 - dx * (dx + 1) / 2 - 1)
