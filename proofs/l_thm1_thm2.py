@@ -24,6 +24,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs.levine_proof_displays import lower_bound_displays
+
 from seprank.bounds.levine2020 import (
     arb_le,
     b2_dims,
@@ -304,6 +306,7 @@ CLAIM_L_THM2 = Claim("theorem",
        depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
        claim=CLAIM_L_THM2)
 def l_thm2(ctx):
+    lower_bound_displays(ctx)
     points = _regime2(ctx.full)
     proper = [p for p in points if p[2] < p[1]]
     pairs = sorted({(L, d_x) for L, d_x, _ in points})

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from seprank_proofs.levine_proof_displays import thm3_displays, thm4_displays
+
 from seprank.bounds.levine2020 import thm3_bound, thm4_bound
 from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
@@ -76,6 +78,7 @@ def _check_bound(ctx, s, bound_of, name, residual=False):
               "statement": "Theorem 3: sep(y_p^i) <= (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
               "source": f"{SRC} A.2 l.380-388"})
 def l_thm3(ctx):
+    thm3_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of random integer networks (all balanced "
                   "partitions of N = 2, 4; templates certify grid rank = separation rank) never "
                   "exceeds (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
@@ -106,6 +109,7 @@ def l_thm3(ctx):
                            "(2C(L)/d_x + 1)^d_x",
               "source": f"{SRC} A.3 l.424-432"})
 def l_thm4(ctx):
+    thm4_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of the same random networks never exceeds "
                   "Theorem 4's bound d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
                   source=f"{SRC} A.3 Theorem 4 eq. (19) l.428-432") as s:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from seprank_proofs.levine_proof_displays import thm56_displays
+
 from seprank.bounds.levine2020 import (
     log3,
     thm5_log3_bound,
@@ -63,6 +65,7 @@ def _row(case, **bounds):
                            "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
               "source": f"{SRC} A.4 l.500-506"})
 def l_thm5(ctx):
+    thm56_displays(ctx, part=5)
     with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
                   "log_3 lies in the arb ball of the printed expression",
                   source=f"{SRC} A.4 Theorem 5 l.506") as s:
@@ -152,6 +155,7 @@ def l_thm5(ctx):
                            "(2C(L)/d_x + 1)^d_x",
               "source": f"{SRC} A.4 l.520-528"})
 def l_thm6(ctx):
+    thm56_displays(ctx, part=6)
     with ctx.step("Exact separation ranks of residual networks never exceed Theorem 6's bound",
                   source=f"{SRC} A.4 Theorem 6 l.524-528") as s:
         rows, worst = [], None

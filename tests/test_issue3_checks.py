@@ -19,8 +19,9 @@ from seprank.constructions.known_seprank import (
 from seprank.proof import FAILED, PASSED, registered_checks, run_check
 
 EXPECTED = {
-    # L-Thm5 and L-Claim2: their proof failures are failed steps with errata (issue 10)
-    "L-Thm3": "verified", "L-Thm4": "verified", "L-Thm5": "refuted", "L-Thm6": "verified",
+    # refuted: displays of their proofs fail as printed (proofs/levine_proof_displays.py);
+    # L-Claim2 and L-Cor2: proof failures are failed steps with errata (issue 10)
+    "L-Thm3": "refuted", "L-Thm4": "refuted", "L-Thm5": "refuted", "L-Thm6": "refuted",
     "L-Lemma2": "verified", "L-Claim1": "verified", "L-Claim2": "refuted",
     "L-Lemma1": "verified", "L-Lemma5": "refuted", "L-Cor1": "refuted", "L-Cor2": "refuted",
     "C7-claims": "refuted",
