@@ -38,8 +38,9 @@ from seprank.bounds.moments import (
     moment_form_output,
     moment_vs_thm3,
     thm3_power_bound,
+    thm3_printed_count,
 )
-from seprank.bounds.wies2021 import thm3_bound, thm4_bound
+from seprank.bounds.wies2021 import thm3_bound, thm3_proof_bound, thm4_bound
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
 from seprank.proof import check
@@ -97,6 +98,32 @@ def w_thm1(ctx):
         s.record(cases=n, argument="each factor (t+i)/i of a multiset coefficient is <= t+1")
         s.require(bad is None, "the chain of inequalities fails", counterexample=bad)
 
+    with ctx.step("A.2 l.391-393 ('separating between the tokens and the positional "
+                  "embeddings') and l.403-405 ('open the inner products') as printed: the first "
+                  "drops the factor B^{(0,h)}_{r_1,p}, so its right side does not depend on the "
+                  "output coordinate p; the second sums r_0..r_C separately inside the "
+                  "positional and the token bracket, with B^{(0,h)}_{r_1,p} outside both (r_1 "
+                  "free), although each r_c links A^{(c,h)} and B^{(c-1,h)}. Exact outputs "
+                  "y_1^1 and y_2^1 of one network on one token sequence",
+                  source=f"{PAPER} A.2 l.389-405") as s:
+        emb = VocabularyEmbedding.random(4, 2, 2, 1, 1, seed=SEED, bound=3)
+        net = SelfAttentionNetwork.random(1, 2, 1, seed=SEED, nonzero=True)
+        out = net.evaluate(emb.embed(np.array([[1, 2]])), "ZZ")[0, 0]
+        inst = {"L": 1, "d_x": 2, "H": 1, "r": 1, "r_e": 1, "tokens": [2, 3],
+                "y_1^1": out[0], "y_2^1": out[1]}
+        s.record(instance=inst)
+        if out[0] != out[1]:
+            s.erratum("A.2 l.393", "sum_{I_A, I_B} sum_j sum_h sum_r (positional products)"
+                      "(token products)", "the same with the factor B^{(0,h)}_{r_1,p} (restored "
+                      "at l.405)", "notation", instance=inst,
+                      message="the printed right side is the same for every p; y_1 != y_2")
+            s.erratum("A.2 l.405-409 (and tau, l.413)",
+                      "B^{(0,h)}_{r_1,p} (sum_{gamma,delta} sum_{r_0..r_C} positional products) "
+                      "(sum_{gamma,delta} sum_{r_0..r_C} token products)",
+                      "sum_{r_0..r_C} B^{(0,h)}_{r_1,p} (sum_gamma,delta positional products) "
+                      "(sum_gamma,delta token products): one sum over r enclosing both brackets",
+                      "notation", instance={"free_index": "r_1 in B^{(0,h)}_{r_1,p}"})
+
     with ctx.step("A.2 l.417-427 as printed: after grouping by the total powers n_alpha, "
                   "y = sum lambda_{N, n, p} (sum over every distribution n_{alpha,j} of the "
                   "powers over the positions) prod M^vocab...; with r_e = 0 the right-hand "
@@ -126,6 +153,26 @@ def w_thm1(ctx):
         else:
             err = None
             s.inconclusive("no asymmetric instance found in 20 draws")
+
+    with ctx.step("the count that ends the proof (l.439-441): the printed sum of "
+                  "prod ((2, n_alpha)) prod ((2, p_sigma)) over N_{A Delta B}, N_{A cap B} (from 1 "
+                  "as printed), the powers and the (m_P, m_Q), (z_P, z_Q) pairs is <= "
+                  "((r+r_e, 3^L)) ((4, 3^L)) (3^L/r + 1)^r (3^L/r_e + 1)^r_e <= eq. (9); exact "
+                  "for L <= 2, r <= 3, r_e <= 2 (the count is only meaningful if the grouping "
+                  "above were an identity; the printed ranges also leave out I_A cap I_B = {} "
+                  "and the all-positional terms)", source=f"{PAPER} A.2 l.437-443") as s:
+        rows, bad = [], None
+        for L in (1, 2):
+            for r in (1, 2, 3):
+                for r_e in (0, 1, 2):
+                    cnt = thm3_printed_count(L, r, r_e)
+                    rhs = thm3_proof_bound(L, r, r_e)
+                    rows.append({"L": L, "r": r, "r_e": r_e, "count": cnt,
+                                 "l441_rhs": rhs, "eq9": thm3_bound(L, r, r_e)})
+                    if not cnt <= rhs <= thm3_bound(L, r, r_e):
+                        bad = bad or rows[-1]
+        s.record(table=rows)
+        s.require(bad is None, "the final count exceeds its bound", counterexample=bad)
 
     with ctx.step("repaired argument, identity: one layer maps y^{l,i} to sum_h W^O W^V S_l "
                   "(W^K)^T W^Q y^{l,i} with S_l = sum_j y^{l,j} y^{l,j}^T, hence y^{L,i} = "

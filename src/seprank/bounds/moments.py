@@ -42,12 +42,13 @@ Since ((D+1, C)) <= (C + 1)^D, log sep <= log s + D L log 3 = O(L s^2).
 from __future__ import annotations
 
 from fractions import Fraction
+from math import prod
 
 import numpy as np
 import sympy
 
 from seprank.bounds.levine2020 import _int_at_least
-from seprank.combinatorics import multiset, num_head_indices
+from seprank.combinatorics import compositions, multiset, num_head_indices
 
 __all__ = [
     "moment_matrix",
@@ -55,6 +56,7 @@ __all__ = [
     "moment_bound",
     "moment_vs_thm3",
     "thm3_power_bound",
+    "thm3_printed_count",
 ]
 
 
@@ -171,3 +173,39 @@ def moment_vs_thm3(s: int) -> dict:
             L += 1
         out["first_failure"] = L
     return out
+
+
+def _comps(total: int, parts: int) -> list[tuple[int, ...]]:
+    if parts == 0:
+        return [()] if total == 0 else []
+    return compositions(total, parts)
+
+
+def thm3_printed_count(L: int, r: int, r_e: int) -> int:
+    """The number of summands the proof of Theorem 3 counts (l.439, left of the inequality).
+
+    sum over N_{A Delta B} = 1..C+1, N_{A cap B} = 1..C (as printed, from 1), T =
+    N_{A Delta B} + 2 N_{A cap B} <= 2C + 1, compositions n of T into r parts and p of
+    2C + 1 - T into r_e parts, pairs (m_P, m_Q) and (z_P, z_Q), of
+    prod_alpha ((2, n_alpha)) prod_sigma ((2, p_sigma)), with ((2, n)) = n + 1.
+
+    Examples
+    --------
+    >>> thm3_printed_count(1, 1, 0)   # C = 1: only T = 3, n = (3,): (3+1) * 1 * 4
+    16
+    """
+    L = _int_at_least("L", L, 1)
+    r = _int_at_least("r", r, 1)
+    r_e = _int_at_least("r_e", r_e, 0)
+    C = num_head_indices(L)
+    total = 0
+    for n_sym in range(1, C + 2):
+        for n_cap in range(1, C + 1):
+            T = n_sym + 2 * n_cap
+            if T > 2 * C + 1:
+                continue
+            pairs = (T + 1) * (2 * C + 2 - T)
+            for n in _comps(T, r):
+                for p in _comps(2 * C + 1 - T, r_e):
+                    total += pairs * prod(x + 1 for x in n) * prod(x + 1 for x in p)
+    return total
