@@ -33,7 +33,7 @@ from seprank.constructions.collapse_family import (
     layer_closed_form,
     orbit_enclosures,
 )
-from seprank.constructions.rank_collapse import mp_san
+from seprank.constructions.rank_collapse import mp_bound_sides, mp_san
 from seprank.proof import check
 from seprank.proof.claims import Claim
 
@@ -101,9 +101,15 @@ def r_collapse(ctx):
             _y, R = mp_san(mpmath.iv, X, layers, 1)
             net_res = mpmath.iv.sqrt(2 * abs(R[0, 0]) * abs(R[0, 0]))
         growing = all(enc[k + 1].a > enc[k].b for k in range(8))
+        with iv_digits(60):  # the instance does not contradict Theorem 2.2 (its bound grows)
+            thm22 = []
+            for L in range(1, 4):
+                lhs, rhs, _beta = mp_bound_sides(mpmath.iv, [[1], [-1]], [([[1]], [[2]])] * L, 1)
+                thm22.append({"L": L, "lhs": str(lhs), "rhs": str(rhs), "lhs<=rhs": lhs.b < rhs.a})
         s.record(regime=regime, residual_enclosures=[str(x) for x in enc],
                  network_residual_L8=str(net_res),
-                 network_matches_closed_form=_iv_close(net_res, enc[8]))
+                 network_matches_closed_form=_iv_close(net_res, enc[8]),
+                 theorem_22_on_this_instance=thm22)
         if regime["regime"] == "grows without bound" and growing:
             s.erratum(
                 "l.76 (and the remark l.82)",
@@ -132,7 +138,8 @@ def r_collapse(ctx):
     with ctx.step("where the goal does hold: W_QK = 0 gives uniform attention and res = 0 after "
                   "one layer (exact); in the two-token family, res -> 0 iff v tanh(w t0^2) < 1, "
                   "e.g. for every t0 when v <= 1 (tanh < 1), and then doubly exponentially: "
-                  "t_{l+1} <= v w t_l^3; regimes decided in interval arithmetic on a grid",
+                  "t_{l+1} <= v w t_l^3; Theorem 2.2's condition 8 v w t0^2 < 1 implies it; "
+                  "regimes decided in interval arithmetic on a grid",
                   source=f"{SRC} l.78-82", corrected=True) as s:
         with iv_digits(30):
             X = mpmath.iv.matrix([[3, 1], [-1, 2], [0, 5]])
@@ -140,7 +147,7 @@ def r_collapse(ctx):
                                            mpmath.iv.matrix([[1, 2], [0, 1]]))], 1)
             uniform_zero = all(abs(R[i, j]).b < mpmath.mpf("1e-25")
                                for i in range(3) for j in range(2))
-        grid, bad = [], None
+        grid, bad, thm22_cases = [], None, 0
         for t0 in (Fraction(1, 4), Fraction(1, 2), 1, 2):
             for vv in (Fraction(1, 2), 1, Fraction(3, 2), 3):
                 for wv in (Fraction(1, 2), 1, 2):
@@ -148,10 +155,20 @@ def r_collapse(ctx):
                     grid.append({k: str(x) for k, x in reg.items() if k != "g_enclosure"})
                     if vv <= 1 and reg["regime"] != "tends to 0":
                         bad = bad or reg
+                    # Theorem 2.2's condition: beta = v w, ||res X|| = sqrt(2) t0, so its
+                    # right-hand side tends to 0 iff 4 beta ||res X||^2 < 1, i.e. 8 v w t0^2 < 1
+                    if 8 * vv * wv * t0 * t0 < 1:
+                        thm22_cases += 1
+                        if reg["regime"] != "tends to 0":
+                            bad = bad or {"theorem_2.2_condition_without_collapse": reg}
                     enc = orbit_enclosures(t0, vv, wv, 4)
                     if reg["regime"] == "tends to 0" and not enc[4].b < enc[0].a:
                         bad = bad or {"not decreasing": reg}
         s.record(uniform_attention_res_zero=uniform_zero,
+                 theorem_22_condition_cases=thm22_cases,
+                 theorem_22_condition="(4 beta / sqrt(d_qk)) ||res X||^2 < 1 makes Theorem 2.2's "
+                                      "right side tend to 0; here it reads 8 v w t0^2 < 1, which "
+                                      "implies v tanh(w t0^2) < 1 (tanh x <= x): consistent",
                  regimes=grid, counts={r: sum(g["regime"] == r for g in grid)
                                        for r in ("tends to 0", "grows without bound",
                                                  "undecided")})
