@@ -57,6 +57,7 @@ __all__ = [
     "moment_vs_thm3",
     "thm3_power_bound",
     "thm3_printed_count",
+    "moment_vs_thm3_at_L",
 ]
 
 
@@ -209,3 +210,32 @@ def thm3_printed_count(L: int, r: int, r_e: int) -> int:
                 for p in _comps(2 * C + 1 - T, r_e):
                     total += pairs * prod(x + 1 for x in n) * prod(x + 1 for x in p)
     return total
+
+
+def moment_vs_thm3_at_L(L: int) -> dict:
+    """Decide, for one L and every s = r + r_e >= 1 at once, where moment bound <= eq. (9).
+
+    Tail argument: with C = C(L), t = 3^L, D = s(s+1)/2, the moment bound is
+    s C(D + C, C) <= s (D + C)^C <= s^(2C+1) once D + C <= s^2, and eq. (9) >= (t+1)^s.
+    So moment <= eq. (9) for every s >= s0 when s0(s0-1)/2 >= C, s0^(2C+1) <= (t+1)^s0 and
+    s0 ln(t+1) >= 2C + 1 (then s ln(t+1) - (2C+1) ln s increases for s >= s0); all three
+    are checked with integers ((t+1)^s0 >= 3^(2C+1) > e^(2C+1) for the last). Below s0
+    every s is compared exactly. ``failing_s``: the s < s0 where the moment bound exceeds
+    eq. (9) (where eq. (9) is not re-established).
+
+    Examples
+    --------
+    >>> out = moment_vs_thm3_at_L(2)
+    >>> out["failing_s"], out["tail_from"] > 1
+    ([], True)
+    """
+    from seprank.bounds.wies2021 import thm3_bound
+
+    L = _int_at_least("L", L, 1)
+    C, t = num_head_indices(L), 3**L
+    s0 = 2
+    while not (s0 * (s0 - 1) // 2 >= C and s0 ** (2 * C + 1) <= (t + 1) ** s0
+               and (t + 1) ** s0 >= 3 ** (2 * C + 1)):
+        s0 += 1
+    failing = [s for s in range(1, s0) if moment_bound(L, s) > thm3_bound(L, s, 0)]
+    return {"L": L, "tail_from": s0, "failing_s": failing, "holds_for_all_s": not failing}
