@@ -235,8 +235,9 @@ def w_thm1(ctx):
                   "in [3, oo) and is positive at 3, exact Sturm count); (b) for L <= 4 and every "
                   "s at once (exact below s0, an integer-checked tail argument above); so eq. (9) "
                   "holds whenever r + r_e <= 4 or L <= 4. Where the moment bound exceeds eq. (9) "
-                  "(L >= 5 and s >= 5) nothing is decided, and there eq. (9) is >= 1e42: no "
-                  "dense exact rank can reach it", source=f"{PAPER} eq. (9) l.381",
+                  "(only for L >= 5 and s >= 5) nothing is decided; at such (L, s) with L <= 6 "
+                  "eq. (9) is >= 1.5e42, beyond any dense exact rank",
+                  source=f"{PAPER} eq. (9) l.381",
                   corrected=True) as s:
         by_s = [moment_vs_thm3(sv) for sv in range(1, 8)]
         by_L = [moment_vs_thm3_at_L(L) for L in range(1, 7)]
@@ -244,7 +245,7 @@ def w_thm1(ctx):
                             for row in by_L if row["failing_s"])
         s.record(by_s=by_s, by_L=[{k: (v[:10] if k == "failing_s" else v) for k, v in r.items()}
                                   for r in by_L],
-                 smallest_eq9_value_where_undecided=f"{float(smallest_open):.3e}")
+                 smallest_eq9_value_where_undecided_L_le_6=f"{float(smallest_open):.3e}")
         s.require(all(row["holds_for_all_L"] for row in by_s[:4]),
                   "the moment bound is not below eq. (9) for some s <= 4")
         s.require(all(row["holds_for_all_s"] for row in by_L[:4]),
