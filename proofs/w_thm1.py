@@ -32,18 +32,18 @@ import numpy as np
 import sympy
 from seprank_proofs.w_thm3_thm4 import vocab_case
 
-import seprank
 from seprank.bounds.moments import (
     moment_bound,
     moment_form_output,
     moment_vs_thm3,
     moment_vs_thm3_at_L,
+    split_patch_rank,
     thm3_power_bound,
     thm3_printed_count,
 )
-from seprank.bounds.wies2021 import thm3_bound, thm3_proof_bound, thm4_bound
+from seprank.bounds.wies2021 import thm3_bound, thm3_proof_bound
 from seprank.models import SelfAttentionNetwork
-from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+from seprank.models.embedding import VocabularyEmbedding
 from seprank.proof import check
 from seprank.proof.claims import Claim
 
@@ -258,7 +258,7 @@ def w_thm1(ctx):
                   "of every patch. The rank of a K x K matrix of exact values y_1^1(p_a, q_b) "
                   "is a lower bound on sep (any sample of g_1 h_1 + ... + g_R h_R has rank <= R)",
                   source=f"{PAPER} A.3 Theorem 4 eq. (11) l.451-456; Cor. 1 l.562") as s:
-        inst = _split_patch_rank(SPLIT_N, seed=SEED)
+        inst = split_patch_rank(SPLIT_N, seed=SEED)
         s.record(instance=inst)
         if inst["rank"] > inst["eq11_bound"]:
             s.erratum("Theorem 1, l.129-135 (convolution embedding)",
@@ -266,19 +266,12 @@ def w_thm1(ctx):
                       "partition)",
                       "the same for partitions of the M raw inputs that do not split a patch "
                       "(at L = 1, r = 1 a partition splitting every patch gives sep >= 2N + 2, "
-                      "unbounded in N); the moment argument covers patch-respecting partitions",
+                      "unbounded in N, and above Theorem 4's eq. (11) = 80 from N = 40 on); the "
+                      "moment argument covers patch-respecting partitions",
                       "missing-hypothesis",
                       hypothesis="for the convolution embedding, the partition does not split a "
                                  "patch (the hypothesis Corollary 1 states, l.562)",
                       instance=inst)
-            s.erratum("A.3 Theorem 4, eq. (11), l.451-456",
-                      "sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e) w.r.t. any partition "
-                      "P u Q = [M]",
-                      "false for partitions that split patches (here sep >= "
-                      f"{inst['rank']} > {inst['eq11_bound']}); holds-corrected candidate: "
-                      "partitions that do not split a patch (moment argument)",
-                      "false-statement", in_statement=False, instance=inst,
-                      message=f"sep >= {inst['rank']} exceeds eq. (11) = {inst['eq11_bound']}")
 
     with ctx.step("the rate of eq. (6): the repaired bound gives log sep <= log s + "
                   "(s(s+1)/2) L log 3 = O(L min{r, d_x}^2) (with r_e <= 1), independent of N, "
@@ -300,28 +293,6 @@ def w_thm1(ctx):
         count=len(BIND_FULL if ctx.full else BIND_FAST) * 2,
         largest={"L": 2, "N": 4 if ctx.full else 2, "s": 3 if ctx.full else 2},
         binding=False)
-
-
-def _split_patch_rank(N, seed):
-    """Exact rank of y_1^1 sampled on (first inputs of the patches) x (second inputs)."""
-    emb = ConvolutionalEmbedding([[[1]], [[2]]], [[0] * N])
-    net = SelfAttentionNetwork.random(1, 1, 1, seed=5, nonzero=True)
-    rng = random.Random(seed)
-    K = 2 * N + 6
-    Pp = [[rng.randint(-9, 9) for _ in range(N)] for _ in range(K)]
-    Qp = [[rng.randint(-9, 9) for _ in range(N)] for _ in range(K)]
-    X = np.empty((K * K, 2 * N, 1), dtype=object)
-    for a in range(K):
-        for b in range(K):
-            X[a * K + b, 0::2, 0] = Pp[a]
-            X[a * K + b, 1::2, 0] = Qp[b]
-    Y = net.evaluate(emb.embed(X), "ZZ")
-    A = np.array([[Y[a * K + b, 0, 0] for b in range(K)] for a in range(K)], dtype=object)
-    rank = seprank.rank(A).value
-    return {"L": 1, "d_x": 1, "H": 1, "kernel": [[[1]], [[2]]], "r": emb.rank(), "r_e": 0,
-            "N": N, "M": 2 * N, "P": "first input of every patch", "K": K,
-            "weights": {k: net.weights[k].ravel().tolist() for k in "QKVO"},
-            "rank": rank, "eq11_bound": thm4_bound(1, 1, 0), "expected_2N_plus_2": 2 * N + 2}
 
 
 def _symbolic_network(net, X, position):

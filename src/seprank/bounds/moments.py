@@ -58,6 +58,7 @@ __all__ = [
     "thm3_power_bound",
     "thm3_printed_count",
     "moment_vs_thm3_at_L",
+    "split_patch_rank",
 ]
 
 
@@ -239,3 +240,49 @@ def moment_vs_thm3_at_L(L: int) -> dict:
         s0 += 1
     failing = [s for s in range(1, s0) if moment_bound(L, s) > thm3_bound(L, s, 0)]
     return {"L": L, "tail_from": s0, "failing_s": failing, "holds_for_all_s": not failing}
+
+
+def split_patch_rank(N: int, seed: int = 0) -> dict:
+    """A lower bound on sep for a convolution embedding and a partition that splits patches.
+
+    L = 1, d_x = H = d_a = 1 (weights from ``SelfAttentionNetwork.random(1, 1, 1, seed=5,
+    nonzero=True)``), kernel (1, 2) of rank r = 1 on patches of two scalar inputs, no
+    positional embedding (r_e = 0), N patches; P = the first input of every patch. With
+    u_j = x_{2j-1} + 2 x_{2j} the output is c u_i sum_j u_j^2, whose cross term
+    4 sum_j x_{2j-1} x_{2j} couples the sides through N products: sep = 2N + 2. ``rank`` is
+    the exact rank of the K x K matrix of values on K random P-points and Q-points, a lower
+    bound on sep (any sample of g_1 h_1 + ... + g_R h_R has rank <= R); ``eq11_bound`` is
+    wies2021 Theorem 4's eq. (11) at (L, r, r_e) = (1, 1, 0).
+
+    Examples
+    --------
+    >>> out = split_patch_rank(2, seed=1)
+    >>> out["rank"], out["expected_2N_plus_2"], out["eq11_bound"]
+    (6, 6, 80)
+    """
+    import random
+
+    import seprank
+    from seprank.bounds.wies2021 import thm4_bound
+    from seprank.models import SelfAttentionNetwork
+    from seprank.models.embedding import ConvolutionalEmbedding
+
+    N = _int_at_least("N", N, 1)
+    emb = ConvolutionalEmbedding([[[1]], [[2]]], [[0] * N])
+    net = SelfAttentionNetwork.random(1, 1, 1, seed=5, nonzero=True)
+    rng = random.Random(seed)
+    K = 2 * N + 6
+    Pp = [[rng.randint(-9, 9) for _ in range(N)] for _ in range(K)]
+    Qp = [[rng.randint(-9, 9) for _ in range(N)] for _ in range(K)]
+    X = np.empty((K * K, 2 * N, 1), dtype=object)
+    for a in range(K):
+        for b in range(K):
+            X[a * K + b, 0::2, 0] = Pp[a]
+            X[a * K + b, 1::2, 0] = Qp[b]
+    Y = net.evaluate(emb.embed(X), "ZZ")
+    A = np.array([[Y[a * K + b, 0, 0] for b in range(K)] for a in range(K)], dtype=object)
+    return {"L": 1, "d_x": 1, "H": 1, "kernel": [[[1]], [[2]]], "r": emb.rank(), "r_e": 0,
+            "N": N, "M": 2 * N, "P": "first input of every patch", "K": K,
+            "weights": {k: net.weights[k].ravel().tolist() for k in "QKVO"},
+            "rank": seprank.rank(A).value, "eq11_bound": thm4_bound(1, 1, 0),
+            "expected_2N_plus_2": 2 * N + 2}
