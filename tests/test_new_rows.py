@@ -3,6 +3,10 @@ one hand-worked fact per row.
 
 Hand-worked facts (expectations derived on paper, not read off the code):
 
+* W-Thm1 (one-hot family): with channel 1 reading (0, 0) and channel 2 reading (0, 1), one
+  layer on x^1 = (1, 2), x^2 = (3, 1) (S = [[10, 5], [5, 5]]) outputs (1 * 10, 2 * 5) at
+  position 1; a second layer where channel 1 reads (1, 1) multiplies g_1 by g_2^2 S_11, so
+  g_1 = S_00 S_01^2 S_11, whose separation rank is 2 * 3 * 2 = 12.
 * W-Thm1: with d_x = 1 and every weight 1, one layer gives y_i = v_i (v_1^2 + v_2^2). On
   values (1, 2): y_1 = 5, and on the swapped values y_1 = 2 * 5 = 10, so the output is not
   symmetric in the positions (the grouped display of A.2 is). Its separation rank is 2
@@ -34,6 +38,13 @@ from seprank.constructions.collapse_family import (
     collapse_regime,
     iv_digits,
     layer_closed_form,
+)
+from seprank.constructions.monomial_chain import (
+    family_log2_lower_bound,
+    moment_jacobian_rank,
+    monomial_exponents,
+    monomial_network,
+    monomial_sep,
 )
 from seprank.constructions.nn_reduction import frobenius_gap
 from seprank.constructions.rank_collapse import mp_san
@@ -67,11 +78,19 @@ def test_no_rule_was_violated_and_no_step_raised(results):
 
 
 def test_asymptotic_and_existential_claims_are_not_decided_by_instances(results):
-    # eq. (6), eq. (7) and the talk's Theorem 2 quantify over infinite families (and
-    # unstated constants): no sample of instances may make them hold
-    for cid in ("W-Thm1", "W-Thm2", "A-Thm2"):
+    # eq. (7) and the talk's Theorem 2 quantify over infinite families (and unstated
+    # constants): no sample of instances may make them hold
+    for cid in ("W-Thm2", "A-Thm2"):
         assert results[cid].outcome == "open"
         assert results[cid].settled.binding in (False, None)
+
+
+def test_w_thm1_is_decided_by_a_family_not_by_a_sample(results):
+    res = results["W-Thm1"]
+    assert (res.outcome, res.strength, res.settled.basis) == ("false", "proof", "certificate")
+    first = res.errata[0]
+    assert first.severity == "false-statement" and first.in_statement
+    assert "eq. (6)" in first.location
 
 
 def test_rank_collapse_goal_is_false_with_a_certified_counterexample(results):
@@ -90,10 +109,7 @@ def test_a_false_dependency_blocks_holds(results):
 
 def test_w_thm1_records_the_missing_patch_hypothesis_and_the_proof_error(results):
     sev = [e.severity for e in results["W-Thm1"].errata]
-    assert {"missing-hypothesis", "proof-error"} <= set(sev)
-    assert "false-statement" not in sev          # eq. (6) itself is not shown false
-    # a hypothesis missing from the statement forbids "holds" whatever the evidence
-    assert any(e.in_statement for e in results["W-Thm1"].errata)
+    assert {"missing-hypothesis", "proof-error", "notation"} <= set(sev)
 
 
 def test_repairs_are_verified_by_passing_corrected_steps(results):
@@ -118,6 +134,18 @@ def test_w_thm1_hand_worked_asymmetry_and_moment_bound():
     X = [[Fraction(1, 2), 3], [2, -1], [0, 1]]
     net2 = SelfAttentionNetwork.random(2, 2, 2, 1, seed=9, kind="rational")
     assert moment_form_output(net2, X, 2).tolist() == net2.evaluate([X], "QQ")[0, 2].tolist()
+
+
+def test_w_thm1_hand_worked_one_hot_family():
+    # one layer, channel 1 reads (0, 0), channel 2 reads (0, 1): y^1 = (x_1 S_00, x_2 S_01)
+    net = monomial_network(2, [[(0, 0), (0, 1)]])
+    assert net.evaluate([[[1, 2], [3, 1]]], "ZZ")[0, 0].tolist() == [1 * 10, 2 * 5]
+    # layer 2 for channel 1 reads (1, 1): g_1 = g_1 g_2 g_2 S_11 = S_00 S_01^2 S_11
+    assert monomial_exponents(2, [[(0, 0), (0, 1)], [(1, 1), (0, 0)]])[0] == \
+        {(0, 0): 1, (0, 1): 2, (1, 1): 1}
+    assert monomial_sep({(0, 0): 1, (0, 1): 2, (1, 1): 1}) == 2 * 3 * 2
+    assert family_log2_lower_bound(4, 10) == 10 * (10 - 2 - 4)
+    assert moment_jacobian_rank(2, 2) == 3       # S_00, S_01, S_11 independent
 
 
 def test_w_thm1_hand_worked_split_patch_rank():
