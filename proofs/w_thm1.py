@@ -375,7 +375,19 @@ def w_thm1(ctx):
                 "sep": sep, "eq11": thm4_bound(L, sv, 0),
                 "moment_bound": moment_bound(L, sv),
                 "levine2020_thm4_bound": str(levine_thm4_bound(L, sv))}
-        s.record(instance=inst, sep_le_moment_bound=sep <= inst["moment_bound"])
+        levine = []
+        for sv in range(4, 9):
+            for L2, ex2 in enumerate(_exponents_by_layer(sv, shift_schedule(sv, 16)), start=1):
+                sep2 = min(monomial_sep(e) for e in ex2)
+                if sep2 > levine_thm4_bound(L2, sv):
+                    levine.append({"d_x=H": sv, "d_a": 1, "L": L2, "N": 2 * sv,
+                                   "sep": f"{float(sep2):.3e}",
+                                   "levine2020_eq19": f"{float(levine_thm4_bound(L2, sv)):.3e}"})
+                    break
+        s.record(instance=inst, sep_le_moment_bound=sep <= inst["moment_bound"],
+                 levine2020_theorem4_exceeded_first_at=levine,
+                 note="the same family (inputs x^j in R^{d_x}, no embedding) exceeds levine2020 "
+                      "Theorem 4, eq. (19), at the sizes listed (rows L-Thm3/L-Thm4)")
         if sep > inst["eq11"]:
             s.erratum("A.3 Theorem 4, eq. (11), l.451-456 (via Theorem 1)",
                       "sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
