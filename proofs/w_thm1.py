@@ -347,7 +347,15 @@ def w_thm1(ctx):
                                                                  / (L * sv), 2)})
         s.record(table=table, argument="at L = 4s: (s(s+1)/2)(4s - s/2 - s) >= (s^2/2)(2.5 s) "
                                        ">= s^3; log sep / (L s) >= s/4 * log 2 grows without "
-                                       "bound, faster than any polylog(L s)")
+                                       "bound, faster than any polylog(L s)",
+                 vocabulary_embedding="the same holds for the vocabulary embedding with "
+                                      "V = (3^L + 1)^s tokens embedded as the grid {0..3^L}^s "
+                                      "(M_V of rank s): the P- and Q-side functions have degree "
+                                      "<= 3^L in each input coordinate, and such polynomials "
+                                      "are determined by their values on a product grid with "
+                                      "3^L + 1 points per coordinate, so they stay linearly "
+                                      "independent as functions of the tokens (argument; not "
+                                      "computed)")
         s.require(bad is None, "the proven lower bound fails", counterexample=bad)
         if bad is None:
             s.erratum("Theorem 1, eq. (6), l.133",
