@@ -43,7 +43,7 @@ CLAIM = Claim(
     "claim",
     "||res(SAN(X))||_{1,inf} -> 0 as L -> infinity (L layers of pure softmax attention): "
     "deep pure attention loses rank",
-    f"{SRC} l.76-82", main_result=True)
+    f"{SRC} l.76-82")
 
 
 def _iv_close(a, b):
