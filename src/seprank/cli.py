@@ -6,6 +6,7 @@
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
     seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
+    seprank sep-rank -L L --width DX -H H [--residual] -N N [--seed S | --weights FILE] ...
 
 Errors a user can cause (bad files, bad parameters) print one line starting
 with ``seprank: error:`` and exit with status 2, without a traceback.
@@ -215,6 +216,48 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_sep_rank(args: argparse.Namespace) -> int:
+    from seprank.errors import ParameterError
+    from seprank.separation import load_weights, separation_rank
+
+    partition = None
+    if args.partition is not None:
+        try:
+            partition = [int(x) for x in args.partition.split(",") if x.strip()]
+        except ValueError:
+            raise ParameterError(f"--partition {args.partition!r}: give the 0-based positions "
+                                 "of I separated by commas, e.g. 0,1") from None
+    weights = None
+    if args.weights:
+        weights, _ = load_weights(args.weights)
+        weights = {k: v for k, v in weights.items()}
+    elif args.depth is None or args.width is None:
+        raise ParameterError("give -L and --width (and -H), or --weights FILE")
+    res = separation_rank(args.depth, args.width, args.heads, args.da, N=args.seq_len,
+                          partition=partition, position=args.position,
+                          coordinate=args.coordinate, residual=args.residual, seed=args.seed,
+                          weights=weights, route=args.route, prime=args.prime,
+                          certify=args.certify)
+    if args.json:
+        print(json.dumps(res.to_dict(), indent=1, default=str))
+        return 0
+    rows, cols = (res.details.get("matrix_shape")
+                  or [res.details["grid"]["matrix_points"]] * 2)
+    print(f"{res.value} {res.kind}")
+    print(str(res))
+    what = "coefficient matrix" if res.route == "coefficient" else "grid blocks mod p"
+    print(f"{what}: {rows} x {cols} in {len(res.blocks)} blocks; "
+          f"certified upper bound {res.upper_bound}; {res.details['seconds']} s")
+    if res.route == "grid":
+        print(f"  {res.details['grid']['probabilistic']}")
+    for name, b in res.bounds.items():
+        verdict = {True: "respected", False: "VIOLATED", None: "undecided"}[b["respected"]]
+        print(f"  {name} ({b['kind']}): {b['statement']} = {b['value']}: {verdict}")
+    if "certificates_verified" in res.details:
+        print(f"certificates independently verified: {res.details['certificates_verified']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every ``seprank`` subcommand.
 
@@ -315,6 +358,28 @@ def build_parser() -> argparse.ArgumentParser:
     grid.add_argument("--certify", action="store_true")
     grid.add_argument("--json", action="store_true")
     grid.set_defaults(func=_cmd_grid_rank)
+
+    sep = sub.add_parser("sep-rank", help="separation rank of one output of an eq. (3) network")
+    sep.add_argument("--depth", "-L", type=int, default=None)
+    sep.add_argument("--width", "--dx", type=int, default=None, help="d_x")
+    sep.add_argument("--heads", "-H", type=int, default=None, help="heads (default 1)")
+    sep.add_argument("--da", type=int, default=None, help="attention dimension (d_x / H)")
+    sep.add_argument("--residual", action="store_true")
+    sep.add_argument("--seq-len", "-N", type=int, default=2)
+    sep.add_argument("--partition", default=None,
+                     help="positions of I, 0-based, comma-separated (default: first half)")
+    sep.add_argument("--position", type=int, default=0, help="output position i (0-based)")
+    sep.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
+    src = sep.add_mutually_exclusive_group()
+    src.add_argument("--seed", type=int, default=0, help="random integer weights")
+    src.add_argument("--weights", metavar="FILE", default=None,
+                     help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
+    sep.add_argument("--route", default="auto", choices=["auto", "coefficient", "grid"])
+    sep.add_argument("--prime", type=int, default=None, help="prime of the grid route")
+    sep.add_argument("--certify", action="store_true",
+                     help="certify every block's rank and verify the certificates")
+    sep.add_argument("--json", action="store_true", help="print one JSON object")
+    sep.set_defaults(func=_cmd_sep_rank)
     return parser
 
 
