@@ -128,8 +128,8 @@ def network_bounds(L: int, d_x: int, H: int, d_a: int, N: int, residual: bool,
     and 2's lower bounds hold for almost all weights, not for every integer draw.
 
     >>> b = network_bounds(1, 2, 1, 2, 2, False, value=3)
-    >>> b["L-Thm3"]["value"], b["L-Thm3"]["respected"]
-    (9, True)
+    >>> b["L-Thm3"]["value"], b["L-Thm3"]["respected"]   # (1 (2 + 1))^1
+    (3, True)
     """
     from seprank.bounds import levine2020 as lv
     from seprank.combinatorics import num_head_indices
@@ -356,8 +356,8 @@ def _coefficient(net, N, I, J, position, coordinate, certify, details):
 
 
 def _grid(net, N, I, J, position, coordinate, p, seed, certify, details):
-    from seprank.scalars.primes import require_prime
     from seprank.models.network_mod_p import MAX_KERNEL_PRIME
+    from seprank.scalars.primes import require_prime
 
     p = require_prime(p, max_value=MAX_KERNEL_PRIME)
     for k in "QKVO":

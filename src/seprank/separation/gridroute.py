@@ -30,8 +30,17 @@ B.1.2 l.615-645, with arbitrary points instead of a product grid).
   matrix mod p, except with probability at most D * (grid value) / p (union
   bound over blocks). Equality with rank over Q additionally needs p not to
   divide the relevant minors of C, which is *not* claimed here.
+* Parity (a lemma proved here; tested against the coefficient route). Every
+  monomial of the output at position i has I-degree = [i in I] mod 2 and
+  J-degree = [i in J] mod 2. Induction over the layers: x^{1,n} = x_n has
+  I-degree 1 or 0 by n in I; a term of eq. (3) at position i is linear in
+  x^{l,i} and quadratic in x^{l,j}, so its I-degree has the parity of
+  x^{l,i}'s (linear maps W keep the degrees), and the skip connection
+  x^{l,i} + y^{l,i} (A.4) adds terms of the same parity. So the blocks of the
+  other parity are zero: their rank is 0, certified without evaluation.
 * Certified upper bound: rank(C_k) <= min(#I-monomials, #J-monomials), the
-  trivial cap; a block whose grid rank meets its cap is exact.
+  trivial cap (0 for a block that parity rules out); a block whose grid rank
+  meets its cap is exact.
 
 Evaluation is :func:`seprank.models.network_mod_p.grid_values_mod_p`
 (parallel numba, first-layer projections once per template); every row point
@@ -89,18 +98,24 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     >>> out = grid_block_ranks(net, 2, (0,), (1,), 0, 0, p=1000003)
     >>> out["lower_bound"], [b["rank"] for b in out["blocks"]]   # x0^3 + x0 x1^2
     (2, [0, 1, 0, 1])
+    >>> out["cap"], [b["zero_by_parity"] for b in out["blocks"]]   # even I-degrees vanish
+    (2, [True, False, True, False])
     """
     I, J = tuple(I), tuple(J)
     d_x = net.d_x
     nI, nJ = len(I) * d_x, len(J) * d_x
     D = 3 ** net.L
     rng = np.random.default_rng(seed)
+    par_I, par_J = int(position in I), int(position in J)
     if net.residual:
-        specs = [("<=%d" % D, monomial_count(nI, D, up_to=True),
-                  monomial_count(nJ, D, up_to=True))]
+        specs = [(f"<={D}",
+                  sum(monomial_count(nI, a) for a in range(par_I, D + 1, 2)),
+                  sum(monomial_count(nJ, b) for b in range(par_J, D + 1, 2)))]
         scales = [1]
     else:
-        specs = [(k, monomial_count(nI, k), monomial_count(nJ, D - k)) for k in range(D + 1)]
+        specs = [(k, monomial_count(nI, k) if k % 2 == par_I else 0,
+                  monomial_count(nJ, D - k) if (D - k) % 2 == par_J else 0)
+                 for k in range(D + 1)]
         scales = list(range(1, D + 2))
     sizes = [min(a, b) for _, a, b in specs]
     R = max(sizes)
@@ -142,7 +157,8 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
         t_rank += time.perf_counter() - t2
         blocks.append({"I_degree": label, "J_degree": (D - label) if isinstance(label, int)
                        else label, "monomials": [mI, mJ], "points": m, "rank": r,
-                       "cap": m, "exact": r == m})
+                       "cap": m, "exact": r == m,
+                       "zero_by_parity": not net.residual and (mI == 0 or mJ == 0)})
         lower += r
         cap += m
     factor = 2 if net.residual else 1

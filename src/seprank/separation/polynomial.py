@@ -54,7 +54,7 @@ def _ctx(kind: str, nvars: int, p: int | None):
         return flint.fmpz_mpoly_ctx.get(names, "deglex")
     if kind == "fmpq":
         return flint.fmpq_mpoly_ctx.get(names, "deglex")
-    return flint.nmod_mpoly_ctx.get(names, "deglex", modulus=p)
+    return flint.nmod_mpoly_ctx.get(names, modulus=p, ordering="deglex")
 
 
 def _scalar(w: object, kind: str, p: int | None):

@@ -61,21 +61,30 @@ def _entry(x, where: str) -> int | Fraction:
                      "'p/q' strings (no floats)")
 
 
+def _shape(obj, kind: str) -> tuple[int, ...]:
+    """The shape of a nested list, refusing ragged ones."""
+    if not isinstance(obj, list):
+        return ()
+    subs = {_shape(x, kind) for x in obj}
+    if len(subs) > 1:
+        raise InputError(f"weights['{kind}'] is ragged: every layer, head and row must have "
+                         "the same length")
+    return (len(obj),) + (subs.pop() if subs else ())
+
+
 def _array(obj, kind: str) -> np.ndarray:
     if not isinstance(obj, list):
         raise InputError(f"weights['{kind}'] must be a nested list [layer][head][row][col]")
-    try:
-        shape = np.shape(np.array(obj, dtype=object))
-        arr = np.empty(shape, dtype=object)
-        arr[...] = obj
-    except ValueError:
-        raise InputError(f"weights['{kind}'] is ragged: every layer, head and row must have "
-                         "the same length") from None
-    if arr.ndim != 4:
+    shape = _shape(obj, kind)
+    if len(shape) != 4:
         raise InputError(f"weights['{kind}'] must be 4-dimensional [layer][head][row][col], "
-                         f"got {arr.ndim} dimensions (shape {arr.shape})")
-    for idx in np.ndindex(arr.shape):
-        arr[idx] = _entry(arr[idx], f"weights['{kind}']{list(idx)}")
+                         f"got {len(shape)} dimensions (shape {shape})")
+    arr = np.empty(shape, dtype=object)
+    for idx in np.ndindex(shape):
+        x = obj
+        for i in idx:
+            x = x[i]
+        arr[idx] = _entry(x, f"weights['{kind}']{list(idx)}")
     return arr
 
 
