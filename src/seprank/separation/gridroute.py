@@ -13,10 +13,11 @@ B.1.2 l.615-645, with arbitrary points instead of a product grid).
   can only lower a rank: rank_p(G) <= rank_Q(C) = sep. No assumption on the
   points is needed.
 * Degree blocks (networks without residual connections). f(s x_I, x_J) =
-  sum_k s^k f_k with f_k the part of I-degree k; evaluating at D + 1 distinct
+  sum_k s^k f_k with f_k the part of I-degree k; evaluating at distinct
   scales s_j = j + 1 and inverting the Vandermonde matrix mod p gives
   f_k(P_a, Q_b) for every k. The matrix of f_k is E_k C_k F_k^T with C_k the
-  k-th diagonal block of C, so rank(C) = sum_k rank(C_k) and each block is
+  k-th diagonal block of C (only the degrees that the parity lemma below
+  allows are unknowns, one scale each), so rank(C) = sum_k rank(C_k) and each block is
   ranked on its own, on m_k = min(#I-monomials of degree k, #J-monomials of
   degree D - k) points per side (more cannot raise the rank). With residual
   connections f is not homogeneous: the route uses one block of all degrees
@@ -73,9 +74,9 @@ def monomial_count(n_vars: int, degree: int, *, up_to: bool = False) -> int:
     return comb(n_vars + degree - 1, degree) if n_vars else int(degree == 0)
 
 
-def _inverse_vandermonde(scales: list[int], p: int) -> np.ndarray:
+def _inverse_vandermonde(scales: list[int], powers: list[int], p: int) -> np.ndarray:
     n = len(scales)
-    V = flint.nmod_mat(n, n, [pow(s, k, p) for s in scales for k in range(n)], p)
+    V = flint.nmod_mat(n, n, [pow(s, k, p) for s in scales for k in powers], p)
     inv = V.inv()
     return np.array([[int(inv[i, j]) for j in range(n)] for i in range(n)], dtype=np.int64)
 
@@ -111,12 +112,16 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
         specs = [(f"<={D}",
                   sum(monomial_count(nI, a) for a in range(par_I, D + 1, 2)),
                   sum(monomial_count(nJ, b) for b in range(par_J, D + 1, 2)))]
-        scales = [1]
+        powers = [0]
     else:
         specs = [(k, monomial_count(nI, k) if k % 2 == par_I else 0,
                   monomial_count(nJ, D - k) if (D - k) % 2 == par_J else 0)
                  for k in range(D + 1)]
-        scales = list(range(1, D + 2))
+        # only the I-degrees the parity lemma allows are unknowns: one scale per allowed
+        # degree; V[j, t] = s_j^(k_t) = s_j^par (s_j^2)^(k_t // 2) is invertible when the
+        # s_j are nonzero with distinct squares (s_j = 1, 2, ..., far below p / 2)
+        powers = [k for k, a, b in specs if a and b]
+    scales = list(range(1, len(powers) + 1))
     sizes = [min(a, b) for _, a, b in specs]
     R = max(sizes)
     S = len(scales)
@@ -132,18 +137,22 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
                           coordinate=coordinate).reshape(S, R, R)
     t_eval = time.perf_counter() - t0
     t_interp = t_rank = 0.0
-    Vinv = _inverse_vandermonde(scales, p) if S > 1 else None
+    Vinv = _inverse_vandermonde(scales, powers, p) if powers != [0] else None
+    row_of = {k: t for t, k in enumerate(powers)}
     blocks, lower, cap = [], 0, 0
     certificates_ok = True if certify else None
     for idx, (label, mI, mJ) in enumerate(specs):
         m = sizes[idx]
         t1 = time.perf_counter()
-        if Vinv is None:
+        if m == 0:
+            G = None
+        elif Vinv is None:
             G = F[0]
         else:
             G = np.zeros((m, m), dtype=np.int64)
+            t = row_of[label]
             for j in range(S):
-                G = (G + (int(Vinv[idx, j]) * F[j, :m, :m]) % p) % p
+                G = (G + (int(Vinv[t, j]) * F[j, :m, :m]) % p) % p
         t2 = time.perf_counter()
         t_interp += t2 - t1
         if m == 0:
