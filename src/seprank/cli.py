@@ -227,15 +227,15 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
         except ValueError:
             raise ParameterError(f"--partition {args.partition!r}: give the 0-based positions "
                                  "of I separated by commas, e.g. 0,1") from None
-    weights = None
+    weights, residual = None, args.residual
     if args.weights:
-        weights, _ = load_weights(args.weights)
-        weights = {k: v for k, v in weights.items()}
+        weights, dims = load_weights(args.weights)
+        residual = residual or dims.get("residual", False)
     elif args.depth is None or args.width is None:
         raise ParameterError("give -L and --width (and -H), or --weights FILE")
     res = separation_rank(args.depth, args.width, args.heads, args.da, N=args.seq_len,
                           partition=partition, position=args.position,
-                          coordinate=args.coordinate, residual=args.residual, seed=args.seed,
+                          coordinate=args.coordinate, residual=residual, seed=args.seed,
                           weights=weights, route=args.route, prime=args.prime,
                           certify=args.certify)
     if args.json:
@@ -246,7 +246,8 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
     print(f"{res.value} {res.kind}")
     print(str(res))
     what = "coefficient matrix" if res.route == "coefficient" else "grid blocks mod p"
-    print(f"{what}: {rows} x {cols} in {len(res.blocks)} blocks; "
+    nonzero = sum(1 for b in res.blocks if not b.get("zero_by_parity"))
+    print(f"{what}: {rows} x {cols} in {nonzero} blocks; "
           f"certified upper bound {res.upper_bound}; {res.details['seconds']} s")
     if res.route == "grid":
         print(f"  {res.details['grid']['probabilistic']}")

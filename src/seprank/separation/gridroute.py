@@ -60,7 +60,7 @@ import seprank
 from seprank.linalg.residues import ResidueMatrix
 from seprank.models.network_mod_p import grid_values_mod_p
 
-__all__ = ["grid_block_ranks", "monomial_count"]
+__all__ = ["grid_block_ranks", "monomial_count", "size_cap"]
 
 
 def monomial_count(n_vars: int, degree: int, *, up_to: bool = False) -> int:
@@ -72,6 +72,32 @@ def monomial_count(n_vars: int, degree: int, *, up_to: bool = False) -> int:
     if up_to:
         return comb(n_vars + degree, degree)
     return comb(n_vars + degree - 1, degree) if n_vars else int(degree == 0)
+
+
+def size_cap(L: int, d_x: int, N: int, I, position: int, residual: bool = False) -> int:
+    """A certified upper bound on the separation rank that the instance size alone allows.
+
+    The sum over the degree blocks that the parity lemma allows of
+    min(#I-monomials, #J-monomials) (module docstring); with residual
+    connections min(#I-monomials, #J-monomials) over all allowed degrees <= 3^L.
+    A paper bound above this cap cannot be reached at this size: an instance
+    *binds* a bound when its cap is at least the bound.
+
+    >>> size_cap(1, 1, 2, (0,), 0)   # x0^3 * 1 and x0 * x1^2: blocks k = 1, 3
+    2
+    >>> size_cap(1, 3, 2, (0,), 0)   # min(3, 6) + min(10, 1)
+    4
+    """
+    I = tuple(I)
+    nI, nJ = len(I) * d_x, (N - len(I)) * d_x
+    D = 3 ** L
+    pI = int(position in I)
+    pJ = 1 - pI
+    if residual:
+        return min(sum(monomial_count(nI, a) for a in range(pI, D + 1, 2)),
+                   sum(monomial_count(nJ, b) for b in range(pJ, D + 1, 2)))
+    return sum(min(monomial_count(nI, k), monomial_count(nJ, D - k))
+               for k in range(pI, D + 1, 2) if (D - k) % 2 == pJ)
 
 
 def _inverse_vandermonde(scales: list[int], powers: list[int], p: int) -> np.ndarray:

@@ -89,7 +89,8 @@ def _array(obj, kind: str) -> np.ndarray:
 
 
 def weights_from_json(obj: object) -> tuple[dict, dict]:
-    """Weight arrays and the shape they imply: ({kind: array}, {"L", "H", "d_a", "d_x"}).
+    """Weight arrays and the shape they imply: ({kind: array}, {"L", "H", "d_a", "d_x"}),
+    plus "residual" when ``obj`` is a saved answer that says it.
 
     Raises InputError (one line) for a missing kind, a ragged or non-4-D list,
     floats, and shapes that do not fit one network.
@@ -99,7 +100,9 @@ def weights_from_json(obj: object) -> tuple[dict, dict]:
     >>> dims
     {'L': 1, 'H': 1, 'd_a': 1, 'd_x': 2}
     """
+    residual = None
     if isinstance(obj, dict) and "weights" in obj and "Q" not in obj:
+        residual = obj.get("residual")
         obj = obj["weights"]
     if not isinstance(obj, dict):
         raise InputError("weights must be a JSON object with members Q, K, V, O")
@@ -117,7 +120,10 @@ def weights_from_json(obj: object) -> tuple[dict, dict]:
     if arrs["O"].shape != (L, H, d_x, d_a):
         raise InputError(f"weights['O'] has shape {arrs['O'].shape}; (L, H, d_x, d_a) = "
                          f"{(L, H, d_x, d_a)} expected from Q")
-    return arrs, {"L": L, "H": H, "d_a": d_a, "d_x": d_x}
+    dims = {"L": L, "H": H, "d_a": d_a, "d_x": d_x}
+    if residual is not None:  # a saved answer also says whether the network is residual
+        dims["residual"] = bool(residual)
+    return arrs, dims
 
 
 def load_weights(path: str | Path) -> tuple[dict, dict]:
