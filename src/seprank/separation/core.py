@@ -15,7 +15,9 @@ Two routes (the mathematics is in :mod:`seprank.separation.polynomial` and
     Schwartz-Zippel probability it reports (``details["grid"]["error_bound"]``).
 ``"auto"``
     the coefficient route when the output has at most
-    ``AUTO_COEFFICIENT_MAX_TERMS`` possible monomials, else the grid route.
+    ``AUTO_COEFFICIENT_MAX_TERMS`` possible monomials, else the grid route, and
+    when that is not exact the coefficient route after all if the output has at
+    most ``AUTO_FALLBACK_MAX_TERMS`` possible monomials.
     Measured (benchmarks/sep_rank.py, 2 shared cores): L = 2, d_x = 4, N = 2
     (<= 11440 terms) takes well under a second by coefficients; L = 3, d_x = 4,
     N = 2 (up to 5.4 million terms) takes minutes to expand, while the grid
@@ -42,12 +44,17 @@ from seprank.separation.weights import weights_from_json, weights_to_json
 from seprank.tensors.grid import check_partition
 
 __all__ = ["separation_rank", "SeparationRankResult", "network_bounds", "ROUTES",
-           "AUTO_COEFFICIENT_MAX_TERMS", "DEFAULT_GRID_PRIME"]
+           "AUTO_COEFFICIENT_MAX_TERMS", "AUTO_FALLBACK_MAX_TERMS", "DEFAULT_GRID_PRIME",
+           "binding_seq_len", "binding_evidence", "parameter_count", "feasible"]
 
 ROUTES = ("auto", "coefficient", "grid")
 #: ``auto`` expands by coefficients up to this many possible output monomials
 #: (C(N d_x + D - 1, D) for D = 3^L); beyond it, the grid route.
 AUTO_COEFFICIENT_MAX_TERMS = 200_000
+#: ``auto``: when the grid route is not exact, fall back to the coefficient route up to
+#: this many possible monomials (real outputs have far fewer: 2.7 million of 5.4
+#: million at L = 3, d_x = 4, N = 2, which took 4 minutes to expand).
+AUTO_FALLBACK_MAX_TERMS = 2_000_000
 #: The grid route's prime (the largest the network kernels take): a small
 #: Schwartz-Zippel error bound D r / p.
 DEFAULT_GRID_PRIME = 2**31 - 1
@@ -316,6 +323,11 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         p = DEFAULT_GRID_PRIME if prime is None else prime
         value, upper, kind, blocks = _grid(net, N, I, J, position, coordinate, p, seed,
                                            certify, details)
+        if route == "auto" and kind != "exact" and terms <= AUTO_FALLBACK_MAX_TERMS:
+            details["grid_lower_bound"] = value
+            chosen = "coefficient"
+            value, upper, kind, blocks = _coefficient(net, N, I, J, position, coordinate,
+                                                      certify, details)
     details["seconds"] = round(time.perf_counter() - start, 4)
     bounds = network_bounds(net.L, net.d_x, net.H, net.d_a, N, net.residual, value)
     return SeparationRankResult(
@@ -422,3 +434,42 @@ def binding_evidence(result: SeparationRankResult, bound, name: str, **extra) ->
             name: str(bound), "ratio": f"{ratio} ~ {float(ratio):.4g}", "size_cap": cap,
             "binding": cap >= bound, "violates": result.value > bound,
             "respects": result.upper_bound <= bound}
+
+
+def parameter_count(L: int, d_x: int, H: int, d_a: int | None = None) -> int:
+    """Number of weights: 4 L H d_a d_x (levine2020 l.81: 4LH matrices of d_a x d_x entries).
+
+    >>> parameter_count(2, 4, 2)   # 4 * 2 * 2 * 2 * 4
+    128
+    """
+    d_a = d_x // H if d_a is None else d_a
+    return 4 * L * H * d_a * d_x
+
+
+#: Largest grid block (points per side) and coefficient expansion (possible monomials)
+#: that :func:`feasible` accepts: a 3060-point block is about 10^8 evaluations and a
+#: 3060 x 3060 rank mod p, tens of seconds on 2 cores.
+FEASIBLE_GRID_POINTS = 3100
+FEASIBLE_TERMS = 500_000
+
+
+def feasible(L: int, d_x: int, N: int = 2, residual: bool = False) -> str | None:
+    """None when an exact (or certified) answer is expected in well under a few minutes on
+    2 cores, else why not (for sweeps that leave such points out).
+
+    >>> feasible(3, 4), feasible(3, 8) is None
+    (None, False)
+    """
+    from seprank.separation.gridroute import monomial_count
+
+    D = 3 ** L
+    n = (N // 2) * d_x
+    terms = monomial_count(N * d_x, D, up_to=residual)
+    if residual:
+        return None if terms <= FEASIBLE_TERMS else (
+            f"residual: {terms} possible monomials > {FEASIBLE_TERMS}")
+    block = max(min(monomial_count(n, k), monomial_count(N * d_x - n, D - k))
+                for k in range(1, D + 1, 2))
+    if block <= FEASIBLE_GRID_POINTS:
+        return None
+    return f"grid block of {block} points > {FEASIBLE_GRID_POINTS}"
