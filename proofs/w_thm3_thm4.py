@@ -37,6 +37,7 @@ from seprank.constructions.known_seprank import certified_templates, min_templat
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
 from seprank.proof import check
+from seprank.separation import embedded_separation_rank
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
 PAPER = "wies2021_vocabulary_bottleneck.txt"
@@ -110,6 +111,50 @@ def conv_case(L, d_x, H, k, N, r, r_e, seed):
             "max_rank": max(ranks.values())}
 
 
+#: binding instances (L, d_x, H, r, r_e): V (vocabulary) or M = k N raw inputs (convolution)
+#: are the smallest that let the size reach the bound (V^(N/2) resp. the monomial count
+#: ((M/2 d_input + 1, 3^L)) of one side at least the bound)
+BIND_VOCAB_FAST = [(1, 2, 1, 1, 0), (1, 3, 1, 1, 0)]
+BIND_VOCAB_FULL = BIND_VOCAB_FAST + [(1, 4, 2, 1, 0), (1, 2, 2, 1, 0)]
+BIND_CONV_FAST = [(1, 2, 1, 1, 0), (1, 3, 1, 1, 0), (1, 2, 2, 1, 0)]
+BIND_CONV_FULL = BIND_CONV_FAST + [(1, 3, 3, 2, 0), (1, 4, 2, 1, 1)]
+
+
+def _binding_rows(s, which, shapes, seeds):
+    """Exact ranks (seprank.separation.embedded) at the smallest binding size; rank/bound
+    and binding=True/False per instance."""
+    from math import comb
+
+    bound_fn = thm3_bound if which == "vocabulary" else thm4_bound
+    rows = []
+    for L, d_x, H, r, r_e in shapes:
+        bound = bound_fn(L, r, r_e)
+        for seed in seeds:
+            net = SelfAttentionNetwork.random(L, d_x, H, seed=seed, nonzero=True)
+            if which == "vocabulary":
+                V = next(v for v in range(2, 10**4) if v >= bound)  # V^(N/2) with N = 2
+                emb = VocabularyEmbedding.random(V, d_x, 2, r, r_e, seed=seed, bound=9)
+                cap, size = V, {"V": V, "N": 2}
+            else:
+                half = next(m for m in range(1, 200) if comb(m + 3 ** L, 3 ** L) >= bound)
+                emb = ConvolutionalEmbedding.random(half, 1, d_x, 2, r, r_e, seed=seed)
+                cap, size = comb(half + 3 ** L, 3 ** L), {"M": 2 * half, "k": half, "N": 2}
+            res = embedded_separation_rank(net, emb)
+            ratio = Fraction(res.value, bound)
+            row = {"L": L, "d_x": d_x, "H": H, "seed": seed, **size, "r": emb.rank(),
+                   "r_e": emb.positional_rank(), "rank": res.value, "kind": res.kind,
+                   "bound": bound, "ratio": f"{ratio} ~ {float(ratio):.3g}", "size_cap": cap,
+                   "binding": cap >= bound}
+            s.require(res.kind == "exact", "rank not exact", case=row)
+            s.require(row["r"] == min(r, d_x), "embedding rank not as drawn", case=row)
+            if res.value > bound:
+                s.fail(f"exact separation rank {res.value} exceeds the bound {bound}",
+                       counterexample=dict(row, weights=res.weights))
+            rows.append(row)
+    s.record(cases=rows, instances=len(rows), binding=all(r["binding"] for r in rows),
+             largest_ratio=max(rows, key=lambda r: Fraction(r["rank"], r["bound"])))
+
+
 def _against(s, rows, bound_name):
     worst = None
     for row in rows:
@@ -143,6 +188,13 @@ def w_thm3(ctx):
                 row["thm3_bound"] = thm3_bound(row["L"], row["r"], row["r_e"])
                 rows.append(row)
         _against(s, rows, "thm3_bound")
+
+    with ctx.step("Binding instances: with V >= the bound (so V^(N/2) does not cap the rank "
+                  "below it, N = 2), the exact separation rank on all of [V]^2 of random "
+                  "networks behind a rank-r vocabulary embedding stays <= the bound; rank/bound "
+                  "recorded", source=f"{PAPER} A.2 Theorem 3 eq. (9) l.377-382") as s:
+        _binding_rows(s, "vocabulary", BIND_VOCAB_FULL if ctx.full else BIND_VOCAB_FAST,
+                      SEEDS_FULL if ctx.full else SEEDS_FAST)
 
     with ctx.step("Sweeps over the inner dimension r of M_V = A B at fixed (L, d_x, H), the "
                   "same network weights for every r: the exact grid rank stays within the bound "
@@ -185,6 +237,14 @@ def w_thm3(ctx):
 @check(id="W-Thm4", title="Theorem 4: the same bound for the convolution embedding, exact ranks",
        source=f"{PAPER} A.3 l.449-520", depends=("W-embed", "L-net"))
 def w_thm4(ctx):
+    with ctx.step("Binding instances: with M/2 raw inputs per side such that the monomials "
+                  "of degree <= 3^L of one side are at least the bound, the exact separation "
+                  "rank (coefficient route on the affine embedding) of random networks behind a "
+                  "rank-r convolution embedding stays <= the bound; rank/bound recorded",
+                  source=f"{PAPER} A.3 Theorem 4 eq. (11) l.451-456") as s:
+        _binding_rows(s, "convolution", BIND_CONV_FULL if ctx.full else BIND_CONV_FAST,
+                      SEEDS_FULL if ctx.full else SEEDS_FAST)
+
     with ctx.step("The exact separation rank of y_1^1 as a function of the M raw inputs (every "
                   "balanced partition of [M]; templates certify grid rank = separation rank) "
                   "of random networks with a rank-r convolution kernel and rank-r_e positional "

@@ -90,13 +90,18 @@ def _lin(W, xs, zero, kind, p):
     return out
 
 
-def network_polynomial(net, N: int, position: int, coordinate: int, *, p: int | None = None):
+def network_polynomial(net, N: int, position: int, coordinate: int, *, p: int | None = None,
+                       inputs=None):
     """y_coordinate^position of ``net`` on N positions, as a flint polynomial in N d_x variables.
 
     Variable ``n * d_x + c`` is coordinate c of position n (0-based). The
     polynomial ring is ``fmpz_mpoly`` (integer weights), ``fmpq_mpoly``
     (rational weights) or, with ``p``, ``nmod_mpoly`` mod p (an InputError if a
     weight's denominator is divisible by p).
+
+    ``inputs``: instead of the variables, an N x d_x list of flint polynomials (all of
+    one ring, e.g. an embedding of other variables); the weights are then taken in
+    that ring's coefficient kind.
 
     Complexity: the last layer dominates: H d_a (N + 1) products of polynomials
     of degrees 3^(L-1) and up to 2 3^(L-1) in N d_x variables.
@@ -109,10 +114,16 @@ def network_polynomial(net, N: int, position: int, coordinate: int, *, p: int | 
     """
     kind = "nmod" if p is not None else _weight_kind(net)
     d_x = net.d_x
-    ctx = _ctx(kind, N * d_x, p)
-    gens = ctx.gens()
+    if inputs is None:
+        ctx = _ctx(kind, N * d_x, p)
+        gens = ctx.gens()
+        X = [[gens[n * d_x + c] for c in range(d_x)] for n in range(N)]
+    else:
+        X = [list(row) for row in inputs]
+        ctx = X[0][0].context()
+        if kind == "fmpq" and not isinstance(ctx, flint.fmpq_mpoly_ctx):
+            raise InputError("rational weights need inputs over fmpq_mpoly")
     zero = ctx.from_dict({})
-    X = [[gens[n * d_x + c] for c in range(d_x)] for n in range(N)]
     W = {k: net.weights[k].tolist() for k in "QKVO"}
     for layer in range(net.L):
         last = layer == net.L - 1
@@ -214,20 +225,24 @@ def _coeff(c) -> int | Fraction:
     return int(c)
 
 
-def coefficient_blocks(poly, d_x: int, I, J) -> list[CoefficientBlock]:
+def coefficient_blocks(poly, d_x: int, I, J, *, variables=None) -> list[CoefficientBlock]:
     """The components of the coefficient matricization of ``poly`` w.r.t. positions (I, J).
 
     ``poly`` is a flint polynomial in N d_x variables (variable n d_x + c is
     coordinate c of position n), as :func:`network_polynomial` returns. Blocks
     are listed by increasing smallest I-degree; rank(C) = sum of block ranks.
+    ``variables=(Iv, Jv)`` names the variable indices of each side directly.
 
     >>> ctx = flint.fmpz_mpoly_ctx.get(("x", 2), "deglex")
     >>> x0, x1 = ctx.gens()
     >>> [b.shape for b in coefficient_blocks(x0**3 + x0 * x1**2, 1, (0,), (1,))]
     [(1, 1), (1, 1)]
     """
-    Iv = [n * d_x + c for n in I for c in range(d_x)]
-    Jv = [n * d_x + c for n in J for c in range(d_x)]
+    if variables is None:
+        Iv = [n * d_x + c for n in I for c in range(d_x)]
+        Jv = [n * d_x + c for n in J for c in range(d_x)]
+    else:  # (I-variable indices, J-variable indices) given directly
+        Iv, Jv = (list(v) for v in variables)
     exps = poly.monoms()
     coeffs = poly.coeffs()
     parent: dict = {}
