@@ -108,7 +108,8 @@ def _inverse_vandermonde(scales: list[int], powers: list[int], p: int) -> np.nda
 
 
 def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: int,
-                     seed: int = 0, certify: bool = False) -> dict:
+                     seed: int = 0, certify: bool = False,
+                     max_block_points: int | None = None) -> dict:
     """Ranks mod p of the degree blocks of the grid matricization (module docstring).
 
     Returns a dict with ``blocks`` (one per I-degree k, or one "all degrees"
@@ -117,7 +118,9 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     certified lower bound on the separation rank), ``cap`` (sum of caps, a
     certified upper bound), ``error_bound`` (the Schwartz-Zippel bound on
     grid value != rank_p(C)), ``evaluations``, and seconds spent in
-    evaluation, interpolation and rank.
+    evaluation, interpolation and rank. ``max_block_points``: blocks needing more
+    points per side are not evaluated (rank counted 0, ``skipped``): the sum is
+    still a certified lower bound, the cap still counts them.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> one = [[[[1]]]]
@@ -149,7 +152,8 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
         powers = [k for k, a, b in specs if a and b]
     scales = list(range(1, len(powers) + 1))
     sizes = [min(a, b) for _, a, b in specs]
-    R = max(sizes)
+    skipped = [max_block_points is not None and m > max_block_points for m in sizes]
+    R = max([m for m, sk in zip(sizes, skipped, strict=True) if not sk], default=0)
     S = len(scales)
     P = rng.integers(0, p, size=(R, len(I), d_x), dtype=np.int64)
     Qp = rng.integers(0, p, size=(R, len(J), d_x), dtype=np.int64)
@@ -169,6 +173,13 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     certificates_ok = True if certify else None
     for idx, (label, mI, mJ) in enumerate(specs):
         m = sizes[idx]
+        if skipped[idx]:
+            blocks.append({"I_degree": label, "J_degree": (D - label) if isinstance(label, int)
+                           else label, "monomials": [mI, mJ], "points": 0, "rank": 0,
+                           "cap": m, "exact": False, "skipped": True,
+                           "zero_by_parity": False})
+            cap += m
+            continue
         t1 = time.perf_counter()
         if m == 0:
             G = None
