@@ -199,7 +199,7 @@ def test_weights_roundtrip_and_cli(tmp_path, capsys):
     again = json.loads(capsys.readouterr().out)
     assert again["weights"] == first["weights"] and again["value"] == first["value"]
     w, dims = load_weights(path)
-    assert dims == {"L": 2, "H": 2, "d_a": 1, "d_x": 2}
+    assert dims == {"L": 2, "H": 2, "d_a": 1, "d_x": 2, "residual": True}
 
 
 @pytest.mark.parametrize("obj, words", [
