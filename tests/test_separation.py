@@ -232,6 +232,7 @@ def test_bad_weight_files(tmp_path, capsys, obj, words):
     (["-L", "1", "--width", "2", "--coordinate", "2"], "coordinate"),
     (["-L", "1", "--width", "2", "--route", "grid", "--prime", "12"], "prime"),
     (["--width", "2"], "--weights"),
+    (["-L", "2", "--width", "2", "--route", "grid", "--prime", "7"], "too small"),
 ])
 def test_cli_errors(capsys, args, words):
     from seprank.cli import main

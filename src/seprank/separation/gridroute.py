@@ -57,6 +57,7 @@ import flint
 import numpy as np
 
 import seprank
+from seprank.errors import ParameterError
 from seprank.linalg.residues import ResidueMatrix
 from seprank.models.network_mod_p import grid_values_mod_p
 
@@ -151,6 +152,10 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
         # s_j are nonzero with distinct squares (s_j = 1, 2, ..., far below p / 2)
         powers = [k for k, a, b in specs if a and b]
     scales = list(range(1, len(powers) + 1))
+    if 2 * len(scales) >= p:
+        raise ParameterError(f"p = {p} is too small to separate {len(scales)} degrees by "
+                             "scaling (the scales 1..m need distinct squares mod p); use a "
+                             "larger prime")
     sizes = [min(a, b) for _, a, b in specs]
     skipped = [max_block_points is not None and m > max_block_points for m in sizes]
     R = max([m for m, sk in zip(sizes, skipped, strict=True) if not sk], default=0)
