@@ -33,7 +33,7 @@ SEEDS_FULL = (3, 17, 29, 41)
 FAMILIES = ("random", "identity", "permutation", "repeated", "onedim")
 #: (L, d_x, H) of the binding instances; N is the smallest that binds
 BINDING_FAST = [(1, 1, 1), (1, 2, 1), (1, 3, 1), (1, 4, 2), (2, 1, 1), (2, 2, 1), (2, 2, 2)]
-BINDING_FULL = BINDING_FAST + [(1, 4, 1), (1, 6, 3), (2, 3, 1), (2, 4, 4), (3, 1, 1)]
+BINDING_FULL = BINDING_FAST + [(1, 4, 1), (1, 6, 3), (2, 3, 1)]
 #: (L, d_x, H, N)
 FAST = [(1, 1, 1, 2), (1, 2, 1, 2), (1, 2, 2, 2), (1, 4, 2, 2), (1, 4, 4, 2), (2, 1, 1, 2),
         (2, 2, 1, 2), (2, 2, 2, 2), (3, 1, 1, 2), (1, 2, 1, 4), (1, 1, 1, 4), (2, 1, 1, 4)]
