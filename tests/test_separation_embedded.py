@@ -8,7 +8,8 @@ import pytest
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
-from seprank.separation import embedded_separation_rank
+import seprank
+from seprank.separation import embedded_separation_rank, weights_from_json
 from seprank.sweep.computations import execute, get_computation
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofs"))
@@ -54,3 +55,26 @@ def test_sweep_computation_and_skips():
     assert comp.skip(comp.normalize({"depth": 3, "width": 4})) is None
     assert execute("separation_rank", {"depth": 1, "width": 2, "family": "nope"})["status"] \
         == "failed"
+
+
+def test_cli_embeddings(capsys):
+    import json
+
+    from seprank.cli import main
+
+    assert main(["sep-rank", "-L", "1", "--width", "2", "--embedding", "vocabulary", "--vocab",
+                 "5", "--emb-rank", "1", "--pos-rank", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["kind"] == "exact" and out["bounds"]["W-Thm3"]["r"] == 1
+    assert out["details"]["embedding"] == "vocabulary" and len(out["details"]["M_V"]) == 2
+    # independent: rebuild the network and embedding from the JSON, evaluate every token pair
+    net = SelfAttentionNetwork(1, 2, 1, weights=weights_from_json(out["weights"])[0])
+    emb = VocabularyEmbedding(out["details"]["M_V"], out["details"]["P"])
+    vals = [[int(net.output(emb.embed([[a, b]]), 0, 0, "ZZ")[0]) for b in range(5)]
+            for a in range(5)]
+    assert seprank.rank(vals, "exact").value == out["value"]
+    assert main(["sep-rank", "-L", "1", "--width", "2", "--embedding", "convolution"]) == 0
+    assert "W-Thm4" in capsys.readouterr().out
+    assert main(["sep-rank", "-L", "2", "--width", "2", "--embedding", "vocabulary", "--vocab",
+                 "300"]) == 2
+    assert capsys.readouterr().err.startswith("seprank: error:")

@@ -106,7 +106,8 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
         value, kind, shape = res.value, res.kind, [len(rows), len(cols)]
         bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm3", value)
         blocks: list = []
-        what = {"embedding": "vocabulary", "V": V}
+        what = {"embedding": "vocabulary", "V": V, "M_V": embedding.M_V.tolist(),
+                "P": embedding.P.tolist()}
     elif isinstance(embedding, ConvolutionalEmbedding):
         M, k, din = embedding.M, embedding.k, embedding.d_input
         I, J = check_partition(M, tuple(range(M // 2)) if partition is None else partition)
@@ -143,7 +144,8 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
         kind = "exact" if kinds <= {"exact"} else "lower_bound"
         shape = [sum(b["shape"][0] for b in blocks), sum(b["shape"][1] for b in blocks)]
         bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm4", value)
-        what = {"embedding": "convolution", "M": M, "k": k, "d_input": din}
+        what = {"embedding": "convolution", "M": M, "k": k, "d_input": din,
+                "W_conv": embedding.W.tolist(), "P": embedding.P.tolist()}
     else:
         raise ParameterError(f"unknown embedding {type(embedding).__name__}")
     details = dict(what, matrix_shape=shape, seconds=round(time.perf_counter() - start, 4))
