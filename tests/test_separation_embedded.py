@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+import seprank
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
-import seprank
 from seprank.separation import embedded_separation_rank, weights_from_json
 from seprank.sweep.computations import execute, get_computation
 
