@@ -25,10 +25,17 @@ from seprank.bounds.levine2020 import thm3_bound, thm4_bound
 from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
 from seprank.proof import check
+from seprank.separation.checks import binding_instances
+from seprank.separation.gridroute import size_cap
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 SEEDS_FAST = (3, 17)
 SEEDS_FULL = (3, 17, 29, 41)
+#: weight families of the binding instances (seprank.separation.structured)
+FAMILIES = ("random", "identity", "permutation", "repeated", "onedim")
+#: (L, d_x, H) of the binding instances; N is the smallest that binds
+BINDING_FAST = [(1, 1, 1), (1, 2, 1), (1, 3, 1), (1, 4, 2), (2, 1, 1), (2, 2, 1), (2, 2, 2)]
+BINDING_FULL = BINDING_FAST + [(1, 4, 1), (1, 6, 3), (2, 3, 1)]
 #: (L, d_x, H, N)
 FAST = [(1, 1, 1, 2), (1, 2, 1, 2), (1, 2, 2, 2), (1, 4, 2, 2), (1, 4, 4, 2), (2, 1, 1, 2),
         (2, 2, 1, 2), (2, 2, 2, 2), (3, 1, 1, 2), (1, 2, 1, 4), (1, 1, 1, 4), (2, 1, 1, 4)]
@@ -57,6 +64,10 @@ def _check_bound(ctx, s, bound_of, name, residual=False):
     for case in _cases(ctx, residual):
         bound = bound_of(case)
         row = _summary(case, bound, name)
+        # binding: the size alone allows a rank >= the bound (seprank.separation.gridroute)
+        row["size_cap"] = size_cap(case["L"], case["d_x"], case["N"],
+                                   tuple(range(case["N"] // 2)), 0, residual)
+        row["binding"] = row["size_cap"] >= bound
         rows.append(row)
         s.require(case["certificate"]["ok"], "templates did not certify the exact rank",
                   case=row)
@@ -68,8 +79,27 @@ def _check_bound(ctx, s, bound_of, name, residual=False):
                    counterexample=dict(row, templates=case["templates"],
                                        weights=case["weights"]))
     s.record(cases=rows, instances=len(rows),
-             largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}", "case": worst[1]})
+             largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}", "case": worst[1]},
+             binding=any(r["binding"] for r in rows),
+             binding_instances=sum(r["binding"] for r in rows))
     return rows
+
+
+def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=False, **kw):
+    """Exact ranks at the smallest binding N (seprank.separation.checks); fails on a rank
+    above the bound, records rank/bound per instance and binding=True/False."""
+    out = binding_instances(shapes_full if ctx.full else shapes_fast, FAMILIES,
+                            SEEDS_FULL if ctx.full else SEEDS_FAST, bound_of, name,
+                            residual=residual, **kw)
+    for row in out["rows"]:
+        s.require(row["kind"] == "exact", "separation rank not exact", case=row)
+    for bad in out["violations"]:
+        s.fail(f"exact separation rank {bad['rank']} exceeds the bound {bad[name]}",
+               counterexample=bad)
+    s.record(cases=out["rows"], instances=len(out["rows"]), not_binding=out["not_binding"],
+             binding=bool(out["rows"]) and all(r["binding"] for r in out["rows"]),
+             largest_ratio=out["largest_ratio"])
+    return out
 
 
 @check(id="L-Thm3", title="Theorem 3: sep <= (H (d_a + 1))^C(L), exact ranks of random networks",
@@ -84,6 +114,15 @@ def l_thm3(ctx):
                   "exceeds (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
                   source=f"{SRC} A.2 Theorem 3 eq. (18) l.384-388") as s:
         _check_bound(ctx, s, lambda c: thm3_bound(c["L"], c["H"], c["d_a"]), "thm3_bound")
+
+    with ctx.step("Binding instances: at the smallest N whose size cap (sum over the degree "
+                  "blocks of min(#I-monomials, #J-monomials)) reaches (H (d_a + 1))^C(L), so that "
+                  "the size does not keep the rank below the bound, the exact separation rank "
+                  "(coefficient route) of random, identity, permutation, repeated-head and "
+                  "1-dimensional-head networks stays <= the bound; rank/bound recorded",
+                  source=f"{SRC} A.2 Theorem 3 eq. (18) l.384-388") as s:
+        _binding(ctx, s, lambda L, d_x, H, d_a: thm3_bound(L, H, d_a), "thm3_bound",
+                 BINDING_FAST, BINDING_FULL)
 
     with ctx.step("Tightness at the smallest size: d_x = H = d_a = 1, L = 1, N = 2, where "
                   "y = c x1 (x1^2 + x2^2) has separation rank exactly 2 = (1 (1 + 1))^1",
@@ -114,6 +153,14 @@ def l_thm4(ctx):
                   "Theorem 4's bound d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
                   source=f"{SRC} A.3 Theorem 4 eq. (19) l.428-432") as s:
         _check_bound(ctx, s, lambda c: thm4_bound(c["L"], c["d_x"]), "thm4_bound")
+
+    with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 4's "
+                  "bound, the exact separation rank of random and structured networks stays "
+                  "<= the bound; rank/bound recorded",
+                  source=f"{SRC} A.3 Theorem 4 eq. (19) l.428-432") as s:
+        _binding(ctx, s, lambda L, d_x, H, d_a: thm4_bound(L, d_x), "thm4_bound",
+                 [(1, 1, 1), (1, 2, 1), (2, 1, 1)], [(1, 1, 1), (1, 2, 1), (1, 2, 2), (2, 1, 1)],
+                 N_max=64)
 
     with ctx.step("Observation (recorded, not a claim of the paper): which of the two bounds "
                   "is smaller on each instance size",

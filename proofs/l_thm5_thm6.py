@@ -29,6 +29,8 @@ from seprank.bounds.levine2020 import (
 from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
 from seprank.proof import check
+from seprank.separation.checks import binding_instances
+from seprank.separation.gridroute import size_cap
 
 SRC = "levine2020_depth_to_width_self_attention.txt"
 SEEDS_FAST = (3, 17)
@@ -37,6 +39,8 @@ SEEDS_FULL = (3, 17, 29, 41)
 FAST = [(1, 1, 1, 2), (1, 2, 1, 2), (1, 2, 2, 2), (1, 4, 4, 2), (2, 1, 1, 2), (2, 2, 1, 2),
         (2, 2, 2, 2), (3, 1, 1, 2), (1, 1, 1, 4), (1, 2, 2, 4), (2, 1, 1, 4)]
 FULL = FAST + [(1, 3, 3, 2), (2, 3, 3, 2), (1, 3, 1, 4), (1, 6, 3, 2)]
+#: weight families of the binding instances (seprank.separation.structured)
+FAMILIES = ("random", "identity", "permutation", "repeated", "onedim")
 
 
 def thm5_printed(L: int, d_x: int, N: int, H: int) -> int:
@@ -53,8 +57,27 @@ def _cases(ctx):
 
 
 def _row(case, **bounds):
+    cap = size_cap(case["L"], case["d_x"], case["N"], tuple(range(case["N"] // 2)), 0, True)
+    first = next(iter(bounds.values()))
     return {k: case[k] for k in ("L", "d_x", "H", "d_a", "N", "seed", "M", "grid_cap",
-                                 "sep_ranks")} | {k: str(v) for k, v in bounds.items()}
+                                 "sep_ranks")} | {k: str(v) for k, v in bounds.items()} | {
+        "size_cap": cap, "binding": cap >= first}
+
+
+def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, **kw):
+    """Exact ranks of residual networks at the smallest binding N (seprank.separation.checks)."""
+    out = binding_instances(shapes_full if ctx.full else shapes_fast, FAMILIES,
+                            SEEDS_FULL if ctx.full else SEEDS_FAST, bound_of, name,
+                            residual=True, **kw)
+    for row in out["rows"]:
+        s.require(row["kind"] == "exact", "separation rank not exact", case=row)
+    for bad in out["violations"]:
+        s.fail(f"exact separation rank {bad['rank']} exceeds the bound {bad[name]}",
+               counterexample=bad)
+    s.record(cases=out["rows"], instances=len(out["rows"]), not_binding=out["not_binding"],
+             binding=bool(out["rows"]) and all(r["binding"] for r in out["rows"]),
+             largest_ratio=out["largest_ratio"])
+    return out
 
 
 @check(id="L-Thm5", title="Theorem 5: residual networks, log_3 sep <= L log_3 L + "
@@ -99,7 +122,18 @@ def l_thm5(ctx):
                        counterexample=dict(row, templates=case["templates"],
                                            weights=case["weights"]))
         s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
-                                            "case": worst[1]})
+                                            "case": worst[1]},
+                 binding=any(r["binding"] for r in rows))
+
+    with ctx.step("Binding instances: at the smallest N whose size cap reaches the printed "
+                  "Theorem 5 bound L^L (N d_x^4/H)^C(L) (it grows with N), the exact separation "
+                  "rank of random and structured residual networks stays <= it; rank/bound "
+                  "recorded, and the shapes where no N <= 64 binds",
+                  source=f"{SRC} A.4 Theorem 5 l.502-506") as s:
+        _binding(ctx, s, lambda L, d_x, H, d_a, N: thm5_printed(L, d_x, N, H), "thm5_printed",
+                 [(1, 1, 1), (1, 2, 2), (1, 2, 1), (2, 1, 1)],
+                 [(1, 1, 1), (1, 2, 2), (1, 2, 1), (1, 4, 4), (2, 1, 1), (2, 2, 2)],
+                 depends_on_N=True, N_max=64)
 
     with ctx.step("Where the printed bound, the proof's final product (l.518) and the proof's "
                   "own recursion (l.512-516: S_l <= (N d_x^4/H) (l S_{l-1})^3, sep <= (L+1) S_L) "
@@ -156,6 +190,13 @@ def l_thm5(ctx):
               "source": f"{SRC} A.4 l.520-528"})
 def l_thm6(ctx):
     thm56_displays(ctx, part=6)
+    with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 6's "
+                  "bound, the exact separation rank of random and structured residual networks "
+                  "stays <= it; rank/bound recorded",
+                  source=f"{SRC} A.4 Theorem 6 l.524-528") as s:
+        _binding(ctx, s, lambda L, d_x, H, d_a: thm6_bound(L, d_x), "thm6_bound",
+                 [(1, 1, 1), (2, 1, 1)], [(1, 1, 1), (1, 2, 1), (2, 1, 1)], N_max=64)
+
     with ctx.step("Exact separation ranks of residual networks never exceed Theorem 6's bound",
                   source=f"{SRC} A.4 Theorem 6 l.524-528") as s:
         rows, worst = [], None
@@ -172,7 +213,8 @@ def l_thm6(ctx):
                        counterexample=dict(row, templates=case["templates"],
                                            weights=case["weights"]))
         s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
-                                            "case": worst[1]})
+                                            "case": worst[1]},
+                 binding=any(r["binding"] for r in rows))
 
     # -- outcome (seprank.proof.claims) --
     from seprank_proofs._verdicts import bound_instances, consistent

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from seprank.constructions.known_seprank import certified_templates, min_templat
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
 from seprank.proof import check
+from seprank.separation import embedded_separation_rank
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
 PAPER = "wies2021_vocabulary_bottleneck.txt"
@@ -107,20 +109,65 @@ def conv_case(L, d_x, H, k, N, r, r_e, seed):
             "d_input": 1, "inner_r": r, "seed": seed, "r": emb.rank(),
             "r_e": emb.positional_rank(), "templates": len(T),
             "grid_cap": len(T) ** (M // 2), "certificate": cert["ok"], "sep_ranks": ranks,
+            "size_cap": min(len(T) ** (M // 2), comb(M // 2 + deg, deg)),
             "max_rank": max(ranks.values())}
+
+
+#: binding instances (L, d_x, H, r, r_e): V (vocabulary) or M = k N raw inputs (convolution)
+#: are the smallest that let the size reach the bound (V^(N/2) resp. the monomial count
+#: ((M/2 d_input + 1, 3^L)) of one side at least the bound)
+BIND_VOCAB_FAST = [(1, 2, 1, 1, 0), (1, 3, 1, 1, 0)]
+BIND_VOCAB_FULL = BIND_VOCAB_FAST + [(1, 4, 2, 1, 0), (1, 2, 2, 1, 0)]
+BIND_CONV_FAST = [(1, 2, 1, 1, 0), (1, 3, 1, 1, 0), (1, 2, 2, 1, 0)]
+BIND_CONV_FULL = BIND_CONV_FAST + [(1, 3, 3, 2, 0), (1, 4, 2, 1, 1)]
+
+
+def _binding_rows(s, which, shapes, seeds):
+    """Exact ranks (seprank.separation.embedded) at the smallest binding size; rank/bound
+    and binding=True/False per instance."""
+    bound_fn = thm3_bound if which == "vocabulary" else thm4_bound
+    rows = []
+    for L, d_x, H, r, r_e in shapes:
+        bound = bound_fn(L, r, r_e)
+        for seed in seeds:
+            net = SelfAttentionNetwork.random(L, d_x, H, seed=seed, nonzero=True)
+            if which == "vocabulary":
+                V = next(v for v in range(2, 10**4) if v >= bound)  # V^(N/2) with N = 2
+                emb = VocabularyEmbedding.random(V, d_x, 2, r, r_e, seed=seed, bound=9)
+                cap, size = V, {"V": V, "N": 2}
+            else:
+                half = next(m for m in range(1, 200) if comb(m + 3 ** L, 3 ** L) >= bound)
+                emb = ConvolutionalEmbedding.random(half, 1, d_x, 2, r, r_e, seed=seed)
+                cap, size = comb(half + 3 ** L, 3 ** L), {"M": 2 * half, "k": half, "N": 2}
+            res = embedded_separation_rank(net, emb)
+            ratio = Fraction(res.value, bound)
+            row = {"L": L, "d_x": d_x, "H": H, "seed": seed, **size, "r": emb.rank(),
+                   "r_e": emb.positional_rank(), "rank": res.value, "kind": res.kind,
+                   "bound": bound, "ratio": f"{ratio} ~ {float(ratio):.3g}", "size_cap": cap,
+                   "binding": cap >= bound}
+            s.require(res.kind == "exact", "rank not exact", case=row)
+            s.require(row["r"] == min(r, d_x), "embedding rank not as drawn", case=row)
+            if res.value > bound:
+                s.fail(f"exact separation rank {res.value} exceeds the bound {bound}",
+                       counterexample=dict(row, weights=res.weights))
+            rows.append(row)
+    s.record(cases=rows, instances=len(rows), binding=all(r["binding"] for r in rows),
+             largest_ratio=max(rows, key=lambda r: Fraction(r["rank"], r["bound"])))
 
 
 def _against(s, rows, bound_name):
     worst = None
     for row in rows:
         bound = row[bound_name]
+        # binding: the size alone (grid cap, or the monomial count of a side) allows the bound
+        row["binding"] = row.get("size_cap", row["grid_cap"]) >= bound
         ratio = Fraction(row["max_rank"], bound)
         if worst is None or ratio > worst[0]:
             worst = (ratio, row)
         if row["max_rank"] > bound:
             s.fail(f"exact separation rank {row['max_rank']} exceeds the bound {bound}",
                    counterexample=row)
-    s.record(cases=rows, instances=len(rows),
+    s.record(cases=rows, instances=len(rows), binding=any(r["binding"] for r in rows),
              identically_zero_outputs=sum(row["max_rank"] == 0 for row in rows),
              largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.3g}", "case": worst[1]})
 
@@ -147,6 +194,13 @@ def w_thm3(ctx):
                 row["thm3_bound"] = thm3_bound(row["L"], row["r"], row["r_e"])
                 rows.append(row)
         _against(s, rows, "thm3_bound")
+
+    with ctx.step("Binding instances: with V >= the bound (so V^(N/2) does not cap the rank "
+                  "below it, N = 2), the exact separation rank on all of [V]^2 of random "
+                  "networks behind a rank-r vocabulary embedding stays <= the bound; rank/bound "
+                  "recorded", source=f"{PAPER} A.2 Theorem 3 eq. (9) l.377-382") as s:
+        _binding_rows(s, "vocabulary", BIND_VOCAB_FULL if ctx.full else BIND_VOCAB_FAST,
+                      SEEDS_FULL if ctx.full else SEEDS_FAST)
 
     with ctx.step("Sweeps over the inner dimension r of M_V = A B at fixed (L, d_x, H), the "
                   "same network weights for every r: the exact grid rank stays within the bound "
@@ -177,6 +231,7 @@ def w_thm3(ctx):
                                                v for r, v in ranks.items()
                                                if r >= sw["d_x"]}) <= 1})
         s.record(table=table, by_setting=plateaus,
+                 binding=any(t["grid_cap"] >= t["bound_at_min_r_dx"] for t in table),
                  note="r > d_x cannot raise rank(M_V) above d_x, and the bound is evaluated at "
                       "min(r, d_x). Each r draws a different M_V, so the function on the tokens "
                       "changes with r even when rank(M_V) does not: whether the grid rank is "
@@ -200,6 +255,14 @@ def w_thm3(ctx):
               "statement": "Theorem 4: the same bound for the convolution embedding of rank r",
               "source": f"{PAPER} A.3 l.449-520"})
 def w_thm4(ctx):
+    with ctx.step("Binding instances: with M/2 raw inputs per side such that the monomials "
+                  "of degree <= 3^L of one side are at least the bound, the exact separation "
+                  "rank (coefficient route on the affine embedding) of random networks behind a "
+                  "rank-r convolution embedding stays <= the bound; rank/bound recorded",
+                  source=f"{PAPER} A.3 Theorem 4 eq. (11) l.451-456") as s:
+        _binding_rows(s, "convolution", BIND_CONV_FULL if ctx.full else BIND_CONV_FAST,
+                      SEEDS_FULL if ctx.full else SEEDS_FAST)
+
     with ctx.step("The exact separation rank of y_1^1 as a function of the M raw inputs (every "
                   "balanced partition of [M]; templates certify grid rank = separation rank) "
                   "of random networks with a rank-r convolution kernel and rank-r_e positional "

@@ -22,10 +22,12 @@ from seprank.linalg.certificates import (  # noqa: E402
 from seprank.linalg.frontdoor import rank  # noqa: E402
 from seprank.linalg.result import RankResult  # noqa: E402
 from seprank.linalg.verify import verify  # noqa: E402
+from seprank.separation import separation_rank  # noqa: E402
 
 __all__ = [
     "rank",
     "verify",
+    "separation_rank",
     "RankResult",
     "RankCertificate",
     "LowerBoundCertificate",

@@ -8,6 +8,7 @@
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
     seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
+    seprank sep-rank -L L --width DX -H H [--residual] -N N [--seed S | --weights FILE] ...
 
 Errors a user can cause (bad files, bad parameters) print one line starting
 with ``seprank: error:`` and exit with status 2, without a traceback.
@@ -313,6 +314,80 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_sep_rank(args: argparse.Namespace) -> int:
+    from seprank.errors import ParameterError
+    from seprank.separation import load_weights, separation_rank
+
+    partition = None
+    if args.partition is not None:
+        try:
+            partition = [int(x) for x in args.partition.split(",") if x.strip()]
+        except ValueError:
+            raise ParameterError(f"--partition {args.partition!r}: give the 0-based positions "
+                                 "of I separated by commas, e.g. 0,1") from None
+    weights, residual = None, args.residual
+    if args.weights:
+        weights, dims = load_weights(args.weights)
+        residual = residual or dims.get("residual", False)
+    elif args.depth is None or args.width is None:
+        raise ParameterError("give -L and --width (and -H), or --weights FILE")
+    if args.embedding:
+        res = _embedded(args, weights, partition, residual)
+    else:
+        res = separation_rank(args.depth, args.width, args.heads, args.da, N=args.seq_len,
+                              partition=partition, position=args.position,
+                              coordinate=args.coordinate, residual=residual, seed=args.seed,
+                              weights=weights, route=args.route, prime=args.prime,
+                              certify=args.certify)
+    if args.json:
+        print(json.dumps(res.to_dict(), indent=1, default=str))
+        return 0
+    rows, cols = (res.details.get("matrix_shape")
+                  or [res.details["grid"]["matrix_points"]] * 2)
+    what = {"coefficient": "coefficient matrix", "grid": "grid blocks mod p",
+            "full domain": "value matrix on all token sequences"}[res.route]
+    print(f"{res.value} {res.kind}")
+    print(str(res))
+    nonzero = sum(1 for b in res.blocks if not b.get("zero_by_parity"))
+    in_blocks = f" in {nonzero} blocks" if res.blocks else ""
+    print(f"{what}: {rows} x {cols}{in_blocks}; certified upper bound {res.upper_bound}; "
+          f"{res.details['seconds']} s")
+    if res.route == "grid":
+        print(f"  {res.details['grid']['probabilistic']}")
+    for name, b in res.bounds.items():
+        verdict = {True: "respected", False: "VIOLATED", None: "undecided"}[b["respected"]]
+        ranks = f" with r = {b['r']}, r_e = {b['r_e']}" if "r" in b else ""
+        print(f"  {name} ({b['kind']}): {b['statement']}{ranks} = {b['value']}: {verdict}")
+    if "certificates_verified" in res.details:
+        print(f"certificates independently verified: {res.details['certificates_verified']}")
+    return 0
+
+
+def _embedded(args: argparse.Namespace, weights, partition, residual):
+    """sep-rank behind a wies2021 embedding drawn from --embedding-seed."""
+    from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+    from seprank.models.network import SelfAttentionNetwork
+    from seprank.separation import embedded_separation_rank
+    from seprank.separation.weights import weights_from_json
+
+    if weights is not None:
+        w, dims = weights_from_json({k: v.tolist() for k, v in weights.items()})
+        net = SelfAttentionNetwork(dims["L"], dims["d_x"], dims["H"], dims["d_a"],
+                                   residual=residual, weights=w)
+    else:
+        net = SelfAttentionNetwork.random(args.depth, args.width, args.heads or 1, args.da,
+                                          residual=residual, seed=args.seed, nonzero=True)
+    r = net.d_x if args.emb_rank is None else args.emb_rank
+    if args.embedding == "vocabulary":
+        emb = VocabularyEmbedding.random(args.vocab, net.d_x, args.seq_len, r, args.pos_rank,
+                                         seed=args.embedding_seed)
+    else:
+        emb = ConvolutionalEmbedding.random(args.patch, args.d_input, net.d_x, args.seq_len, r,
+                                            args.pos_rank, seed=args.embedding_seed)
+    return embedded_separation_rank(net, emb, partition=partition, position=args.position,
+                                    coordinate=args.coordinate)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every ``seprank`` subcommand.
 
@@ -434,6 +509,38 @@ def build_parser() -> argparse.ArgumentParser:
     grid.add_argument("--certify", action="store_true")
     grid.add_argument("--json", action="store_true")
     grid.set_defaults(func=_cmd_grid_rank)
+
+    sep = sub.add_parser("sep-rank", help="separation rank of one output of an eq. (3) network")
+    sep.add_argument("--depth", "-L", type=int, default=None)
+    sep.add_argument("--width", "--dx", type=int, default=None, help="d_x")
+    sep.add_argument("--heads", "-H", type=int, default=None, help="heads (default 1)")
+    sep.add_argument("--da", type=int, default=None, help="attention dimension (d_x / H)")
+    sep.add_argument("--residual", action="store_true")
+    sep.add_argument("--seq-len", "-N", type=int, default=2)
+    sep.add_argument("--partition", default=None,
+                     help="positions of I, 0-based, comma-separated (default: first half)")
+    sep.add_argument("--position", type=int, default=0, help="output position i (0-based)")
+    sep.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
+    src = sep.add_mutually_exclusive_group()
+    src.add_argument("--seed", type=int, default=0, help="random integer weights")
+    src.add_argument("--weights", metavar="FILE", default=None,
+                     help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
+    sep.add_argument("--route", default="auto", choices=["auto", "coefficient", "grid"])
+    sep.add_argument("--prime", type=int, default=None, help="prime of the grid route")
+    sep.add_argument("--certify", action="store_true",
+                     help="certify every block's rank and verify the certificates")
+    sep.add_argument("--json", action="store_true", help="print one JSON object")
+    emb = sep.add_argument_group("wies2021 input embeddings (random, from --embedding-seed)")
+    emb.add_argument("--embedding", choices=["vocabulary", "convolution"], default=None,
+                     help="the network's input is a vocabulary or convolution embedding; the "
+                     "partition is of the tokens (vocabulary) or of the M raw inputs")
+    emb.add_argument("--vocab", type=int, default=8, help="vocabulary size V (default 8)")
+    emb.add_argument("--emb-rank", type=int, default=None, help="inner rank r (default d_x)")
+    emb.add_argument("--pos-rank", type=int, default=1, help="positional rank r_e (default 1)")
+    emb.add_argument("--patch", type=int, default=2, help="convolution: k = M/N (default 2)")
+    emb.add_argument("--d-input", type=int, default=1, help="convolution: d_input")
+    emb.add_argument("--embedding-seed", type=int, default=0)
+    sep.set_defaults(func=_cmd_sep_rank)
     return parser
 
 

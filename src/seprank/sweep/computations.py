@@ -17,6 +17,8 @@ exact value.
                    correctly rounded G and of the row-normalized G (float estimates),
                    and whether each float rank is wrong.
 ``check``          one registered proof check (mission-map id), fast or full tier.
+``separation_rank`` the separation rank of y_1^1 of a random or structured eq. (3) network
+                   (:func:`seprank.separation_rank`), with the bounds that apply.
 =================  =====================================================================
 
 The command-line ``grid-rank`` and ``lemma6`` commands call the same functions.
@@ -34,7 +36,8 @@ from typing import Any
 from seprank.errors import ParameterError, SeprankError
 
 __all__ = ["Computation", "COMPUTATIONS", "get_computation", "hadamard_rank", "grid_rank",
-           "lemma6_identity", "proof_check", "float_vs_exact", "execute"]
+           "lemma6_identity", "proof_check", "float_vs_exact", "execute",
+           "separation_rank_task"]
 
 #: Marks a parameter without a default (the spec must give it).
 REQUIRED = object()
@@ -490,6 +493,54 @@ def _expand_check(name: str, value: Any) -> list[Any] | None:
     return None
 
 
+# ---------------------------------------------------------------- separation_rank
+
+def _validate_sep(p: dict[str, Any]) -> None:
+    from seprank.separation.structured import FAMILIES
+
+    for name in ("depth", "width", "heads", "seq_len"):
+        _check_int(name, p[name], 1)
+    _check_int("seed", p["seed"], 0)
+    _check_bool("residual", p["residual"])
+    _check_choice("family", p["family"], FAMILIES)
+    _check_choice("route", p["route"], ("auto", "coefficient", "grid"))
+
+
+def _sep_skip(p: dict[str, Any]) -> str | None:
+    from seprank.separation.core import feasible
+
+    if p["family"] != "onedim" and p["width"] % p["heads"]:
+        return f"H = {p['heads']} does not divide d_x = {p['width']}"
+    if p["seq_len"] < 2:
+        return "N < 2"
+    return feasible(p["depth"], p["width"], p["seq_len"], p["residual"])
+
+
+def separation_rank_task(depth: int, width: int, heads: int = 1, residual: bool = False,
+                         seq_len: int = 2, family: str = "random", seed: int = 0,
+                         route: str = "auto", delay_s: float = 0) -> dict[str, Any]:
+    """The separation rank of y_1^1 w.r.t. the balanced partition (I = the first half), for
+    weights of ``family`` (:mod:`seprank.separation.structured`); the mathematics is in
+    :mod:`seprank.separation` (this only schedules it).
+
+    >>> r = separation_rank_task(depth=1, width=2, family="identity")
+    >>> r["value"], r["kind"], r["bounds"]["L-Thm3"]["value"]   # (1 (2 + 1))^1
+    (3, 'exact', 3)
+    """
+    from seprank.combinatorics import num_head_indices
+    from seprank.separation import separation_rank
+    from seprank.separation.core import parameter_count
+    from seprank.separation.structured import structured_weights
+
+    W = structured_weights(family, depth, width, heads, seed=seed)
+    res = separation_rank(weights=W, N=seq_len, residual=residual, route=route, seed=seed)
+    out = res.to_dict()
+    d_a = res.network["d_a"]
+    out.update(family=family, seed=seed, parameters=parameter_count(depth, width, heads, d_a),
+               C_L=num_head_indices(depth))
+    return out
+
+
 COMPUTATIONS: dict[str, Computation] = {
     c.name: c for c in (
         Computation("hadamard_rank", hadamard_rank,
@@ -512,6 +563,12 @@ COMPUTATIONS: dict[str, Computation] = {
                      "max_n": 2000, "delay_s": 0},
                     _validate_float_vs_exact, "exact rank beside numpy's float64 rank",
                     skip=_float_vs_exact_too_big),
+        Computation("separation_rank", separation_rank_task,
+                    {"depth": REQUIRED, "width": REQUIRED, "heads": 1, "residual": False,
+                     "seq_len": 2, "family": "random", "seed": 0, "route": "auto",
+                     "delay_s": 0},
+                    _validate_sep, "separation rank of y_1^1 of a random or structured network",
+                    skip=_sep_skip),
         Computation("check", proof_check, {"id": REQUIRED, "full": False, "delay_s": 0},
                     _validate_check, "one proof check by mission-map id (id = \"*\": all)",
                     _expand_check),

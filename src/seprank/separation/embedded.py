@@ -1,0 +1,158 @@
+"""Separation ranks of networks behind wies2021's input embeddings (vocabulary, convolution).
+
+Vocabulary embedding (wies2021 eq. (1), l.64-70)
+------------------------------------------------
+The output is a function of the tokens (w^1, ..., w^N) in [V]^N. A function on a
+finite product domain has separation rank w.r.t. (I, J) equal to the rank of its
+V^|I| x V^|J| value matrix (rows: the token tuples of I, columns: those of J; a
+decomposition sum_r g_r h_r of the function is a factorization of that matrix and
+back). So the answer is the exact rank of the matrix of network values on all V^N
+token sequences (evaluated exactly over Z/Q): kind ``exact``. This is the grid
+tensor with the V indicator vectors as templates (wies2021 A.2, Theorem 3).
+
+Convolution embedding (wies2021 eqs. (2), (4), l.72-80)
+-------------------------------------------------------
+The output is a polynomial in the M d_input raw inputs (M = k N): position n of
+the network sees y^{0,n} = sum_j W_j^conv x^{k n + j} + p^n, affine in them. The
+separation rank w.r.t. a partition of the M raw positions is the rank of the
+coefficient matricization of that polynomial (as in
+:mod:`seprank.separation.polynomial`), which the flint expansion of the network
+on the affine inputs gives: kind ``exact``. The positional terms make the output
+non-homogeneous, so the grid route's degree blocks and parity lemma do not apply
+here; the blocks come from the (I-degree, J-degree) components as always.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import flint
+import numpy as np
+
+import seprank
+from seprank.errors import InputError, ParameterError
+from seprank.separation.core import SeparationRankResult
+from seprank.separation.polynomial import coefficient_blocks, network_polynomial
+from seprank.separation.weights import weights_to_json
+from seprank.tensors.grid import check_partition
+
+__all__ = ["embedded_separation_rank", "MAX_TOKEN_SEQUENCES"]
+
+#: Largest V^N the vocabulary route evaluates (exact integers in numpy object arrays).
+MAX_TOKEN_SEQUENCES = 40_000
+
+
+def _bounds(L: int, r: int, r_e: int, which: str, value: int) -> dict:
+    from seprank.bounds import wies2021 as wb
+
+    fn = wb.thm3_bound if which == "W-Thm3" else wb.thm4_bound
+    b = fn(L, r, r_e)
+    src = "wies2021_vocabulary_bottleneck.txt " + ("A.2 eq. (9) l.381" if which == "W-Thm3"
+                                                    else "A.3 eq. (11) l.455")
+    return {which: {"value": b, "kind": "upper", "statement":
+                    "sep <= ((r + r_e, 3^L)) ((4, 3^L)) (3^L + 1)^(r + r_e)", "source": src,
+                    "respected": value <= b, "r": r, "r_e": r_e}}
+
+
+def embedded_separation_rank(net, embedding, *, partition=None, position: int = 0,
+                             coordinate: int = 0) -> SeparationRankResult:
+    """Separation rank of y_coordinate^position of ``net`` behind a wies2021 embedding.
+
+    ``embedding``: a :class:`~seprank.models.embedding.VocabularyEmbedding` (the
+    partition is of the N token positions) or a
+    :class:`~seprank.models.embedding.ConvolutionalEmbedding` (the partition is of the
+    M raw input positions); default I = the first half. The result's ``bounds`` hold
+    wies2021 Theorem 3 or 4 with the measured r and r_e.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.models.embedding import VocabularyEmbedding
+    >>> one = [[[[1]]]]
+    >>> net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one))
+    >>> emb = VocabularyEmbedding([[1, 2, 3]], [[0, 0]])      # tokens -> 1, 2, 3
+    >>> r = embedded_separation_rank(net, emb)               # a (a^2 + b^2): rank 2
+    >>> r.value, r.kind, r.bounds["W-Thm3"]["value"]
+    (2, 'exact', 80)
+    """
+    from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+
+    if embedding.d_x != net.d_x:
+        raise InputError(f"the embedding has d_x = {embedding.d_x}, the network {net.d_x}")
+    N = embedding.N
+    if not 0 <= position < N or not 0 <= coordinate < net.d_x:
+        raise ParameterError(f"position must be in 0..{N - 1} and coordinate in "
+                             f"0..{net.d_x - 1}")
+    start = time.perf_counter()
+    if isinstance(embedding, VocabularyEmbedding):
+        I, J = check_partition(N, tuple(range(N // 2)) if partition is None else partition)
+        V = embedding.V
+        if V ** N > MAX_TOKEN_SEQUENCES:
+            raise ParameterError(f"V^N = {V ** N} token sequences exceed "
+                                 f"{MAX_TOKEN_SEQUENCES}")
+        rows = list(itertools.product(range(V), repeat=len(I)))
+        cols = list(itertools.product(range(V), repeat=len(J)))
+        tokens = np.zeros((len(rows) * len(cols), N), dtype=np.int64)
+        for a, ra in enumerate(rows):
+            for b, cb in enumerate(cols):
+                tokens[a * len(cols) + b, list(I)] = ra
+                tokens[a * len(cols) + b, list(J)] = cb
+        frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
+        X = embedding.embed(tokens)
+        if not frac:  # small integers: numpy's integer fast path of the exact evaluation
+            X = X.astype(np.int64)
+        vals = net.output(X, position, coordinate, "QQ" if frac else "ZZ")
+        mat = vals.reshape(len(rows), len(cols)).tolist()
+        res = seprank.rank(mat, "auto")
+        value, kind, shape = res.value, res.kind, [len(rows), len(cols)]
+        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm3", value)
+        blocks: list = []
+        what = {"embedding": "vocabulary", "V": V, "M_V": embedding.M_V.tolist(),
+                "P": embedding.P.tolist()}
+    elif isinstance(embedding, ConvolutionalEmbedding):
+        M, k, din = embedding.M, embedding.k, embedding.d_input
+        I, J = check_partition(M, tuple(range(M // 2)) if partition is None else partition)
+        if not I or not J:
+            raise ParameterError("a partition needs raw positions on both sides")
+        frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
+        ctx = (flint.fmpq_mpoly_ctx if frac else flint.fmpz_mpoly_ctx).get(("z", M * din),
+                                                                              "deglex")
+        z = ctx.gens()
+        zero = ctx.from_dict({})
+        X = []
+        for n in range(N):
+            row = []
+            for c in range(net.d_x):
+                acc = zero + int(embedding.P[c, n])
+                for j in range(k):
+                    for cc in range(din):
+                        w = int(embedding.W[j, c, cc])
+                        if w:
+                            acc = acc + w * z[(k * n + j) * din + cc]
+                row.append(acc)
+            X.append(row)
+        poly = network_polynomial(net, N, position, coordinate, inputs=X)
+        Iv = [m * din + c for m in I for c in range(din)]
+        Jv = [m * din + c for m in J for c in range(din)]
+        blks = coefficient_blocks(poly, net.d_x, I, J, variables=(Iv, Jv))
+        value, kinds, blocks = 0, set(), []
+        for blk in blks:
+            rr = seprank.rank(blk.integer_matrix(), "auto")
+            value += rr.value
+            kinds.add(rr.kind)
+            blocks.append({"I_degrees": list(blk.I_degrees), "J_degrees": list(blk.J_degrees),
+                           "shape": list(blk.shape), "rank": rr.value, "kind": rr.kind})
+        kind = "exact" if kinds <= {"exact"} else "lower_bound"
+        shape = [sum(b["shape"][0] for b in blocks), sum(b["shape"][1] for b in blocks)]
+        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm4", value)
+        what = {"embedding": "convolution", "M": M, "k": k, "d_input": din,
+                "W_conv": embedding.W.tolist(), "P": embedding.P.tolist()}
+    else:
+        raise ParameterError(f"unknown embedding {type(embedding).__name__}")
+    details = dict(what, matrix_shape=shape, seconds=round(time.perf_counter() - start, 4))
+    return SeparationRankResult(
+        value=value, kind=kind, upper_bound=value if kind == "exact" else min(shape),
+        partition={"I": list(I), "J": list(J)}, position=position, coordinate=coordinate,
+        seq_len=N, residual=net.residual,
+        network={"L": net.L, "d_x": net.d_x, "H": net.H, "d_a": net.d_a},
+        route="full domain" if what["embedding"] == "vocabulary" else "coefficient",
+        bounds=bounds, weights=weights_to_json(net.weights), blocks=blocks, details=details)
