@@ -51,3 +51,16 @@ def consistent(info: dict[str, Any], what: str) -> str:
     b = (f"{info['n_binding']} of them binding" if info.get("n_binding")
          else "none of them binding (no tested instance could have violated the bound)")
     return f"consistent on {info['count']} instances ({b}); {what}"
+
+
+def construction_instances(cases: list[tuple], names: tuple[str, ...]) -> dict[str, Any]:
+    """count / largest of the sizes at which a corrected construction was checked.
+
+    A repaired explicit construction checked exactly at every tested size is still
+    sampling over the sizes: a universally quantified lemma ("for every L, H, d_a,
+    ... these weights do X") checked this way is at best ``open``, consistent on the
+    instances (MISSION_MAP: sampling never gives ``holds``). The instances are
+    binding: the printed construction failed at the same sizes, so they could fail.
+    """
+    return {"count": len(cases),
+            "largest": {n: max(c[k] for c in cases) for k, n in enumerate(names)}}

@@ -20,7 +20,9 @@ SPECS = registered_checks()
 EXPECTED_OUTCOME = {
     "R-path": "holds", "A-nn": "holds", "L-Lemma8": "holds", "L-Lemma3": "holds",
     "L-Lemma7": "holds-corrected", "W-Lemma4": "holds-corrected", "L-Claim2": "holds",
-    "W-Lemma5": "holds", "W-Lemma6": "holds", "W-Lemma7": "holds", "R-norm": "false",
+    # repaired constructions checked exactly only at the tested sizes: sampling over sizes
+    "W-Lemma5": "open", "W-Lemma6": "open", "W-Lemma7": "open", "L-Lemma6": "open",
+    "R-norm": "false",
     "L-Thm1": "open", "L-Thm2": "open", "L-Cor1": "open", "L-Thm3": "open", "L-Thm4": "open",
     "L-Thm5": "open", "L-Thm6": "open", "W-Thm3": "open", "W-Thm4": "open", "R-bound": "open",
 }

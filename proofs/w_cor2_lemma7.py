@@ -18,6 +18,7 @@ import itertools
 import random
 
 import numpy as np
+from seprank_proofs._verdicts import construction_instances
 
 import seprank
 from seprank.combinatorics import multiset
@@ -219,9 +220,12 @@ def w_lemma7(ctx):
                     verified_by="corrected M_V (token c+1", survives=True,
                     repair="the corrected M_V with the corrected pi (step 5)",
                     instance=ctx.find_step(mv).evidence.get("counterexample"))
-    ctx.conclude("holds", "proof",
-                 "the repaired assignment is explicit; step 5 checks the first-layer output u "
-                 "exactly at every tested size and rank(M_V) <= r (step 2)", basis="argument")
+    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L"))
+    ctx.conclude("open", "instances",
+                 f"consistent on {info['count']} sizes: the repaired assignment gives the "
+                 "first-layer output u exactly at every tested size (step 5) and rank(M_V) <= r "
+                 "(step 2); no step proves it for every size",
+                 count=info["count"], largest=info["largest"], binding=True)
 
 
 CLAIM_W_COR2 = Claim("corollary",

@@ -19,6 +19,7 @@ step of W-Lemma6).
 from __future__ import annotations
 
 import numpy as np
+from seprank_proofs._verdicts import construction_instances
 
 import seprank
 from seprank.combinatorics import multiset
@@ -181,7 +182,11 @@ def w_lemma5(ctx):
                     verified_by="corrected (packed) kernel", survives=True,
                     repair="eq. (15) itself is right; the packed kernel produces it (step 4)",
                     instance=ctx.find_step(d2).evidence.get("counterexample"))
-    ctx.conclude("holds", "proof",
-                 "the repaired construction (packed kernel) is explicit and outputs eq. (15) "
-                 "coordinate by coordinate for every token (step 4, exact), with rank <= r; "
-                 "the errors are in the printed assignment, not in the lemma", basis="argument")
+    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L", "k", "d_in"))
+    ctx.conclude("open", "instances",
+                 f"consistent on {info['count']} sizes: the repaired construction (packed "
+                 "kernel) outputs eq. (15) coordinate by coordinate for every token at each "
+                 "tested size (step 4, exact), with rank <= r; no step proves it for every "
+                 "size, so the lemma is not 'holds' on this evidence; the errors are in the "
+                 "printed assignment", count=info["count"], largest=info["largest"],
+                 binding=True)
