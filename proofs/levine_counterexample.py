@@ -23,7 +23,7 @@ from math import prod
 import numpy as np
 
 import seprank
-from seprank.bounds.levine2020 import thm2_upper_pow3, thm4_bound, thm6_bound
+from seprank.bounds.levine2020 import e_bounds, thm2_upper_pow3, thm4_bound, thm6_bound
 from seprank.bounds.levine2020_counterexample import (
     exceeds_thm2_upper,
     family_seps_by_layer,
@@ -118,14 +118,24 @@ def family_steps(ctx, source: str, jacobian_s: tuple[int, ...], padded: bool = F
                   jacobian_ranks=jac)
 
 
-def _instance(found: dict, bound_name: str, bound_value) -> dict:
+def _sci(x) -> str:
+    """A positive int or Fraction in scientific notation (no float overflow)."""
+    import mpmath
+
+    x = Fraction(x)
+    with mpmath.workdps(12):
+        return mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, 5)
+
+
+def _instance(found: dict, bound_name: str, bound_value, ratio_to=None) -> dict:
     L, d_x = found["L"], found["d_x"]
+    ratio_to = bound_value if ratio_to is None else ratio_to
     return {"weights": WEIGHTS if found["d_a"] == 1 else PADDED, "s": found["s"],
             "d_x": d_x, "H": found["H"], "d_a": found["d_a"], "L": L, "C(L)": num_head_indices(L),
             "N": 2 * d_x, "partition": "P = positions 1..N/2, Q = the rest", "i": 1,
             "p": found["p"], "exponents": found["exponents"], "sep": found["sep"],
             bound_name: str(bound_value),
-            "sep_over_bound": f"{float(Fraction(found['sep']) / Fraction(bound_value)):.4g}"}
+            "sep_over_bound": _sci(Fraction(found['sep']) / Fraction(ratio_to))}
 
 
 def _table(bound: str, s_range, L_max, padded=False) -> list[dict]:
@@ -170,7 +180,7 @@ def thm4_counterexample(ctx) -> None:
                       "y^(i) = F_L(S) x^(i)); log sep = Theta(L d_x^2) in the worst case "
                       "(the one-hot family attains (d_x(d_x+1)/2)(L - O(d_x)) log 2)",
                       "false-statement", instance=inst,
-                      message=f"sep = {found['sep']:.4e} > eq. (19) = {float(bound):.4e} at "
+                      message=f"sep = {_sci(found['sep'])} > eq. (19) = {_sci(bound)} at "
                               "d_x = 4, L = 12")
 
 
@@ -208,7 +218,7 @@ def thm6_counterexample(ctx) -> None:
                       "sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
                       "sep <= C(C(L) + D, D), D = d_x(d_x+1)/2 (residual form y^(i) = "
                       "G_L(S) x^(i), deg G_L <= C(L))", "false-statement", instance=inst,
-                      message=f"sep >= {found['sep']:.4e} > {float(bound):.4e} at d_x = 5, "
+                      message=f"sep >= {_sci(found['sep'])} > {_sci(bound)} at d_x = 5, "
                               "L = 11")
 
 
@@ -226,7 +236,8 @@ def thm2_counterexample(ctx) -> None:
         for sv, padded, L_max in ((8, False, 9), (4, False, 32), (9, True, 24)):
             f = first_exceeding("levine2020 eq. (8) upper", sv, L_max, padded)
             q, m = thm2_upper_pow3(f["L"], f["d_x"])
-            inst = _instance(f, "3^upper", f"{float(q):.6e} * e^{m}")
+            e_hi = e_bounds(20)[1]
+            inst = _instance(f, "3^upper", f"{_sci(q)} * e^{m}", ratio_to=q * e_hi ** m)
             inst["regime_3^L>d_x"] = 3 ** f["L"] > f["d_x"]
             inst["previous_L_exceeds"] = exceeds_thm2_upper(
                 max(family_seps_by_layer(sv, f["L"] - 1)[-1]), f["L"] - 1, f["d_x"])
@@ -241,7 +252,7 @@ def thm2_counterexample(ctx) -> None:
                       "log_3 sep <= log_3 C(C(L) + D, D) <= D log_3(C(L) + 1), D = "
                       "d_x(d_x+1)/2: log sep = O(L d_x^2), and the one-hot family shows the "
                       "d_x^2 rate is attained", "false-statement", instance=rows[2],
-                      message=f"sep = {rows[0]['sep']:.4e} > 3^(upper) at d_x = 8, L = 9; "
+                      message=f"sep = {_sci(rows[0]['sep'])} > 3^(upper) at d_x = 8, L = 9; "
                               "also at d_x = 18, H = 9 (H < d_x), L = 24")
 
 
@@ -309,5 +320,5 @@ def wies_counterexample(ctx, theorem: int) -> None:
                       "sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
                       "sep <= s ((s(s+1)/2 + 1, C(L))), s = r + r_e (moment bound, W-Thm1); "
                       "log sep = Theta(L s^2) in the worst case", "false-statement",
-                      instance=inst, message=f"sep = {found['sep']:.4e} > {float(bound):.4e} "
+                      instance=inst, message=f"sep = {_sci(found['sep'])} > {_sci(bound)} "
                                              "at r = 8, L = 9")
