@@ -136,5 +136,6 @@ def l_thm4(ctx):
     ctx.conclude("false", "proof", "certified counterexample: one-hot 1-dimensional heads at "
                  "d_x = H = 4, d_a = 1, L = 12, N = 8 give y_p^1 = x^1_p prod S_bc^{e_bc} with "
                  "sep = prod(e + 1) (Jacobian certificate) above eq. (19), exactly; the proven "
-                 "bound is C(C + D, D), D = d_x(d_x+1)/2 (below eq. (19) for d_x <= 3 at every L)",
+                 "bound is C(C + D, D), D = d_x(d_x+1)/2 (below eq. (19) for d_x <= 3 at every L); "
+                 "least depth found: d_x = 8, L = 7 (a searched one-hot schedule)",
                  basis="certificate")

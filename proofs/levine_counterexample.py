@@ -49,10 +49,23 @@ PADDED = ("padded variant (seprank.bounds.levine2020_counterexample.padded_netwo
           "d_x = 2s, H = s, d_a = 2, head a uses its first dimension with the same one-hot "
           "rows on channels 0..s-1, all other weights 0")
 
+#: a one-hot schedule (per layer, per channel a: the pair (b, c) its head reads) of width 8
+#: and depth 7, found by a hill-climbing search over schedules (seeded, not rerun here):
+#: y_8 exceeds eq. (19) at L = 7, one layer less than the shift schedule needs
+SEARCHED_8_7 = [
+    [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (7, 6), (6, 6), (7, 7)],
+    [(1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (5, 6), (4, 1), (7, 0)],
+    [(2, 0), (3, 7), (4, 2), (3, 5), (6, 4), (5, 7), (6, 0), (7, 1)],
+    [(4, 0), (3, 0), (5, 2), (3, 6), (4, 7), (5, 0), (1, 6), (2, 7)],
+    [(5, 5), (7, 4), (2, 6), (3, 1), (4, 0), (5, 1), (4, 0), (6, 2)],
+    [(7, 0), (2, 0), (0, 6), (2, 0), (3, 0), (1, 3), (6, 0), (2, 6)],
+    [(5, 4), (4, 5), (0, 3), (2, 0), (6, 3), (2, 0), (3, 4), (5, 5)],
+]
 
-def _closed_form_ok(net, s, L, N, rng, d_x=None) -> bool:
+
+def _closed_form_ok(net, s, L, N, rng, d_x=None, schedule=None) -> bool:
     d_x = d_x or s
-    ex = monomial_exponents(s, shift_schedule(s, L))
+    ex = monomial_exponents(s, schedule or shift_schedule(s, L))
     X = [[Fraction(rng.randint(-4, 4), rng.randint(1, 3)) for _ in range(d_x)]
          for _ in range(N)]
     out = net.evaluate([X], "QQ")[0, 0]
@@ -165,9 +178,20 @@ def thm4_counterexample(ctx) -> None:
         inst = _instance(found, "eq19", bound)
         inst["proven_upper_C(C+D,D)"] = str(_repaired_bound(found["L"], found["d_x"]))
         table = _table("levine2020 eq. (19)", range(2, 10), 16)
+        # any one-hot monomial has exponents summing to C(L); prod(e + 1) is largest when they
+        # are spread evenly over the D entries (AM-GM), so (C/D + 1)^D bounds the family
+        C10, D4 = num_head_indices(10), 10
+        even = (Fraction(C10, D4) + 1) ** D4
+        s.record(one_hot_ceiling_d_x4_L10={"(C/D+1)^D": _sci(even),
+                                           "eq19": _sci(thm4_bound(10, 4)),
+                                           "below": even <= thm4_bound(10, 4)})
         s.record(counterexample=inst, first_L_per_d_x=table,
-                 smallest="d_x = 4 (L = 12) is the least d_x; L = 8 (d_x = 6..9) the least L "
-                          "found; d_x <= 3 never (closed form of the repaired count)",
+                 smallest="d_x = 4 (L = 12) is the least d_x; least L: 8 for the shift "
+                          "schedule (d_x = 6..9), 7 for a searched schedule (next step); "
+                          "d_x <= 3 never (closed form of the repaired count); at d_x = 4, "
+                          "L = 10 no one-hot monomial can exceed eq. (19) (the best, exponents "
+                          "summing to C(L) spread evenly, is below it), and L = 10, 11 stay "
+                          "undecided for d_x = 4",
                  two_sided=f"{found['sep']} <= sep <= C(C + D, D) = "
                            f"{inst['proven_upper_C(C+D,D)']} at this size is consistent: "
                            "the family is a lower bound, C(C+D, D) the proven upper bound")
@@ -182,6 +206,39 @@ def thm4_counterexample(ctx) -> None:
                       "false-statement", instance=inst,
                       message=f"sep = {_sci(found['sep'])} > eq. (19) = {_sci(bound)} at "
                               "d_x = 4, L = 12")
+    _searched_step(ctx)
+
+
+def _searched_step(ctx) -> None:
+    with ctx.step("COUNTEREXAMPLE to eq. (19) at a smaller depth: the one-hot schedule "
+                  "SEARCHED_8_7 (d_x = H = 8, d_a = 1, L = 7, N = 16; found by a search over "
+                  "schedules) gives y_8^1 = x^1_8 prod S_bc^{e_bc} (closed form checked against "
+                  "the network at a rational point; the diagonal moment form holds for every "
+                  "one-hot schedule) with sep = prod(e + 1) > eq. (19), exactly (Jacobian "
+                  "certificate for s = 8 above)",
+                  source=f"{LEV} A.3 Theorem 4 eq. (19) l.428-432") as s:
+        sched = [[tuple(p) for p in layer] for layer in SEARCHED_8_7]
+        ok = _closed_form_ok(monomial_network(8, sched), 8, 7, 16, random.Random(87),
+                             schedule=sched)
+        ex = monomial_exponents(8, sched)
+        seps = [prod(v + 1 for v in e.values()) for e in ex]
+        p = max(range(8), key=lambda k: seps[k])
+        bound = thm4_bound(7, 8)
+        found = {"L": 7, "d_x": 8, "H": 8, "d_a": 1, "s": 8, "p": p + 1, "sep": seps[p],
+                 "exponents": {f"S_{b + 1}{c + 1}": v for (b, c), v in sorted(ex[p].items())}}
+        inst = _instance(found, "eq19", bound) | {
+            "weights": "one-hot 1-dimensional heads with the schedule SEARCHED_8_7 "
+                       "(proofs/levine_counterexample.py): head a of layer l has W^Q = e_a^T, "
+                       "W^K = e_c^T, W^V = e_b^T, W^O = e_a, (b, c) = SEARCHED_8_7[l][a]",
+            "schedule": SEARCHED_8_7}
+        s.record(counterexample=inst, closed_form_equals_network=ok)
+        s.require(ok, "the closed form differs from the network")
+        if ok and seps[p] > bound:
+            s.erratum("A.3 Theorem 4, eq. (19), l.428-432 (at L = 7)",
+                      "sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
+                      "sep(y_p^i) <= C(C(L) + D, D), D = d_x(d_x+1)/2", "false-statement",
+                      instance=inst, message=f"sep = {_sci(seps[p])} > eq. (19) = "
+                                             f"{_sci(bound)} at d_x = 8, L = 7")
 
 
 def thm6_counterexample(ctx) -> None:

@@ -30,24 +30,26 @@ from seprank.identities.levine2020 import top_degree_part
 from seprank.models import SelfAttentionNetwork
 
 
-def _schedule(s, L):
+def _schedule(s, L, given=None):
+    if given is not None:
+        return given
     # layer l: delta = l for l <= s // 2, then 1 (the module docstring's schedule)
     return [[(a, (a + (t if t <= s // 2 else 1)) % s) for a in range(s)] for t in range(L)]
 
 
-def _weights(s, L):
+def _weights(s, L, given=None):
     W = {k: np.zeros((L, s, 1, s) if k != "O" else (L, s, s, 1), dtype=object) for k in "QKVO"}
-    for t, pairs in enumerate(_schedule(s, L)):
+    for t, pairs in enumerate(_schedule(s, L, given)):
         for a, (b, c) in enumerate(pairs):
             W["Q"][t, a, 0, a], W["K"][t, a, 0, c] = 1, 1
             W["V"][t, a, 0, b], W["O"][t, a, a, 0] = 1, 1
     return W
 
 
-def _exponents(s, L):
+def _exponents(s, L, given=None):
     # g_a <- g_a g_b g_c S_bc, as dicts {(b, c): exponent}
     g = [{} for _ in range(s)]
-    for pairs in _schedule(s, L):
+    for pairs in _schedule(s, L, given):
         new = []
         for a, (b, c) in enumerate(pairs):
             e = {}
@@ -76,6 +78,7 @@ def test_network_equals_closed_form(s, L, N):
              for _ in range(N)]
         out = net.evaluate([X], "QQ")[0, 0]
         assert [out[p] for p in range(s)] == [_closed_form(X, ex, p) for p in range(s)]
+        assert any(out[p] != 0 for p in range(s))
     assert family_seps_by_layer(s, L)[-1] == [prod(v + 1 for v in e.values()) for e in ex]
 
 
@@ -111,6 +114,27 @@ def test_sep_equals_prod_e_plus_1_by_exact_rank(s, L, N, p):
     net = SelfAttentionNetwork(L, s, s, 1, weights=_weights(s, L))
     A = _value_matrix(net, s, N, p, want + 3, random.Random(7))
     assert seprank.rank(A, "exact").value == want
+
+
+def test_sep_by_exact_coefficient_matricization():
+    # the exact separation rank of a polynomial is the rank of its coefficient matrix
+    # (rows: monomials in the P-variables, columns: monomials in the Q-variables)
+    import sympy
+
+    s, L, N, p = 2, 2, 4, 0
+    xs = sympy.symbols(f"x0:{N * s}")
+    X = [list(xs[j * s:(j + 1) * s]) for j in range(N)]
+    S = [[sum(X[j][b] * X[j][c] for j in range(N)) for c in range(s)] for b in range(s)]
+    ex = _exponents(s, L)[p]
+    y = sympy.Poly(sympy.expand(X[0][p] * prod(S[b][c] ** e for (b, c), e in ex.items())), *xs)
+    half = N * s // 2
+    rows, cols, entries = {}, {}, {}
+    for mono, coeff in y.terms():
+        r = rows.setdefault(mono[:half], len(rows))
+        c = cols.setdefault(mono[half:], len(cols))
+        entries[r, c] = int(coeff)
+    A = [[entries.get((r, c), 0) for c in range(len(cols))] for r in range(len(rows))]
+    assert seprank.rank(A, "exact").value == prod(e + 1 for e in ex.values()) == 12
 
 
 def test_rank_is_lower_semicontinuous_in_the_weights():
@@ -179,3 +203,17 @@ def test_thm2_upper_bound_exceeded_interval_arithmetic(s, L, padded):
     assert exceeds_thm2_upper(sep, L, d_x) is True
     prev = max(family_seps_by_layer(s, L - 1)[-1])
     assert exceeds_thm2_upper(prev, L - 1, d_x) is False
+
+
+def test_searched_schedule_exceeds_eq19_at_L7():
+    from seprank_proofs.levine_counterexample import SEARCHED_8_7
+
+    s, L = 8, 7
+    net = SelfAttentionNetwork(L, s, s, 1, weights=_weights(s, L, SEARCHED_8_7))
+    ex = _exponents(s, L, SEARCHED_8_7)
+    rng = random.Random(3)
+    X = [[Fraction(rng.randint(-3, 3), rng.randint(1, 2)) for _ in range(s)] for _ in range(16)]
+    out = net.evaluate([X], "QQ")[0, 0]
+    assert [out[p] for p in range(s)] == [_closed_form(X, ex, p) for p in range(s)]
+    assert any(out[p] != 0 for p in range(s))
+    assert max(prod(v + 1 for v in e.values()) for e in ex) > _eq19(L, s)
