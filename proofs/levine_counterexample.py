@@ -381,8 +381,11 @@ def wies_counterexample(ctx, theorem: int) -> None:
         table = _table("wies2021 eq. (9)/(11), r_e = 0", range(4, 10), 24)
         s.record(counterexample=inst, first_L_per_r=table,
                  r_e_1="with a rank-1 positional embedding written into an extra channel that no "
-                       "head reads (d_x = H = s + 1, one zero head) the sep is unchanged and "
-                       "exceeds eq. (9)/(11) at r_e = 1 from s = 8, L = 10 (not computed here)")
+                       "head reads (d_x = H = s + 1, one zero head) the sep is unchanged (an "
+                       "argument, not a computed network); against eq. (9)/(11) at r_e = 1 it "
+                       "exceeds first at this L (s = 8)",
+                 r_e_1_first_L=next((L for L, seps in enumerate(family_seps_by_layer(8, 16), 1)
+                                     if max(seps) > wies_bound(L, 8, 1)), None))
         if found["sep"] > bound:
             s.erratum(f"Theorem {theorem}, {eq}" + (", l.381" if theorem == 3 else ", l.455"),
                       "sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
