@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs.levine_counterexample import thm2_counterexample
 from seprank_proofs.levine_proof_displays import lower_bound_displays
 
 from seprank.bounds.levine2020 import (
@@ -477,10 +478,12 @@ def l_thm2(ctx):
                     "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)", step=low,
                     verified_by="corrected domain H < d_x",
                     instance=ctx.find_step(low).evidence.get("smallest_counterexample"))
-    n = ctx.find_step(low).evidence.get("cases", 0)
-    ctx.conclude("open", "instances",
-                 "the upper bound chain eq. (20) holds link by link from Theorem 4's bound "
-                 "(L-Thm4, open: sampled); the lower bound is reached by B.2 where Lemma 6 is "
-                 f"defined, not at the points of the inconclusive step; {n} parameter points",
-                 count=n or 1, largest={"L": max(p[0] for p in proper),
-                                        "d_x": max(p[1] for p in proper)}, binding=True)
+    thm2_counterexample(ctx)
+    ctx.conclude("false", "proof",
+                 "the upper bound of eq. (8) is false: one-hot 1-dimensional heads give sep = "
+                 "prod(e + 1) (Jacobian certificate) > 3^(2 d_x L + c_1 + c_2) at d_x = H = 8, "
+                 "L = 9 (and d_x = 4, L = 32; with H < d_x: d_x = 18, H = 9, L = 24), compared "
+                 "exactly with e's rational enclosure; corrected: log sep = O(L d_x^2) (sep <= "
+                 "C(C + D, D)). The lower bound needs H < d_x and is reached by B.2 where Lemma 6 "
+                 "is defined, not at the points of the inconclusive step",
+                 basis="certificate")

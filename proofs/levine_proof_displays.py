@@ -374,7 +374,7 @@ def thm4_displays(ctx) -> None:
                 "S = sum_j x^(j) x^(j)T: sum_j prod_c x^(j_c)_{alpha_c} x^(j_c)_{beta_c} = "
                 "prod_c S_{alpha_c beta_c} depends on how the alphas and betas pair up, not "
                 "only on the counts n, so the output is not a combination of the chi's",
-                "proof-error", survives=True,
+                "proof-error", survives=False,
                 repair="y^(i) = F(S) x^(i) with F of degree C(L) in S (an identity, checked "
                        "below); with S = S_P + S_Q every term of y_p is (x^(i)_a S_P^nu)"
                        "(S_Q^mu), |mu| <= C, so sep <= C(C + D, D), D = d_x(d_x+1)/2, for every "
@@ -382,9 +382,8 @@ def thm4_displays(ctx) -> None:
                        "sum_E min(d_x ((D, C-E)), ((D, E)))). This is <= the printed bound for "
                        "d_x <= 3 at every L (polynomial comparison) and, by exact comparison, "
                        "for d_x <= 10 up to the L recorded in the repaired step (d_x = 4: "
-                       "L <= 9). For d_x >= 4 and larger L the count grows like "
-                       "C^(d_x(d_x+1)/2) > C^(2 d_x): there the statement is open (no "
-                       "counterexample; exact ranks out of reach)",
+                       "L <= 9). Beyond, the statement is false: the one-hot family exceeds "
+                       "eq. (19) at d_x = 4, L = 12 (COUNTEREXAMPLE step)",
                 instance=fails)
 
     with ctx.step("l.457-459: each chi splits over P = {1..N/2}, Q as sum over r_P + r_Q = n and "
@@ -453,8 +452,8 @@ def thm4_displays(ctx) -> None:
                           "closed form), and for d_x = 4..10 up to the L listed in "
                           f"largest_L_per_d_x ({_ranges_text(ranges)}; exact comparison of the "
                           "split count); beyond, the count grows like C^(d_x(d_x+1)/2), faster "
-                          "than the printed C^(2 d_x), so the statement is open there (no "
-                          "counterexample; exact ranks out of reach)")
+                          "than the printed C^(2 d_x), and the statement is false there (the "
+                          "one-hot family's COUNTEREXAMPLE step: d_x = 4, L = 12)")
 
     with ctx.step("l.475-476: L + log_3 d_x + d_x log_3(2e) + 2 d_x log_3(2 3^L/d_x) = "
                   "(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3(2 sqrt(2e)) - log_3 d_x) (sympy, "
@@ -689,13 +688,14 @@ def _thm6_part(ctx) -> None:
                 "the chi grouping of l.448-453, applied to the residual network",
                 "count the separable terms through the residual form y^(i) = G_L(S) x^(i), "
                 "S = sum_j x^(j) x^(j)T, deg G_L <= C(L): the monomials S_Q^mu, |mu| <= C(L)",
-                "proof-error", survives=True,
+                "proof-error", survives=False,
                 repair="the residual output is y^(i) = G_L(S) x^(i) with G_L of degree <= C(L) "
                        "in S (identity above), so sep <= C(C + D, D), D = d_x(d_x+1)/2, as for "
                        "Theorem 4 (the skip term is x^(i) S_Q^0; split by |mu| = E: sum_E "
                        "min(d_x ((D+1, C-E)), ((D, E)))); this is <= Theorem 6's bound for "
                        "d_x <= 3 at every L (polynomial comparison) and on the exact range of "
-                       "the next step; open beyond, as for Theorem 4",
+                       "the next step; beyond, Theorem 6 is false (the one-hot family's "
+                       "COUNTEREXAMPLE step: d_x = 5, L = 11)",
                 instance=fails)
 
     with ctx.step("REPAIRED argument for Theorem 6: with y^(i) = G_L(S) x^(i), deg G_L <= C(L), "
@@ -710,7 +710,8 @@ def _thm6_part(ctx) -> None:
         s.record(closed_forms=closed, largest_L_per_d_x=ranges,
                  decision="Theorem 6 holds for d_x <= 3 at every L (closed form) and for "
                           f"d_x = 4..10 up to the L listed ({_ranges_text(ranges)}; exact "
-                          "comparison of the split count); open beyond")
+                          "comparison of the split count); false beyond at the sizes of the "
+                          "COUNTEREXAMPLE step (d_x = 5, L = 11 first)")
         s.require(all(r["all_nonnegative"] for r in closed), "the closed form fails",
                   closed=closed)
 

@@ -147,7 +147,8 @@ CLAIM_W_COR1 = Claim("corollary",
 
 @check(id="W-Cor1", title="Corollary 1 on instances: Lemma 6 embedding outputs give "
        "sep >= ((d, 3^(L-2)))", source=f"{PAPER} B.2 l.556-566",
-       depends=("W-Lemma6", "W-Claim1", "L-Lemma6", "L-Omega"),
+       depends=("W-Lemma6", "W-Claim1", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8",
+                "L-Claim2"),
        claim=CLAIM_W_COR1)
 def w_cor1(ctx):
     cases = [(1, 5, 5, 2, 2), (1, 5, 5, 3, 2), (2, 3, 6, 3, 2), (1, 7, 5, 3, 2),

@@ -235,7 +235,9 @@ CLAIM_W_COR2 = Claim("corollary",
                      main_result=True)
 
 @check(id="W-Cor2", title="Corollary 2's hypothesis, as met by Lemma 7's construction",
-       source=f"{PAPER} B.2.2 l.636-656", depends=("W-Lemma7",),
+       source=f"{PAPER} B.2.2 l.636-656",
+       depends=("W-Lemma7", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8", "L-Claim2",
+                "W-Claim1"),
        claim=CLAIM_W_COR2)
 def w_cor2(ctx):
     cases = _cases(ctx.full)

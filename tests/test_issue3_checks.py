@@ -19,7 +19,8 @@ from seprank.constructions.known_seprank import (
 from seprank.proof import FAILED, PASSED, registered_checks, run_check
 
 EXPECTED = {
-    # refuted: displays of their proofs fail as printed (proofs/levine_proof_displays.py);
+    # refuted: displays of their proofs fail as printed (proofs/levine_proof_displays.py;
+    # L-Thm4, L-Thm6 also by the one-hot counterexample, proofs/levine_counterexample.py);
     # L-Claim2 and L-Cor2: proof failures are failed steps with errata (issue 10)
     "L-Thm3": "refuted", "L-Thm4": "refuted", "L-Thm5": "refuted", "L-Thm6": "refuted",
     "L-Lemma2": "verified", "L-Claim1": "verified", "L-Claim2": "refuted",
