@@ -217,3 +217,54 @@ def test_searched_schedule_exceeds_eq19_at_L7():
     assert [out[p] for p in range(s)] == [_closed_form(X, ex, p) for p in range(s)]
     assert any(out[p] != 0 for p in range(s))
     assert max(prod(v + 1 for v in e.values()) for e in ex) > _eq19(L, s)
+
+
+def test_closed_form_at_the_counterexample_sizes_mod_p():
+    """The decisive instances themselves (d_x = 4, L = 12; 5, 11; 8, 9): the ordinary eq. (3)
+    evaluator mod p = 2^31 - 1 equals x_a prod S^e at random points. A false identity of
+    degree 3^L would pass one point with probability <= 3^L / p (Schwartz-Zippel), two
+    points with < 1e-7; the closed form itself is proved by the induction of the module
+    docstring, this confirms it where the counterexamples are claimed."""
+    import random
+
+    from seprank.constructions.monomial_chain import (
+        monomial_exponents,
+        monomial_network,
+        shift_schedule,
+    )
+
+    p = 2**31 - 1
+    for s, L in [(4, 12), (5, 11), (8, 9)]:
+        schedule = shift_schedule(s, L)
+        net = monomial_network(s, schedule)
+        exps = monomial_exponents(s, schedule)
+        rng = random.Random(1000 * s + L)
+        for _ in range(2):
+            X = [[rng.randrange(p) for _ in range(s)] for _ in range(2 * s)]
+            out = net.evaluate([X], "GF(p)", p=p, position=0, kernel=False)[0]
+            S = [[sum(x[b] * x[c] for x in X) % p for c in range(s)] for b in range(s)]
+            for a in range(s):
+                want = X[0][a]
+                for (b, c), e in exps[a].items():
+                    want = want * pow(S[b][c], e, p) % p
+                assert int(out[a]) % p == want
+
+
+def test_sep_equals_prod_e_plus_1_by_the_separation_rank_engine():
+    """Independent engine (seprank.separation, coefficient route, exact over Q): the
+    separation rank of the one-hot family at N = 2s, balanced partition, is prod(e + 1)."""
+    import seprank
+    from seprank.constructions.monomial_chain import (
+        monomial_exponents,
+        monomial_network,
+        monomial_sep,
+        shift_schedule,
+    )
+
+    for s, L in [(2, 2), (2, 3), (3, 2)]:
+        schedule = shift_schedule(s, L)
+        net = monomial_network(s, schedule)
+        want = monomial_sep(monomial_exponents(s, schedule)[0])
+        got = seprank.separation_rank(network=net, N=2 * s, position=0, coordinate=0,
+                                      route="coefficient")
+        assert (got.value, got.kind) == (want, "exact"), (s, L)
