@@ -406,6 +406,10 @@ class CheckSpec:
     func: Callable[[CheckContext], None]
     depends: tuple[str, ...] = ()
     claim: Claim | None = None
+    #: figures drawn from this check's evidence in reports (seprank.proof.figures.Figure)
+    figures: tuple[Any, ...] = ()
+    #: the cited paper, when ``source`` was given as a seprank.proof.paper.Paper
+    paper: Any = None
 
 
 @dataclass

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -67,8 +68,9 @@ def _finite(value: Any) -> Any:
 def code_version() -> str:
     """``<version>+<hash>``: the package version and a hash of its Python sources.
 
-    The hash covers every ``.py`` file of ``seprank`` and of the proof checks
-    (``seprank_proofs``), so any edit to the code gives a new version.
+    The hash covers every ``.py`` file of ``seprank`` and of every installed
+    check package (``seprank_proofs`` and the plugins of the ``seprank.checks``
+    entry-point group), so any edit to the code gives a new version.
 
     Examples
     --------
@@ -80,15 +82,19 @@ def code_version() -> str:
 
     digest = hashlib.sha256()
     roots = [Path(seprank.__file__).parent]
-    try:
-        import seprank_proofs
+    from seprank.proof.registry import plugin_packages
 
-        roots.append(Path(seprank_proofs.__file__).parent)
-    except ImportError:  # pragma: no cover - installed without the checks
-        pass
+    for package in plugin_packages().values():  # every installed check package
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.submodule_search_locations:
+            roots.extend(Path(p) for p in spec.submodule_search_locations)
+        elif spec is not None and spec.origin:  # a single-module plugin
+            roots.append(Path(spec.origin))
     for root in roots:
-        for path in sorted(root.rglob("*.py")):
-            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\n".encode())
+        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
+        for path in files:
+            rel = path.name if root.is_file() else path.relative_to(root).as_posix()
+            digest.update(f"{root.name}/{rel}\n".encode())
             digest.update(path.read_bytes())
     return f"{seprank.__version__}+{digest.hexdigest()[:12]}"
 
