@@ -45,7 +45,7 @@ from seprank.proof.framework import STEP_STATUSES, VERDICTS, CheckResult
 __all__ = ["SCHEMA_VERSION", "PAPERS", "STANDING", "paper_of", "strength_text", "environment",
            "report_dict", "validate_report", "write_json", "write_markdown",
            "write_report_folder", "markdown",
-           "markdown_from_dict", "html_from_dict", "load_report"]
+           "markdown_from_dict", "html_from_dict", "load_report", "ProofReport"]
 
 SCHEMA_VERSION = 2
 
@@ -675,3 +675,59 @@ def write_report_folder(results: list[CheckResult], folder: str | os.PathLike,
         "markdown": write_text(folder / "report.md", markdown_from_dict(data, figures, folder)),
         "html": write_text(folder / "report.html", html_from_dict(data, figures, folder)),
     }
+
+
+class ProofReport:
+    """A run's report as one object: from results or a report dict (``load_report``).
+
+    In Jupyter it shows one row per check (outcome, strength, verdict, worst
+    finding); ``.data`` is the JSON dictionary, ``.markdown()`` the full report.
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
+    ...         s.require(1 + 1 == 2, "no")
+    >>> report = ProofReport([run_check(CheckSpec("demo", "a demo", "none", body))])
+    >>> report
+    <ProofReport: 1 check; outcomes open 1>
+    >>> print(report._repr_markdown_().splitlines()[-1])
+    | demo | open | none | verified | - |
+    >>> "<caption>" in report._repr_html_(), report.markdown().startswith("# seprank")
+    (True, True)
+    """
+
+    _HEADER = ("id", "outcome", "strength", "verdict", "worst finding")
+
+    def __init__(self, results: list[CheckResult] | dict[str, Any]):
+        self.data = results if isinstance(results, dict) else report_dict(results)
+
+    def _rows(self) -> list[list[Any]]:
+        return [[c["id"], c.get("outcome", "open"), c.get("strength", "none"), c["verdict"],
+                 (c.get("findings") or ["-"])[0]] for c in self.data["checks"]]
+
+    def _caption(self) -> str:
+        counts: dict[str, int] = {}
+        for c in self.data["checks"]:
+            counts[c.get("outcome", "open")] = counts.get(c.get("outcome", "open"), 0) + 1
+        n = len(self.data["checks"])
+        return (f"{n} check{'s' if n != 1 else ''}; outcomes "
+                + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+    def __repr__(self) -> str:
+        return f"<ProofReport: {self._caption()}>"
+
+    def _repr_html_(self) -> str:
+        from seprank._display import html_table
+
+        return html_table(self._caption(), self._HEADER, self._rows())
+
+    def _repr_markdown_(self) -> str:
+        from seprank._display import md_table
+
+        return md_table(self._caption(), self._HEADER, self._rows())
+
+    def markdown(self) -> str:
+        """The full Markdown report (:func:`markdown_from_dict`)."""
+        return markdown_from_dict(self.data)

@@ -269,6 +269,45 @@ class ResultStore:
                             None if r[5] is None else json.loads(r[5]), r[6], r[7], r[8],
                             r[9], r[10])
 
+    def _display(self) -> tuple[str, list[str], list[list[Any]]]:
+        by: dict[tuple[str, str], int] = {}
+        for row in self.rows():
+            key = (row.computation, row.status)
+            by[key] = by.get(key, 0) + 1
+        rows = [[comp, status, n] for (comp, status), n in sorted(by.items())]
+        return f"sweep store {self.path.name}", ["computation", "status", "tasks"], rows
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: task counts by computation and status.
+
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     store = ResultStore(pathlib.Path(tmp) / "s.sqlite")
+        ...     t = Task("check", {"id": "L-Lemma4", "full": False, "delay_s": 0})
+        ...     _ = store.record("k", t, "v1", "done", result={"verdict": "verified"})
+        ...     page = store._repr_html_()
+        ...     store.close()
+        >>> "<td>check</td><td>done</td><td>1</td>" in page
+        True
+        """
+        from seprank._display import html_table
+
+        return html_table(*self._display())
+
+    def _repr_markdown_(self) -> str:
+        """Markdown display: the table of :meth:`_repr_html_`.
+
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     store = ResultStore(pathlib.Path(tmp) / "s.sqlite")
+        ...     print(store._repr_markdown_().splitlines()[0])
+        ...     store.close()
+        **sweep store s.sqlite**
+        """
+        from seprank._display import md_table
+
+        return md_table(*self._display())
+
     def close(self) -> None:
         self._conn.close()
 
