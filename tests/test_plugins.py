@@ -86,6 +86,11 @@ def test_example_plugin_runs_through_seprank_prove(tmp_path):
     assert (tmp_path / "rep" / "figures" / "schur_pivots.png").is_file()
     page = (tmp_path / "rep" / "report.html").read_text()
     assert "src='data:image/png;base64," in page and "src='figures/" not in page
+    # `seprank report` redraws the declared figure from the JSON alone
+    again = _seprank(["report", "rep/report.json", "--html", "again.html"], env, tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "rep" / "report-figures" / "schur_pivots.png").is_file()
+    assert "data:image/png;base64," in (tmp_path / "again.html").read_text()
     strict = _seprank(["prove", "--package", "schur_checks", "--no-report", "--strict"],
                       env, tmp_path)
     assert strict.returncode == 1 and "Schur-sum (false)" in strict.stdout

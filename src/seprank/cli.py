@@ -226,7 +226,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
         from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
 
         data = load_report(args.report)
-        figures = write_figures(data, md.parent / f"{md.stem}-figures")
+        # figures the checks declare (of every installed check package) besides the built-in
+        from seprank.proof import CheckRegistry
+
+        ids = {c["id"] for c in data["checks"]}
+        specs = [spec for cid, spec in CheckRegistry.from_plugins().specs().items()
+                 if cid in ids]
+        figures = write_figures(data, md.parent / f"{md.stem}-figures", specs)
         write_text(md, markdown_from_dict(data, figures, md.parent))
         write_text(page, html_from_dict(data, figures, page.parent))
     print(f"Markdown report: {md}")
