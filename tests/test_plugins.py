@@ -128,3 +128,26 @@ def test_example_plugin_from_a_fresh_venv(tmp_path):
                          text=True, cwd=tmp_path, timeout=300)
     assert out.returncode == 0, out.stderr
     assert {c["id"]: c["outcome"] for c in json.loads(out.stdout)["checks"]} == SCHUR_OUTCOMES
+
+
+def test_a_plugin_check_may_rely_on_another_package(tmp_path):
+    """--package runs the package's checks and what they rely on, from any package."""
+    pkg = tmp_path / "src" / "dep_checks"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "uses_ann.py").write_text(
+        "from seprank.proof import Claim, check\n\n\n"
+        "@check('Dep-demo', 'relies on A-nn', 'none', depends=('A-nn',),\n"
+        "       claim=Claim('claim', '0 < 1', 'none', universal=False))\n"
+        "def body(ctx):\n"
+        "    with ctx.step('0 < 1', source='none') as s:\n"
+        "        s.require(0 < 1, 'no')\n"
+        "    ctx.conclude('holds', 'proof', 'evaluated', basis='exhaustive')\n")
+    dist = tmp_path / "dep_checks-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: dep-checks\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[seprank.checks]\ndep_checks = dep_checks\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "src"), str(tmp_path)]))
+    out = _seprank(["prove", "--package", "dep_checks", "--no-report", "--json"], env, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert [c["id"] for c in json.loads(out.stdout)["checks"]] == ["A-nn", "Dep-demo"]

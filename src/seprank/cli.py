@@ -66,8 +66,14 @@ def _cmd_prove(args: argparse.Namespace) -> int:
 
     registry = CheckRegistry.from_plugins(None if args.package is None else [args.package])
     specs = registry.specs()
+    wanted = args.ids or None
+    if args.package is not None:
+        wanted = wanted or sorted(specs)
+        if any(dep not in specs for spec in specs.values() for dep in spec.depends):
+            registry = CheckRegistry.from_plugins()  # it relies on checks of other packages
+            specs = registry.specs()
     if args.list:
-        for cid in order_checks(specs):
+        for cid in order_checks(specs, wanted, with_dependencies=False):
             spec = specs[cid]
             deps = f"  (relies on {', '.join(spec.depends)})" if spec.depends else ""
             print(f"{cid:12s} {spec.title}{deps}  [{registry.package_of(cid)}]")
@@ -76,7 +82,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     to_stdout = STDOUT in (args.json, args.markdown)
     console = Console(highlight=False, stderr=to_stdout)
     wall, cpu = time.perf_counter(), time.process_time()
-    results = run_checks(specs, args.ids or None, full=args.full,
+    results = run_checks(specs, wanted, full=args.full,
                          reporter=ConsoleReporter(console, verbose=not args.quiet),
                          with_dependencies=not args.no_deps)
     plural = "s" if len(results) != 1 else ""
