@@ -353,11 +353,11 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
     return 0
 
 
-def _json_option(parser: argparse.ArgumentParser, what: str) -> None:
+def _json_option(parser: argparse.ArgumentParser, what: str, note: str = "") -> None:
     """``--json [PATH]``: one meaning in every subcommand (no value or '-': stdout)."""
     parser.add_argument("--json", nargs="?", const=_STDOUT, default=None, metavar="PATH",
                         help=f"write {what} as JSON to PATH; with no PATH, or '-', print it "
-                        "to standard output (and nothing else)")
+                        "to standard output (and nothing else)." + note)
 
 
 def _subparser(sub, name: str, help: str, example: str) -> argparse.ArgumentParser:
@@ -404,7 +404,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "figures/ (default: %(default)s)")
     prove.add_argument("--no-report", action="store_true",
                        help="write no report files (the console output only)")
-    _json_option(prove, "the report")
+    _json_option(prove, "the report", " Put it after the ids: in `--json L-Omega`, "
+                 "L-Omega is the PATH.")
     prove.add_argument("--markdown", metavar="PATH", default=None,
                        help="also write the Markdown report to PATH ('-': standard output)")
     prove.add_argument("--no-deps", action="store_true",
