@@ -39,7 +39,7 @@ def test_grid_rank_errors(capsys, args, words):
 def test_lemma6_command(tmp_path, capsys):
     # as printed, the templates name a row of V that does not exist (l.750)
     code, out, _ = run(["lemma6", "-L", "2", "-H", "1", "--da", "3", "--half", "1"], capsys)
-    assert code == 0 and "FAILS" in out and "V[2, 1]" in out
+    assert code == 1 and "FAILS" in out and "V[2, 1]" in out
     # corrected: one constant, equal to the closed form, exactly over Q(i)
     path = tmp_path / "l6.json"
     code, out, _ = run(["lemma6", "-L", "3", "-H", "2", "--da", "3", "--corrected",

@@ -3,7 +3,9 @@
 Every ``$ seprank rank|grid-rank|lemma6 ...`` line in a fenced block of the
 README is run, and its output compared line by line with the lines that
 follow it in the README (``prove`` and ``sweep`` print timings, so they are
-not compared). Exact output is compared character for character; the digits
+not compared). A command may declare the exit status it expects at the end
+of its line, ``$ seprank lemma6 -L 2 --printed   # exit 1`` (default 0).
+Exact output is compared character for character; the digits
 that floating point prints (the tolerance and singular-value gap of a
 ``float_estimate``) depend on the BLAS build and its round-off, so there only
 their place in the line is compared, never their value.
@@ -38,7 +40,21 @@ def _examples() -> list[tuple[str, list[str]]]:
         elif current is not None:
             current[1].append(line)
     return [(cmd, lines) for cmd, lines in out
-            if shlex.split(cmd)[0] == "seprank" and shlex.split(cmd)[1] in COMPARED]
+            if shlex.split(cmd, comments=True)[0] == "seprank"
+            and shlex.split(cmd, comments=True)[1] in COMPARED]
+
+
+_EXIT = re.compile(r"\s#\s*exit\s+(\d+)\b")
+
+
+def _expected_status(command: str) -> int:
+    """The exit status a README command declares (``# exit N`` at its end), else 0.
+
+    >>> _expected_status("seprank lemma6 -L 2   # exit 1"), _expected_status("seprank rank m")
+    (1, 0)
+    """
+    m = _EXIT.search(command)
+    return int(m.group(1)) if m else 0
 
 
 EXAMPLES = _examples()
@@ -52,7 +68,7 @@ def test_readme_has_examples():
 def test_readme_output_is_real(command, expected, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "m.json").write_text(json.dumps([[1, 2, 3], [2, 4, 6], [1, 0, 1]]))
-    assert main(shlex.split(command)[1:]) == 0
+    assert main(shlex.split(command, comments=True)[1:]) == _expected_status(command)
     got = capsys.readouterr().out.rstrip("\n").splitlines()
     assert [_mask_float_digits(line) for line in got] == [_mask_float_digits(line)
                                                          for line in expected]

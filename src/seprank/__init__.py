@@ -22,7 +22,24 @@ from seprank.linalg.certificates import (  # noqa: E402
 from seprank.linalg.frontdoor import rank  # noqa: E402
 from seprank.linalg.result import RankResult  # noqa: E402
 from seprank.linalg.verify import verify  # noqa: E402
-from seprank.separation import separation_rank  # noqa: E402
+
+#: attributes imported on first use, so that ``import seprank`` loads no SymPy, numba,
+#: Dask, matplotlib or networkx (tests/test_import_light.py); name -> module
+_LAZY = {"separation_rank": "seprank.separation"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        try:
+            value = getattr(importlib.import_module(_LAZY[name]), name)
+        except ImportError as exc:
+            raise AttributeError(f"seprank.{name} is not available: {exc}") from None
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'seprank' has no attribute {name!r}")
+
 
 __all__ = [
     "rank",

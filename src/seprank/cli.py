@@ -1,14 +1,25 @@
 """The ``seprank`` command line.
 
-    seprank prove [ID ...] [--full] [--report-dir DIR | --no-report] [--json PATH] [--list]
+    seprank [--version] COMMAND ...      (also: python -m seprank COMMAND ...)
+    seprank prove [ID ...] [--package NAME] [--full] [--report-dir DIR | --no-report]
+                  [--json [PATH]] [--list] [--strict]
     seprank rank FILE [--method auto|exact|modular|multimodular|float|cuda] [--prime P]
-                 [--engine flint|numba|cuda] [--certify] [--json]
+                 [--engine flint|numba|cuda] [--certify] [--json [PATH]]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
     seprank errata PAPER [--from REPORT.json] [--output PATH] [--full]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
-    seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected] [--json PATH]
+    seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected]
+                   [--json [PATH]]
     seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
+                      [--json [PATH]]
     seprank sep-rank -L L --width DX -H H [--residual] -N N [--seed S | --weights FILE] ...
+                     [--json [PATH]]
+
+``--json [PATH]`` means the same everywhere: write JSON to PATH; with no PATH
+(or ``-``) print it to standard output and nothing else. Exit status: 0
+success; 1 a failed outcome (``lemma6`` when the identity fails, ``prove
+--strict`` when a claim is open or false, a step that raised, an incomplete
+sweep); 2 a user's error.
 
 Errors a user can cause (bad files, bad parameters) print one line starting
 with ``seprank: error:`` and exit with status 2, without a traceback.
@@ -24,14 +35,27 @@ import time
 
 from seprank.errors import SeprankError
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser"]
+
+_STDOUT = "-"
+
+
+def _emit_json(data, where: str) -> None:
+    """Print ``data`` as JSON (``where`` is '-') or write it to the file ``where``."""
+    text = json.dumps(data, indent=2, default=str) + "\n"
+    if where == _STDOUT:
+        sys.stdout.write(text)
+    else:
+        from seprank.output_files import write_text
+
+        write_text(where, text)
 
 
 def _cmd_prove(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from seprank.output_files import STDOUT
-    from seprank.proof import registered_checks, run_checks
+    from seprank.proof import CheckRegistry, run_checks
     from seprank.proof.console import ConsoleReporter
     from seprank.proof.framework import ERROR
     from seprank.proof.report import (
@@ -42,18 +66,25 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     )
     from seprank.proof.runner import order_checks
 
-    specs = registered_checks()
+    registry = CheckRegistry.from_plugins(None if args.package is None else [args.package])
+    specs = registry.specs()
+    wanted = args.ids or None
+    if args.package is not None:
+        wanted = wanted or sorted(specs)
+        if any(dep not in specs for spec in specs.values() for dep in spec.depends):
+            registry = CheckRegistry.from_plugins()  # it relies on checks of other packages
+            specs = registry.specs()
     if args.list:
-        for cid in order_checks(specs):
+        for cid in order_checks(specs, wanted, with_dependencies=False):
             spec = specs[cid]
             deps = f"  (relies on {', '.join(spec.depends)})" if spec.depends else ""
-            print(f"{cid:12s} {spec.title}{deps}")
+            print(f"{cid:12s} {spec.title}{deps}  [{registry.package_of(cid)}]")
         return 0
     # A report sent to standard output keeps stdout clean: the console goes to stderr.
     to_stdout = STDOUT in (args.json, args.markdown)
     console = Console(highlight=False, stderr=to_stdout)
     wall, cpu = time.perf_counter(), time.process_time()
-    results = run_checks(specs, args.ids or None, full=args.full,
+    results = run_checks(specs, wanted, full=args.full,
                          reporter=ConsoleReporter(console, verbose=not args.quiet),
                          with_dependencies=not args.no_deps)
     plural = "s" if len(results) != 1 else ""
@@ -62,7 +93,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
                   "CPU of this process")
     folder = None
     if not args.no_report:
-        paths = write_report_folder(results, args.report_dir)
+        paths = write_report_folder(results, args.report_dir, specs)
         folder = paths["json"].parent
         console.print(f"Reports: {paths['json']}, {paths['markdown']}, {paths['html']}")
     data = report_dict(results) if (args.json or args.markdown) else None
@@ -72,15 +103,19 @@ def _cmd_prove(args: argparse.Namespace) -> int:
             console.print(f"JSON report: {where}")
     if args.markdown:
         figures = folder / "figures" if folder is not None else None
-        where = write_markdown(data, args.markdown, figures_folder=figures)
+        where = write_markdown(data, args.markdown, figures_folder=figures, specs=specs)
         if where != STDOUT:
             console.print(f"Markdown report: {where}")
     errored = [r.id for r in results if any(s.status == ERROR for s in r.steps)]
     if errored:
         console.print(f"[magenta]checks with steps that raised: {', '.join(errored)}[/]")
         return 1
-    if args.strict and any(r.verdict != "verified" for r in results):
-        return 1
+    if args.strict:
+        unsettled = [f"{r.id} ({r.outcome})" for r in results
+                     if r.outcome not in ("holds", "holds-corrected")]
+        if unsettled:
+            console.print(f"--strict: claims that do not hold: {', '.join(unsettled)}")
+            return 1
     return 0
 
 
@@ -166,8 +201,8 @@ def _cmd_rank(args: argparse.Namespace) -> int:
         out = result.to_dict()
         if verified is not None:
             out["certificate_verified"] = verified
-        print(json.dumps(out, indent=2, default=str))
-    else:
+        _emit_json(out, args.json)
+    if args.json != _STDOUT:
         print(f"{result.value} {result.kind}")
         print(str(result))
         if verified is not None:
@@ -199,7 +234,13 @@ def _cmd_report(args: argparse.Namespace) -> int:
         from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
 
         data = load_report(args.report)
-        figures = write_figures(data, md.parent / f"{md.stem}-figures")
+        # figures the checks declare (of every installed check package) besides the built-in
+        from seprank.proof import CheckRegistry
+
+        ids = {c["id"] for c in data["checks"]}
+        specs = [spec for cid, spec in CheckRegistry.from_plugins().specs().items()
+                 if cid in ids]
+        figures = write_figures(data, md.parent / f"{md.stem}-figures", specs)
         write_text(md, markdown_from_dict(data, figures, md.parent))
         write_text(page, html_from_dict(data, figures, page.parent))
     print(f"Markdown report: {md}")
@@ -267,18 +308,18 @@ def _cmd_lemma6(args: argparse.Namespace) -> int:
     out = lemma6_identity(depth=args.depth, heads=args.heads, da=args.da, seq_len=args.seq_len,
                           half=args.half, seed=args.seed, corrected=args.corrected)
     if args.json:
-        from seprank.output_files import write_text
-
-        write_text(args.json, json.dumps(out, indent=2) + "\n")
+        _emit_json(out, args.json)
+    # with the JSON on stdout, the human lines go to stderr
+    text = sys.stderr if args.json == _STDOUT else sys.stdout
     verdict = "holds" if out.get("identity_holds") else "FAILS"
     print(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
           f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
-          "exactly over Q(i)")
+          "exactly over Q(i)", file=text)
     for key in ("reason", "mismatch", "constants", "constant_formula_value",
                 "constant_matches_formula"):
         if out.get(key) is not None:
-            print(f"  {key}: {out[key]}")
-    return 0
+            print(f"  {key}: {out[key]}", file=text)
+    return 0 if out.get("identity_holds") else 1
 
 
 def _cmd_grid_rank(args: argparse.Namespace) -> int:
@@ -298,8 +339,8 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
                     coordinate=args.coordinate, partition=partition, seed=args.seed,
                     method=args.method, certify=args.certify)
     if args.json:
-        print(json.dumps(out, indent=2, default=str))
-    else:
+        _emit_json(out, args.json)
+    if args.json != _STDOUT:
         res = out["rank"]
         rows, cols = out["matrix_shape"]
         print(f"{res['value']} {res['kind']}")
@@ -340,8 +381,9 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
                               weights=weights, route=args.route, prime=args.prime,
                               certify=args.certify)
     if args.json:
-        print(json.dumps(res.to_dict(), indent=1, default=str))
-        return 0
+        _emit_json(res.to_dict(), args.json)
+        if args.json == _STDOUT:
+            return 0
     rows, cols = (res.details.get("matrix_shape")
                   or [res.details["grid"]["matrix_points"]] * 2)
     what = {"coefficient": "coefficient matrix", "grid": "grid blocks mod p",
@@ -386,6 +428,17 @@ def _embedded(args: argparse.Namespace, weights, partition, residual):
                                             args.pos_rank, seed=args.embedding_seed)
     return embedded_separation_rank(net, emb, partition=partition, position=args.position,
                                     coordinate=args.coordinate)
+def _json_option(parser: argparse.ArgumentParser, what: str, note: str = "") -> None:
+    """``--json [PATH]``: one meaning in every subcommand (no value or '-': stdout)."""
+    parser.add_argument("--json", nargs="?", const=_STDOUT, default=None, metavar="PATH",
+                        help=f"write {what} as JSON to PATH; with no PATH, or '-', print it "
+                        "to standard output (and nothing else)." + note)
+
+
+def _subparser(sub, name: str, help: str, example: str) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".",
+                          epilog="example:\n  " + example.replace("\n", "\n  "),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -394,36 +447,54 @@ def build_parser() -> argparse.ArgumentParser:
     Examples
     --------
     >>> args = build_parser().parse_args(["rank", "m.json", "--method", "exact"])
-    >>> args.command, args.file, args.method
-    ('rank', 'm.json', 'exact')
+    >>> args.command, args.file, args.method, args.json
+    ('rank', 'm.json', 'exact', None)
+    >>> build_parser().parse_args(["lemma6", "-L", "2", "--json"]).json
+    '-'
     """
+    from seprank import __version__
+
     parser = argparse.ArgumentParser(
         prog="seprank",
-        description="Exact checks of the separation-rank theory of self-attention.")
-    sub = parser.add_subparsers(dest="command", required=True)
+        description="Exact checks of the separation-rank theory of self-attention.",
+        epilog="examples:\n  seprank rank m.json --certify\n  seprank prove --list\n"
+        "  seprank prove L-Omega --strict\n\nexit status: 0 success; 1 a check or "
+        "identity failed (prove --strict, lemma6) or a sweep is incomplete; 2 a user's error",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"seprank {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    prove = sub.add_parser("prove", help="run the step-by-step proof checks")
+    prove = _subparser(sub, "prove", "run the step-by-step proof checks",
+                       "seprank prove L-Omega W-Lemma4 --quiet --report-dir out")
     prove.add_argument("ids", nargs="*", metavar="ID", help="mission-map ids (default: all)")
-    prove.add_argument("--list", action="store_true", help="list check ids and titles")
+    prove.add_argument("--list", action="store_true",
+                       help="list check ids, titles and packages, run nothing")
+    prove.add_argument("--package", metavar="NAME", default=None,
+                       help="only the checks of this installed check package (entry-point "
+                       "group seprank.checks; default: every installed package)")
     prove.add_argument("--full", action="store_true", help="run the full (slow) tier")
     prove.add_argument("--report-dir", metavar="DIR", default="seprank-report",
                        help="folder for the reports: report.json, report.md, report.html and "
                        "figures/ (default: %(default)s)")
     prove.add_argument("--no-report", action="store_true",
                        help="write no report files (the console output only)")
-    prove.add_argument("--json", metavar="PATH", default=None,
-                       help="also write the JSON report to PATH ('-': standard output)")
+    _json_option(prove, "the report", " Put it after the ids: in `--json L-Omega`, "
+                 "L-Omega is the PATH.")
     prove.add_argument("--markdown", metavar="PATH", default=None,
                        help="also write the Markdown report to PATH ('-': standard output)")
     prove.add_argument("--no-deps", action="store_true",
                        help="do not run the checks the named ones rely on")
     prove.add_argument("--quiet", action="store_true", help="do not print evidence lines")
     prove.add_argument("--strict", action="store_true",
-                       help="exit 1 unless every check is verified")
+                       help="exit 1 unless every check's claim holds or holds-corrected "
+                       "(an open or false outcome fails the run)")
     prove.set_defaults(func=_cmd_prove)
 
-    rank = sub.add_parser("rank", help="rank of a matrix in a .npy, .json or text file")
-    rank.add_argument("file")
+    rank = _subparser(sub, "rank", "rank of a matrix in a .npy, .json or text file",
+                      "seprank rank m.json --certify --json out.json")
+    rank.add_argument("file", help="the matrix: .npy (integer dtype), .json (rows of integers "
+                      "or 'p/q' strings) or whitespace-separated text")
     from seprank.linalg.frontdoor import METHODS
 
     rank.add_argument("--method", default="auto", choices=list(METHODS),
@@ -432,14 +503,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     rank.add_argument("--engine", default=None, choices=list(engine_names()),
                       help="engine for the modular work (default: by size)")
-    rank.add_argument("--prime", type=int, default=None)
+    rank.add_argument("--prime", type=int, default=None, metavar="P",
+                      help="the prime of --method modular (default: 2^31 - 1)")
     rank.add_argument("--certify", action="store_true",
                       help="attach certificates and verify them independently")
-    rank.add_argument("--json", action="store_true", help="print the result as JSON")
+    _json_option(rank, "the result")
     rank.set_defaults(func=_cmd_rank)
 
-    report = sub.add_parser("report", help="Markdown and HTML from a proof JSON report or a "
-                            "sweep store")
+    report = _subparser(sub, "report", "Markdown and HTML from a proof JSON report or a "
+                        "sweep store", "seprank report seprank-report/report.json --html r.html")
     report.add_argument("report", help="the JSON written by `seprank prove --json`, or the "
                         ".sqlite store of `seprank sweep`")
     report.add_argument("--markdown", metavar="PATH", default=None,
@@ -448,8 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="default: the input's path with .html")
     report.set_defaults(func=_cmd_report)
 
-    errata = sub.add_parser("errata", help="Markdown erratum sheet of one paper (runs its "
-                            "checks, or reads a proof JSON report)")
+    errata = _subparser(sub, "errata", "Markdown erratum sheet of one paper (runs its "
+                        "checks, or reads a proof JSON report)", "seprank errata wies2021 -o -")
     errata.add_argument("paper", help="levine2020, wies2021, chapter7, rank_collapse or amsel")
     errata.add_argument("--from", dest="report", metavar="REPORT.json", default=None,
                         help="take the errata from this `seprank prove` JSON report")
@@ -458,78 +530,104 @@ def build_parser() -> argparse.ArgumentParser:
     errata.add_argument("--full", action="store_true", help="run the full (slow) tier")
     errata.set_defaults(func=_cmd_errata)
 
-    sweep = sub.add_parser("sweep", help="run a grid of computations on Dask, resumably")
+    sweep = _subparser(sub, "sweep", "run a grid of computations on Dask, resumably",
+                       "seprank sweep docs/sweeps/float_vs_exact.toml --workers 2 --dry-run")
     sweep.add_argument("spec", help="a .toml or .yaml sweep specification")
     sweep.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: "
                        "start a local cluster on 127.0.0.1)")
-    sweep.add_argument("--workers", type=int, default=None,
+    sweep.add_argument("--workers", type=int, default=None, metavar="N",
                        help="local cluster size (default: one worker process per core)")
     sweep.add_argument("--store", metavar="PATH", default=None,
                        help="result store (default: from the spec, else SPEC.sqlite)")
-    sweep.add_argument("--retries", type=int, default=3,
+    sweep.add_argument("--retries", type=int, default=3, metavar="N",
                        help="Dask retries of a task that raised (default: %(default)s)")
     sweep.add_argument("--dry-run", action="store_true",
                        help="say what would run, run nothing")
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     sweep.set_defaults(func=_cmd_sweep)
 
-    lem = sub.add_parser("lemma6", help="levine2020 Lemma 6's identity, exactly over Q(i)")
-    lem.add_argument("--depth", "-L", type=int, required=True)
-    lem.add_argument("--heads", "-H", type=int, default=1)
-    lem.add_argument("--da", type=int, default=3, help="attention dimension (odd)")
-    lem.add_argument("--seq-len", "-N", type=int, default=2)
-    lem.add_argument("--half", type=int, default=3, help="M/2, the sub-matrix size")
+    lem = _subparser(sub, "lemma6", "levine2020 Lemma 6's identity, exactly over Q(i); "
+                     "exit 1 when it fails", "seprank lemma6 -L 3 --corrected --json l6.json")
+    lem.add_argument("--depth", "-L", type=int, required=True, metavar="L",
+                     help="number of self-attention layers L (>= 2)")
+    lem.add_argument("--heads", "-H", type=int, default=1, metavar="H",
+                     help="heads per layer (default: %(default)s)")
+    lem.add_argument("--da", type=int, default=3, metavar="D",
+                     help="attention dimension d_a, odd (default: %(default)s)")
+    lem.add_argument("--seq-len", "-N", type=int, default=2, metavar="N",
+                     help="sequence length N (default: %(default)s)")
+    lem.add_argument("--half", type=int, default=3, metavar="M2",
+                     help="M/2, the sub-matrix size (default: %(default)s)")
     lem.add_argument("--seed", type=int, default=0, help="seed of the sphere points V")
     which = lem.add_mutually_exclusive_group()
     which.add_argument("--printed", dest="corrected", action="store_false",
                        help="the assignment as printed (default)")
     which.add_argument("--corrected", dest="corrected", action="store_true",
                        help="the corrected assignment (see constructions/lemma6.py)")
-    lem.add_argument("--json", metavar="PATH", default=None)
+    _json_option(lem, "the result")
     lem.set_defaults(func=_cmd_lemma6, corrected=False)
 
-    grid = sub.add_parser("grid-rank", help="exact rank of a random network's grid "
-                          "matricization")
-    grid.add_argument("--depth", "-L", type=int, required=True)
-    grid.add_argument("--width", "--dx", type=int, required=True, help="d_x")
-    grid.add_argument("--heads", "-H", type=int, default=1)
-    grid.add_argument("--da", type=int, default=None, help="attention dimension (d_x / H)")
-    grid.add_argument("--residual", action="store_true")
-    grid.add_argument("--seq-len", "-N", type=int, default=2)
-    grid.add_argument("--templates", "-M", type=int, default=6)
-    grid.add_argument("--template-bound", type=int, default=3,
-                      help="template entries uniform in [-B, B]")
+    grid = _subparser(sub, "grid-rank", "exact rank of a random network's grid matricization",
+                      "seprank grid-rank -L 2 --width 4 -H 2 -N 2 -M 12 --certify")
+    grid.add_argument("--depth", "-L", type=int, required=True, metavar="L",
+                      help="number of self-attention layers L")
+    grid.add_argument("--width", "--dx", type=int, required=True, metavar="DX",
+                      help="embedding dimension d_x")
+    grid.add_argument("--heads", "-H", type=int, default=1, metavar="H",
+                      help="heads per layer (default: %(default)s)")
+    grid.add_argument("--da", type=int, default=None, metavar="DA",
+                      help="attention dimension (default: d_x / H)")
+    grid.add_argument("--residual", action="store_true",
+                      help="add the residual connections")
+    grid.add_argument("--seq-len", "-N", type=int, default=2, metavar="N",
+                      help="sequence length N (default: %(default)s)")
+    grid.add_argument("--templates", "-M", type=int, default=6, metavar="M",
+                      help="number of templates M (default: %(default)s)")
+    grid.add_argument("--template-bound", type=int, default=3, metavar="B",
+                      help="template entries uniform in [-B, B] (default: %(default)s)")
     grid.add_argument("--position", type=int, default=0, help="output position i (0-based)")
     grid.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
-    grid.add_argument("--partition", default=None,
+    grid.add_argument("--partition", default=None, metavar="I",
                       help="positions of I, 0-based, comma-separated (default: first half)")
-    grid.add_argument("--seed", type=int, default=0)
-    grid.add_argument("--method", default="auto", choices=["auto", "exact", "modular"])
-    grid.add_argument("--certify", action="store_true")
-    grid.add_argument("--json", action="store_true")
+    grid.add_argument("--seed", type=int, default=0, help="seed of the random weights")
+    grid.add_argument("--method", default="auto", choices=["auto", "exact", "modular"],
+                      help="exact rank, or one prime (modular: a lower bound)")
+    grid.add_argument("--certify", action="store_true",
+                      help="attach certificates and verify them independently")
+    _json_option(grid, "the result")
     grid.set_defaults(func=_cmd_grid_rank)
 
-    sep = sub.add_parser("sep-rank", help="separation rank of one output of an eq. (3) network")
-    sep.add_argument("--depth", "-L", type=int, default=None)
-    sep.add_argument("--width", "--dx", type=int, default=None, help="d_x")
-    sep.add_argument("--heads", "-H", type=int, default=None, help="heads (default 1)")
-    sep.add_argument("--da", type=int, default=None, help="attention dimension (d_x / H)")
-    sep.add_argument("--residual", action="store_true")
-    sep.add_argument("--seq-len", "-N", type=int, default=2)
-    sep.add_argument("--partition", default=None,
+    sep = _subparser(sub, "sep-rank", "separation rank of one output of an eq. (3) network",
+                     "seprank sep-rank -L 2 --width 4 -H 2 -N 2 --certify")
+    sep.add_argument("--depth", "-L", type=int, default=None, metavar="L",
+                     help="number of self-attention layers L")
+    sep.add_argument("--width", "--dx", type=int, default=None, metavar="DX",
+                     help="embedding dimension d_x")
+    sep.add_argument("--heads", "-H", type=int, default=None, metavar="H",
+                     help="heads per layer (default 1)")
+    sep.add_argument("--da", type=int, default=None, metavar="DA",
+                     help="attention dimension (default: d_x / H)")
+    sep.add_argument("--residual", action="store_true",
+                     help="add the skip connections (levine2020 A.4)")
+    sep.add_argument("--seq-len", "-N", type=int, default=2, metavar="N",
+                     help="sequence length N (default: %(default)s)")
+    sep.add_argument("--partition", default=None, metavar="I",
                      help="positions of I, 0-based, comma-separated (default: first half)")
     sep.add_argument("--position", type=int, default=0, help="output position i (0-based)")
     sep.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
     src = sep.add_mutually_exclusive_group()
-    src.add_argument("--seed", type=int, default=0, help="random integer weights")
+    src.add_argument("--seed", type=int, default=0, help="seed of the random integer weights")
     src.add_argument("--weights", metavar="FILE", default=None,
                      help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
-    sep.add_argument("--route", default="auto", choices=["auto", "coefficient", "grid"])
-    sep.add_argument("--prime", type=int, default=None, help="prime of the grid route")
+    sep.add_argument("--route", default="auto", choices=["auto", "coefficient", "grid"],
+                     help="exact coefficient matricization, or grid blocks mod p (default: "
+                     "by the number of output monomials)")
+    sep.add_argument("--prime", type=int, default=None, metavar="P",
+                     help="prime of the grid route")
     sep.add_argument("--certify", action="store_true",
                      help="certify every block's rank and verify the certificates")
-    sep.add_argument("--json", action="store_true", help="print one JSON object")
+    _json_option(sep, "the result")
     emb = sep.add_argument_group("wies2021 input embeddings (random, from --embedding-seed)")
     emb.add_argument("--embedding", choices=["vocabulary", "convolution"], default=None,
                      help="the network's input is a vocabulary or convolution embedding; the "
@@ -539,7 +637,8 @@ def build_parser() -> argparse.ArgumentParser:
     emb.add_argument("--pos-rank", type=int, default=1, help="positional rank r_e (default 1)")
     emb.add_argument("--patch", type=int, default=2, help="convolution: k = M/N (default 2)")
     emb.add_argument("--d-input", type=int, default=1, help="convolution: d_input")
-    emb.add_argument("--embedding-seed", type=int, default=0)
+    emb.add_argument("--embedding-seed", type=int, default=0,
+                     help="seed of the random embedding (default 0)")
     sep.set_defaults(func=_cmd_sep_rank)
     return parser
 

@@ -83,6 +83,40 @@ class RankResult:
             text += "; certificate attached"
         return text + ")"
 
+    def _display_rows(self) -> list[list[Any]]:
+        cert = "none" if self.certificate is None else "attached (seprank.verify re-checks it)"
+        rows = [[self.value, self.kind, self.field, f"{self.shape[0]} x {self.shape[1]}",
+                 self.method, cert]]
+        return rows
+
+    _DISPLAY_HEADER = ("rank", "kind", "over", "shape", "method", "certificate")
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: one row, the kind beside the value.
+
+        >>> RankResult(1, "exact", "flint-fmpz", "QQ", (2, 2))._repr_html_()[:40]
+        '<table><caption>rank 1 (exact)</caption>'
+        """
+        from seprank._display import html_table
+
+        return html_table(f"rank {self.value} ({self.kind})", self._DISPLAY_HEADER,
+                          self._display_rows())
+
+    def _repr_markdown_(self) -> str:
+        """Markdown display (JupyterLab, Markdown exports).
+
+        >>> print(RankResult(2, "lower_bound", "flint-nmod", "QQ", (3, 3))._repr_markdown_())
+        **rank 2 (lower_bound)**
+        <BLANKLINE>
+        | rank | kind | over | shape | method | certificate |
+        |---|---|---|---|---|---|
+        | 2 | lower_bound | QQ | 3 x 3 | flint-nmod | none |
+        """
+        from seprank._display import md_table
+
+        return md_table(f"rank {self.value} ({self.kind})", self._DISPLAY_HEADER,
+                        self._display_rows())
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "value": self.value, "kind": self.kind, "method": self.method, "field": self.field,

@@ -53,12 +53,12 @@ residues into 16-bit halves; larger p use Python integers.
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
 
 import numpy as np
-import sympy
 
 from seprank.errors import InputError
 from seprank.linalg.certificates import (
@@ -91,7 +91,8 @@ def _exact_entry(x: object, where: tuple[int, int]) -> int | Fraction:
             return Fraction(int(x.p), int(x.q))
     except ImportError:  # pragma: no cover
         pass
-    if isinstance(x, sympy.Basic) and x.is_Rational:
+    sympy = sys.modules.get("sympy")  # imported lazily: a SymPy object means it is loaded
+    if sympy is not None and isinstance(x, sympy.Basic) and x.is_Rational:
         return Fraction(int(x.p), int(x.q))
     raise InputError(f"verify: entry {where} is {x!r} ({type(x).__name__}); the verifier "
                      "reads only exact entries (integers, fractions)")
@@ -158,7 +159,7 @@ class _Reader:
                 rows = [[x % self.modulus for x in row]
                         for row in _array_rows(data, "residues")]
             ncols = data.shape[1]
-        elif isinstance(matrix, sympy.MatrixBase):
+        elif "sympy" in sys.modules and isinstance(matrix, sys.modules["sympy"].MatrixBase):
             rows = _rows_from(matrix.tolist())
             ncols = matrix.shape[1]
         elif isinstance(matrix, np.ndarray):
@@ -428,7 +429,7 @@ def verify_lower(matrix: object, cert: LowerBoundCertificate, _reader: _Reader |
         return False
     rd = _reader or _Reader(matrix)
     p = _cert_int(cert.prime)
-    if p is None or p < 2 or not sympy.isprime(p):
+    if p is None or p < 2 or not _isprime(p):
         return False
     if rd.modulus is not None and rd.modulus != p:
         return False
@@ -442,12 +443,23 @@ def verify_lower(matrix: object, cert: LowerBoundCertificate, _reader: _Reader |
     return _det_nonzero_mod_p(rd.minor(rows, cols), p)
 
 
+def _sympy():
+    """SymPy, imported on first use (``import seprank`` stays fast)."""
+    import sympy
+
+    return sympy
+
+
+def _isprime(n: int) -> bool:
+    return bool(_sympy().isprime(n))
+
+
 @lru_cache(maxsize=1)
 def _crt_primes() -> tuple[int, ...]:
     """Primes below 2^21, largest first (for the exact kernel product over Z)."""
     out, q = [], 2**21
     for _ in range(4096):
-        q = int(sympy.prevprime(q))
+        q = int(_sympy().prevprime(q))
         out.append(q)
     return tuple(out)
 
@@ -574,7 +586,7 @@ def verify_upper(matrix: object, cert: UpperBoundCertificate, _reader: _Reader |
     mod = None if cert.modulus is None else _cert_int(cert.modulus)
     if cert.modulus is not None and mod is None:
         return False
-    if mod != rd.modulus or (mod is not None and not sympy.isprime(mod)):
+    if mod != rd.modulus or (mod is not None and not _isprime(mod)):
         return False
     length = n if cert.side == "right" else m
     if isinstance(cert.vectors, (str, bytes)) or not hasattr(cert.vectors, "__iter__"):

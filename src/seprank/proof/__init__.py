@@ -56,6 +56,7 @@ from seprank.proof.claims import (
     Claim,
     Erratum,
 )
+from seprank.proof.figures import Figure
 from seprank.proof.framework import (
     ERROR,
     FAILED,
@@ -70,7 +71,8 @@ from seprank.proof.framework import (
     StepHandle,
     run_check,
 )
-from seprank.proof.registry import check, registered_checks
+from seprank.proof.paper import Paper
+from seprank.proof.registry import CheckRegistry, check, registered_checks
 from seprank.proof.runner import order_checks, run_checks
 
 __all__ = [
@@ -95,6 +97,9 @@ __all__ = [
     "Step",
     "StepHandle",
     "check",
+    "CheckRegistry",
+    "Paper",
+    "Figure",
     "registered_checks",
     "order_checks",
     "run_check",

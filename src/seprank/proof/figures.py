@@ -7,19 +7,41 @@
   dimensions (amsel talk l.648-674), one line per d.
 
 Each figure is drawn only when its check is in the report; the figures'
-numbers are the exact values recorded in the evidence.
+numbers are the exact values recorded in the evidence. Any check may declare
+its own figures: ``@check(..., figures=[Figure("name", "evidence_key", draw)])``
+where ``draw(value, ax)`` plots the evidence value on a matplotlib Axes.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from seprank.output_files import prepare_folder, write_bytes
 
-__all__ = ["write_figures"]
+__all__ = ["Figure", "write_figures"]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure a check declares: file ``name``, the evidence ``key`` it plots, ``draw``.
+
+    ``draw(value, ax)`` receives the evidence value recorded under ``key`` (by
+    the first step that has it) and a matplotlib Axes.
+
+    Examples
+    --------
+    >>> fig = Figure("squares", "squares", lambda value, ax: ax.plot(value, "o-"))
+    >>> fig.name, fig.key
+    ('squares', 'squares')
+    """
+
+    name: str
+    key: str
+    draw: Callable[[Any, Any], None]
 
 
 def _evidence(data: dict[str, Any], check_id: str, key: str) -> Any:
@@ -57,14 +79,19 @@ def _harmonics(table: dict[str, list[int]], ax) -> None:
     ax.legend(fontsize=7)
 
 
-_FIGURES: list[tuple[str, str, str, Callable]] = [
-    ("W-Thm3", "table", "bottleneck", _bottleneck),
-    ("A-harm", "table_N_by_d", "harmonics", _harmonics),
+#: the figures of the project's own checks (their modules predate Figure declarations)
+_BUILTIN: list[tuple[str, Figure]] = [
+    ("W-Thm3", Figure("bottleneck", "table", _bottleneck)),
+    ("A-harm", Figure("harmonics", "table_N_by_d", _harmonics)),
 ]
 
 
-def write_figures(data: dict[str, Any], folder: str | Path) -> list[tuple[str, Path]]:
+def write_figures(data: dict[str, Any], folder: str | Path,
+                  specs: Iterable[Any] | None = None) -> list[tuple[str, Path]]:
     """Draw the figures whose evidence is in ``data`` into ``folder``; (check id, path) each.
+
+    ``specs``: check specs whose declared figures are drawn too (besides the
+    project's built-in two).
 
     Returns an empty list when matplotlib is not installed.
 
@@ -90,10 +117,19 @@ def write_figures(data: dict[str, Any], folder: str | Path) -> list[tuple[str, P
         return []
     out = []
     folder = Path(folder)
-    for check_id, key, name, draw in _FIGURES:
+    if isinstance(specs, dict):
+        specs = specs.values()
+    declared = list(_BUILTIN) + [(spec.id, fig) for spec in specs or ()
+                                 for fig in getattr(spec, "figures", ())]
+    seen = set()
+    for check_id, figure in declared:
+        name, key, draw = figure.name, figure.key, figure.draw
+        if name in seen:
+            continue
         value = _evidence(data, check_id, key)
         if not value:
             continue
+        seen.add(name)
         prepare_folder(folder)
         fig, ax = plt.subplots(figsize=(7, 4.5))
         draw(value, ax)

@@ -406,6 +406,10 @@ class CheckSpec:
     func: Callable[[CheckContext], None]
     depends: tuple[str, ...] = ()
     claim: Claim | None = None
+    #: figures drawn from this check's evidence in reports (seprank.proof.figures.Figure)
+    figures: tuple[Any, ...] = ()
+    #: the cited paper, when ``source`` was given as a seprank.proof.paper.Paper
+    paper: Any = None
 
 
 @dataclass
@@ -470,6 +474,45 @@ class CheckResult:
         out += [f"inconclusive: {s.message or s.claim}" for s in self.steps
                 if s.status == INCONCLUSIVE]
         return out
+
+    def __repr__(self) -> str:
+        passed = sum(s.status == PASSED for s in self.steps)
+        return (f"<CheckResult {self.id}: {self.verdict} ({passed}/{len(self.steps)} steps "
+                f"passed); claim {self.outcome} ({self.strength}); {len(self.errata)} errata>")
+
+    def _display(self) -> tuple[str, list[str], list[list[Any]]]:
+        caption = (f"{self.id}: {self.title} -- claim {self.outcome} ({self.strength}), "
+                   f"verdict {self.verdict}")
+        rows = [[i, s.status + (" (corrected)" if s.corrected else ""), s.claim,
+                 "; ".join(e.severity for e in s.errata) or "-", f"{s.seconds:.2f}"]
+                for i, s in enumerate(self.steps, 1)]
+        return caption, ["step", "status", "claim", "errata", "s"], rows
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: outcome and verdict in the caption, one row per step.
+
+        >>> res = CheckResult("demo", "a demo", "none", "verified",
+        ...                   [Step("1 < 2", status=PASSED)], 0.0)
+        >>> res
+        <CheckResult demo: verified (1/1 steps passed); claim open (none); 0 errata>
+        >>> res._repr_html_()[:60]
+        '<table><caption>demo: a demo -- claim open (none), verdict v'
+        """
+        from seprank._display import html_table
+
+        return html_table(*self._display())
+
+    def _repr_markdown_(self) -> str:
+        """Markdown display: the same table as :meth:`_repr_html_`.
+
+        >>> res = CheckResult("demo", "a demo", "none", "verified",
+        ...                   [Step("1 < 2", status=PASSED)], 0.0)
+        >>> print(res._repr_markdown_().splitlines()[-1])
+        | 1 | passed | 1 < 2 | - | 0.00 |
+        """
+        from seprank._display import md_table
+
+        return md_table(*self._display())
 
     def to_dict(self) -> dict[str, Any]:
         settled = self.settled or Settled("open", "none", "not settled")

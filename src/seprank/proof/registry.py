@@ -1,37 +1,62 @@
-"""The registry of checks, filled by the modules of the ``proofs/`` folder.
+"""Where checks come from: the ``@check`` decorator and the :class:`CheckRegistry`.
 
-``proofs/`` is installed as the package ``seprank_proofs`` (see pyproject), so
-the checks are found the same way from a source checkout and from a wheel.
-Each module there decorates its check body with :func:`check`.
+Checks live in *plugin packages*. A plugin declares itself in its
+``pyproject.toml`` under the entry-point group ``seprank.checks``::
+
+    [project.entry-points."seprank.checks"]
+    schur_checks = "schur_checks"
+
+(name: the package name ``seprank prove --package`` takes; value: the package
+to import). The registry imports every module of that package (modules whose
+names start with ``_`` or ``test_`` excepted) and collects the functions that
+``@check`` marked. The project's own checks, ``proofs/`` installed as
+``seprank_proofs``, are registered the same way (see ``pyproject.toml``).
+
+The decorator only marks the function (it stores a :class:`CheckSpec` on it);
+nothing is registered at import time, so there is no module-level registry:
+each :class:`CheckRegistry` is built from the installed packages when asked.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from importlib.metadata import entry_points
+from types import ModuleType
+from typing import Any
 
 from seprank.errors import SeprankError
 from seprank.proof.claims import Claim
 from seprank.proof.framework import CheckContext, CheckSpec
+from seprank.proof.paper import Paper
 
-__all__ = ["check", "registered_checks", "load_proofs"]
+__all__ = ["ENTRY_POINT_GROUP", "CheckRegistry", "check", "checks_in", "registered_checks",
+           "plugin_packages"]
 
-_REGISTRY: dict[str, CheckSpec] = {}
-_LOADED: set[str] = set()
+#: the entry-point group plugins register their packages under
+ENTRY_POINT_GROUP = "seprank.checks"
+#: the project's own checks (``proofs/``)
+BUILTIN_PACKAGE = "seprank_proofs"
+_MARK = "__seprank_check__"
 
 
-def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str] = (),
-          claim: Claim | dict | None = None
+def check(id: str, title: str, source: str | Paper,
+          depends: tuple[str, ...] | list[str] = (), claim: Claim | dict | None = None,
+          figures: Iterable[Any] = ()
           ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
-    """Decorator: register ``func(ctx)`` as the check with mission-map id ``id``.
+    """Decorator: mark ``func(ctx)`` as the check ``id`` (found by :class:`CheckRegistry`).
 
-    ``claim`` declares what the check decides (kind, statement as printed in
-    our words, source lines, ``main_result``, ``universal``); ``depends`` names
-    the checks whose results the claim's proof uses. The body records errata
-    in its steps (``s.erratum(...)``) and ends with ``ctx.conclude(...)``; see
-    :mod:`seprank.proof.claims` for the rules. ``claim`` may also be a dict of
-    :class:`Claim`'s fields (no import needed in the check module).
+    ``source`` is a free string ("levine2020 l.720") or a :class:`Paper`
+    (stored as its citation). ``claim`` declares what the check decides (kind,
+    statement in our words, source lines, ``main_result``, ``universal``);
+    ``depends`` names the checks whose results the claim's proof uses;
+    ``figures`` are :class:`seprank.proof.figures.Figure` objects drawn from the
+    check's evidence in reports. The body records errata in its steps
+    (``s.erratum(...)``) and ends with ``ctx.conclude(...)``; see
+    :mod:`seprank.proof.claims`. ``claim`` may also be a dict of :class:`Claim`'s
+    fields (no import needed in the check module).
 
     Examples
     --------
@@ -42,54 +67,162 @@ def check(id: str, title: str, source: str, depends: tuple[str, ...] | list[str]
     ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
     ...         s.require(1 + 1 == 2, "it is not")
     ...     ctx.conclude("holds", "proof", "evaluated exactly", basis="exhaustive")
-    >>> spec = registered_checks(load=False)["demo-sum"]
+    >>> spec = demo.__seprank_check__
     >>> spec.title, spec.func is demo, spec.claim.kind
     ('1 + 1 = 2', True, 'claim')
-    >>> del _REGISTRY["demo-sum"]      # leave the registry as it was
     """
 
     if isinstance(claim, dict):
         claim = Claim(**claim)
+    paper = source if isinstance(source, Paper) else None
+    text = str(source)
 
-    def register(func: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
-        existing = _REGISTRY.get(id)
-        if existing is not None and existing.func.__qualname__ != func.__qualname__:
-            raise SeprankError(f"check id {id!r} registered twice")
-        _REGISTRY[id] = CheckSpec(id=id, title=title, source=source, func=func,
-                                  depends=tuple(depends), claim=claim)
+    def mark(func: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
+        setattr(func, _MARK, CheckSpec(id=id, title=title, source=text, func=func,
+                                       depends=tuple(depends), claim=claim,
+                                       figures=tuple(figures), paper=paper))
         return func
 
-    return register
+    return mark
 
 
-def load_proofs(package: str = "seprank_proofs") -> None:
-    """Import every module of the proofs package so that its checks register.
+def checks_in(module: ModuleType) -> list[CheckSpec]:
+    """The checks ``@check`` marked among the module's attributes.
 
     Examples
     --------
-    >>> load_proofs()
-    >>> "L-Omega" in registered_checks(load=False)
-    True
+    >>> import types
+    >>> mod = types.ModuleType("demo_mod")
+    >>> mod.body = check("demo", "a demo", "none")(lambda ctx: None)
+    >>> [spec.id for spec in checks_in(mod)]
+    ['demo']
     """
-    if package in _LOADED:
-        return
-    pkg = importlib.import_module(package)
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-        if info.name.startswith(("test_", "_")) or info.name == "conftest":
-            continue
-        importlib.import_module(f"{package}.{info.name}")
-    _LOADED.add(package)
+    return [getattr(obj, _MARK) for obj in vars(module).values()
+            if callable(obj) and isinstance(getattr(obj, _MARK, None), CheckSpec)]
 
 
-def registered_checks(load: bool = True) -> dict[str, CheckSpec]:
-    """All registered checks by id (importing ``proofs/`` first unless ``load=False``).
+def plugin_packages() -> dict[str, str]:
+    """Installed plugins: entry-point name -> package to import (``seprank.checks`` group).
+
+    ``seprank_proofs`` is always included when it can be imported (an editable
+    install made before it had its entry point has stale metadata).
+
+    Examples
+    --------
+    >>> plugin_packages()["seprank_proofs"]
+    'seprank_proofs'
+    """
+    found = {ep.name: ep.value.split(":")[0].strip()
+             for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    if BUILTIN_PACKAGE not in found and importlib.util.find_spec(BUILTIN_PACKAGE) is not None:
+        found[BUILTIN_PACKAGE] = BUILTIN_PACKAGE
+    return dict(sorted(found.items()))
+
+
+class CheckRegistry:
+    """Checks by id, each with the plugin package it came from.
+
+    Build one with :meth:`from_plugins` (every installed plugin, or only
+    ``packages``), or fill an empty one with :meth:`add` / :meth:`load_package`
+    (a plugin's own tests need no installed entry point).
+
+    Examples
+    --------
+    >>> reg = CheckRegistry()
+    >>> body = check("demo-1", "a demo", "none")(lambda ctx: None)
+    >>> reg.add(body.__seprank_check__, package="demo_pkg")
+    >>> list(reg.specs()), reg.package_of("demo-1"), reg.packages()
+    (['demo-1'], 'demo_pkg', ['demo_pkg'])
+    >>> full = CheckRegistry.from_plugins(["seprank_proofs"])
+    >>> "L-Omega" in full.specs() and full.package_of("L-Omega")
+    'seprank_proofs'
+    """
+
+    def __init__(self) -> None:
+        self._specs: dict[str, CheckSpec] = {}
+        self._package: dict[str, str] = {}
+
+    def add(self, spec: CheckSpec, package: str = "") -> None:
+        """Register one check; the same id from a different function is an error."""
+        existing = self._specs.get(spec.id)
+        if existing is not None and existing is not spec:
+            if existing.func.__qualname__ != spec.func.__qualname__ or \
+                    self._package[spec.id] != package:
+                where = self._package[spec.id] or "?"
+                raise SeprankError(f"check id {spec.id!r} registered twice ({where} and "
+                                   f"{package or '?'})")
+        self._specs[spec.id] = spec
+        self._package[spec.id] = package
+
+    def load_package(self, package: str, name: str | None = None) -> int:
+        """Import ``package`` and all its modules; register their checks. Returns how many.
+
+        ``name`` is what ``--package`` calls it (default: ``package``).
+        """
+        try:
+            pkg = importlib.import_module(package)
+        except ImportError as exc:
+            raise SeprankError(f"check package {package!r} cannot be imported: {exc}") from None
+        modules = [pkg]
+        for info in sorted(pkgutil.iter_modules(getattr(pkg, "__path__", [])),
+                           key=lambda m: m.name):
+            if info.name.startswith(("test_", "_")) or info.name == "conftest":
+                continue
+            modules.append(importlib.import_module(f"{package}.{info.name}"))
+        before = len(self._specs)
+        for module in modules:
+            for spec in checks_in(module):
+                self.add(spec, name or package)
+        return len(self._specs) - before
+
+    @classmethod
+    def from_plugins(cls, packages: Iterable[str] | None = None) -> CheckRegistry:
+        """A registry of every installed plugin (or only those named, by entry-point name)."""
+        installed = plugin_packages()
+        wanted = list(installed) if packages is None else list(packages)
+        reg = cls()
+        for name in wanted:
+            if name not in installed:
+                known = ", ".join(installed) or "none"
+                raise SeprankError(f"no installed check package {name!r}; installed: {known}")
+            reg.load_package(installed[name], name)
+        return reg
+
+    def specs(self, package: str | None = None) -> dict[str, CheckSpec]:
+        """Checks by id (of one package when given)."""
+        return {cid: spec for cid, spec in self._specs.items()
+                if package is None or self._package[cid] == package}
+
+    def package_of(self, check_id: str) -> str:
+        """The package a check came from."""
+        return self._package[check_id]
+
+    def packages(self) -> list[str]:
+        """The packages with at least one registered check."""
+        return sorted(set(self._package.values()))
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def __contains__(self, check_id: object) -> bool:
+        return check_id in self._specs
+
+    def __getitem__(self, check_id: str) -> CheckSpec:
+        return self._specs[check_id]
+
+
+def registered_checks(load: bool = True, package: str | None = None) -> dict[str, CheckSpec]:
+    """All checks of the installed plugins by id (of one package when ``package`` is given).
+
+    ``load=False`` returns no checks (kept for older callers; nothing is
+    registered at import time any more).
 
     Examples
     --------
     >>> specs = registered_checks()
-    >>> all(spec.id == cid for cid, spec in specs.items())
-    True
+    >>> all(spec.id == cid for cid, spec in specs.items()), "L-Omega" in specs
+    (True, True)
     """
-    if load:
-        load_proofs()
-    return dict(_REGISTRY)
+    if not load:
+        return {}
+    return CheckRegistry.from_plugins(None if package is None else [package]).specs()

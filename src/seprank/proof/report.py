@@ -45,7 +45,7 @@ from seprank.proof.framework import STEP_STATUSES, VERDICTS, CheckResult
 __all__ = ["SCHEMA_VERSION", "PAPERS", "STANDING", "paper_of", "strength_text", "environment",
            "report_dict", "validate_report", "write_json", "write_markdown",
            "write_report_folder", "markdown",
-           "markdown_from_dict", "html_from_dict", "load_report"]
+           "markdown_from_dict", "html_from_dict", "load_report", "ProofReport"]
 
 SCHEMA_VERSION = 2
 
@@ -464,7 +464,10 @@ _HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;paddi
 
 def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
                    base: Path | None = None) -> str:
-    """An HTML page from a report dictionary (no scripts; figures as relative images).
+    """A self-contained HTML page from a report dictionary (no scripts, no links out).
+
+    Figures (PNG files, ``base``-relative) are embedded as ``data:`` URIs, so
+    the page can be mailed or moved alone.
 
     The same content as :func:`markdown_from_dict`: the Markdown is rendered
     by a small converter for its own subset (headings, tables, lists, bold,
@@ -484,7 +487,7 @@ def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None 
     text = markdown_from_dict(data, figures, base)
     out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
            f"<title>seprank proof report</title><style>{_HTML_STYLE}</style></head><body>"]
-    out += _md_to_html(text)
+    out += _md_to_html(text, images_from=base)
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
@@ -506,7 +509,17 @@ def _inline(text: str) -> str:
     return "".join(out)
 
 
-def _md_to_html(text: str) -> list[str]:
+def _image_src(src: str, images_from: Path | None) -> str:
+    """A ``data:`` URI of the PNG at ``src`` (relative to ``images_from``), else ``src``."""
+    import base64
+
+    path = Path(images_from) / src if images_from is not None else Path(src)
+    if path.suffix.lower() == ".png" and path.is_file():
+        return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    return src
+
+
+def _md_to_html(text: str, images_from: Path | None = None) -> list[str]:
     import re
 
     out: list[str] = []
@@ -536,7 +549,8 @@ def _md_to_html(text: str) -> list[str]:
                 out.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in cells) + "</tr>")
         elif line.startswith("!["):
             m = re.match(r"!\[(.*)\]\((.*)\)", line)
-            out.append(f"<p><img src='{html.escape(m.group(2))}' "
+            src = _image_src(m.group(2), images_from)
+            out.append(f"<p><img src='{html.escape(src)}' "
                        f"alt='{html.escape(m.group(1))}'></p>")
         elif re.match(r"^\d+\. ", line):
             if not in_list:
@@ -598,7 +612,8 @@ def load_report(path: str | os.PathLike) -> dict[str, Any]:
 
 
 def write_markdown(results: list[CheckResult] | dict[str, Any], path: str | os.PathLike,
-                   figures_folder: str | os.PathLike | None = None) -> Path | str:
+                   figures_folder: str | os.PathLike | None = None,
+                   specs: Any = None) -> Path | str:
     """Write the Markdown report to ``path`` (``-``: standard output); return the path.
 
     Figures are drawn only when ``figures_folder`` is given (into that folder,
@@ -624,17 +639,18 @@ def write_markdown(results: list[CheckResult] | dict[str, Any], path: str | os.P
 
         here = os.path.abspath(Path(path).parent)  # links relative to the Markdown file
         figures = [(cid, Path(os.path.relpath(os.path.abspath(p), here)))
-                   for cid, p in write_figures(data, figures_folder)]
+                   for cid, p in write_figures(data, figures_folder, specs)]
     return write_text(path, markdown_from_dict(data, figures))
 
 
-def write_report_folder(results: list[CheckResult], folder: str | os.PathLike
-                        ) -> dict[str, Path]:
+def write_report_folder(results: list[CheckResult], folder: str | os.PathLike,
+                        specs: Any = None) -> dict[str, Path]:
     """Write the whole report of a run into one folder; return the paths written.
 
     The folder gets ``report.json``, ``report.md``, ``report.html`` and, when a
-    check's evidence has a figure, ``figures/*.png``. Nothing is written
-    outside it.
+    check's evidence has a figure, ``figures/*.png`` (the figures the checks of
+    ``specs`` declare, and the built-in ones); the HTML embeds them. Nothing is
+    written outside it.
 
     Examples
     --------
@@ -653,9 +669,65 @@ def write_report_folder(results: list[CheckResult], folder: str | os.PathLike
 
     folder = prepare_folder(folder)
     data = report_dict(results)
-    figures = write_figures(data, folder / "figures")
+    figures = write_figures(data, folder / "figures", specs)
     return {
         "json": write_json(data, folder / "report.json"),
         "markdown": write_text(folder / "report.md", markdown_from_dict(data, figures, folder)),
         "html": write_text(folder / "report.html", html_from_dict(data, figures, folder)),
     }
+
+
+class ProofReport:
+    """A run's report as one object: from results or a report dict (``load_report``).
+
+    In Jupyter it shows one row per check (outcome, strength, verdict, worst
+    finding); ``.data`` is the JSON dictionary, ``.markdown()`` the full report.
+
+    Examples
+    --------
+    >>> from seprank.proof.framework import CheckSpec, run_check
+    >>> def body(ctx):
+    ...     with ctx.step("1 + 1 = 2", source="arithmetic") as s:
+    ...         s.require(1 + 1 == 2, "no")
+    >>> report = ProofReport([run_check(CheckSpec("demo", "a demo", "none", body))])
+    >>> report
+    <ProofReport: 1 check; outcomes open 1>
+    >>> print(report._repr_markdown_().splitlines()[-1])
+    | demo | open | none | verified | - |
+    >>> "<caption>" in report._repr_html_(), report.markdown().startswith("# seprank")
+    (True, True)
+    """
+
+    _HEADER = ("id", "outcome", "strength", "verdict", "worst finding")
+
+    def __init__(self, results: list[CheckResult] | dict[str, Any]):
+        self.data = results if isinstance(results, dict) else report_dict(results)
+
+    def _rows(self) -> list[list[Any]]:
+        return [[c["id"], c.get("outcome", "open"), c.get("strength", "none"), c["verdict"],
+                 (c.get("findings") or ["-"])[0]] for c in self.data["checks"]]
+
+    def _caption(self) -> str:
+        counts: dict[str, int] = {}
+        for c in self.data["checks"]:
+            counts[c.get("outcome", "open")] = counts.get(c.get("outcome", "open"), 0) + 1
+        n = len(self.data["checks"])
+        return (f"{n} check{'s' if n != 1 else ''}; outcomes "
+                + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+
+    def __repr__(self) -> str:
+        return f"<ProofReport: {self._caption()}>"
+
+    def _repr_html_(self) -> str:
+        from seprank._display import html_table
+
+        return html_table(self._caption(), self._HEADER, self._rows())
+
+    def _repr_markdown_(self) -> str:
+        from seprank._display import md_table
+
+        return md_table(self._caption(), self._HEADER, self._rows())
+
+    def markdown(self) -> str:
+        """The full Markdown report (:func:`markdown_from_dict`)."""
+        return markdown_from_dict(self.data)

@@ -12,12 +12,14 @@ blocks ``holds`` (:func:`seprank.proof.claims.apply_dependencies`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from seprank.errors import SeprankError
 from seprank.proof.claims import apply_dependencies
 from seprank.proof.framework import CheckResult, CheckSpec, Step, run_check
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["dependency_graph", "order_checks", "run_checks"]
 
@@ -34,6 +36,8 @@ def dependency_graph(specs: dict[str, CheckSpec]) -> nx.DiGraph:
     >>> list(dependency_graph(specs).edges)
     [('a', 'b')]
     """
+    import networkx as nx  # on first use: `import seprank.proof` stays light
+
     graph = nx.DiGraph()
     graph.add_nodes_from(specs)
     for spec in specs.values():
@@ -65,6 +69,8 @@ def order_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None,
     >>> order_checks(specs, ["c"]), order_checks(specs, ["c"], with_dependencies=False)
     (['a', 'b', 'c'], ['c'])
     """
+    import networkx as nx
+
     graph = dependency_graph(specs)
     if not nx.is_directed_acyclic_graph(graph):
         cycle = nx.find_cycle(graph)

@@ -224,6 +224,13 @@ def _html_table(rows: list[dict[str, Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _code_spans(text: str) -> str:
+    """Escape ``text`` for HTML and turn its Markdown `code` spans into <code> elements."""
+    import re
+
+    return re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text))
+
+
 def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.PathLike,
                        html_path: str | os.PathLike) -> tuple[Path, Path]:
     """Write the Markdown and HTML report of a store (plot beside the Markdown).
@@ -271,7 +278,7 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
             "</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}"
             "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;"
             "padding:2px 6px}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>" + "".join(f"<p>{html.escape(t)}</p>" for t in intro)
+            f"<h1>{html.escape(title)}</h1>" + "".join(f"<p>{_code_spans(t)}</p>" for t in intro)
             + img + "<h2>Finished tasks</h2>" + _html_table(tables["done"])
             + "<h2>Failed tasks</h2>" + _html_table(tables["failed"]) + "</body></html>\n")
     write_text(html_path, page)

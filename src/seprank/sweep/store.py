@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -67,8 +68,9 @@ def _finite(value: Any) -> Any:
 def code_version() -> str:
     """``<version>+<hash>``: the package version and a hash of its Python sources.
 
-    The hash covers every ``.py`` file of ``seprank`` and of the proof checks
-    (``seprank_proofs``), so any edit to the code gives a new version.
+    The hash covers every ``.py`` file of ``seprank`` and of every installed
+    check package (``seprank_proofs`` and the plugins of the ``seprank.checks``
+    entry-point group), so any edit to the code gives a new version.
 
     Examples
     --------
@@ -80,15 +82,19 @@ def code_version() -> str:
 
     digest = hashlib.sha256()
     roots = [Path(seprank.__file__).parent]
-    try:
-        import seprank_proofs
+    from seprank.proof.registry import plugin_packages
 
-        roots.append(Path(seprank_proofs.__file__).parent)
-    except ImportError:  # pragma: no cover - installed without the checks
-        pass
+    for package in plugin_packages().values():  # every installed check package
+        spec = importlib.util.find_spec(package)
+        if spec is not None and spec.submodule_search_locations:
+            roots.extend(Path(p) for p in spec.submodule_search_locations)
+        elif spec is not None and spec.origin:  # a single-module plugin
+            roots.append(Path(spec.origin))
     for root in roots:
-        for path in sorted(root.rglob("*.py")):
-            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\n".encode())
+        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
+        for path in files:
+            rel = path.name if root.is_file() else path.relative_to(root).as_posix()
+            digest.update(f"{root.name}/{rel}\n".encode())
             digest.update(path.read_bytes())
     return f"{seprank.__version__}+{digest.hexdigest()[:12]}"
 
@@ -262,6 +268,45 @@ class ResultStore:
             yield StoredRow(r[0], r[1], json.loads(r[2]), r[3], r[4],
                             None if r[5] is None else json.loads(r[5]), r[6], r[7], r[8],
                             r[9], r[10])
+
+    def _display(self) -> tuple[str, list[str], list[list[Any]]]:
+        by: dict[tuple[str, str], int] = {}
+        for row in self.rows():
+            key = (row.computation, row.status)
+            by[key] = by.get(key, 0) + 1
+        rows = [[comp, status, n] for (comp, status), n in sorted(by.items())]
+        return f"sweep store {self.path.name}", ["computation", "status", "tasks"], rows
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: task counts by computation and status.
+
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     store = ResultStore(pathlib.Path(tmp) / "s.sqlite")
+        ...     t = Task("check", {"id": "L-Lemma4", "full": False, "delay_s": 0})
+        ...     _ = store.record("k", t, "v1", "done", result={"verdict": "verified"})
+        ...     page = store._repr_html_()
+        ...     store.close()
+        >>> "<td>check</td><td>done</td><td>1</td>" in page
+        True
+        """
+        from seprank._display import html_table
+
+        return html_table(*self._display())
+
+    def _repr_markdown_(self) -> str:
+        """Markdown display: the table of :meth:`_repr_html_`.
+
+        >>> import tempfile, pathlib
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     store = ResultStore(pathlib.Path(tmp) / "s.sqlite")
+        ...     print(store._repr_markdown_().splitlines()[0])
+        ...     store.close()
+        **sweep store s.sqlite**
+        """
+        from seprank._display import md_table
+
+        return md_table(*self._display())
 
     def close(self) -> None:
         self._conn.close()
