@@ -1,9 +1,10 @@
 """``import seprank`` stays light: the heavy libraries load on first use (issue 13).
 
-Measured on the shared 2-core machine (2026-11-23, load ~6): ``import seprank``
-0.25-0.43 s wall, 0.08-0.21 s of it in seprank by ``-X importtime`` (was
-0.85-0.96 s with SymPy at import). A time bound would be flaky, so the test
-asserts which modules an import loads.
+Measured on the shared 2-core machine (2026-11-23): ``import seprank`` 0.12-0.19 s
+wall at load 0.7 and 0.25-0.43 s at load 6 (0.09 s in seprank by ``-X
+importtime``); before, 0.60-0.78 s at load 0.7 and 0.85-0.96 s at load 6, with
+SymPy (and, on main with the separation module, numba) loaded at import. A time
+bound would be flaky, so the test asserts which modules an import loads.
 """
 
 import subprocess
