@@ -105,7 +105,7 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
     ...         read_json(f)
     ...     except InputError as exc:
     ...         print(str(exc).split(": ", 1)[1])
-    JSON nested too deeply (a matrix is a list of rows)
+    JSON nested too deeply
     """
     path = Path(path)
     try:
@@ -121,8 +121,7 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
     try:
         return json.loads(text, parse_int=parse_integer)
     except RecursionError:
-        raise InputError(f"{path}: {what} nested too deeply (a matrix is a list of rows)"
-                         ) from None
+        raise InputError(f"{path}: {what} nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: not valid {what} ({exc})") from None
 

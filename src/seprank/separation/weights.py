@@ -138,13 +138,8 @@ def load_weights(path: str | Path) -> tuple[dict, dict]:
     ...     load_weights(f)[1]
     {'L': 1, 'H': 1, 'd_a': 1, 'd_x': 1}
     """
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise InputError(f"cannot read weights file {path}: {exc.strerror}") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"weights file {path} is not JSON: {exc.msg} at line {exc.lineno}") \
-            from None
+    from seprank.matrix_io import read_json
+
+    # exact big integers, bounded nesting, one-line errors (the CLI's common JSON reader)
+    obj = read_json(path, what="weights JSON")
     return weights_from_json(obj)
