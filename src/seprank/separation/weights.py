@@ -10,7 +10,6 @@ its ``"weights"`` member is read.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 
