@@ -134,6 +134,9 @@ def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
     env = dict(WORKER_ENV, NUMBA_NUM_THREADS=str(threads_per_worker),
                OMP_NUM_THREADS=str(threads_per_worker),
                OPENBLAS_NUM_THREADS=str(threads_per_worker))
+    # Worker logs are silenced below CRITICAL: a task's failure reaches the store as its
+    # one-line error (and `seprank report` lists it); what workers log while the cluster
+    # shuts down (e.g. a heartbeat to a scheduler already closed) is noise, not news.
     # Ctrl-C at a terminal signals the whole process group: worker processes would each
     # print a KeyboardInterrupt traceback while this process shuts them down anyway. They
     # are started with SIGINT ignored (inherited across the spawn), so Ctrl-C reaches this
@@ -144,7 +147,7 @@ def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
     try:
         return LocalCluster(n_workers=n, threads_per_worker=threads_per_worker,
                             processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                            silence_logs=logging.ERROR, env=env)
+                            silence_logs=logging.CRITICAL, env=env)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
