@@ -49,6 +49,7 @@ from seprank.bounds.moments import (
 )
 from seprank.bounds.wies2021 import thm3_bound, thm3_proof_bound, thm4_bound
 from seprank.constructions.monomial_chain import (
+    exponents_by_layer,
     family_log2_lower_bound,
     moment_jacobian_rank,
     monomial_exponents,
@@ -416,16 +417,7 @@ def w_thm1(ctx):
 
 def _exponents_by_layer(sv, sched):
     """The exponents of monomial_exponents after each prefix of the schedule (one pass)."""
-    from collections import Counter
-
-    g = [Counter() for _ in range(sv)]
-    for pairs in sched:
-        new = []
-        for a, (b, c) in enumerate(pairs):
-            e = g[a] + g[b] + g[c]
-            e[(min(b, c), max(b, c))] += 1
-            new.append(e)
-        g = new
+    for g in exponents_by_layer(sv, sched):
         yield [dict(e) for e in g]
 
 

@@ -52,7 +52,7 @@ from seprank.bounds.levine2020 import (
     thm6_bound,
 )
 from seprank.bounds.wies2021 import thm3_bound as wies_thm3_bound
-from seprank.constructions.monomial_chain import shift_schedule
+from seprank.constructions.monomial_chain import exponents_by_layer, shift_schedule
 
 __all__ = [
     "family_seps_by_layer",
@@ -64,15 +64,7 @@ __all__ = [
 
 
 def _exponents_by_layer(s: int, L_max: int) -> Iterator[list[Counter]]:
-    g = [Counter() for _ in range(s)]
-    for pairs in shift_schedule(s, L_max):
-        new = []
-        for a, (b, c) in enumerate(pairs):
-            e = g[a] + g[b] + g[c]
-            e[(min(b, c), max(b, c))] += 1
-            new.append(e)
-        g = new
-        yield g
+    return exponents_by_layer(s, shift_schedule(s, L_max))
 
 
 def family_seps_by_layer(s: int, L_max: int) -> list[list[int]]:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 from math import prod
 
@@ -92,13 +93,17 @@ def monomial_network(s: int, schedule: list):
     return SelfAttentionNetwork(L, s, s, 1, weights=W)
 
 
-def monomial_exponents(s: int, schedule: list) -> list[dict[tuple[int, int], int]]:
-    """Exponents e_bc (b <= c) of g_a for every channel a after the schedule (exact).
+def exponents_by_layer(s: int, schedule: list) -> Iterator[list[Counter]]:
+    """The exponents e_bc of g_a for every channel a after each layer of the schedule.
+
+    One layer maps g_a to g_a + g_b + g_c + [S_bc] for its pair (b, c) = schedule[a]
+    (module docstring); the yielded list holds one Counter per channel (the same
+    objects are not reused between layers).
 
     Examples
     --------
-    >>> monomial_exponents(2, [[(0, 0), (0, 1)], [(1, 1), (0, 0)]])[0]   # S00 S01^2 S11
-    {(0, 0): 1, (0, 1): 2, (1, 1): 1}
+    >>> [[dict(e) for e in g] for g in exponents_by_layer(2, [[(0, 0), (0, 1)]])]
+    [[{(0, 0): 1}, {(0, 1): 1}]]
     """
     g = [Counter() for _ in range(s)]
     for pairs in schedule:
@@ -108,7 +113,21 @@ def monomial_exponents(s: int, schedule: list) -> list[dict[tuple[int, int], int
             e[(min(b, c), max(b, c))] += 1
             new.append(e)
         g = new
-    return [dict(sorted(e.items())) for e in g]
+        yield g
+
+
+def monomial_exponents(s: int, schedule: list) -> list[dict[tuple[int, int], int]]:
+    """Exponents e_bc (b <= c) of g_a for every channel a after the schedule (exact).
+
+    Examples
+    --------
+    >>> monomial_exponents(2, [[(0, 0), (0, 1)], [(1, 1), (0, 0)]])[0]   # S00 S01^2 S11
+    {(0, 0): 1, (0, 1): 2, (1, 1): 1}
+    """
+    last = [Counter() for _ in range(s)]
+    for last in exponents_by_layer(s, schedule):  # noqa: B007 (the last layer is wanted)
+        continue
+    return [dict(sorted(e.items())) for e in last]
 
 
 def monomial_sep(exponents: dict) -> int:
