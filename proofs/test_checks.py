@@ -8,10 +8,10 @@ violation means the check asked for more than its evidence gives).
 """
 
 import pytest
+from seprank_proofs import PAPERS
 
 from seprank.proof import registered_checks, run_check
 from seprank.proof.testing import assert_consistent
-from seprank_proofs import PAPERS
 
 SPECS = registered_checks(package="seprank_proofs")
 
