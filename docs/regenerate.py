@@ -8,6 +8,8 @@ runs every registered check (fast tier) once and writes, from that run:
   (``report.json``, ``report.md``, ``report.html``, ``figures/``);
 * ``docs/errata/PAPER.md`` -- the erratum sheet of each paper (as ``seprank errata
   PAPER --from docs/report/report.json -o docs/errata/PAPER.md`` would);
+* ``docs/report/screenshot.png`` -- the HTML report as headless Chromium renders it
+  (when one is installed);
 * the README's outcome table, between the markers ``<!-- outcomes:start -->`` and
   ``<!-- outcomes:end -->`` (nothing else in the README changes).
 """
@@ -82,7 +84,23 @@ def main() -> int:
     _, tail = rest.split(END, 1)
     write_text(readme, f"{head}{START}\n{outcome_table(data)}\n{END}{tail}")
     print(f"wrote {paths['json'].parent}, docs/errata/*.md, README.md outcome table")
+    _screenshot(paths["html"])
     return 0
+
+
+def _screenshot(page: Path) -> None:
+    """docs/report/screenshot.png, rendered as tests/test_report_browser.py renders it."""
+    import importlib.util
+    import shutil
+
+    if not any(shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")):
+        print("no Chromium: docs/report/screenshot.png left as it is", file=sys.stderr)
+        return
+    where = ROOT / "tests" / "test_report_browser.py"
+    spec = importlib.util.spec_from_file_location("_report_browser", where)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    print("wrote", module.render_screenshot(page, page.with_name("screenshot.png")))
 
 
 if __name__ == "__main__":

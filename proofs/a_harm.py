@@ -16,6 +16,8 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs import AMSEL
+
 import seprank
 from seprank.combinatorics import compositions
 from seprank.constructions.harmonics import (
@@ -24,7 +26,7 @@ from seprank.constructions.harmonics import (
 )
 from seprank.proof import Claim, check
 
-SRC = "amsel_benefits_of_rank_talk.txt"
+SRC = AMSEL
 
 FAST = {"d": range(1, 7), "l": range(0, 7)}
 FULL = {"d": range(1, 9), "l": range(0, 9)}
@@ -47,17 +49,17 @@ CLAIM_A_HARM = Claim("claim",
                      "the degree-l spherical harmonics in d dimensions form a space of "
                      "dimension N(d, l) = C(d+l-1, l) - C(d+l-3, l-2); for d = 3 the degrees "
                      "0, 1, 2 give 1, 3, 5",
-                     f"{SRC} l.648-674")
+                     SRC.cite("l.648-674"))
 
 @check(id="A-harm", title="N(d, l) = dim of degree-l spherical harmonics, by exact rank",
-       source=f"{SRC} l.648-674",
+       source=SRC.cite("l.648-674"),
        claim=CLAIM_A_HARM)
 def a_harm(ctx):
     grid = FULL if ctx.full else FAST
 
     with ctx.step("The Laplacian's matrix on monomial bases is right: it kills the known "
                   "harmonic x1*x2 and the zonal harmonic (d-1)*x1^2 - (x2^2+...+xd^2), and "
-                  "maps x1^2 to 2", source=f"{SRC} l.656-662") as s:
+                  "maps x1^2 to 2", source=SRC.cite("l.656-662")) as s:
         d = 4
         cols = compositions(2, d)
         L = laplacian_matrix(d, 2)
@@ -69,7 +71,7 @@ def a_harm(ctx):
         s.require(img == [0, 0] and x1sq == 2, "Laplacian matrix is wrong", images=img)
 
     with ctx.step("The printed examples: in ambient dimension 3, the degree 0, 1, 2 harmonics "
-                  "have dimensions 1, 3, 5", source=f"{SRC} l.670, l.674") as s:
+                  "have dimensions 1, 3, 5", source=SRC.cite("l.670, l.674")) as s:
         got = [_exact_row(3, l)["N_exact"] for l in (0, 1, 2)]
         s.record(d=3, degrees=[0, 1, 2], exact_dimensions=got, printed=[1, 3, 5])
         s.require(got == [1, 3, 5], "printed example dimensions disagree", exact=got)
@@ -77,7 +79,7 @@ def a_harm(ctx):
     with ctx.step("For every (d, l) in the grid: the Laplacian P_l -> P_{l-2} is onto (rank "
                   "C(d+l-3, l-2), exact), so N(d, l) = C(d+l-1, l) - C(d+l-3, l-2); the exact "
                   "kernel dimension equals that closed form (the talk prints none)",
-                  source=f"{SRC} l.670") as s:
+                  source=SRC.cite("l.670")) as s:
         rows, table = [], {}
         for d in grid["d"]:
             for l in grid["l"]:
@@ -95,7 +97,7 @@ def a_harm(ctx):
 
     with ctx.step("Consistency with the other classical form N(d, l) = (2l+d-2)/(l+d-2) * "
                   "C(l+d-2, l) for d >= 3 (exact rationals) and N(2, l) = 2 for l >= 1",
-                  source=f"{SRC} l.670") as s:
+                  source=SRC.cite("l.670")) as s:
         bad = []
         for d in grid["d"]:
             for l in grid["l"]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from math import comb
 
+from seprank_proofs import AMSEL
+
 from seprank.combinatorics import compositions
 from seprank.constructions.harmonics import (
     harmonic_dimension_closed_form,
@@ -23,7 +25,7 @@ from seprank.constructions.harmonics import (
 )
 from seprank.proof import Claim, check
 
-SRC = "amsel_benefits_of_rank_talk.txt"
+SRC = AMSEL
 
 FAST = {"d": range(2, 7), "l": range(0, 7), "extra": 2}
 FULL = {"d": range(2, 8), "l": range(0, 7), "extra": 2}
@@ -32,17 +34,17 @@ FULL = {"d": range(2, 8), "l": range(0, 7), "extra": 2}
 CLAIM_A_M = Claim("claim",
                   "a head that sees only an r-dimensional projection x' of its input touches "
                   "at most M(d, l) <= C(r+l, l) directions of the degree-l harmonics",
-                  f"{SRC} l.691-700")
+                  SRC.cite("l.691-700"))
 
 @check(id="A-M", title="a rank-r head touches at most C(r+l, l) degree-l harmonic directions",
-       source=f"{SRC} l.691-700", depends=("A-harm",),
+       source=SRC.cite("l.691-700"), depends=("A-harm",),
        claim=CLAIM_A_M)
 def a_m(ctx):
     grid = FULL if ctx.full else FAST
 
     with ctx.step("Laplacian^k of a polynomial in x_1..x_r is again a polynomial in x_1..x_r, so "
                   "the H_l components of all polynomials in x' lie in the H_l components of "
-                  "P_l(x'), a space of dimension <= C(r+l-1, l)", source=f"{SRC} l.693") as s:
+                  "P_l(x'), a space of dimension <= C(r+l-1, l)", source=SRC.cite("l.693")) as s:
         outside = []
         for d in grid["d"]:
             for r in range(1, d + 1):
@@ -62,7 +64,7 @@ def a_m(ctx):
     with ctx.step("Exact dimension M(d, l) of the touched part of H_l for every d, r <= d, l in "
                   "the grid (polynomials in x' of degree l, l+2, ..., l+2K; the rank stops "
                   "growing after degree l), against the printed bound M(d, l) <= C(r+l, l)",
-                  source=f"{SRC} l.695-696") as s:
+                  source=SRC.cite("l.695-696")) as s:
         table, rows = {}, []
         for d in grid["d"]:
             for r in range(1, d + 1):
@@ -86,7 +88,7 @@ def a_m(ctx):
 
     with ctx.step("Sharper exact value (our observation, not printed): M(d, l) = C(r+l-1, l) for "
                   "r < d and M(d, l) = N(d, l) for r = d, so the printed bound holds with room",
-                  source=f"{SRC} l.695") as s:
+                  source=SRC.cite("l.695")) as s:
         mism = []
         for d in grid["d"]:
             for r in range(1, d + 1):
@@ -100,7 +102,7 @@ def a_m(ctx):
 
     with ctx.step("The printed example phi([x1; x2], y) is orthogonal to x3^5: every monomial "
                   "of g(x1, x2) * x3^5 has an odd exponent of x3, and the sphere measure is "
-                  "invariant under x3 -> -x3, so each integral is zero", source=f"{SRC} l.694")\
+                  "invariant under x3 -> -x3, so each integral is zero", source=SRC.cite("l.694"))\
             as s:
         s.record(argument="for g a polynomial in x1, x2 (dense in L^2 of functions of x1, x2), "
                           "integral of g * x3^5 over S^{d-1} = - itself under x3 -> -x3",

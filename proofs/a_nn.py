@@ -17,6 +17,7 @@ import random
 from fractions import Fraction
 
 from mpmath import iv
+from seprank_proofs import AMSEL
 
 import seprank
 from seprank.constructions.nearest_neighbor import (
@@ -30,7 +31,7 @@ from seprank.constructions.nearest_neighbor import (
 )
 from seprank.proof import Claim, check
 
-SRC = "amsel_benefits_of_rank_talk.txt"
+SRC = AMSEL
 PRINTED_SCALE = 10**10
 
 
@@ -42,10 +43,10 @@ CLAIM_A_NN = Claim("claim",
                    "for unit vectors y, x_1..x_N the nearest-neighbour function is exactly "
                    "represented by one full-rank hardmax head, X hm(X^T I_d y) (r = d, H = 1 "
                    "suffices)",
-                   f"{SRC} l.491-515")
+                   SRC.cite("l.491-515"))
 
 @check(id="A-nn", title="nearest neighbour = one full-rank hardmax head",
-       source=f"{SRC} l.491-515",
+       source=SRC.cite("l.491-515"),
        claim=CLAIM_A_NN)
 def a_nn(ctx):
     rng = random.Random(7)
@@ -53,7 +54,7 @@ def a_nn(ctx):
 
     with ctx.step("On the unit sphere ||x - y||^2 = 2 - 2 x^T y, so argmin of the distance is "
                   "argmax of the inner product (exact on rational sphere points)",
-                  source=f"{SRC} l.498-499") as s:
+                  source=SRC.cite("l.498-499")) as s:
         bad = []
         for _ in range(100):
             d = rng.randint(2, 6)
@@ -66,7 +67,7 @@ def a_nn(ctx):
     with ctx.step("The head I_d X hm(X^T I_d y) returns the nearest neighbour exactly, for every "
                   "instance with a unique nearest neighbour (random rational instances, "
                   "d in 2..6, N in 2..8, plus near-ties); M = W = I_d have exact rank d",
-                  source=f"{SRC} l.500, l.509") as s:
+                  source=SRC.cite("l.500, l.509")) as s:
         mism, ties, checked = [], 0, 0
         for it in range(n_inst):
             d, n = rng.randint(2, 6), rng.randint(2, 8)
@@ -95,7 +96,7 @@ def a_nn(ctx):
         s.require(all(ranks[d] == d for d in ranks), "I_d not full rank")
 
     with ctx.step("As printed, the last equality X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y) is "
-                  "exact for all unit inputs", source=f"{SRC} l.500") as s:
+                  "exact for all unit inputs", source=SRC.cite("l.500")) as s:
         # smallest instance: d = 2, N = 2, a rational near tie around y = (0, 1)
         y_ = [Fraction(0), Fraction(1)]
         x1 = rational_sphere_point([Fraction(2)])  # (4/5, 3/5)
@@ -122,7 +123,7 @@ def a_nn(ctx):
     with ctx.step("Corrected: for fixed inputs with a unique nearest neighbour and score gap "
                   "g > 0, ||I_d X sm(X^T (s I_d) y) - f|| <= 2 (N-1) exp(-s g) -> 0 as s grows "
                   "(the talk's 'scale up the weights', l.505); not uniform in the inputs",
-                  source=f"{SRC} l.500, l.505", corrected=True) as s:
+                  source=SRC.cite("l.500, l.505"), corrected=True) as s:
         scales = [1, 10, 100, 1000, 10**4, PRINTED_SCALE]
         rows, bad = [], []
         for _ in range(40 if ctx.full else 12):

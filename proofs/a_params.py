@@ -13,11 +13,12 @@ import random
 
 import flint
 import sympy
+from seprank_proofs import AMSEL
 
 import seprank
 from seprank.proof import Claim, check
 
-SRC = "amsel_benefits_of_rank_talk.txt"
+SRC = AMSEL
 
 FAST_DR = [(d, r) for d in (2, 3, 4, 6, 8) for r in range(1, d + 1)]
 FULL_DR = FAST_DR + [(d, r) for d in (12, 16) for r in (1, 2, 3, d // 2, d - 1, d)]
@@ -48,10 +49,10 @@ def _jacobian_rank(rng: random.Random, d: int, r: int) -> int:
 CLAIM_A_PARAMS = Claim("claim",
                        "a multi-head layer has 4rHd parameters (4d^2 with H = d/r); merging "
                        "gives M_h = (W^K)^T W^Q and W_h = (W^O)^T W^V of rank <= r",
-                       f"{SRC} l.216-256")
+                       SRC.cite("l.216-256"))
 
 @check(id="A-params", title="4rHd parameters; merged rank-r M_h and W_h",
-       source=f"{SRC} l.216-256",
+       source=SRC.cite("l.216-256"),
        claim=CLAIM_A_PARAMS)
 def a_params(ctx):
     dr = FULL_DR if ctx.full else FAST_DR
@@ -59,7 +60,7 @@ def a_params(ctx):
 
     with ctx.step("Counting: four r x d matrices per head, H heads: 4rHd entries; with H = d/r "
                   "this is 4d^2, equal to the count for H = 1, r = d",
-                  source=f"{SRC} l.222-224, l.255-256") as s:
+                  source=SRC.cite("l.222-224, l.255-256")) as s:
         r, H, d = sympy.symbols("r H d", positive=True)
         per_head = 4 * r * d
         total = sympy.expand(H * per_head)
@@ -71,7 +72,7 @@ def a_params(ctx):
 
     with ctx.step("Merging is exact: (W^K X)^T (W^Q y) = X^T M y with M = (W^K)^T W^Q and "
                   "(W^O)^T (W^V X) a = W X a with W = (W^O)^T W^V, on random integer data",
-                  source=f"{SRC} l.232-236") as s:
+                  source=SRC.cite("l.232-236")) as s:
         bad = []
         for d, r in dr[:12]:
             WQ, WK, WV, WO = (_randmat(rng, r, d) for _ in range(4))
@@ -86,7 +87,7 @@ def a_params(ctx):
 
     with ctx.step("Exact ranks: for random integer factors, rank M_h = rank W_h = r (generic) "
                   "for every (d, r) with r <= d; and rank never exceeds r, also for "
-                  "adversarial (rank-deficient) factors", source=f"{SRC} l.238") as s:
+                  "adversarial (rank-deficient) factors", source=SRC.cite("l.238")) as s:
         rows, over = [], []
         for d, r in dr:
             WQ, WK, WV, WO = (_randmat(rng, r, d) for _ in range(4))
@@ -116,7 +117,7 @@ def a_params(ctx):
                   "a set of dimension 2dr - r^2 (exact Jacobian rank of (A, B) -> A^T B at "
                   "random integer points), so the layer has 2H(2dr - r^2) = 4rHd - 2Hr^2 "
                   "independent directions; 4rHd counts the entries of the factors",
-                  source=f"{SRC} l.240, l.248") as s:
+                  source=SRC.cite("l.240, l.248")) as s:
         rows, bad = [], []
         for d, r in dr:
             if d > 8:

@@ -24,6 +24,8 @@ import random
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs import AMSEL
+
 from seprank.bounds.levine2020 import e_bounds
 from seprank.constructions.harmonics import harmonic_dimension_closed_form
 from seprank.constructions.nearest_neighbor import random_rational_sphere_point
@@ -31,7 +33,7 @@ from seprank.constructions.nn_reduction import frobenius_gap, nn_split, orthonor
 from seprank.proof import check
 from seprank.proof.claims import Claim
 
-SRC = "amsel_benefits_of_rank_talk.txt"
+SRC = AMSEL
 SEED = 722
 
 CLAIM = Claim(
@@ -41,7 +43,7 @@ CLAIM = Claim(
     "(d >= 5, eps >= c'/(d - 2e^2 r), H <= (1/2)(d/(2e(r + C'/eps)))^(C'/eps)), every choice of "
     "H rank-r generalized attention heads has E ||f(X; y) - sum_h V_h X phi_h(K_h^T X, y)||^2 "
     ">= eps for the nearest-neighbour function f (x_1, x_2 ~ D_2(S^(d-1)), y uniform)",
-    f"{SRC} Theorem 2, l.722-736", main_result=True)
+    SRC.cite("Theorem 2, l.722-736"), main_result=True)
 
 
 def _rank_k(rng, n, k):
@@ -52,7 +54,7 @@ def _rank_k(rng, n, k):
 
 
 @check(id="A-Thm2", title="Theorem 2 (equivariant lower bound): hypotheses, the proof sketch's "
-       "displays as identities", source=f"{SRC} l.519-569, l.639-736",
+       "displays as identities", source=SRC.cite("l.519-569, l.639-736"),
        depends=("A-nn", "A-harm", "A-M"), claim=CLAIM)
 def a_thm2(ctx):
     rng = random.Random(SEED)
@@ -61,7 +63,7 @@ def a_thm2(ctx):
                   "(x_1+x_2)/2 + sgn(y^T(x_1-x_2)) (x_1-x_2)/2, and its component along "
                   "u = x_1 - x_2 is sgn(y^T u)|u|/2 = sgn(y^T u)/sqrt(2), so projecting the "
                   "error onto u/|u| gives (1/2)(sgn(x^T y) - sqrt(2) x^T A)^2 with x = u/|u|; "
-                  "exact at rational points (d = 2..6)", source=f"{SRC} l.563-569") as s:
+                  "exact at rational points (d = 2..6)", source=SRC.cite("l.563-569")) as s:
         n, bad = 0, None
         for d in range(2, 7):
             for _ in range(8 if ctx.full else 4):
@@ -83,7 +85,7 @@ def a_thm2(ctx):
                   "T(Y_l^i (x) Y_l^i) ||^2 = sum_l beta_l^2 (N(d,l) - H M(d,l)); with the "
                   "T(Y (x) Y) orthonormal the left side is sum_l beta_l^2 (N - HM)^2. Exact at "
                   "d = 5, l = 1, H = 1, r = 1 (N = 5, M <= C(2, 1) = 2)",
-                  source=f"{SRC} l.702-708") as s:
+                  source=SRC.cite("l.702-708")) as s:
         N, M = harmonic_dimension_closed_form(5, 1), comb(1 + 1, 1)
         lhs, rhs = (N - M) ** 2, N - M
         s.record(N=N, M=M, lhs_over_beta2=lhs, rhs_over_beta2=rhs)
@@ -104,7 +106,7 @@ def a_thm2(ctx):
                   "M(d,l)-dimensional subspace (l.695). If all heads shared those elements the "
                   "bound would be N - M, not N - HM; the display does not bound the error of "
                   "general heads. Instance: H = 2 heads on different subspaces",
-                  source=f"{SRC} l.695, l.706") as s:
+                  source=SRC.cite("l.695, l.706")) as s:
         # two heads on the subspaces spanned by e_1 and e_2 (M = 1 each), target I_3:
         # the best error is 3 - 2 = 1, the display's accounting (shared e_1) gives 2
         A = [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
@@ -126,7 +128,7 @@ def a_thm2(ctx):
     with ctx.step("repaired: ||beta I_N - A||_F^2 >= beta^2 (N - rank A) (A Pi = 0 on the "
                   "kernel projector Pi, ||M||_F >= ||M Pi||_F), with equality for a coordinate "
                   "projection; exact on random rational A of rank <= k, N <= 7",
-                  source=f"{SRC} l.702-708", corrected=True) as s:
+                  source=SRC.cite("l.702-708"), corrected=True) as s:
         s.verifies(*(e for e in (err_mid, err_first) if e is not None))
         n, bad = 0, None
         for N in range(2, 8):
@@ -149,7 +151,7 @@ def a_thm2(ctx):
                   "r >= d/(2e) makes the base d/(2e(r + C'/eps)) < 1, so H <= 1/2 and no H >= 1 "
                   "qualifies (exact with e's certified enclosure, d <= 200). Also d - 2e^2 r "
                   "never vanishes (e^2 is irrational), so regime 2's eps bound is defined; it is "
-                  "vacuous for d < 2e^2 r", source=f"{SRC} l.509-511, l.724-732") as s:
+                  "vacuous for d < 2e^2 r", source=SRC.cite("l.509-511, l.724-732")) as s:
         lo, hi = e_bounds(14)
         bad, n = None, 0
         for d in range(5, 201):
@@ -166,7 +168,7 @@ def a_thm2(ctx):
                   "that the talk does not give, and the talk proves only a sketch of the "
                   "informal version (l.519-525); the step from the sketch's sum "
                   "sum_l beta_l^2 (N(d,l) - H M(d,l)) to the two regimes is not in the talk",
-                  source=f"{SRC} l.716-736") as s:
+                  source=SRC.cite("l.716-736")) as s:
         s.record(constants="unspecified", proof_in_source="sketch of the informal bound only")
         s.inconclusive("the statement quantifies over unstated constants; not decided here")
 

@@ -23,6 +23,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import sympy
+from seprank_proofs import AMSEL
 
 import seprank
 from seprank.constructions.nearest_neighbor import (
@@ -32,7 +33,7 @@ from seprank.constructions.nearest_neighbor import (
 )
 from seprank.proof import Claim, check
 
-SRC = "amsel_benefits_of_rank_talk.txt"
+SRC = AMSEL
 Z999 = 3.2905267314919255  # two-sided 99.9% normal quantile
 
 
@@ -86,10 +87,10 @@ def _unit_rows(rng: np.random.Generator, n: int, d: int) -> np.ndarray:
 CLAIM_A_VOTE = Claim("claim",
                      "a random rank-1 hardmax head is right with probability about 1/2 + "
                      "c/sqrt(d); a majority of H such heads is right with high probability",
-                     f"{SRC} l.781-831")
+                     SRC.cite("l.781-831"))
 
 @check(id="A-vote", title="random rank-1 hardmax vote: 1/2 + c/sqrt(d); majority for N = 2",
-       source=f"{SRC} l.781-831", depends=("A-nn",),
+       source=SRC.cite("l.781-831"), depends=("A-nn",),
        claim=CLAIM_A_VOTE)
 def a_vote(ctx):
     n_mc = 200_000 if ctx.full else 40_000
@@ -99,7 +100,7 @@ def a_vote(ctx):
                   "(sympy) for d = 3..8, and (1/pi) E|rho| <= p(d) - 1/2 <= (1/2) E|rho| with "
                   "E|rho| = Gamma(d/2)/(sqrt(pi) Gamma((d+1)/2)) ~ sqrt(2/(pi d)), so "
                   "p(d) - 1/2 = Theta(1/sqrt(d)), and sqrt(d)(p(d) - 1/2) -> sqrt(2)/pi^(3/2)",
-                  source=f"{SRC} l.793") as s:
+                  source=SRC.cite("l.793")) as s:
         rows = []
         for d in range(3, 9):
             p = _p_exact_sympy(d)
@@ -123,7 +124,7 @@ def a_vote(ctx):
     with ctx.step("Monte Carlo (seeded, full-dimensional q, x_1, x_2, y uniform): the observed "
                   "success rate of hm(X^T q q^T y); test: the exact p(d) lies in each 99.9% "
                   "Wilson interval, and the interval for p - 1/2 excludes 0",
-                  source=f"{SRC} l.793") as s:
+                  source=SRC.cite("l.793")) as s:
         rng = np.random.default_rng(20240607)
         rows = []
         for d in dims:
@@ -148,7 +149,7 @@ def a_vote(ctx):
                   "[x1; 1; 0], [x2; -1; 0], [y; 0; 0]) computes, exactly on rational points "
                   "with integer q_h, the target whose index sign matches the tally of the "
                   "votes; layer 2 returns x_1 iff the tally is positive",
-                  source=f"{SRC} l.815-831") as s:
+                  source=SRC.cite("l.815-831")) as s:
         rr = random.Random(11)
         bad, done, rank_m = [], 0, set()
         for _ in range(60):
@@ -189,7 +190,7 @@ def a_vote(ctx):
     with ctx.step("Majority of H random rank-1 heads is correct with high probability: Monte "
                   "Carlo (2-d reduction of q onto span(u, y), exact in distribution) with "
                   "99.9% Wilson intervals; success grows towards 1 with H",
-                  source=f"{SRC} l.798") as s:
+                  source=SRC.cite("l.798")) as s:
         rng = np.random.default_rng(99)
         n = 4000 if ctx.full else 2000
         rows = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import flint
 import numpy as np
+from seprank_proofs import CHAPTER7, LEVINE2020, WIES2021
 
 import seprank
 from seprank.bounds.levine2020 import log3, thm2_c2
@@ -26,19 +27,19 @@ from seprank.models import SelfAttentionNetwork
 from seprank.proof import Claim, check
 from seprank.tensors import grid_tensor, matricize
 
-NOTES = "tensors_for_dl_theory_chapter7.txt"
-PAPER = "levine2020_depth_to_width_self_attention.txt"
-WIES = "wies2021_vocabulary_bottleneck.txt"
+NOTES = CHAPTER7
+PAPER = LEVINE2020
+WIES = WIES2021
 
 
 CLAIM_C7_CLAIMS = Claim("theorem",
                         "the notes' Claims 7.1-7.2, Prop. 7.1, eqs. (7.5)-(7.9) and Theorems "
                         "7.1-7.3 restate levine2020 and wies2021",
-                        f"{NOTES} l.140-375",
+                        NOTES.cite("l.140-375"),
                         main_result=True)
 
 @check(id="C7-claims", title="lecture notes' claims, propositions and theorems vs the papers",
-       source=f"{NOTES} l.140-375",
+       source=NOTES.cite("l.140-375"),
        depends=("L-Claim1", "L-Claim2", "L-Prop1", "L-Lemma1", "L-Thm1", "L-Thm2", "W-Thm3",
                 "W-Thm4", "W-Cor2", "W-Thm1", "W-Thm2"),
        claim=CLAIM_C7_CLAIMS)
@@ -47,7 +48,7 @@ def c7_claims(ctx):
                   "scalar function y (the paper's proof is already general): tested by L-Claim1; "
                   "rerun: a function of known separation rank 4 has grid rank <= 4 for random "
                   "templates and = 4 for generic ones",
-                  source=f"{NOTES} l.142-170; {PAPER} l.619-645") as s:
+                  source=NOTES.cite("l.142-170", PAPER.cite("l.619-645"))) as s:
         rng = np.random.default_rng(1420)
         fs = [random_poly(rng, 2, 2) for _ in range(4)]
         gs = [random_poly(rng, 2, 2) for _ in range(4)]
@@ -65,7 +66,7 @@ def c7_claims(ctx):
                   "proof's equivalence f(Theta) = 0 <=> all minors vanish <=> rank < R holds for "
                   "real Theta (sum of real squares) and fails for complex ones (A = [[1, i]]: "
                   "f = 1 + i^2 = 0, rank 1), which the notes avoid by their restriction; tested "
-                  "by L-Claim2", source=f"{NOTES} l.174-187; {PAPER} l.650-665") as s:
+                  "by L-Claim2", source=NOTES.cite("l.174-187", PAPER.cite("l.650-665"))) as s:
         import sympy as sp
 
         A = sp.Matrix([[1, sp.I]])
@@ -76,7 +77,7 @@ def c7_claims(ctx):
     with ctx.step("Eqs. (7.5)-(7.6) as printed annotate a_j^i (and a_hj^i) as an element of "
                   "R^{d_x x d_x} and W^{V,l,h} y^{l,j} as an element of R^{da x da}; computed: "
                   "a_hj^i = <W^Q y^i, W^K y^j> is a scalar and W^V y^j a vector in R^{d_a}",
-                  source=f"{NOTES} l.243-251") as s:
+                  source=NOTES.cite("l.243-251")) as s:
         net = SelfAttentionNetwork.random(1, 4, 2, seed=2430, nonzero=True)
         y = np.random.default_rng(0).integers(-3, 4, size=(3, 4)).astype(object)
         Q, K, V = (net.weights[k][0, 0] for k in "QKV")
@@ -91,7 +92,8 @@ def c7_claims(ctx):
 
     with ctx.step("Corrected (7.6) (a scalar, W^V y in R^{d_a}) is eq. (3) of levine2020: the "
                   "layer computed from (7.6) equals the network's exact evaluation",
-                  source=f"{NOTES} l.249-251; {PAPER} eq. (3) l.71-75", corrected=True) as s:
+                  source=NOTES.cite("l.249-251", PAPER.cite("eq. (3) l.71-75")),
+                  corrected=True) as s:
         out = np.zeros((3, 4), dtype=object)
         for i in range(3):
             for h in range(net.H):
@@ -109,7 +111,7 @@ def c7_claims(ctx):
                   "of summed positions, the notes' the number of arguments. Computed (L-Lemma1): "
                   "a summand of eq. (16) has degree 1 in x^i and 2 in each x^{j_c} (C position "
                   "sums, C + 1 arguments, total degree 2C + 1 = 3^L)",
-                  source=f"{NOTES} l.254-256; {PAPER} l.79-81, eq. (16) l.368") as s:
+                  source=NOTES.cite("l.254-256", PAPER.cite("l.79-81, eq. (16) l.368"))) as s:
         import sympy as sp
 
         # d_x = 2, L = 2 (C = 4): the summand of eq. (16) for distinct positions
@@ -138,21 +140,21 @@ def c7_claims(ctx):
     with ctx.step("Prop. 7.1 / eq. (7.8) is levine2020 Prop. 1 / eq. (6) (same statement for "
                   "balanced partitions): tested by L-Prop1; rerun: equal exact separation ranks "
                   "over the 3 balanced partitions of N = 4",
-                  source=f"{NOTES} l.268-272; {PAPER} l.106-112") as s:
+                  source=NOTES.cite("l.268-272", PAPER.cite("l.106-112"))) as s:
         case = network_sep_ranks(1, 2, 1, 4, seed=3)
         s.record(cross_reference="L-Prop1", sep_ranks=case["sep_ranks"])
         s.require(len(set(case["sep_ranks"].values())) == 1, "ranks differ")
 
     with ctx.step("Thm 7.1 / eq. (7.10) is levine2020 Theorem 1 / eq. (7) verbatim (same a, same "
                   "regime remark): tested by L-Thm1 (and the upper bound by L-Thm3)",
-                  source=f"{NOTES} l.345-350; {PAPER} l.126-132") as s:
+                  source=NOTES.cite("l.345-350", PAPER.cite("l.126-132"))) as s:
         s.record(cross_reference=["L-Thm1", "L-Thm3"])
 
     with ctx.step("Thm 7.2 / eq. (7.11): b_1, b_2, c_1 agree with levine2020 eq. (8); c_2 is "
                   "printed '-2 d_x log_3 d_x / 2 sqrt(2e) + log_3 d_x', which read with the "
                   "usual precedence, (log_3 d_x)/(2 sqrt(2e)), differs from the paper's "
                   "log_3(d_x / (2 sqrt(2e))) (l.156, \\nicefrac inside the log)",
-                  source=f"{NOTES} l.355-361; {PAPER} l.150-156") as s:
+                  source=NOTES.cite("l.355-361", PAPER.cite("l.150-156"))) as s:
         rows = []
         e = flint.arb.const_e()
         for d_x in (4, 9, 27):
@@ -170,7 +172,7 @@ def c7_claims(ctx):
                   "qualifications: the lower bound for the vocabulary embedding assumes N -> "
                   "infinity (wies2021 l.137), and Thm 1 ignores positional embeddings "
                   "(footnote 1, l.129); the notes' unqualified statement is not decided here",
-                  source=f"{NOTES} l.367-375; {WIES} l.127-140") as s:
+                  source=NOTES.cite("l.367-375", WIES.cite("l.127-140"))) as s:
         s.record(cross_reference=["W-Thm3", "W-Thm4", "W-Cor2", "W-Lemma7"],
                  missing_hypotheses=["N -> infinity for the vocabulary embedding (lower bound)",
                                      "positional embeddings ignored (upper bound)"])
@@ -182,7 +184,7 @@ def c7_claims(ctx):
     with ctx.step("Eq. (7.9): inputs x^j = M w^j with M in R^{d_x x r}, r < d_x, have rank <= r "
                   "as a d_x x N matrix (exact), the embedding rank of wies2021 eqs. (3)-(4) "
                   "(W-embed); note the notes reuse M, which also names the number of templates",
-                  source=f"{NOTES} l.321-331; {WIES} l.56-84") as s:
+                  source=NOTES.cite("l.321-331", WIES.cite("l.56-84"))) as s:
         rng = np.random.default_rng(3230)
         rows = []
         for d_x, r, N in ((4, 2, 6), (6, 3, 8), (5, 1, 5)):

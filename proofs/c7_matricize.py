@@ -26,12 +26,13 @@ from itertools import product
 from math import prod
 
 import numpy as np
+from seprank_proofs import CHAPTER7, LEVINE2020
 
 from seprank.proof import Claim, check
 from seprank.tensors import balanced_partitions, matricize
 
-NOTES = "tensors_for_dl_theory_chapter7.txt"
-PAPER = "levine2020_depth_to_width_self_attention.txt"
+NOTES = CHAPTER7
+PAPER = LEVINE2020
 
 #: fig. 7.3 as printed (l.123-128): rows of the 6 x 2 matrix, entries by their 1-based index
 FIG_7_3 = [["111", "121"], ["112", "122"], ["113", "123"],
@@ -94,11 +95,11 @@ CLAIM_C7_MATRICIZE = Claim("definition",
                            "the matricization of a tensor w.r.t. a balanced partition (A, B) "
                            "puts entry A_{j_1..j_N} at row 1 + sum_{t=1}^{N_2} (j_{a_t} - 1) "
                            "M^(N_2 - t) (columns alike); fig. 7.3 is its order-3 example",
-                           f"{NOTES} l.80-138",
+                           NOTES.cite("l.80-138"),
                            universal=False)
 
 @check(id="C7-matricize", title="the matricization formula and fig. 7.3 of the lecture notes",
-       source=f"{NOTES} l.80-138; {PAPER} B.1.1 l.609-613",
+       source=NOTES.cite("l.80-138", PAPER.cite("B.1.1 l.609-613")),
        claim=CLAIM_C7_MATRICIZE)
 def c7_matricize(ctx):
     fig = _figure_positions()
@@ -107,7 +108,7 @@ def c7_matricize(ctx):
     with ctx.step("Fig. 7.3 is the matricization of an order-3 tensor with mode dimensions "
                   "(2, 2, 3) w.r.t. A = {1, 3} (rows), B = {2} (columns), the first position "
                   "of A most significant: seprank.tensors.matricize reproduces it entry by entry",
-                  source=f"{NOTES} l.123-136 (fig. 7.3)") as s:
+                  source=NOTES.cite("l.123-136 (fig. 7.3)")) as s:
         Mat = matricize(_fig_tensor(), [a - 1 for a in FIG_A], [b - 1 for b in FIG_B])
         s.record(figure_as_printed=FIG_7_3, seprank_matricization=Mat.tolist(),
                  inferred={"mode_dimensions": FIG_SHAPE, "A": FIG_A, "B": FIG_B})
@@ -115,7 +116,7 @@ def c7_matricize(ctx):
                   counterexample={"got": Mat.tolist(), "figure": FIG_7_3})
 
     with ctx.step("The worked example: j = (1, 2, 3) goes to row 3, column 2, and the figure "
-                  "shows A_123 there", source=f"{NOTES} l.130-134") as s:
+                  "shows A_123 there", source=NOTES.cite("l.130-134")) as s:
         printed_answer = (3, 2)
         s.record(printed_answer=printed_answer, figure_position=fig["123"],
                  corrected_formula=_corrected((1, 2, 3), FIG_A, FIG_B, FIG_SHAPE))
@@ -124,7 +125,7 @@ def c7_matricize(ctx):
 
     with ctx.step("As printed, the row formula sums t = 1..N_2 with M^(N_2 - t), N_2 = |B|; "
                   "it should place every entry where fig. 7.3 shows it",
-                  source=f"{NOTES} l.117 (row formula)") as s:
+                  source=NOTES.cite("l.117 (row formula)")) as s:
         where, clashes = _placement(_printed, labels, FIG_A, FIG_B, 2)
         wrong = {lab: {"printed_formula": where[lab], "figure": fig[lab]} for lab in labels
                  if where[lab] != fig[lab]}
@@ -141,7 +142,7 @@ def c7_matricize(ctx):
     with ctx.step("With the row sum corrected to N_1 as in the worked example, one radix M = 2 "
                   "(the worked example's 2^(2-t); 'M_1 = M_2 = M_3 = 2' at l.84) should still "
                   "place every entry of fig. 7.3 in its own cell",
-                  source=f"{NOTES} l.84, l.117, l.131") as s:
+                  source=NOTES.cite("l.84, l.117, l.131")) as s:
         where, clashes = _placement(_uniform, labels, FIG_A, FIG_B, 2)
         wrong = {lab: {"radix_2_formula": where[lab], "figure": fig[lab]} for lab in labels
                  if where[lab] != fig[lab]}
@@ -155,7 +156,7 @@ def c7_matricize(ctx):
 
     with ctx.step("The stated setting fits the example: the matricization is defined 'w.r.t. "
                   "the balanced partition (A, B)' with [[A]]_{A,B} in R^{M_1 x ... x M_N}",
-                  source=f"{NOTES} l.102") as s:
+                  source=NOTES.cite("l.102")) as s:
         n = len(FIG_SHAPE)
         rows, cols = prod(FIG_SHAPE[a - 1] for a in FIG_A), prod(FIG_SHAPE[b - 1] for b in FIG_B)
         s.record(order=n, A=FIG_A, B=FIG_B, balanced=len(FIG_A) == len(FIG_B),
@@ -173,7 +174,7 @@ def c7_matricize(ctx):
                   "col = 1 + sum_{t=1}^{N_2} (j_{b_t} - 1) prod_{s>t} M_{b_s}; it places all 12 "
                   "entries of fig. 7.3 as printed, is a bijection onto [6] x [2], and equals "
                   "seprank.tensors.matricize on random tensors of orders 1-5 for every partition",
-                  source=f"{NOTES} l.108-136", corrected=True) as s:
+                  source=NOTES.cite("l.108-136"), corrected=True) as s:
         where, clashes = _placement(_corrected, labels, FIG_A, FIG_B, FIG_SHAPE)
         s.require(where == fig and not clashes, "corrected formula misplaces fig. 7.3",
                   counterexample={"where": where, "figure": fig})
@@ -200,7 +201,7 @@ def c7_matricize(ctx):
                   "and one M only; reading i_1 < ... < i_{N/2} (the paper does not say), it "
                   "equals the notes' formula, whose N_1/N_2 slip vanishes when N_1 = N_2 = N/2, "
                   "and seprank's matricize, for every balanced partition of orders 2, 4, 6",
-                  source=f"{PAPER} B.1.1 l.613; {NOTES} l.108-119") as s:
+                  source=PAPER.cite("B.1.1 l.613", NOTES.cite("l.108-119"))) as s:
         rng = np.random.default_rng(11)
         tested = []
         for order, M in ((2, 3), (4, 3), (6, 2)):

@@ -19,6 +19,7 @@ network's certified exact separation rank).
 from __future__ import annotations
 
 import numpy as np
+from seprank_proofs import LEVINE2020
 
 import seprank
 from seprank.constructions.known_seprank import (
@@ -34,7 +35,7 @@ from seprank.constructions.known_seprank import (
 from seprank.proof import Claim, check
 from seprank.tensors import grid_tensor, matricize
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 #: (N, d, R, D, I): positions, template dimension, number of terms, degree, the set I
 FAST = [(2, 1, 3, 3, (0,)), (2, 2, 4, 2, (0,)), (2, 2, 6, 3, (0,)), (4, 1, 3, 2, (0, 1)),
         (4, 1, 5, 2, (0, 2)), (4, 1, 3, 1, (1, 3))]
@@ -59,10 +60,10 @@ def _grid_rank(f, T, N, I):
 CLAIM_L_CLAIM1 = Claim("claim",
                        "Claim 1: the rank of any grid-tensor matricization is at most the "
                        "separation rank",
-                       f"{SRC} B.1.2 l.615-645")
+                       SRC.cite("B.1.2 l.615-645"))
 
 @check(id="L-Claim1", title="rank of a grid-tensor matricization <= separation rank",
-       source=f"{SRC} B.1.2 l.615-645",
+       source=SRC.cite("B.1.2 l.615-645"),
        claim=CLAIM_L_CLAIM1)
 def l_claim1(ctx):
     cases = FULL if ctx.full else FAST
@@ -71,7 +72,7 @@ def l_claim1(ctx):
                   "tensor equals sum_r v_r u_r^T with v_r (u_r) the values of f_r (g_r) on the "
                   "row (column) assignments, entrywise and exactly, for contiguous and "
                   "interleaved partitions",
-                  source=f"{SRC} B.1.2 l.631-643") as s:
+                  source=SRC.cite("B.1.2 l.631-643")) as s:
         rows = []
         for k, (N, d, R, D, I) in enumerate(cases):
             fs, gs = _instance(N, d, R, D, I, 6150 + k)
@@ -91,7 +92,7 @@ def l_claim1(ctx):
     with ctx.step("rank <= R for every template set tried: generic certified ones, random "
                   "small ones, too few templates (M^|I| < R) and repeated templates; and rank "
                   "= R exactly for templates whose monomial matrices have full column rank",
-                  source=f"{SRC} Claim 1 eq. (23) l.623-627") as s:
+                  source=SRC.cite("Claim 1 eq. (23) l.623-627")) as s:
         rows = []
         for k, (N, d, R, D, I) in enumerate(cases):
             fs, gs = _instance(N, d, R, D, I, 6150 + k)
@@ -124,7 +125,7 @@ def l_claim1(ctx):
 
     with ctx.step("For network outputs y_1^1 (eq. (3)): grid ranks with random small template "
                   "sets never exceed the network's exact separation rank (certified as in "
-                  "L-Thm3)", source=f"{SRC} Claim 1 l.619-627") as s:
+                  "L-Thm3)", source=SRC.cite("Claim 1 l.619-627")) as s:
         from seprank.models import SelfAttentionNetwork
 
         rows = []

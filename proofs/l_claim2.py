@@ -24,11 +24,12 @@ from itertools import combinations
 
 import numpy as np
 import sympy as sp
+from seprank_proofs import LEVINE2020
 from sympy.polys.matrices import DomainMatrix
 
 from seprank.proof import Claim, check
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 t = sp.Symbol("t")
 
 
@@ -85,11 +86,11 @@ def _network_family():
 CLAIM_L_CLAIM2 = Claim("claim",
                        "Claim 2: if a matrix of polynomials has rank >= r at one point of F^K "
                        "(F = R or C), its rank is >= r outside a set of measure zero",
-                       f"{SRC} B.1.3 l.646-665")
+                       SRC.cite("B.1.3 l.646-665"))
 
 @check(id="L-Claim2", title="rank >= r at one parameter point implies rank >= r almost "
                             "everywhere (polynomial matrix families)",
-       source=f"{SRC} B.1.3 l.646-665",
+       source=SRC.cite("B.1.3 l.646-665"),
        claim=CLAIM_L_CLAIM2)
 def l_claim2(ctx):
     families = [("toy: V diag(1, t, t^2-1) V^T", _toy_family())]
@@ -98,7 +99,7 @@ def l_claim2(ctx):
     rng = np.random.default_rng(665)
 
     with ctx.step("The rank at random rational points equals the generic rank (rank over "
-                  "Q(t)), computed exactly", source=f"{SRC} Claim 2 l.652-655") as s:
+                  "Q(t)), computed exactly", source=SRC.cite("Claim 2 l.652-655")) as s:
         rows = []
         for name, A in families:
             r = _generic_rank(A)
@@ -117,7 +118,7 @@ def l_claim2(ctx):
                   "the r x r minors: a nonzero polynomial, so finitely many points (a proper "
                   "variety, measure zero); each rational root does drop the rank, and the toy "
                   "family's set is exactly {-1, 0, 1}, the network family's {2}",
-                  source=f"{SRC} Claim 2 proof l.657-665") as s:
+                  source=SRC.cite("Claim 2 proof l.657-665")) as s:
         rows = []
         for name, A in families:
             r = _generic_rank(A)
@@ -145,7 +146,7 @@ def l_claim2(ctx):
                   "f can vanish identically while the rank is >= r (A = [[t, i t]]: f = t^2 - "
                   "t^2 = 0, rank 1 for t != 0), so the printed argument needs |f_i|^2 or a "
                   "single nonzero minor there; the claim itself still holds",
-                  source=f"{SRC} Claim 2 proof l.657-665") as s:
+                  source=SRC.cite("Claim 2 proof l.657-665")) as s:
         t1, t2 = sp.symbols("t1 t2")
         f_real = t1 ** 2 + t2 ** 2
         at_complex = sp.expand(f_real.subs({t1: 1, t2: sp.I}))

@@ -23,6 +23,7 @@ import math
 from fractions import Fraction
 
 import flint
+from seprank_proofs import LEVINE2020
 
 from seprank.bounds.levine2020 import (
     arb_le,
@@ -39,7 +40,7 @@ from seprank.bounds.levine2020 import (
 from seprank.combinatorics import num_head_indices
 from seprank.proof import Claim, check
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 
 
 def least_root(target: Fraction, C: int) -> int:
@@ -103,17 +104,17 @@ CLAIM_L_COR1 = Claim("corollary",
                      "Corollary 1: with probability 1 a random deep network (depth L, width "
                      "d_x > 3^L) may be realized by a network of depth L/d and width "
                      "d_x^shallow = w d_x^shallow (sic), d, w > 1, only if w ~ exp(exp(d))",
-                     f"{SRC} sec. 4.1 Cor. 1 l.138-144",
+                     SRC.cite("sec. 4.1 Cor. 1 l.138-144"),
                      main_result=True)
 
 @check(id="L-Cor1", title="depth efficiency: a shallower network needs width factor "
-                          "w ~ exp(exp(d))", source=f"{SRC} sec. 4.1 Cor. 1 l.138-144",
+                          "w ~ exp(exp(d))", source=SRC.cite("sec. 4.1 Cor. 1 l.138-144"),
        depends=("L-Thm1",),
        claim=CLAIM_L_COR1)
 def l_cor1(ctx):
     with ctx.step("Corollary 1 as printed defines the shallow width by d_x^shallow = w "
                   "d_x^shallow with w > 1 (l.142): no positive width satisfies it",
-                  source=f"{SRC} Cor. 1 l.142") as s:
+                  source=SRC.cite("Cor. 1 l.142")) as s:
         s.record(printed="d_x^{shallow} = w d_x^{shallow}, w > 1",
                  evident_reading="d_x^{shallow} = w d_x^{deep}")
         s.fail("the printed width relation is self-referential: d = w d with w > 1 forces "
@@ -126,7 +127,7 @@ def l_cor1(ctx):
                   "bound ((d_x - H)/(2 3^(L-2)))^(3^(L-2)), d_x = 2 3^L + 2, H = 2; for L = 12 "
                   "and d = 2, 3, 4, 6, log_3 log_3 w lies within 1 of L (1 - 1/d) (rigorous arb "
                   "balls): w is double exponential in the depth",
-                  source=f"{SRC} Cor. 1 l.140-144; Thm. 1 eq. (7) l.130", corrected=True) as s:
+                  source=SRC.cite("Cor. 1 l.140-144; Thm. 1 eq. (7) l.130"), corrected=True) as s:
         rows = []
         fixed_d = [(L, 2, 2 * 3 ** L + 2, 2) for L in (4, 6, 8)]
         vary_d = [(12, d, 2 * 3 ** 12 + 2, 2) for d in (2, 3, 4, 6)]
@@ -164,11 +165,11 @@ def l_cor1(ctx):
 CLAIM_L_COR2 = Claim("corollary",
                      "Corollary 2: past L = log_3 d_x a shallower, polynomially wider network "
                      "has higher separation rank",
-                     f"{SRC} sec. 4.2 Cor. 2 l.162-170",
+                     SRC.cite("sec. 4.2 Cor. 2 l.162-170"),
                      main_result=True)
 
 @check(id="L-Cor2", title="past L = log_3 d_x a shallower, polynomially wider network has "
-                          "higher separation rank", source=f"{SRC} sec. 4.2 Cor. 2 l.162-170",
+                          "higher separation rank", source=SRC.cite("sec. 4.2 Cor. 2 l.162-170"),
        depends=("L-Thm2",),
        claim=CLAIM_L_COR2)
 def l_cor2(ctx):
@@ -177,7 +178,7 @@ def l_cor2(ctx):
                   "3^beta_2 d_x has certified rank ((d, 3^(L_s-2))) (B.2) above the deep "
                   "network's smaller proven upper bound min(Thm 3, C(C + D, D)) (eq. (19) is "
                   "false, L-Thm4); beta_2 exists and "
-                  "grows slowly with L", source=f"{SRC} Cor. 2 eq. (9) l.166-168") as s:
+                  "grows slowly with L", source=SRC.cite("Cor. 2 eq. (9) l.166-168")) as s:
         rows = []
         Ls = (3, 4, 5, 6, 8) if not ctx.full else (3, 4, 5, 6, 8, 10, 12)
         for d_x, H in ((9, 1), (9, 3), (27, 3)):
@@ -195,7 +196,7 @@ def l_cor2(ctx):
                   "nor Theorem 2 (L > log_3 d_x) covers; the illustration therefore uses "
                   "B.2's regime-free certified rank; and at these small sizes the 'shallow' "
                   "network is often not shallower",
-                  source=f"{SRC} Cor. 2 l.166; Thm. 1 l.128; Thm. 2 l.152") as s:
+                  source=SRC.cite("Cor. 2 l.166; Thm. 1 l.128; Thm. 2 l.152")) as s:
         cases = [cor2_min_beta2(L, 9, 1) for L in (3, 4, 6, 8)]
         on_boundary = [c["shallow_on_boundary_3^L_eq_d_x"] for c in cases]
         s.record(cases=[{k: c[k] for k in ("L_deep", "beta_2", "L_shallow", "d_x_shallow",

@@ -27,13 +27,14 @@ from itertools import product
 
 import numpy as np
 import sympy as sp
+from seprank_proofs import LEVINE2020
 
 import seprank
 from seprank.combinatorics import num_head_indices
 from seprank.models import SelfAttentionNetwork
 from seprank.proof import Claim, check
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 #: (L, d_x, H, N)
 SYMBOLIC = [(1, 2, 1, 2), (1, 2, 2, 3), (2, 1, 1, 2), (2, 2, 2, 2)]
 CHAINS = [(1, 2, 2, 3), (2, 2, 1, 3), (2, 2, 2, 2), (2, 4, 2, 2), (3, 1, 1, 2), (3, 2, 1, 2)]
@@ -109,16 +110,16 @@ def _symbolic_output(net, N):
 CLAIM_L_LEMMA1 = Claim("lemma",
                        "Lemma 1 / Corollary 3: the depth-L output is a sum over [H]^C(L) of "
                        "chained products, C(L) = (3^L - 1)/2, a polynomial of degree 3^L",
-                       f"{SRC} A.1 l.329-378")
+                       SRC.cite("A.1 l.329-378"))
 
 @check(id="L-Lemma1", title="depth-L output: sum over [H]^C(L) of chained products, "
                             "C(L) = (3^L - 1)/2, degree 3^L",
-       source=f"{SRC} A.1 l.329-378", depends=("L-net",),
+       source=SRC.cite("A.1 l.329-378"), depends=("L-net",),
        claim=CLAIM_L_LEMMA1)
 def l_lemma1(ctx):
     with ctx.step("C(L) = (3^L - 1)/2 solves the proof's count C(1) = 1, C(L+1) = 3 C(L) + 1 "
                   "(l.362-364) for L = 1..30, and equals seprank's num_head_indices",
-                  source=f"{SRC} A.1 l.331, l.362-364") as s:
+                  source=SRC.cite("A.1 l.331, l.362-364")) as s:
         c, bad = 1, []
         for L in range(1, 31):
             if c != (3 ** L - 1) // 2 or (3 ** L - 1) % 2 or num_head_indices(L) != c:
@@ -130,7 +131,7 @@ def l_lemma1(ctx):
     with ctx.step("Symbolic expansion (sympy) of small networks: every output entry is a "
                   "homogeneous polynomial of total degree exactly 3^L, and it equals the "
                   "network's exact evaluation at random rational points",
-                  source=f"{SRC} A.1 l.329-337; sec. 2.2 l.75") as s:
+                  source=SRC.cite("A.1 l.329-337; sec. 2.2 l.75")) as s:
         rows = []
         for k, (L, d_x, H, N) in enumerate(SYMBOLIC):
             net = SelfAttentionNetwork.random(L, d_x, H, seed=3290 + k, nonzero=True)
@@ -165,7 +166,7 @@ def l_lemma1(ctx):
                   "G = X X^T, with C = C(L) factors G each; every P_c has rank <= d_a (so it "
                   "factors as B^(c)T A^(c+1) with d_a x d_x factors); the sum equals the "
                   "network output at random integer inputs, all positions",
-                  source=f"{SRC} A.1 eq. (13) l.333-364") as s:
+                  source=SRC.cite("A.1 eq. (13) l.333-364")) as s:
         rows = []
         for k, (L, d_x, H, N) in enumerate(CHAINS):
             net = SelfAttentionNetwork.random(L, d_x, H, seed=3330 + k, nonzero=True)
@@ -189,7 +190,7 @@ def l_lemma1(ctx):
     with ctx.step("Corollary 3 (eq. (16)): the output at i is a sum over (j_1, ..., j_C) in "
                   "[N]^C(L) (C(L) position sums) of products of 2 C(L) + 1 = 3^L linear forms; "
                   "the explicit sum equals the network output",
-                  source=f"{SRC} A.1 Cor. 3 eq. (16) l.366-378") as s:
+                  source=SRC.cite("A.1 Cor. 3 eq. (16) l.366-378")) as s:
         rows = []
         for k, (L, d_x, H, N) in enumerate([(1, 2, 2, 3), (2, 2, 1, 2), (2, 1, 1, 3)]):
             net = SelfAttentionNetwork.random(L, d_x, H, seed=3660 + k, nonzero=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from seprank_proofs import LEVINE2020
 
 import seprank
 from seprank.bounds.levine2020 import lemma2_bound, lemma2_term_counts
@@ -34,7 +35,7 @@ from seprank.models import SelfAttentionNetwork
 from seprank.proof import Claim, check
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 #: (N, d_x, H, K, D, d0): D = degree of the polynomials a_r, b_r in each side's variables,
 #: d0 = dimension of each raw input x^n (large enough that the output's polynomial space
 #: per side, not the grid, limits nothing below the bound where possible)
@@ -82,17 +83,17 @@ def _layer_function(entries, net, N, d_x):
 CLAIM_L_LEMMA2 = Claim("lemma",
                        "Lemma 2: one layer applied to inputs whose entries have separation "
                        "rank <= K has separation rank <= N d_x^4 K^3 / H",
-                       f"{SRC} A.4 l.485-499")
+                       SRC.cite("A.4 l.485-499"))
 
 @check(id="L-Lemma2", title="one layer over inputs of sep rank <= K has sep rank <= N d_x^4 K^3/H",
-       source=f"{SRC} A.4 l.485-499", depends=("L-net", "L-Claim1"),
+       source=SRC.cite("A.4 l.485-499"), depends=("L-net", "L-Claim1"),
        claim=CLAIM_L_LEMMA2)
 def l_lemma2(ctx):
     with ctx.step("For inputs whose entries have separation rank exactly K (certified), the "
                   "exact separation rank of the one-layer output y_1^1 w.r.t. the balanced "
                   "partition ({1..N/2}, rest) is <= N d_x^4 K^3 / H; also recorded: the "
                   "tighter count N d_x^3 K^3 of distinct input products in eq. (21)",
-                  source=f"{SRC} A.4 Lemma 2 l.487-491, eq. (21) l.496-498") as s:
+                  source=SRC.cite("A.4 Lemma 2 l.487-491, eq. (21) l.496-498")) as s:
         rows, worst = [], None
         for k, (N, d_x, H, K, D, d0) in enumerate(FULL if ctx.full else FAST):
             seed = 4850 + k
@@ -134,7 +135,7 @@ def l_lemma2(ctx):
     with ctx.step("K = 1 with the raw inputs themselves (g^j = x^j, separation rank 1): the "
                   "layer's exact separation rank is <= N d_x^4 / H for every balanced "
                   "partition (the base case the proof of Theorem 5 starts from)",
-                  source=f"{SRC} A.4 l.491, l.512-514") as s:
+                  source=SRC.cite("A.4 l.491, l.512-514")) as s:
         from seprank.constructions.known_seprank import network_sep_ranks
         rows = []
         for L, d_x, H, N in [(1, 1, 1, 2), (1, 2, 1, 2), (1, 2, 2, 4), (1, 4, 4, 2)]:

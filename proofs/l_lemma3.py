@@ -14,11 +14,13 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
+from seprank_proofs import LEVINE2020
+
 from seprank.bounds.levine2020 import lemma3_equal_split_printed, lemma3_lhs, lemma3_rhs
 from seprank.combinatorics import compositions, multiset, num_head_indices
 from seprank.proof import Claim, check
 
-PAPER = "levine2020_depth_to_width_self_attention.txt"
+PAPER = LEVINE2020
 SEED = 20200703
 
 
@@ -36,17 +38,17 @@ def _tuples(n_max: int, k_max: int, r_max: int):
 CLAIM_L_LEMMA3 = Claim("lemma",
                        "Lemma 3: prod_j ((n, r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / "
                        "((n-1)!)^k, M = sum_j r_j",
-                       f"{PAPER} A.5 l.540-548")
+                       PAPER.cite("A.5 l.540-548"))
 
 @check(id="L-Lemma3", title="AM-GM inequality for products of multiset coefficients",
-       source=f"{PAPER} A.5 l.540-566",
+       source=PAPER.cite("A.5 l.540-566"),
        claim=CLAIM_L_LEMMA3)
 def l_lemma3(ctx):
     n_max, k_max, r_max = (12, 7, 12) if ctx.full else (9, 5, 9)
 
     with ctx.step("a multiset coefficient is a product of n-1 shifted factors: "
                   "((n, r)) = prod_{t=1}^{n-1} (r + t) / (n-1)!",
-                  source=f"{PAPER} l.558-559 (first line of the chain)") as s:
+                  source=PAPER.cite("l.558-559 (first line of the chain)")) as s:
         bad = [(n, r) for n in range(1, 3 * n_max) for r in range(0, 6 * r_max)
                if multiset(n, r) * factorial(n - 1) != prod(r + t for t in range(1, n))]
         s.record(n_range=[1, 3 * n_max - 1], r_range=[0, 6 * r_max - 1],
@@ -55,7 +57,7 @@ def l_lemma3(ctx):
 
     with ctx.step("AM-GM for each shift: f_t = prod_j (r_j + t) <= (M/k + t)^k; the proof "
                   "needs t = 1..n-1 (it prints the range as t in [k]), so both ranges are "
-                  "checked", source=f"{PAPER} l.552-554") as s:
+                  "checked", source=PAPER.cite("l.552-554")) as s:
         cases, bad = 0, []
         for n, rs in _tuples(n_max, k_max, r_max):
             k, M = len(rs), sum(rs)
@@ -67,7 +69,7 @@ def l_lemma3(ctx):
         s.require(not bad, "AM-GM step fails", counterexample=bad[:1])
 
     with ctx.step("Lemma 3 as printed holds on every tuple of the exhaustive range, with "
-                  "exact rationals", source=f"{PAPER} l.544-548") as s:
+                  "exact rationals", source=PAPER.cite("l.544-548")) as s:
         cases, equal, bad = 0, 0, []
         max_ratio, at = Fraction(0), None
         equality_seen = []  # (n, rs, lhs == rhs), reused by the next step
@@ -90,7 +92,7 @@ def l_lemma3(ctx):
 
     with ctx.step("equality holds exactly when n = 1 or all r_j are equal (the AM-GM equality "
                   "case); otherwise the inequality is strict",
-                  source=f"{PAPER} l.554, l.561-565") as s:
+                  source=PAPER.cite("l.554, l.561-565")) as s:
         wrong = [{"n": n, "r": list(rs), "equal": eq} for n, rs, eq in equality_seen
                  if eq != (n == 1 or len(set(rs)) == 1)]
         s.record(cases_checked=len(equality_seen))
@@ -99,7 +101,7 @@ def l_lemma3(ctx):
 
     with ctx.step("seeded random search for counterexamples over a larger range "
                   "(n <= 40, k <= 12, r_j <= 300; half of the samples near-equal r_j, "
-                  "where the slack is smallest)", source=f"{PAPER} l.544-548") as s:
+                  "where the slack is smallest)", source=PAPER.cite("l.544-548")) as s:
         rng = random.Random(SEED)
         samples = 20000 if ctx.full else 1500
         bad, worst, worst_at = [], Fraction(0), None
@@ -121,7 +123,7 @@ def l_lemma3(ctx):
 
     with ctx.step("the proof's closing remark as printed: for k | M, "
                   "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k (no factorial)",
-                  source=f"{PAPER} l.561-563 (last equality)") as s:
+                  source=PAPER.cite("l.561-563 (last equality)")) as s:
         first, fails, cases = None, 0, 0
         for n in range(1, n_max + 1):
             for k in range(1, k_max + 1):
@@ -143,7 +145,7 @@ def l_lemma3(ctx):
 
     with ctx.step("corrected closing remark: for k | M, phi(M/k, ..., M/k) equals the bound "
                   "of Lemma 3 including the factor 1/((n-1)!)^k",
-                  source=f"{PAPER} l.563 (middle members of the chain)", corrected=True) as s:
+                  source=PAPER.cite("l.563 (middle members of the chain)"), corrected=True) as s:
         bad, cases = [], 0
         for n in range(1, n_max + 1):
             for k in range(1, k_max + 1):
@@ -158,7 +160,7 @@ def l_lemma3(ctx):
 
     with ctx.step("the use in Theorem 4 (n = 2): for every split of 2C(L) powers among "
                   "d_x coordinates, prod_m (n_m + 1) <= (2C(L)/d_x + 1)^{d_x}",
-                  source=f"{PAPER} l.463") as s:
+                  source=PAPER.cite("l.463")) as s:
         cases, bad, tight = 0, [], []
         for L in (1, 2):
             C = num_head_indices(L)
@@ -178,7 +180,7 @@ def l_lemma3(ctx):
     # -- outcome (seprank.proof.claims) --
     rng_step = "the printed range of the AM-GM display"
     with ctx.step(rng_step + ", 'for all t in [k]' (l.552), is the range the chain uses "
-                  "(t = 1..n-1, l.556-559)", source=f"{PAPER} l.552, l.556-559") as s:
+                  "(t = 1..n-1, l.556-559)", source=PAPER.cite("l.552, l.556-559")) as s:
         s.record(smallest_instance={"n": 3, "k": 1, "t_printed": [1], "t_used": [1, 2]})
     ctx.erratum("l.552 (AM-GM display)", "for all t in [k]", "for all t in [n-1]",
                 "notation", step=rng_step, verified_by="AM-GM for each shift",

@@ -13,6 +13,7 @@ from fractions import Fraction
 from math import comb
 
 import flint
+from seprank_proofs import LEVINE2020
 
 from seprank.bounds.levine2020 import (
     arb_of,
@@ -26,7 +27,7 @@ from seprank.bounds.levine2020 import (
 from seprank.combinatorics import multiset
 from seprank.proof import Claim, check
 
-PAPER = "levine2020_depth_to_width_self_attention.txt"
+PAPER = LEVINE2020
 SEED = 20200704
 
 
@@ -44,10 +45,10 @@ def _decide_all(pairs, decide):
 
 CLAIM_L_LEMMA4 = Claim("lemma",
                        "Lemma 4: ((n, k)) <= (2e(n+k)/n)^n for n >= 1, k >= 0",
-                       f"{PAPER} A.5 l.567-576")
+                       PAPER.cite("A.5 l.567-576"))
 
 @check(id="L-Lemma4", title="((n, k)) <= (2e(n+k)/n)^n with a certified enclosure of e",
-       source=f"{PAPER} A.5 l.567-576",
+       source=PAPER.cite("A.5 l.567-576"),
        claim=CLAIM_L_LEMMA4)
 def l_lemma4(ctx):
     n_max, k_max = (120, 300) if ctx.full else (60, 150)
@@ -63,7 +64,7 @@ def l_lemma4(ctx):
                   "the enclosure does not contain e")
 
     with ctx.step("the textbook bound the proof uses: C(N, K) <= (e N / K)^K for 1 <= K <= N",
-                  source=f"{PAPER} l.573") as s:
+                  source=PAPER.cite("l.573")) as s:
         N_max = 200 if ctx.full else 70
         pairs = [(N, K) for N in range(1, N_max + 1) for K in range(1, N + 1)]
         failed, undecided = _decide_all(pairs, lambda N, K: binomial_upper_e(N, K, bounds))
@@ -74,7 +75,7 @@ def l_lemma4(ctx):
 
     with ctx.step("the proof's chain for n >= 2: ((n, k)) = C(n+k-1, n-1) <= "
                   "(e (n+k-1)/(n-1))^{n-1} <= (2e(n+k)/n)^n, each link decided exactly",
-                  source=f"{PAPER} l.573-575") as s:
+                  source=PAPER.cite("l.573-575")) as s:
         failed, undecided, cases = [], [], 0
         for n in range(2, n_max + 1):
             for k in range(0, k_max + 1):
@@ -99,7 +100,7 @@ def l_lemma4(ctx):
 
     with ctx.step("Lemma 4 as printed holds on the whole range (n >= 1, k >= 0), exactly; "
                   "the evidence reports how close ((n,k)) comes to the bound",
-                  source=f"{PAPER} l.567-569") as s:
+                  source=PAPER.cite("l.567-569")) as s:
         pairs = [(n, k) for n in range(1, n_max + 1) for k in range(0, k_max + 1)]
         failed, undecided = _decide_all(pairs, lambda n, k: lemma4_holds(n, k, bounds))
         gaps = [(lemma4_rhs_log3(n, k) - log3(multiset(n, k)), n, k)
@@ -114,7 +115,7 @@ def l_lemma4(ctx):
             s.inconclusive("e enclosure too coarse", undecided=undecided[:5])
 
     with ctx.step("seeded random spot checks with large n and k (up to 3000), exact",
-                  source=f"{PAPER} l.567-569") as s:
+                  source=PAPER.cite("l.567-569")) as s:
         rng = random.Random(SEED)
         samples = 200 if ctx.full else 25
         pairs = [(rng.randint(1, 3000), rng.randint(0, 3000)) for _ in range(samples)]
@@ -129,7 +130,7 @@ def l_lemma4(ctx):
                   "N^K/K! <= (e N/K)^K since e^K >= K^K/K!; 2(n-1)(n+k) - n(n+k-1) = "
                   "n(n-1) + k(n-2) >= 0, so (n+k-1)/(n-1) <= 2(n+k)/n and (e a)^{n-1} <= "
                   "(e b)^{n-1} <= (e b)^n as e b >= 1; n = 1: ((1, k)) = 1 <= 2e(1+k)",
-                  source=f"{PAPER} l.573-575") as s:
+                  source=PAPER.cite("l.573-575")) as s:
         import sympy as sp
         n_, k_ = sp.symbols("n k")
         diff = sp.expand(2 * (n_ - 1) * (n_ + k_) - n_ * (n_ + k_ - 1))

@@ -27,13 +27,14 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+from seprank_proofs import LEVINE2020
 
 import seprank
 from seprank.combinatorics import num_head_indices
 from seprank.models import SelfAttentionNetwork
 from seprank.proof import Claim, check
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 CASES = [(2, 1, 1, 1), (2, 2, 2, 2), (2, 2, 1, 3), (3, 1, 1, 2), (2, 4, 2, 2)]
 
 
@@ -91,15 +92,15 @@ def _eval_chains(chains, X):
 CLAIM_L_LEMMA5 = Claim("lemma",
                        "Lemma 5: the depth-L residual network is Y^L = X + a sum of chains "
                        "with 1..C(L) factors X X^T (8 terms per layer in the induction)",
-                       f"{SRC} A.5 l.577-604")
+                       SRC.cite("A.5 l.577-604"))
 
 @check(id="L-Lemma5", title="residual network structure: Y^L = X + chains with 1..C(L) "
                             "factors M (8 terms per layer)",
-       source=f"{SRC} A.5 l.577-604", depends=("L-net", "L-Lemma1"),
+       source=SRC.cite("A.5 l.577-604"), depends=("L-net", "L-Lemma1"),
        claim=CLAIM_L_LEMMA5)
 def l_lemma5(ctx):
     with ctx.step("Base case: the depth-1 residual network is X + sum_h W^O W^V X X^T W^K^T "
-                  "W^Q X, exactly at random integer inputs", source=f"{SRC} A.5 l.591") as s:
+                  "W^Q X, exactly at random integer inputs", source=SRC.cite("A.5 l.591")) as s:
         rows = []
         for k, (_L, d_x, H, N) in enumerate(CASES):
             net = SelfAttentionNetwork.random(1, d_x, H, residual=True, seed=5850 + k,
@@ -112,7 +113,7 @@ def l_lemma5(ctx):
 
     with ctx.step("Induction step as printed (l.592, continued by the 8-term expansion of "
                   "l.596 and l.600-601): Y^(L+1) = sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L for the "
-                  "residual network", source=f"{SRC} A.5 l.592-601") as s:
+                  "residual network", source=SRC.cite("A.5 l.592-601")) as s:
         # smallest instance: L = 1 -> 2, d_x = H = N = 1, all weights 1, x = 1
         ones = {k: [[[[1]]]] * 2 for k in "QKVO"}
         net = SelfAttentionNetwork(2, 1, 1, residual=True,
@@ -135,7 +136,7 @@ def l_lemma5(ctx):
     with ctx.step("Corrected step: Y^(L+1) = Y^L + sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L, where "
                   "the cubic equals the 8-term sum over E, F, G in {X, Y^L - X} of l.596 (so "
                   "the proof needs + Y^L at l.592, l.596, l.600: 8 + 1 terms)",
-                  source=f"{SRC} A.5 l.592-603", corrected=True) as s:
+                  source=SRC.cite("A.5 l.592-603"), corrected=True) as s:
         rows = []
         for k, (L, d_x, H, N) in enumerate(CASES):
             net = SelfAttentionNetwork.random(L, d_x, H, residual=True, seed=5890 + k,
@@ -157,7 +158,7 @@ def l_lemma5(ctx):
                   "j in 1..C(L) factors G = X X^T; the count of chains with j factors is "
                   "n_j H^j (a multiple of H^j); every matrix of those chains has rank <= d_a "
                   "(factors B^T A with d_a rows); the sum equals the network",
-                  source=f"{SRC} A.5 Lemma 5 eq. (22) l.581-585") as s:
+                  source=SRC.cite("A.5 Lemma 5 eq. (22) l.581-585")) as s:
         rows = []
         for k, (L, d_x, H, N) in enumerate(CASES):
             net = SelfAttentionNetwork.random(L, d_x, H, residual=True, seed=5920 + k,

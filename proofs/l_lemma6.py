@@ -40,6 +40,7 @@ import time
 from fractions import Fraction
 
 import numpy as np
+from seprank_proofs import LEVINE2020
 from seprank_proofs._verdicts import construction_instances
 
 import seprank
@@ -55,7 +56,7 @@ from seprank.scalars.gaussian import residues
 from seprank.scalars.sphere import on_unit_sphere, sphere_points
 from seprank.tensors.grid import submatrix
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 #: p = 1 mod 4 (so i has an image), below 2^20 (exact numba engine, as in L-Omega).
 PRIME = 1048573
 SEED = 6
@@ -187,15 +188,15 @@ CLAIM_L_LEMMA6 = Claim("lemma",
                        "Lemma 6: explicit complex weights and M + 1 templates make the M/2 x "
                        "M/2 sub-matrix of the grid matricization equal Const * (V "
                        "V^T)^(Hadamard 3^(L-2))",
-                       f"{SRC} B.3 l.720-815")
+                       SRC.cite("B.3 l.720-815"))
 
 @check(id="L-Lemma6", title="Lemma 6: complex weights and M+1 templates give Const*(VV^T)^lambda",
-       source=f"{SRC} B.3 l.720-815", depends=("L-net", "L-Omega"),
+       source=SRC.cite("B.3 l.720-815"), depends=("L-net", "L-Omega"),
        claim=CLAIM_L_LEMMA6)
 def l_lemma6(ctx):
     with ctx.step("Parameters: d_a odd >= 3, d_x = H d_a (H | d_x), N even, M even, L >= 2; "
                   "anything else is refused with a ParameterError naming the rule",
-                  source=f"{SRC} l.63, l.726, l.740, l.754") as s:
+                  source=SRC.cite("l.63, l.726, l.740, l.754")) as s:
         refused = {}
         for label, kw in [("d_a even", dict(N=2, H=1, d_a=4)),
                           ("H does not divide d_x", dict(N=2, H=2, d_a=3, d_x=7)),
@@ -212,7 +213,7 @@ def l_lemma6(ctx):
 
     with ctx.step("Lemma 6 AS PRINTED (every formula of l.740-757 verbatim): the sub-matrix on "
                   "eq. (29)-(30) is Const * (V V^T)^(Hadamard 3^(L-2)); smallest instance "
-                  "searched in order (L, H, d_a, N, M/2)", source=f"{SRC} l.724-757") as s:
+                  "searched in order (L, H, d_a, N, M/2)", source=SRC.cite("l.724-757")) as s:
         bad = _smallest_failure(frozenset())
         s.record(search_space="L in 2..4, H in 1..3, d_a in {3,5,7}, N in {2,4}, M/2 in 1..3")
         if bad is not None:
@@ -221,7 +222,7 @@ def l_lemma6(ctx):
 
     with ctx.step("phi (l.752) AS PRINTED maps the V-coordinates of the d_x-vector one-to-one "
                   "onto the d = (d_x - H)/2 columns of V: phi(j) = floor((j-1)/d_a)(d_a - 1) "
-                  "+ ((j-1) mod d_a) + 1", source=f"{SRC} l.752 (also eq. (51))") as s:
+                  "+ ((j-1) mod d_a) + 1", source=SRC.cite("l.752 (also eq. (51))")) as s:
         first = None
         for H in (1, 2, 3):
             for da in (3, 5, 7):
@@ -244,7 +245,7 @@ def l_lemma6(ctx):
 
     with ctx.step("Templates (l.750) AS PRINTED: every V entry they name exists; case 2 puts "
                   "row i - M/2 + 1 of V into template M/2 < i <= M",
-                  source=f"{SRC} l.750") as s:
+                  source=SRC.cite("l.750")) as s:
         V = _V(1, 1)
         try:
             l6.templates(V, 1, 3, printed=True)
@@ -260,7 +261,7 @@ def l_lemma6(ctx):
 
     with ctx.step("W^{K,1,h} = W^{Q,1,h} = 1_{i=1, j=d_a} (l.744): every layer-1 score "
                   "<W^Q x^(s), W^K x^(t)> is 1 (x_{d_a} = 1 in every template), eq. (32)",
-                  source=f"{SRC} l.744, eq. (31)-(32)") as s:
+                  source=SRC.cite("l.744, eq. (31)-(32)")) as s:
         checked = 0
         for H, da in [(1, 3), (2, 5), (3, 7)]:
             T = l6.templates(_V(3, H * (da - 1) // 2), H, da, printed=False)
@@ -276,7 +277,7 @@ def l_lemma6(ctx):
 
     with ctx.step("W^{V,1,h} (l.740) AS PRINTED: rows (d_a-1)/2 < i <= d_a-1 give the "
                   "complements -V - iV (+ the constant) that eq. (34)/(36) use",
-                  source=f"{SRC} l.740, eq. (34)-(36)") as s:
+                  source=SRC.cite("l.740, eq. (34)-(36)")) as s:
         first = None
         for da in (3, 5, 7):
             m = (da - 1) // 2
@@ -303,7 +304,7 @@ def l_lemma6(ctx):
     with ctx.step("Layer-1 output (eq. (31)-(34)) with the corrected templates and W^{V,1}: the "
                   "same vector v at every position; eq. (34) AS PRINTED says segment h is "
                   "(V_i1 + iV_j1, 1 - V_i1 - iV_j1, 1), dropping the 1/N of l.740",
-                  source=f"{SRC} eq. (31)-(34), l.760-770") as s:
+                  source=SRC.cite("eq. (31)-(34), l.760-770")) as s:
         printed_ok, first = True, None
         for H, da, N in [(1, 3, 2), (2, 5, 4), (3, 3, 2)]:
             V = _V(2, H * (da - 1) // 2)
@@ -338,7 +339,7 @@ def l_lemma6(ctx):
 
     with ctx.step("Layer 2 (W^{K,2,h} = W^{Q,2,h} l.745, W^{V,l,h} l.742, W^{O,l,h} l.741): "
                   "y^(2) = N sum_h <v~(h), v~(h)> v^(h), eq. (38)-(39)",
-                  source=f"{SRC} l.741-745, eq. (38)-(39)") as s:
+                  source=SRC.cite("l.741-745, eq. (38)-(39)")) as s:
         cases = []
         for H, da, N in [(1, 3, 2), (2, 5, 4), (3, 7, 2)]:
             V = _V(2, H * (da - 1) // 2)
@@ -358,7 +359,7 @@ def l_lemma6(ctx):
     with ctx.step("Layer 3 (W^{K,l,h} = W^{Q,l,h} for l > 2, l.746) AS PRINTED in eq. (41)-(43): "
                   "y^(3) = N^4 |v~|^4 sum_h <v~(h), v~(h)> v^(h) (each complement pair sums to "
                   "1, eq. (42)); actual: N^4 ((d_a-1)/2)^2 |v~|^4 ..., the (d_a-1)/2 pairs of a "
-                  "segment sum to (d_a-1)/2", source=f"{SRC} l.746, eq. (40)-(44)") as s:
+                  "segment sum to (d_a-1)/2", source=SRC.cite("l.746, eq. (40)-(44)")) as s:
         first, checked = None, []
         for H, da, N in [(1, 3, 2), (1, 5, 2), (2, 5, 4), (3, 7, 2)]:
             m = (da - 1) // 2
@@ -394,7 +395,7 @@ def l_lemma6(ctx):
 
     with ctx.step("Last layer AS PRINTED (W^{V,L,h} = i 1_{j=d_a} l.743, W^{O,L,h} l.741): the "
                   "output sums <v~(h), v~(h)> over the heads (eq. (49)-(50))",
-                  source=f"{SRC} l.741, l.743, eq. (49)-(50)") as s:
+                  source=SRC.cite("l.741, l.743, eq. (49)-(50)")) as s:
         e2e = _smallest_failure(_all_but("last_layer"))
         only_v = _smallest_failure(_all_but("last_layer") | {"last_layer_V"})
         only_o = _smallest_failure(_all_but("last_layer") | {"last_layer_O"})
@@ -411,7 +412,7 @@ def l_lemma6(ctx):
 
     with ctx.step("Final value AS PRINTED: |v~|^2 = 2i (VV^T)_{i1 j1} (eq. (54)) and "
                   "y^(L) = N^((3^(L-1)-1)/2) i |v~|^(2 3^(L-2)) (eq. (50)), for the corrected "
-                  "network", source=f"{SRC} eq. (49)-(54), l.800-815") as s:
+                  "network", source=SRC.cite("eq. (49)-(54), l.800-815")) as s:
         first54, first50 = None, None
         for L, H, da, N in [(2, 1, 3, 2), (3, 1, 3, 2), (3, 1, 5, 2), (3, 2, 5, 4)]:
             lam, m = 3 ** (L - 2), (da - 1) // 2
@@ -444,7 +445,7 @@ def l_lemma6(ctx):
 
     with ctx.step("Index sets eq. (29)-(30): I = first N/2 positions; rows (i1, M+1, ..., M+1), "
                   "i1 <= M/2; columns (j1, M+1, ...), M/2 < j1 <= M; grid.submatrix (only these "
-                  "entries) equals the direct evaluation", source=f"{SRC} eq. (29)-(30)") as s:
+                  "entries) equals the direct evaluation", source=SRC.cite("eq. (29)-(30)")) as s:
         for L, H, da, N, half in [(2, 1, 3, 2, 2), (3, 2, 5, 4, 3)]:
             V = _V(half, H * (da - 1) // 2)
             T = _templates(V, H, da, l6.CORRECTIONS)
@@ -461,7 +462,7 @@ def l_lemma6(ctx):
                   "output position and coordinate the sub-matrix is c (V V^T)^(Hadamard "
                   "3^(L-2)) with c = i^(lambda+1) 2^lambda ((d_a-1)/2)^(lambda-1) "
                   "N^(-(lambda+1)/2), found from one entry and confirmed on all",
-                  source=f"{SRC} l.724-815 (corrected)", corrected=True) as s:
+                  source=SRC.cite("l.724-815 (corrected)"), corrected=True) as s:
         cases = FULL_CASES if ctx.full else FAST_CASES
         done, t0 = [], time.perf_counter()
         for L, H, da, N in cases:
@@ -478,7 +479,7 @@ def l_lemma6(ctx):
 
     with ctx.step("CORRECTED, other balanced partitions (N = 4, 6): with i1 at min(I) and j1 at "
                   "min(J) the same constant holds (the w.l.o.g. of l.754)",
-                  source=f"{SRC} l.726, l.754", corrected=True) as s:
+                  source=SRC.cite("l.726, l.754"), corrected=True) as s:
         from itertools import combinations
         parts = []
         for N in ((4, 6) if ctx.full else (4,)):
@@ -496,7 +497,7 @@ def l_lemma6(ctx):
                   "irrational, but rank (V V^T)^(Hadamard lambda) is unchanged by row scaling "
                   "(L-Omega), and for rational sphere points the rank is certified directly "
                   "below; here: the Omega integer rows' Hadamard power has full rank mod p for "
-                  "the same (d, lambda)", source=f"{SRC} l.666-718", corrected=True) as s:
+                  "the same (d, lambda)", source=SRC.cite("l.666-718"), corrected=True) as s:
         omega = []
         for H, da, L in (FULL_CHAIN if ctx.full else FAST_CHAIN):
             d, lam = H * (da - 1) // 2, 3 ** (L - 2)
@@ -515,7 +516,7 @@ def l_lemma6(ctx):
                   "certified full rank ((d, lambda)); full rank mod the prime ideal (p, i - s) "
                   "certifies full rank over Q(i) (seprank.scalars.gaussian docstring), so "
                   "rank [[A(y)]]_{I,J} >= ((d, 3^(L-2)))",
-                  source=f"{SRC} B.2 eq. (24), l.666-690; gaussian.py", corrected=True) as s:
+                  source=SRC.cite("B.2 eq. (24), l.666-690; gaussian.py"), corrected=True) as s:
         rows = []
         for H, da, L in (FULL_CHAIN if ctx.full else FAST_CHAIN):
             t0 = time.perf_counter()

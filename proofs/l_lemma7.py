@@ -25,6 +25,7 @@ import random
 
 import flint
 import sympy
+from seprank_proofs import LEVINE2020
 
 from seprank.combinatorics import multiset
 from seprank.constructions.omega_polynomial import (
@@ -41,7 +42,7 @@ from seprank.constructions.omega_polynomial import (
 from seprank.constructions.rearrangement import permutation_sign
 from seprank.proof import Claim, check
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 SEED = 20200717
 
 #: (d, lambda) for the A(Omega) application
@@ -104,11 +105,11 @@ CLAIM_L_LEMMA7 = Claim("lemma",
                        "Lemma 7: if one permutation sigma-bar has deg p_sigma-bar > deg "
                        "p_sigma for every other sigma, then A(x) is invertible for all but "
                        "finitely many x",
-                       f"{SRC} B.3 l.817-824")
+                       SRC.cite("B.3 l.817-824"))
 
 @check(id="L-Lemma7", title="a unique top-degree permutation makes det A(x) a nonzero "
                             "polynomial, so A(x) is singular at finitely many x",
-       source=f"{SRC} B.3 l.817-824", depends=("L-Lemma8",),
+       source=SRC.cite("B.3 l.817-824"), depends=("L-Lemma8",),
        claim=CLAIM_L_LEMMA7)
 def l_lemma7(ctx):
     rng = random.Random(SEED)
@@ -116,7 +117,7 @@ def l_lemma7(ctx):
     with ctx.step("Lemma 7 as printed, smallest case N = 1: S_1 has no permutation other "
                   "than sigma-bar, so the degree hypothesis holds vacuously and the lemma "
                   "claims that every 1 x 1 polynomial matrix is invertible for all but finitely "
-                  "many x", source=f"{SRC} l.817-819 (statement), l.820-823 (proof)") as s:
+                  "many x", source=SRC.cite("l.817-819 (statement), l.820-823 (proof)")) as s:
         zero = [[flint.fmpz_poly([])]]
         det = polynomial_matrix_det(zero)
         others = [p for p in itertools.permutations(range(1)) if p != (0,)]
@@ -135,7 +136,7 @@ def l_lemma7(ctx):
                   "top coefficient sgn(sigma-bar) * lc(p_sigma-bar), so A(x) is singular for "
                   "at most t values of x. Checked on random integer polynomial matrices with a "
                   "unique top permutation, det by Kronecker substitution (flint) and by sympy",
-                  source=f"{SRC} l.817-824", corrected=True) as s:
+                  source=SRC.cite("l.817-824"), corrected=True) as s:
         cases = []
         for n in (2, 3, 4, 5) if ctx.full else (2, 3, 4):
             for _ in range(12 if ctx.full else 6):
@@ -176,7 +177,7 @@ def l_lemma7(ctx):
     with ctx.step("The hypothesis is not idle: with two top-degree permutations the top terms "
                   "can cancel (A = [[x, x], [x, x]]: det = 0 for all x), and it is sufficient "
                   "but not necessary (A = [[x, x], [x, 2x]]: two top permutations, det = x^2)",
-                  source=f"{SRC} l.818-819") as s:
+                  source=SRC.cite("l.818-819")) as s:
         x1 = flint.fmpz_poly([0, 1])
         x2 = flint.fmpz_poly([0, 2])
         cancel = [[x1, x1], [x1, x1]]
@@ -193,7 +194,7 @@ def l_lemma7(ctx):
                   "monomial Omega^{e(sigma)} and the identity is the unique top permutation "
                   "(Lemma 8, duality certificate), so det A(Omega) has degree "
                   "D = sum_a |q_a|^2 and leading coefficient sgn(id) = +1",
-                  source=f"{SRC} l.712-718") as s:
+                  source=SRC.cite("l.712-718")) as s:
         rows = []
         for d, lam in OMEGA_CASES[ctx.full]:
             Q, E = composition_exponents(d, lam)
@@ -234,7 +235,7 @@ def l_lemma7(ctx):
     with ctx.step("Closed forms we found for the simplest ladders (our observation, exact): "
                   "lambda = 1 gives A = (Omega - 1) I + J and det = (Omega - 1)^(d-1) "
                   "(Omega + d - 1), bad Omega {1, 1 - d}; d = 1 gives det = Omega^(lambda^2), "
-                  "bad Omega {0}", source=f"{SRC} l.712-718 (specializations)") as s:
+                  "bad Omega {0}", source=SRC.cite("l.712-718 (specializations)")) as s:
         out = []
         for d in range(1, 9 if ctx.full else 7):
             poly = omega_det_polynomial(d, 1)

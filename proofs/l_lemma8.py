@@ -21,6 +21,8 @@ from __future__ import annotations
 import itertools
 import random
 
+from seprank_proofs import LEVINE2020
+
 from seprank.combinatorics import compositions, multiset
 from seprank.constructions.rearrangement import (
     best_non_identity_assignment,
@@ -31,7 +33,7 @@ from seprank.constructions.rearrangement import (
 )
 from seprank.proof import Claim, check
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 SEED = 20200708
 
 #: (d, lambda) whose compositions are enumerated over all N! permutations
@@ -66,18 +68,18 @@ def _random_distinct_sets(rng: random.Random, count: int, n_max: int, dim_max: i
 CLAIM_L_LEMMA8 = Claim("lemma",
                        "Lemma 8: for N distinct vectors with non-negative entries the identity"
                        " is the unique maximizer of sum_i <v_i, v_sigma(i)>",
-                       f"{SRC} B.3 l.825-852")
+                       SRC.cite("B.3 l.825-852"))
 
 @check(id="L-Lemma8", title="vector rearrangement inequality: the identity is the unique "
                             "maximizer of sum_i <v_i, v_sigma(i)>",
-       source=f"{SRC} B.3 l.825-852",
+       source=SRC.cite("B.3 l.825-852"),
        claim=CLAIM_L_LEMMA8)
 def l_lemma8(ctx):
     rng = random.Random(SEED)
 
     with ctx.step("Lemma 8 as printed, over every permutation: for the compositions of lambda "
                   "into d parts (distinct vectors, entries >= 0) no permutation other than the "
-                  "identity reaches sum_i |v_i|^2", source=f"{SRC} l.825-832; applied at l.716")\
+                  "identity reaches sum_i |v_i|^2", source=SRC.cite("l.825-832; applied at l.716"))\
             as s:
         rows = []
         exhaustive = {}
@@ -98,7 +100,7 @@ def l_lemma8(ctx):
 
     with ctx.step("Lemma 8 as printed on random sets of pairwise different vectors with "
                   "non-negative integer entries (N <= 7, every permutation)",
-                  source=f"{SRC} l.825-832") as s:
+                  source=SRC.cite("l.825-832")) as s:
         sets = _random_distinct_sets(rng, 60 if ctx.full else 25, 7 if ctx.full else 6, 4, 0, 3)
         perms = 0
         gap_ok = True
@@ -115,7 +117,7 @@ def l_lemma8(ctx):
     with ctx.step("Why it holds (our identity, exact): 2 (e(id) - e(sigma)) = "
                   "sum_i |v_i - v_sigma(i)|^2 for every permutation; each index that sigma "
                   "moves adds a positive square when the vectors are different",
-                  source=f"{SRC} l.831 (right-hand side minus left-hand side)") as s:
+                  source=SRC.cite("l.831 (right-hand side minus left-hand side)")) as s:
         checked = 0
         bad = None
         for (d, lam), r in exhaustive.items():  # the permutations of the first step
@@ -128,7 +130,7 @@ def l_lemma8(ctx):
     with ctx.step("Non-negative entries are not needed: the strict inequality also holds for "
                   "pairwise different vectors with negative entries (the printed hypothesis "
                   "is stronger than necessary; it does no harm)",
-                  source=f"{SRC} l.827 (hypothesis v_j^(i) >= 0)") as s:
+                  source=SRC.cite("l.827 (hypothesis v_j^(i) >= 0)")) as s:
         sets = _random_distinct_sets(rng, 40 if ctx.full else 20, 6, 3, -3, 3)
         sets.append([(-1,), (1,)])  # smallest example with a negative entry
         perms = 0
@@ -144,7 +146,7 @@ def l_lemma8(ctx):
 
     with ctx.step("Distinctness cannot be dropped: with two equal vectors the swap reaches "
                   "equality (smallest case N = 2, one coordinate, v_1 = v_2 = 0)",
-                  source=f"{SRC} l.827 ('a set of N different vectors')") as s:
+                  source=SRC.cite("l.827 ('a set of N different vectors')")) as s:
         r = exhaustive_rearrangement([(0,), (0,)])
         r1 = exhaustive_rearrangement([(1, 2), (1, 2), (0, 3)])
         s.record(equal_pair=r, repeated_in_three=r1["argmax"])
@@ -154,7 +156,7 @@ def l_lemma8(ctx):
     with ctx.step("Proof, eq. (55) as printed: for non-negative numbers, sum_i a_i a_sigma(i) <= "
                   "sum_i a_i^2 with equality ONLY for sigma satisfying 'sigma(i) = j iff "
                   "a_i = a_j' (checked exhaustively over all lists with N <= 4, values 0..2)",
-                  source=f"{SRC} l.836-838, eq. (55)") as s:
+                  source=SRC.cite("l.836-838, eq. (55)")) as s:
         lists = [list(a) for N in range(1, 5) for a in itertools.product(range(3), repeat=N)]
         first_bad = None
         inequality_ok = True
@@ -179,7 +181,7 @@ def l_lemma8(ctx):
                   "only permutes indices with equal values); the inequality itself holds for "
                   "all real numbers. The proof's use of it (per coordinate, l.846-848) is "
                   "sound with this condition",
-                  source=f"{SRC} l.836-848", corrected=True) as s:
+                  source=SRC.cite("l.836-848"), corrected=True) as s:
         lists = [list(a) for N in range(1, 6) for a in itertools.product(range(-1, 3), repeat=N)
                  if N <= 4 or ctx.full]
         bad = None
@@ -195,7 +197,7 @@ def l_lemma8(ctx):
                   "max_sigma sum_i <q_i, q_sigma(i)> over the compositions, recomputed "
                   "independently with networkx (one matching per forbidden diagonal edge); "
                   "the best non-identity value equals e(id) - min_{i != j} |q_i - q_j|^2 = "
-                  "e(id) - 2", source=f"{SRC} l.716-718 (application of Lemma 8)") as s:
+                  "e(id) - 2", source=SRC.cite("l.716-718 (application of Lemma 8)")) as s:
         rows = []
         for d, lam in NETWORKX[ctx.full]:
             Q = compositions(lam, d)
@@ -226,7 +228,7 @@ def l_lemma8(ctx):
     with ctx.step("Larger compositions through the LP-duality certificate (potentials "
                   "u_i = |q_i|^2 / 2; reduced costs |q_i - q_j|^2 / 2 are zero on the diagonal "
                   "and > 0 off it), re-verified from scratch in exact integers",
-                  source=f"{SRC} l.716-718 (application of Lemma 8)") as s:
+                  source=SRC.cite("l.716-718 (application of Lemma 8)")) as s:
         rows = []
         for d, lam in DUAL[ctx.full]:
             Q = compositions(lam, d)

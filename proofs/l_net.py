@@ -19,13 +19,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from seprank_proofs import LEVINE2020
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.reference import gaussian_batch, literal_outputs, rational_batch
 from seprank.proof import Claim, check
 from seprank.scalars.gaussian import residues, sqrt_minus_one
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 SEED = 20200603
 
 #: (L, d_x, H, d_a, N) compared with the literal transcription of eq. (3)
@@ -70,10 +71,10 @@ CLAIM_L_NET = Claim("definition",
                     "the network of eq. (3): unnormalized multi-head self-attention (no "
                     "softmax, no feed-forward), depth L by composition, optional residual "
                     "connections; its output is a homogeneous polynomial of degree 3^L",
-                    f"{SRC} sec. 2.2 eq. (3) l.69-82")
+                    SRC.cite("sec. 2.2 eq. (3) l.69-82"))
 
 @check(id="L-net", title="the analyzed network of eq. (3), evaluated exactly",
-       source=f"{SRC} sec. 2.2 eq. (3) l.69-82; A.4 fig. 5 l.478-484",
+       source=SRC.cite("sec. 2.2 eq. (3) l.69-82; A.4 fig. 5 l.478-484"),
        claim=CLAIM_L_NET)
 def l_net(ctx):
     rng = np.random.default_rng(SEED)
@@ -82,7 +83,7 @@ def l_net(ctx):
                   "at every position i, and the depth-L network composes L such layers; the "
                   "vectorized evaluator equals a literal entry-by-entry transcription, over Q "
                   "(rational weights) and over Q(i) (Gaussian weights), for d_a = d_x/H and "
-                  "for other d_a", source=f"{SRC} eq. (3) l.71-81") as s:
+                  "for other d_a", source=SRC.cite("eq. (3) l.71-81")) as s:
         cases = []
         for n_case, (L, d_x, H, d_a, N) in enumerate(LITERAL[ctx.full]):
             for kind, domain in (("rational", "QQ"), ("gaussian", "QQ(i)")):
@@ -101,7 +102,7 @@ def l_net(ctx):
 
     with ctx.step("The scores are used unnormalized and unscaled (no softmax, no 1/sqrt(d_a)): "
                   "with d_x = d_a = H = 1 and weights q, k, v, o, one layer gives "
-                  "y^i = q k o v x_i sum_j x_j^2", source=f"{SRC} l.71-75 (vs eq. (1) l.59-63)"
+                  "y^i = q k o v x_i sum_j x_j^2", source=SRC.cite("l.71-75 (vs eq. (1) l.59-63)")
                   ) as s:
         rows = []
         for _ in range(6):
@@ -122,7 +123,7 @@ def l_net(ctx):
 
     with ctx.step("Depth by composition: the depth-L network equals its L layers applied one "
                   "after the other (x^{l+1,j} = y^{l,j}), with and without residual connections",
-                  source=f"{SRC} l.75-77; A.4 l.483") as s:
+                  source=SRC.cite("l.75-77; A.4 l.483")) as s:
         cases = []
         for residual in (False, True):
             for L in (2, 3):
@@ -141,7 +142,7 @@ def l_net(ctx):
 
     with ctx.step("Each layer is a homogeneous cubic in its inputs, so the depth-L output is "
                   "homogeneous of degree 3^L: y(tX) = t^(3^L) y(X) exactly, with y(X) != 0",
-                  source=f"{SRC} l.75 ('3 copies of its input'); Lemma 1 l.329-378") as s:
+                  source=SRC.cite("l.75 ('3 copies of its input'); Lemma 1 l.329-378")) as s:
         cases = []
         for L, d_x, H in HOMOGENEITY[ctx.full]:
             X = rational_batch(rng, 2, 3, d_x)
@@ -161,7 +162,7 @@ def l_net(ctx):
     with ctx.step("The domains agree where they must: ZZ = QQ on integer data; the QQ output "
                   "reduced mod p equals the GF(p) evaluation; the QQ(i) output reduced mod "
                   "(p, i - s) equals the GF(p) evaluation with i -> s (p = 1 mod 4); QQ(i) with "
-                  "real weights and inputs equals QQ", source=f"{SRC} eq. (3) l.73") as s:
+                  "real weights and inputs equals QQ", source=SRC.cite("eq. (3) l.73")) as s:
         cases = []
         net_i = SelfAttentionNetwork.random(2, 4, 2, seed=SEED + 1, nonzero=True)
         Xi = rng.integers(-3, 4, size=(3, 3, 4))
@@ -194,7 +195,7 @@ def l_net(ctx):
                   "network with |weights| on |inputs| (a bound on the sum of the absolute "
                   "terms); every quantity compared exactly as a rational (a statement about the "
                   "float code path only, not evidence for any claim of the paper)",
-                  source=f"{SRC} eq. (3) l.73") as s:
+                  source=SRC.cite("eq. (3) l.73")) as s:
         worst = Fraction(0)
         cases = []
         for L, d_x, H in ((1, 3, 1), (2, 4, 2), (3, 2, 1)):
@@ -219,7 +220,7 @@ def l_net(ctx):
 
     with ctx.step("Residual variant: every layer adds its input to its output, "
                   "x^{l+1,i} = x^{l,i} + y^{l,i}; the evaluator equals that recursion written "
-                  "out", source=f"{SRC} A.4 fig. 5(a) l.481-484") as s:
+                  "out", source=SRC.cite("A.4 fig. 5(a) l.481-484")) as s:
         cases = []
         for n_case, (L, d_x, H, d_a, N) in enumerate(LITERAL[ctx.full][:4]):
             net = SelfAttentionNetwork.random(L, d_x, H, d_a, residual=True, seed=SEED + n_case,
@@ -237,7 +238,7 @@ def l_net(ctx):
                   "polynomial of degree 3^L with only odd powers of t; its t^1 coefficient is X "
                   "itself (the all-skip path) and its t^(3^L) coefficient is the plain network's "
                   "output (the path through every layer); found by exact interpolation at "
-                  "3^L + 1 points", source=f"{SRC} A.4 fig. 5(b) l.481-484; Lemma 5 l.577-604"
+                  "3^L + 1 points", source=SRC.cite("A.4 fig. 5(b) l.481-484; Lemma 5 l.577-604")
                   ) as s:
         cases = []
         for L in ((1, 2, 3) if ctx.full else (1, 2)):
@@ -264,7 +265,7 @@ def l_net(ctx):
         s.record(cases=cases)
 
     with ctx.step("Theta holds 4LH weight matrices: W^{Q,l,h}, W^{K,l,h}, W^{V,l,h} of shape "
-                  "d_a x d_x and W^{O,l,h} of shape d_x x d_a", source=f"{SRC} l.81") as s:
+                  "d_a x d_x and W^{O,l,h} of shape d_x x d_a", source=SRC.cite("l.81")) as s:
         cases = []
         for L, d_x, H, d_a in ((1, 4, 2, None), (3, 6, 3, None), (2, 5, 2, 3)):
             net = SelfAttentionNetwork.random(L, d_x, H, d_a)

@@ -29,13 +29,14 @@ from __future__ import annotations
 from itertools import combinations, permutations
 
 import numpy as np
+from seprank_proofs import LEVINE2020
 
 import seprank
 from seprank.models import SelfAttentionNetwork
 from seprank.proof import Claim, check
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 SEED = 1106
 
 #: (L, d_x, H, N, M, residual): small networks whose grid tensors have M^N entries
@@ -74,10 +75,10 @@ def _rank(Mat) -> int:
 CLAIM_L_PROP1 = Claim("proposition",
                       "Proposition 1: the separation rank of y_p^i is the same for every "
                       "balanced partition",
-                      f"{SRC} sec. 3 Prop. 1 l.106-112; App. C l.854-889")
+                      SRC.cite("sec. 3 Prop. 1 l.106-112; App. C l.854-889"))
 
 @check(id="L-Prop1", title="the separation rank is the same for all balanced partitions",
-       source=f"{SRC} sec. 3 Prop. 1 l.106-112; App. C l.854-889", depends=("L-net",),
+       source=SRC.cite("sec. 3 Prop. 1 l.106-112; App. C l.854-889"), depends=("L-net",),
        claim=CLAIM_L_PROP1)
 def l_prop1(ctx):
     instances = FULL if ctx.full else FAST
@@ -85,7 +86,7 @@ def l_prop1(ctx):
     with ctx.step("The proof's identity: y_p^i(x^1..x^N) = y_p^i(x^pi(1)..x^pi(N)) for every "
                   "permutation pi fixing i; on grid tensors, A.transpose(pi) = A for every "
                   "such pi (and not, in general, for a pi moving i)",
-                  source=f"{SRC} App. C l.873-875") as s:
+                  source=SRC.cite("App. C l.873-875")) as s:
         cases = []
         for k, (L, d_x, H, N, M, residual) in enumerate(instances[:5]):
             net, T, seed = _instance(L, d_x, H, N, M, residual, k)
@@ -115,8 +116,8 @@ def l_prop1(ctx):
     with ctx.step("Exact grid-matricization ranks of small random networks (integer weights and "
                   "templates, ranks exact over Q) are equal over all balanced partitions, for "
                   "output positions i = 1 and i = N; at least one instance is rank deficient, so "
-                  "equality is not forced by full rank", source=f"{SRC} Prop. 1 eq. (6) l.108-110"
-                  ) as s:
+                  "equality is not forced by full rank",
+                  source=SRC.cite("Prop. 1 eq. (6) l.108-110")) as s:
         cases, deficient = [], 0
         for k, (L, d_x, H, N, M, residual) in enumerate(instances):
             if residual:
@@ -143,7 +144,7 @@ def l_prop1(ctx):
                   "at i is also symmetric in the other positions, and its grid ranks are equal "
                   "over all balanced partitions (our extension; Prop. 1 is stated for eqs. "
                   "(3)-(4))",
-                  source=f"{SRC} A.4 l.478-536; App. C l.854-889") as s:
+                  source=SRC.cite("A.4 l.478-536; App. C l.854-889")) as s:
         cases = []
         for k, (L, d_x, H, N, M, residual) in enumerate(instances):
             if not residual:
@@ -160,7 +161,7 @@ def l_prop1(ctx):
     with ctx.step("Control: a function without the symmetry, y = <x^1, x^2> <x^3, x^4>, has "
                   "different grid ranks for different balanced partitions (rank 1 for "
                   "({1,2},{3,4})), so equal ranks above are a property of the network",
-                  source=f"{SRC} sec. 3 l.104 (convolutional contrast)") as s:
+                  source=SRC.cite("sec. 3 l.104 (convolutional contrast)")) as s:
         rng = np.random.default_rng(SEED)
         T = rng.integers(-3, 4, size=(4, 2))
 
@@ -179,7 +180,7 @@ def l_prop1(ctx):
                   "holds i cannot be swapped w.l.o.g., and the rank can differ between "
                   "I = {i} and I = {j}, j != i; the same rank for all I of one size that "
                   "contain i, and for all of one size that do not",
-                  source=f"{SRC} App. C l.867 ('w.l.o.g. a_1 = a~_1 = i')") as s:
+                  source=SRC.cite("App. C l.867 ('w.l.o.g. a_1 = a~_1 = i')")) as s:
         cases = []
         for k, (L, d_x, H, N, M) in enumerate([(1, 2, 1, 5, 3), (2, 2, 1, 6, 3)]):
             net, T, seed = _instance(L, d_x, H, N, M, False, 50 + k)

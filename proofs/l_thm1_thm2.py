@@ -24,6 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs import LEVINE2020
 from seprank_proofs.levine_counterexample import thm2_counterexample
 from seprank_proofs.levine_proof_displays import lower_bound_displays
 
@@ -53,7 +54,7 @@ from seprank.combinatorics import multiset, num_head_indices
 from seprank.errors import ParameterError
 from seprank.proof import Claim, check
 
-PAPER = "levine2020_depth_to_width_self_attention.txt"
+PAPER = LEVINE2020
 
 
 def _divisors(n: int) -> list[int]:
@@ -128,11 +129,11 @@ CLAIM_L_THM1 = Claim("theorem",
                      "3^(L-2) (log_3(d_x - H) + a) <= log_3 sep(y_p^i) <= ((3^L - 1)/2) "
                      "log_3(d_x + H), a = -L + 2 - log_3 2 (eq. (7)), and log_3(d_x - H) + a "
                      "> 0 in this regime",
-                     f"{PAPER} sec 4.1 l.126-132",
+                     PAPER.cite("sec 4.1 l.126-132"),
                      main_result=True)
 
 @check(id="L-Thm1", title="Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
-       source=f"{PAPER} sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690",
+       source=PAPER.cite("sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690"),
        depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"), claim=CLAIM_L_THM1)
 def l_thm1(ctx):
     points = _regime1(ctx.full)
@@ -140,7 +141,7 @@ def l_thm1(ctx):
 
     with ctx.step("Theorem 1's upper bound is log_3 of Theorem 3's bound: with d_a = d_x/H, "
                   "(H (d_a + 1))^{C(L)} = (d_x + H)^{C(L)}",
-                  source=f"{PAPER} eq. (18) l.422, Theorem 3 l.388") as s:
+                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388")) as s:
         bad = [p for p in points
                if thm3_bound(p[0], p[2], heads_dim(p[1], p[2])) != thm1_upper_pow3(*p)]
         s.record(cases=len(points))
@@ -148,7 +149,7 @@ def l_thm1(ctx):
 
     with ctx.step("the remark after Theorem 1 as printed: log_3(d_x - H) + a > 0 at every "
                   "point of the regime L < log_3 d_x (every H dividing d_x)",
-                  source=f"{PAPER} l.132") as s:
+                  source=PAPER.cite("l.132")) as s:
         fails = [p for p in points if not thm1_lower_is_positive(*p)]
         s.record(cases=len(points), failing_cases=len(fails),
                  failing_H_equals_d_x=all(p[2] == p[1] for p in fails),
@@ -163,7 +164,7 @@ def l_thm1(ctx):
 
     with ctx.step("corrected remark: for H < d_x (H a proper divisor of d_x) "
                   "log_3(d_x - H) + a > 0, i.e. 9 (d_x - H) > 2 * 3^L, throughout the regime",
-                  source=f"{PAPER} l.132", corrected=True) as s:
+                  source=PAPER.cite("l.132"), corrected=True) as s:
         bad = [p for p in proper if not thm1_lower_is_positive(*p)]
         margin = min((Fraction(9 * (d_x - H), 2 * 3**L), (L, d_x, H)) for L, d_x, H in proper)
         s.record(cases=len(proper), smallest_ratio_9_dxH_over_2_3L=margin[0],
@@ -172,7 +173,7 @@ def l_thm1(ctx):
 
     with ctx.step("lower <= upper in eq. (7) for every H < d_x: (d/lambda)^lambda <= "
                   "(d_x + H)^{C(L)} with d = (d_x - H)/2, lambda = 3^{L-2} (exact)",
-                  source=f"{PAPER} eq. (7) l.130") as s:
+                  source=PAPER.cite("eq. (7) l.130")) as s:
         bad, rows = [], []
         for L, d_x, H in proper:
             base, lam = thm1_lower_pow3(L, d_x, H)
@@ -188,7 +189,7 @@ def l_thm1(ctx):
 
     with ctx.step("B.2's multiset bound as printed: ((n, k)) >= max{((n-1)/k + 1)^k, "
                   "(k/(n-1) + 1)^{n-1}} for n >= 2, k >= 1, and the binomial bound "
-                  "C(n, k) >= (n/k)^k it rests on", source=f"{PAPER} l.684") as s:
+                  "C(n, k) >= (n/k)^k it rests on", source=PAPER.cite("l.684")) as s:
         n_max = 80 if ctx.full else 40
         bad = [(n, k) for n in range(2, n_max + 1) for k in range(1, n_max + 1)
                if multiset(n, k) < b2_multiset_lower(n, k)]
@@ -205,7 +206,7 @@ def l_thm1(ctx):
                   "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
                   "Lemma 6 requires): ((d-1)/lambda + 1)^lambda and "
                   "((d, lambda)) are both >= 3^{lower} = (d/lambda)^lambda",
-                  source=f"{PAPER} l.682-690, l.726, l.740") as s:
+                  source=PAPER.cite("l.682-690, l.726, l.740")) as s:
         covered = [p for p in proper if _b2_reached(*p)]
         s.record(excluded_even_d_a=sum(1 for p in proper
                                        if _b2_defined(*p) and not _b2_reached(*p)))
@@ -231,7 +232,7 @@ def l_thm1(ctx):
                   "(d not an integer; using floor(d) instead is tried) and even d_a (Lemma 6's "
                   "weights are undefined); the printed lower bound "
                   "cannot be decided there from the bound formulas",
-                  source=f"{PAPER} l.666-668, l.680-690, l.726") as s:
+                  source=PAPER.cite("l.666-668, l.680-690, l.726")) as s:
         repaired, uncovered = 0, []
         for L, d_x, H in proper:
             if _b2_reached(L, d_x, H):
@@ -265,7 +266,7 @@ def l_thm1(ctx):
 
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
                   "bound (d_x + H)^{C(L)} nor Theorem 4's bound, at every point where it is "
-                  "defined", source=f"{PAPER} l.388, l.432, l.682") as s:
+                  "defined", source=PAPER.cite("l.388, l.432, l.682")) as s:
         covered = [p for p in proper if _b2_defined(*p)]
         bad, thm3_smaller = [], 0
         for L, d_x, H in covered:
@@ -299,11 +300,11 @@ CLAIM_L_THM2 = Claim("theorem",
                      "d_x L/2 + b_1 + b_2 <= log_3 sep(y_p^i) <= 2 d_x L + c_1 + c_2 with "
                      "b_1 = -L (H/2 + 1), b_2 = -d_x (1 + log_3((d_x - H)/2)/2), c_1 = L, "
                      "c_2 = -2 d_x log_3(d_x/(2 sqrt(2e))) + log_3 d_x (eq. (8))",
-                     f"{PAPER} sec 4.2 l.150-156",
+                     PAPER.cite("sec 4.2 l.150-156"),
                      main_result=True)
 
 @check(id="L-Thm2", title="Theorem 2 bounds (3^L > d_x): eq. (20) chain, B.2 lower bound",
-       source=f"{PAPER} sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690",
+       source=PAPER.cite("sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690"),
        depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
        claim=CLAIM_L_THM2)
 def l_thm2(ctx):
@@ -316,7 +317,7 @@ def l_thm2(ctx):
     with ctx.step("eq. (20): each line of the chain from Theorem 4's bound to 2 d_x L + c_1 + "
                   "c_2 is <= the next (the last regrouping is an equality, and it equals "
                   "3^{upper bound of eq. (8)}); decided exactly with e's enclosure",
-                  source=f"{PAPER} eq. (20) l.469-476, eq. (8) l.154-156") as s:
+                  source=PAPER.cite("eq. (20) l.469-476, eq. (8) l.154-156")) as s:
         bad, undecided = [], []
         for L, d_x in pairs:
             chain = thm2_upper_chain(L, d_x)
@@ -343,7 +344,7 @@ def l_thm2(ctx):
 
     with ctx.step("Theorem 2's lower bound as printed is a real number at every point of the "
                   "regime (every H dividing d_x): b_2 contains log_3((d_x - H)/2)",
-                  source=f"{PAPER} eq. (8) l.154, b_2 l.156") as s:
+                  source=PAPER.cite("eq. (8) l.154, b_2 l.156")) as s:
         fails = []
         for L, d_x, H in points:
             try:
@@ -366,7 +367,7 @@ def l_thm2(ctx):
 
     with ctx.step("corrected domain H < d_x: lower <= upper in eq. (8), i.e. "
                   "3^{2 lower} <= (3^{upper})^2, decided exactly",
-                  source=f"{PAPER} eq. (8) l.154-156", corrected=True) as s:
+                  source=PAPER.cite("eq. (8) l.154-156"), corrected=True) as s:
         bad, undecided, rows = [], [], []
         for L, d_x, H in proper:
             q, m = thm2_upper_pow3(L, d_x)
@@ -388,7 +389,7 @@ def l_thm2(ctx):
                   "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
                   "Lemma 6 requires): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
                   "and ((d, lambda)) are both >= 3^{lower}; compared after squaring",
-                  source=f"{PAPER} l.684-690, l.726, l.740") as s:
+                  source=PAPER.cite("l.684-690, l.726, l.740")) as s:
         covered = [p for p in proper if _b2_reached(*p)]
         s.record(excluded_even_d_a=sum(1 for p in proper
                                        if _b2_defined(*p) and not _b2_reached(*p)))
@@ -418,7 +419,7 @@ def l_thm2(ctx):
                   "still covered: either 3^{lower} <= 1 "
                   "(vacuous, since sep >= 1 for a function that is not identically 0) or the "
                   "construction with floor((d_x - H)/2) already has rank >= 3^{lower}",
-                  source=f"{PAPER} l.666-668, l.680-690, l.726") as s:
+                  source=PAPER.cite("l.666-668, l.680-690, l.726")) as s:
         vacuous, repaired, uncovered = 0, 0, []
         for L, d_x, H in proper:
             if _b2_reached(L, d_x, H):
@@ -454,7 +455,7 @@ def l_thm2(ctx):
 
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
                   "bound (d_x + H)^{C(L)} nor Theorem 4's bound in this regime",
-                  source=f"{PAPER} l.388, l.432, l.682") as s:
+                  source=PAPER.cite("l.388, l.432, l.682")) as s:
         covered = [p for p in proper if _b2_defined(*p)]
         bad, undecided = [], []
         for L, d_x, H in covered:

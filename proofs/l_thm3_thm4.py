@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from seprank_proofs import LEVINE2020
 from seprank_proofs.levine_counterexample import thm4_counterexample
 from seprank_proofs.levine_proof_displays import thm3_displays, thm4_displays
 
@@ -29,7 +30,7 @@ from seprank.proof import check
 from seprank.separation.checks import binding_instances
 from seprank.separation.gridroute import size_cap
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 SEEDS_FAST = (3, 17)
 SEEDS_FULL = (3, 17, 29, 41)
 #: weight families of the binding instances (seprank.separation.structured)
@@ -104,16 +105,16 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=False, *
 
 
 @check(id="L-Thm3", title="Theorem 3: sep <= (H (d_a + 1))^C(L), exact ranks of random networks",
-       source=f"{SRC} A.2 l.380-423", depends=("L-net", "L-Claim1"),
+       source=SRC.cite("A.2 l.380-423"), depends=("L-net", "L-Claim1"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 3: sep(y_p^i) <= (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
-              "source": f"{SRC} A.2 l.380-388"})
+              "source": SRC.cite("A.2 l.380-388")})
 def l_thm3(ctx):
     thm3_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of random integer networks (all balanced "
                   "partitions of N = 2, 4; templates certify grid rank = separation rank) never "
                   "exceeds (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
-                  source=f"{SRC} A.2 Theorem 3 eq. (18) l.384-388") as s:
+                  source=SRC.cite("A.2 Theorem 3 eq. (18) l.384-388")) as s:
         _check_bound(ctx, s, lambda c: thm3_bound(c["L"], c["H"], c["d_a"]), "thm3_bound")
 
     with ctx.step("Binding instances: at the smallest N whose size cap (sum over the degree "
@@ -121,13 +122,13 @@ def l_thm3(ctx):
                   "the size does not keep the rank below the bound, the exact separation rank "
                   "(coefficient route) of random, identity, permutation, repeated-head and "
                   "1-dimensional-head networks stays <= the bound; rank/bound recorded",
-                  source=f"{SRC} A.2 Theorem 3 eq. (18) l.384-388") as s:
+                  source=SRC.cite("A.2 Theorem 3 eq. (18) l.384-388")) as s:
         _binding(ctx, s, lambda L, d_x, H, d_a: thm3_bound(L, H, d_a), "thm3_bound",
                  BINDING_FAST, BINDING_FULL)
 
     with ctx.step("Tightness at the smallest size: d_x = H = d_a = 1, L = 1, N = 2, where "
                   "y = c x1 (x1^2 + x2^2) has separation rank exactly 2 = (1 (1 + 1))^1",
-                  source=f"{SRC} A.2 l.384-388") as s:
+                  source=SRC.cite("A.2 l.384-388")) as s:
         case = network_sep_ranks(1, 1, 1, 2, seed=3)
         s.record(sep_ranks=case["sep_ranks"], bound=thm3_bound(1, 1, 1),
                  C_L=num_head_indices(1))
@@ -146,29 +147,29 @@ def l_thm3(ctx):
 
 
 @check(id="L-Thm4", title="Theorem 4: sep <= d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x, exact ranks",
-       source=f"{SRC} A.3 l.424-477", depends=("L-net", "L-Claim1"),
+       source=SRC.cite("A.3 l.424-477"), depends=("L-net", "L-Claim1"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 4: sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) "
                            "(2C(L)/d_x + 1)^d_x",
-              "source": f"{SRC} A.3 l.424-432"})
+              "source": SRC.cite("A.3 l.424-432")})
 def l_thm4(ctx):
     thm4_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of the same random networks never exceeds "
                   "Theorem 4's bound d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
-                  source=f"{SRC} A.3 Theorem 4 eq. (19) l.428-432") as s:
+                  source=SRC.cite("A.3 Theorem 4 eq. (19) l.428-432")) as s:
         _check_bound(ctx, s, lambda c: thm4_bound(c["L"], c["d_x"]), "thm4_bound")
 
     with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 4's "
                   "bound, the exact separation rank of random and structured networks stays "
                   "<= the bound; rank/bound recorded",
-                  source=f"{SRC} A.3 Theorem 4 eq. (19) l.428-432") as s:
+                  source=SRC.cite("A.3 Theorem 4 eq. (19) l.428-432")) as s:
         _binding(ctx, s, lambda L, d_x, H, d_a: thm4_bound(L, d_x), "thm4_bound",
                  [(1, 1, 1), (1, 2, 1), (2, 1, 1)], [(1, 1, 1), (1, 2, 1), (1, 2, 2), (2, 1, 1)],
                  N_max=64)
 
     with ctx.step("Observation (recorded, not a claim of the paper): which of the two bounds "
                   "is smaller on each instance size",
-                  source=f"{SRC} sec. 4 l.124-171") as s:
+                  source=SRC.cite("sec. 4 l.124-171")) as s:
         table = []
         for L, d_x, H, _N in (FULL if ctx.full else FAST):
             b3, b4 = thm3_bound(L, H, d_x // H), thm4_bound(L, d_x)

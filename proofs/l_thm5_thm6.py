@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from seprank_proofs import LEVINE2020
 from seprank_proofs.levine_counterexample import thm6_counterexample
 from seprank_proofs.levine_proof_displays import thm56_displays
 
@@ -33,7 +34,7 @@ from seprank.proof import check
 from seprank.separation.checks import binding_instances
 from seprank.separation.gridroute import size_cap
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 SEEDS_FAST = (3, 17)
 SEEDS_FULL = (3, 17, 29, 41)
 #: (L, d_x, H, N)
@@ -83,16 +84,16 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, **kw):
 
 @check(id="L-Thm5", title="Theorem 5: residual networks, log_3 sep <= L log_3 L + "
                           "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
-       source=f"{SRC} A.4 l.500-518", depends=("L-net", "L-Lemma2"),
+       source=SRC.cite("A.4 l.500-518"), depends=("L-net", "L-Lemma2"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 5 (residual): log_3 sep <= L log_3 L + "
                            "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
-              "source": f"{SRC} A.4 l.500-506"})
+              "source": SRC.cite("A.4 l.500-506")})
 def l_thm5(ctx):
     thm56_displays(ctx, part=5)
     with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
                   "log_3 lies in the arb ball of the printed expression",
-                  source=f"{SRC} A.4 Theorem 5 l.506") as s:
+                  source=SRC.cite("A.4 Theorem 5 l.506")) as s:
         rows = []
         for L, d_x, H, N in (FULL if ctx.full else FAST):
             exact = thm5_printed(L, d_x, N, H)
@@ -105,7 +106,7 @@ def l_thm5(ctx):
 
     with ctx.step("Exact separation ranks of residual networks never exceed the printed "
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (nor the proof's product and recursion "
-                  "bounds, which are larger)", source=f"{SRC} A.4 Theorem 5 l.502-506") as s:
+                  "bounds, which are larger)", source=SRC.cite("A.4 Theorem 5 l.502-506")) as s:
         rows, worst = [], None
         for case in _cases(ctx):
             L, d_x, H, N = case["L"], case["d_x"], case["H"], case["N"]
@@ -130,7 +131,7 @@ def l_thm5(ctx):
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (it grows with N), the exact separation "
                   "rank of random and structured residual networks stays <= it; rank/bound "
                   "recorded, and the shapes where no N <= 64 binds",
-                  source=f"{SRC} A.4 Theorem 5 l.502-506") as s:
+                  source=SRC.cite("A.4 Theorem 5 l.502-506")) as s:
         _binding(ctx, s, lambda L, d_x, H, d_a, N: thm5_printed(L, d_x, N, H), "thm5_printed",
                  [(1, 1, 1), (1, 2, 2), (1, 2, 1), (2, 1, 1)],
                  [(1, 1, 1), (1, 2, 2), (1, 2, 1), (1, 4, 4), (2, 1, 1), (2, 2, 2)],
@@ -141,7 +142,7 @@ def l_thm5(ctx):
                   "differ (observation): the printed L^L is below the product's (L+1)! for "
                   "L = 1, 2, and the recursion exceeds the product for L >= 2, so the proof "
                   "does not establish the printed statement for those L",
-                  source=f"{SRC} A.4 l.506, l.512-518") as s:
+                  source=SRC.cite("A.4 l.506, l.512-518")) as s:
         rows = []
         for L in (1, 2, 3, 4):
             d_x, N, H = 2, 2, 1
@@ -175,22 +176,22 @@ def l_thm5(ctx):
 
 @check(id="L-Thm6", title="Theorem 6: residual networks, sep <= d_x (C+1)^2 ((d_x, 2C)) "
                           "(2C/d_x + 1)^d_x",
-       source=f"{SRC} A.4 l.520-536", depends=("L-net", "L-Lemma5"),
+       source=SRC.cite("A.4 l.520-536"), depends=("L-net", "L-Lemma5"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 6 (residual): sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) "
                            "(2C(L)/d_x + 1)^d_x",
-              "source": f"{SRC} A.4 l.520-528"})
+              "source": SRC.cite("A.4 l.520-528")})
 def l_thm6(ctx):
     thm56_displays(ctx, part=6)
     with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 6's "
                   "bound, the exact separation rank of random and structured residual networks "
                   "stays <= it; rank/bound recorded",
-                  source=f"{SRC} A.4 Theorem 6 l.524-528") as s:
+                  source=SRC.cite("A.4 Theorem 6 l.524-528")) as s:
         _binding(ctx, s, lambda L, d_x, H, d_a: thm6_bound(L, d_x), "thm6_bound",
                  [(1, 1, 1), (2, 1, 1)], [(1, 1, 1), (1, 2, 1), (2, 1, 1)], N_max=64)
 
     with ctx.step("Exact separation ranks of residual networks never exceed Theorem 6's bound",
-                  source=f"{SRC} A.4 Theorem 6 l.524-528") as s:
+                  source=SRC.cite("A.4 Theorem 6 l.524-528")) as s:
         rows, worst = [], None
         for case in _cases(ctx):
             bound = thm6_bound(case["L"], case["d_x"])

@@ -21,6 +21,7 @@ from fractions import Fraction
 from math import prod
 
 import numpy as np
+from seprank_proofs import LEVINE2020, WIES2021
 
 import seprank
 from seprank.bounds.levine2020 import e_bounds, thm2_upper_pow3, thm4_bound, thm6_bound
@@ -39,8 +40,8 @@ from seprank.constructions.monomial_chain import (
     shift_schedule,
 )
 
-LEV = "levine2020_depth_to_width_self_attention.txt"
-WIES = "wies2021_vocabulary_bottleneck.txt"
+LEV = LEVINE2020
+WIES = WIES2021
 WEIGHTS = ("one-hot 1-dimensional heads (seprank.constructions.monomial_chain."
            "monomial_network(s, shift_schedule(s, L))): d_x = H = s, d_a = 1; in layer l the "
            "head of channel a has W^Q = e_a^T, W^K = e_c^T, W^V = e_b^T, W^O = e_a with "
@@ -175,12 +176,12 @@ def _repaired_bound(L: int, d_x: int) -> int:
 
 def thm4_counterexample(ctx) -> None:
     """L-Thm4: eq. (19) is false (d_x = 4, L = 12 first for d_x = 4)."""
-    family_steps(ctx, f"{LEV} eq. (3) l.69-82; A.3 eq. (19)", (4, 5, 6, 7, 8))
+    family_steps(ctx, LEV.cite("eq. (3) l.69-82; A.3 eq. (19)"), (4, 5, 6, 7, 8))
     with ctx.step("COUNTEREXAMPLE to eq. (19): the family at d_x = H = 4, d_a = 1, L = 12, "
                   "N = 8 has sep(y_p^1) = prod(e + 1) > d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x "
                   "(exact integers); the least L per d_x = 4..9 is tabled (d_x <= 3: never, "
                   "since the proven C(C + D, D) is below eq. (19) there)",
-                  source=f"{LEV} A.3 Theorem 4 eq. (19) l.428-432") as s:
+                  source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432")) as s:
         found = first_exceeding("levine2020 eq. (19)", 4, 12)
         bound = thm4_bound(found["L"], found["d_x"])
         inst = _instance(found, "eq19", bound)
@@ -225,7 +226,7 @@ def _searched_step(ctx) -> None:
                   "the network at a rational point; the diagonal moment form holds for every "
                   "one-hot schedule) with sep = prod(e + 1) > eq. (19), exactly (Jacobian "
                   "certificate for s = 8 above)",
-                  source=f"{LEV} A.3 Theorem 4 eq. (19) l.428-432") as s:
+                  source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432")) as s:
         sched = [[tuple(p) for p in layer] for layer in SEARCHED_8_7]
         ok = _closed_form_ok(monomial_network(8, sched), 8, 7, 16, random.Random(87),
                              schedule=sched)
@@ -253,12 +254,12 @@ def _searched_step(ctx) -> None:
 
 def thm6_counterexample(ctx) -> None:
     """L-Thm6: eq. (20)'s residual bound (C+1) eq. (19) is false (first d_x = 5, L = 11)."""
-    family_steps(ctx, f"{LEV} A.4 l.520-536", (4, 5, 6, 7, 8))
+    family_steps(ctx, LEV.cite("A.4 l.520-536"), (4, 5, 6, 7, 8))
     with ctx.step("the residual network with the family's weights: its degree-3^L homogeneous "
                   "part is the family's plain network (exact, s = 2, L = 2), and sep(f) >= "
                   "sep(top-degree part of f): f(t x)/t^(3^L) -> f_top(x) as t -> oo, sep is "
                   "invariant under x -> t x, and grid-matrix rank is lower semicontinuous",
-                  source=f"{LEV} A.4 l.530-534") as s:
+                  source=LEV.cite("A.4 l.530-534")) as s:
         from seprank.identities.levine2020 import top_degree_part
         from seprank.models import SelfAttentionNetwork
 
@@ -272,7 +273,7 @@ def thm6_counterexample(ctx) -> None:
     with ctx.step("COUNTEREXAMPLE to Theorem 6: the residual network with the family's weights "
                   "at d_x = H = 5, d_a = 1, L = 11, N = 10 has sep >= prod(e + 1) > d_x (C+1)^2 "
                   "((d_x, 2C)) (2C/d_x + 1)^d_x (exact integers); least L per d_x tabled",
-                  source=f"{LEV} A.4 Theorem 6 l.524-528") as s:
+                  source=LEV.cite("A.4 Theorem 6 l.524-528")) as s:
         found = first_exceeding("levine2020 eq. (20)", 5, 11)
         bound = thm6_bound(found["L"], found["d_x"])
         inst = _instance(found, "theorem6_bound", bound) | {"residual": True,
@@ -292,14 +293,14 @@ def thm6_counterexample(ctx) -> None:
 
 def thm2_counterexample(ctx) -> None:
     """L-Thm2: the upper bound of eq. (8) is false (also with H < d_x)."""
-    family_steps(ctx, f"{LEV} sec 4.2 l.150-156", (4, 8, 9), padded=True)
+    family_steps(ctx, LEV.cite("sec 4.2 l.150-156"), (4, 8, 9), padded=True)
     with ctx.step("COUNTEREXAMPLE to the upper bound of eq. (8): log_3 sep <= 2 d_x L + c_1 + "
                   "c_2 fails for the family inside the regime 3^L > d_x, compared exactly "
                   "(3^(upper) = q e^(d_x), q rational, e in a certified rational interval): at "
                   "d_x = H = 8, L = 9 (least L), d_x = H = 4, L = 32 (least d_x), and, with "
                   "H < d_x as the lower bound's hypothesis requires, at d_x = 18, H = 9, "
                   "d_a = 2, L = 24 (padded variant)",
-                  source=f"{LEV} Theorem 2 eq. (8) l.150-156") as s:
+                  source=LEV.cite("Theorem 2 eq. (8) l.150-156")) as s:
         rows = []
         for sv, padded, L_max in ((8, False, 9), (4, False, 32), (9, True, 24)):
             f = first_exceeding("levine2020 eq. (8) upper", sv, L_max, padded)
@@ -327,13 +328,13 @@ def thm2_counterexample(ctx) -> None:
 def wies_counterexample(ctx, theorem: int) -> None:
     """W-Thm3 (vocabulary, ``theorem=3``) / W-Thm4 (convolution, ``theorem=4``)."""
     eq = "eq. (9)" if theorem == 3 else "eq. (11)"
-    src = f"{WIES} A.2 {eq} l.381" if theorem == 3 else f"{WIES} A.3 {eq} l.451-456"
+    src = WIES.cite(f"A.2 {eq} l.381") if theorem == 3 else WIES.cite(f"A.3 {eq} l.451-456")
     family_steps(ctx, src, (5, 6, 7, 8))
     if theorem == 4:
         with ctx.step("the convolution embedding with kernel width 1 (M = N), W^conv = I_s "
                       "(rank r = s) and positional embedding 0 (r_e = 0) is the identity, so "
                       "the embedded network is the family's plain network (exact, s = 3)",
-                      source=f"{WIES} eq. (2) l.70-76") as s:
+                      source=WIES.cite("eq. (2) l.70-76")) as s:
             from seprank.models.embedding import ConvolutionalEmbedding
 
             sv = 3
@@ -353,7 +354,7 @@ def wies_counterexample(ctx, theorem: int) -> None:
                       "they stay linearly independent on tokens and sep over tokens = "
                       "prod(e + 1); checked: exact rank of values on random token tuples of "
                       "the grid {0..9}^2 (s = 2, L = 2, N = 4)",
-                      source=f"{WIES} eq. (1) l.62-68") as s:
+                      source=WIES.cite("eq. (1) l.62-68")) as s:
             sv, L, N = 2, 2, 4
             want = max(family_seps_by_layer(sv, L)[-1])
             net = monomial_network(sv, shift_schedule(sv, L))

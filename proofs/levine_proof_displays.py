@@ -25,6 +25,7 @@ from math import comb
 
 import numpy as np
 import sympy
+from seprank_proofs import LEVINE2020
 
 from seprank.bounds.levine2020 import (
     thm3_bound,
@@ -37,7 +38,7 @@ from seprank.combinatorics import compositions, multiset, num_head_indices
 from seprank.identities import levine2020 as idl
 from seprank.models import SelfAttentionNetwork
 
-SRC = "levine2020_depth_to_width_self_attention.txt"
+SRC = LEVINE2020
 
 
 def _X(rng: random.Random, N: int, d_x: int) -> list[list[Fraction]]:
@@ -85,7 +86,7 @@ def thm3_displays(ctx) -> None:
     with ctx.step("l.393: each M-unit splits over the partition, M^(c,h)_{r1,r2} = sum_j "
                   "<A_r1, x^(j)><B_r2, x^(j)> = sum_{j in P} + sum_{j in Q} (exact, every "
                   "unit of every chain, random rational inputs)",
-                  source=f"{SRC} A.2 l.393") as s:
+                  source=SRC.cite("A.2 l.393")) as s:
         units = 0
         for c in cases:
             X = np.asarray(c["X"], dtype=object)
@@ -104,7 +105,7 @@ def thm3_displays(ctx) -> None:
     with ctx.step("l.397 (eq. (13) at position i, coordinate p): the sum over h in [H]^C(L) of "
                   "B_p^(0,h)T M^(1,h)...M^(C,h) A^(0,h) x^(i), with the chains built by Lemma 1's "
                   "induction (eq. (14)-(15)), equals the network output, every coordinate",
-                  source=f"{SRC} A.2 l.397; A.1 eq. (13)-(15)") as s:
+                  source=SRC.cite("A.2 l.397; A.1 eq. (13)-(15)")) as s:
         rows = []
         for c in cases:
             out = c["net"].evaluate([c["X"]])[0, 0]
@@ -119,7 +120,7 @@ def thm3_displays(ctx) -> None:
 
     with ctx.step("l.398-399: expanding every unit as sum_{j in P} + sum_{j in Q} gives the sum "
                   "over h, r and all side sequences (P_1, ..., P_C) in {P, Q}^C(L); it equals "
-                  "the output", source=f"{SRC} A.2 l.398-399") as s:
+                  "the output", source=SRC.cite("A.2 l.398-399")) as s:
         for c in cases:
             y = idl.chain_output(c["chains"], c["X"], 0, 0)
             rhs = idl.thm3_sequence_sum(c["chains"], c["X"], 0, 0, c["P"])
@@ -144,7 +145,7 @@ def thm3_displays(ctx) -> None:
 
     with ctx.step("l.403-405 AS PRINTED: the sum over b and 0 = beta_{b+1} < beta_b <= ... <= "
                   "beta_1 < beta_0 = C(L) of the P- and Q-blocks equals the output",
-                  source=f"{SRC} A.2 l.401-407") as s:
+                  source=SRC.cite("A.2 l.401-407")) as s:
         fails, rows = swap_step("l403")
         s.record(cases=rows)
         err403 = None
@@ -167,7 +168,7 @@ def thm3_displays(ctx) -> None:
     with ctx.step("Eq. (17) (l.409) and l.415 AS PRINTED: the ranges 0 = beta_{b+1} < beta_b <= "
                   "... <= beta_1 <= beta_0 = C(L); the sum equals the output and the number of "
                   "index tuples is sum_b C(C(L), b) (= 2^C(L)) as l.416 uses",
-                  source=f"{SRC} A.2 eq. (17) l.409, l.415-416") as s:
+                  source=SRC.cite("A.2 eq. (17) l.409, l.415-416")) as s:
         fails, rows = swap_step("eq17")
         counts = {C: {"printed_tuples": idl.swap_tuple_count(C, "eq17"), "l416_tuples": 2 ** C}
                   for C in (1, 4, 13, 40)}
@@ -188,7 +189,7 @@ def thm3_displays(ctx) -> None:
                   "beta_1 <= C(L) the swap sum equals the output; the separated terms of eq. (17) "
                   "(P-blocks from S_P and x^(i) only, Q-blocks from S_Q only, crossing indices "
                   "r_{beta+1} outside) number exactly H^C (d_a + 1)^C = (H(d_a+1))^C(L) and sum "
-                  "to the output", source=f"{SRC} A.2 l.403-416", corrected=True) as s:
+                  "to the output", source=SRC.cite("A.2 l.403-416"), corrected=True) as s:
         if err403 is not None:
             s.verifies(err403)
         if err17 is not None:
@@ -212,7 +213,7 @@ def thm3_displays(ctx) -> None:
 
     with ctx.step("l.416: H^C sum_{b=0}^{C} C(C, b) d_a^b = H^C (d_a + 1)^C = (H (d_a + 1))^C, "
                   "as polynomials in H and d_a (sympy), C = 1..13; and the corrected ranges have "
-                  "C(C, b) tuples of length b (C = 1..6)", source=f"{SRC} A.2 l.416") as s:
+                  "C(C, b) tuples of length b (C = 1..6)", source=SRC.cite("A.2 l.416")) as s:
         H, da = sympy.symbols("H d_a", positive=True)
         bad = [C for C in range(1, 14)
                if sympy.expand(H ** C * sum(comb(C, b) * da ** b for b in range(C + 1))
@@ -225,7 +226,7 @@ def thm3_displays(ctx) -> None:
 
     with ctx.step("Eq. (18) (l.422): log_3((H(d_a+1))^C(L)) = (3^L - 1)/2 log_3(d_x + H) with "
                   "d_a = d_x/H, i.e. H (d_x/H + 1) = d_x + H (sympy identity) and C(L) = "
-                  "(3^L - 1)/2", source=f"{SRC} A.2 eq. (18) l.422") as s:
+                  "(3^L - 1)/2", source=SRC.cite("A.2 eq. (18) l.422")) as s:
         H, dx = sympy.symbols("H d_x", positive=True)
         diff = sympy.simplify(H * (dx / H + 1) - (dx + H))
         s.record(difference=str(diff), C=[num_head_indices(L) for L in range(1, 6)])
@@ -300,7 +301,7 @@ def thm4_displays(ctx) -> None:
     with ctx.step("l.437 (eq. (16) opened): the sum over j_1..j_C in [N]^C(L), h and r of "
                   "B^(0,h)_{r1,p} prod_c <A_{r_c}, x^(j_c)><B_{r_{c+1}}, x^(j_c)> <A_{r_{C+1}}, "
                   "x^(i)> equals the network output (Lemma 1 chains, random rational inputs)",
-                  source=f"{SRC} A.3 l.437") as s:
+                  source=SRC.cite("A.3 l.437")) as s:
         for c in cases:
             y = c["net"].evaluate([c["X"]])[0, 0, 0]
             rhs = idl.thm4_expansion(c["chains"], c["X"], 0, 0)
@@ -311,7 +312,7 @@ def thm4_displays(ctx) -> None:
     with ctx.step("l.438-439 AS PRINTED (and T of l.443): the coordinate expansion with "
                   "A^(c,h)_{r_c, alpha_c} B^(c,h)_{r_c, beta_c} and A^(0,h)_{r_{C+1}, "
                   "alpha_{C(L)}+1} equals the output",
-                  source=f"{SRC} A.3 l.438-439, l.443") as s:
+                  source=SRC.cite("A.3 l.438-439, l.443")) as s:
         rows, fails = [], None
         for c in cases:
             y = c["net"].evaluate([c["X"]])[0, 0, 0]
@@ -339,7 +340,7 @@ def thm4_displays(ctx) -> None:
     with ctx.step("CORRECTED l.438-439 and l.443-444: with B^(c,h)_{r_{c+1}, beta_c}, the sum "
                   "over alpha, beta of T_{alpha, beta} (x-free) times sum_{j} x^(i)_{alpha_{C+1}} "
                   "prod_c x^(j_c)_{alpha_c} x^(j_c)_{beta_c} equals the output",
-                  source=f"{SRC} A.3 l.438-444", corrected=True) as s:
+                  source=SRC.cite("A.3 l.438-444"), corrected=True) as s:
         if err439 is not None:
             s.verifies(err439, err_alpha)
         for c in cases:
@@ -352,7 +353,7 @@ def thm4_displays(ctx) -> None:
                   "sum_{alpha_{C+1}} sum_n (sum of T over the arrangements with counts n) "
                   "chi_{n, alpha_{C+1}}, chi the coefficient-1 sum of all monomials with degree "
                   "vector n and even degree at every position (l.453)",
-                  source=f"{SRC} A.3 l.446-453") as s:
+                  source=SRC.cite("A.3 l.446-453")) as s:
         rows, fails = [], None
         for c in cases:
             y = c["net"].evaluate([c["X"]])[0, 0, 0]
@@ -389,7 +390,7 @@ def thm4_displays(ctx) -> None:
     with ctx.step("l.457-459: each chi splits over P = {1..N/2}, Q as sum over r_P + r_Q = n and "
                   "E = 0..C(L) of (P-part with x^(i)) (Q-part); l.463: that sum has (C+1) "
                   "prod_m (n_m + 1) summands; l.465: there are d_x ((d_x, 2C(L))) chi's",
-                  source=f"{SRC} A.3 l.455-467") as s:
+                  source=SRC.cite("A.3 l.455-467")) as s:
         rng = random.Random(459)
         rows = []
         for L, d_x, N in ((1, 2, 2), (2, 2, 2), (1, 3, 2), (2, 2, 4)):
@@ -419,7 +420,7 @@ def thm4_displays(ctx) -> None:
                   "(the monomials S_Q^mu, |mu| <= C), which is <= the printed bound d_x (C+1) "
                   "((d_x, 2C)) (2C/d_x + 1)^d_x for d_x <= 3 at every L (sympy); the count split "
                   "by |mu| = E is <= it on the exact range below (d_x <= 10, L <= 9)",
-                  source=f"{SRC} A.3 l.446-467, eq. (19)", corrected=True) as s:
+                  source=SRC.cite("A.3 l.446-467, eq. (19)"), corrected=True) as s:
         if err448 is not None:
             s.verifies(err448)
         for c in cases:
@@ -458,7 +459,7 @@ def thm4_displays(ctx) -> None:
     with ctx.step("l.475-476: L + log_3 d_x + d_x log_3(2e) + 2 d_x log_3(2 3^L/d_x) = "
                   "(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3(2 sqrt(2e)) - log_3 d_x) (sympy, "
                   "logs expanded; the printed '<=' is an equality)",
-                  source=f"{SRC} A.3 l.475-476") as s:
+                  source=SRC.cite("A.3 l.475-476")) as s:
         L, d = sympy.symbols("L d_x", positive=True)
         e = sympy.E
 
@@ -485,7 +486,7 @@ def _thm5_part(ctx) -> None:
     with ctx.step("Eq. (21) (Lemma 2, l.496): y^i_p = sum_h sum_{a1..a6, j} W^O_{p a1} W^V_{a1 "
                   "a2} G_{a2 j} (G^T)_{j a4} (W^K^T)_{a4 a5} W^Q_{a5 a6} G_{a6 i} equals the "
                   "layer of eq. (3) on the columns of G (exact, random rational G)",
-                  source=f"{SRC} A.4 eq. (21) l.496") as s:
+                  source=SRC.cite("A.4 eq. (21) l.496")) as s:
         rows = []
         for d_x, H, N, seed in _L2_CASES:
             net = _net(1, d_x, H, seed)
@@ -502,7 +503,7 @@ def _thm5_part(ctx) -> None:
     with ctx.step("Eq. (21) regrouped by input indices (the count behind Lemma 2): y^i_p = "
                   "sum_{a2, j, a4, a6} c_{a2 a4 a6} G_{a2 j} G_{a4 j} G_{a6 i}, N d_x^3 products "
                   "of three input entries (each of sep rank <= K^3), and N d_x^3 <= N d_x^4/H",
-                  source=f"{SRC} A.4 l.491-498") as s:
+                  source=SRC.cite("A.4 l.491-498")) as s:
         rows = []
         for d_x, H, N, seed in _L2_CASES:
             net = _net(1, d_x, H, seed)
@@ -519,7 +520,7 @@ def _thm5_part(ctx) -> None:
                   "sum_{l=1}^L f_l(Y^(l-1)), the L + 1 branches of depth 0..L, where Y^(l-1) is "
                   "the output of the depth-(l-1) residual network (exact, every position and "
                   "coordinate)",
-                  source=f"{SRC} A.4 l.480-484, l.510-512") as s:
+                  source=SRC.cite("A.4 l.480-484, l.510-512")) as s:
         rows = []
         for L, d_x, H, N, seed in (_RES_FULL if ctx.full else _RES_FAST):
             net = _net(L, d_x, H, seed, residual=True)
@@ -532,7 +533,7 @@ def _thm5_part(ctx) -> None:
 
     with ctx.step("l.514 stopping condition AS PRINTED: Sep(longest branch(L = 1)) = N d_x^4/H "
                   "(exact separation rank of one layer, certified, balanced partitions)",
-                  source=f"{SRC} A.4 l.514") as s:
+                  source=SRC.cite("A.4 l.514")) as s:
         from seprank.constructions.known_seprank import network_sep_ranks
 
         rows = []
@@ -563,7 +564,7 @@ def _thm5_final(ctx) -> None:
     with ctx.step("l.516-518 AS PRINTED: continuing the recursion (S_1 = N d_x^4/H, S_l <= "
                   "(N d_x^4/H)(l S_{l-1})^3, sep <= (L+1) S_L) 'we attain' prod_{l=1}^L (l+1) "
                   "(N d_x^4/H)^(3^(l-1)), 'satisfying the theorem' (<= L^L (N d_x^4/H)^C(L)); "
-                  "exact integers", source=f"{SRC} A.4 l.510-518") as s:
+                  "exact integers", source=SRC.cite("A.4 l.510-518")) as s:
         rows = []
         for L, d_x, N, H in grid:
             rec = thm5_recursion_bound(L, d_x, N, H)
@@ -594,7 +595,7 @@ def _thm5_final(ctx) -> None:
                   "(2 d_x^3)^C <= (N d_x^4/H)^C <= L^L (N d_x^4/H)^C(L); each link exact on "
                   "L <= 6, d_x <= 8, N in {2, 3, 4}, H | d_x, and the two general facts "
                   "(D + t)/t <= D + 1 and d_x(d_x+1)/2 + 1 <= 2 d_x^3 as polynomial identities",
-                  source=f"{SRC} A.4 l.502-518", corrected=True) as s:
+                  source=SRC.cite("A.4 l.502-518"), corrected=True) as s:
         if err518 is not None:
             s.verifies(err518)
         rng = random.Random(518)
@@ -639,7 +640,7 @@ def _thm6_part(ctx) -> None:
     rng = random.Random(606)
     with ctx.step("l.534: 'C(L) + 1 times the bound in eq. (19)' is Theorem 6's right side, "
                   "(C+1) d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x (exact, L <= 6, d_x <= 8)",
-                  source=f"{SRC} A.4 l.524-534") as s:
+                  source=SRC.cite("A.4 l.524-534")) as s:
         bad = [(L, d) for L in range(1, 7) for d in range(1, 9)
                if thm6_bound(L, d) != (num_head_indices(L) + 1) * thm4_bound(L, d)]
         s.record(checked=48, failing=bad)
@@ -653,7 +654,7 @@ def _thm6_part(ctx) -> None:
     with ctx.step("Residual structure (Lemma 5's form, compactly): y^(i) = G_L(S) x^(i) with "
                   "G_l = G_{l-1} + sum_h W^O W^V G_{l-1} S G_{l-1}^T W^K^T W^Q G_{l-1}, G_0 = I, "
                   "a matrix polynomial of degree <= C(L) in S (exact, every position)",
-                  source=f"{SRC} A.5 eq. (22) l.583; A.4 l.530-534") as s:
+                  source=SRC.cite("A.5 eq. (22) l.583; A.4 l.530-534")) as s:
         for L, d_x, H, N, _seed, net, X in cases:
             F = idl.gram_form(net, idl.gram(X))
             out = net.evaluate([X])[0]
@@ -666,7 +667,7 @@ def _thm6_part(ctx) -> None:
                   "the top-degree part of the residual output is the output of the network "
                   "without skips (exact, by finite differences), and Theorem 4's chi grouping "
                   "(l.448-453) applied to it equals it",
-                  source=f"{SRC} A.4 l.530; A.3 l.448-453") as s:
+                  source=SRC.cite("A.4 l.530; A.3 l.448-453")) as s:
         rows, fails = [], None
         for L, d_x, H, N, seed, net, X in cases:
             if L < 2 or d_x < 2:
@@ -702,7 +703,7 @@ def _thm6_part(ctx) -> None:
                   "sep <= C(C + D, D) <= d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^d_x for d_x <= 3 at "
                   "every L (sympy); the count split by |mu| = E is <= it on the exact range "
                   "below (d_x <= 10, L <= 9)",
-                  source=f"{SRC} A.4 l.524-534", corrected=True) as s:
+                  source=SRC.cite("A.4 l.524-534"), corrected=True) as s:
         if err is not None:
             s.verifies(err)
         closed = [_gram_count_closed_form(d, times_c_plus_1=True) for d in (1, 2, 3)]
@@ -732,7 +733,7 @@ def thm56_displays(ctx, part: int = 5) -> None:
 def lower_bound_displays(ctx) -> None:
     """The displays of B.2 (l.666-718); Lemma 6's (B.3) are checked in L-Lemma6."""
     with ctx.step("l.684: ((n, k)) = C(n+k-1, k) = C(n+k-1, n-1) for 1 <= n <= 30, 0 <= k <= 30 "
-                  "(exact integers)", source=f"{SRC} B.2 l.682-684") as s:
+                  "(exact integers)", source=SRC.cite("B.2 l.682-684")) as s:
         bad = [(n, k) for n in range(1, 31) for k in range(31)
                if not multiset(n, k) == comb(n + k - 1, k) == comb(n + k - 1, n - 1)]
         s.record(pairs=30 * 31, failing=bad)
@@ -741,7 +742,7 @@ def lower_bound_displays(ctx) -> None:
     with ctx.step("Eq. (26)-(27): ((V V^T)^(Hadamard lambda))_{ab} = (sum_r v_r^a v_r^b)^lambda "
                   "= sum_{|k| = lambda} (lambda; k) prod_r (v_r^a)^k_r prod_r (v_r^b)^k_r, "
                   "expanded as polynomials in 2d symbols (sympy), d <= 3, lambda <= 4",
-                  source=f"{SRC} B.2 eq. (26)-(27) l.700-703") as s:
+                  source=SRC.cite("B.2 eq. (26)-(27) l.700-703")) as s:
         pairs = [(d, lam) for d in (1, 2, 3) for lam in (1, 2, 3, 4) if d * lam <= 9]
         bad = [pair for pair in pairs if not idl.multinomial_expansion_is_identity(*pair)]
         s.record(pairs=pairs, failing=bad)
@@ -749,7 +750,7 @@ def lower_bound_displays(ctx) -> None:
 
     with ctx.step("Eq. (25): (V V^T)^(Hadamard lambda) = sum_k a^(k) (x) b^(k) with ((d, lambda)) "
                   "terms, a^(k) = (lambda; k) prod_r v_r^k_r (exact, random rational V with "
-                  "((d, lambda)) rows)", source=f"{SRC} B.2 eq. (25) l.692-696") as s:
+                  "((d, lambda)) rows)", source=SRC.cite("B.2 eq. (25) l.692-696")) as s:
         rng = random.Random(25)
         rows = []
         for d, lam in ((2, 2), (3, 2), (2, 3), (3, 3)):
@@ -765,7 +766,7 @@ def lower_bound_displays(ctx) -> None:
                   "norm 1, and prod_r v_r^k_r = (sum_r' Omega^(2 q_r'))^(-lambda/2) "
                   "Omega^(sum q_r k_r) (both sides positive: compared squared, exactly, at "
                   "Omega in {2, 3/2, 5/3}, every row q and column k)",
-                  source=f"{SRC} B.2 l.705-714") as s:
+                  source=SRC.cite("B.2 l.705-714")) as s:
         n_checked = 0
         for d, lam in ((2, 2), (3, 2), (2, 3), (3, 3)):
             qs = compositions(lam, d)
@@ -781,7 +782,7 @@ def lower_bound_displays(ctx) -> None:
     with ctx.step("l.716-718: det A(Omega), A_{q,k} = Omega^<q,k>, is the Leibniz sum over "
                   "permutations sigma of sgn(sigma) Omega^(sum_q <q, sigma(q)>) (det by Bareiss "
                   "elimination over Z[Omega], compared as polynomials)",
-                  source=f"{SRC} B.2 l.716-718") as s:
+                  source=SRC.cite("B.2 l.716-718")) as s:
         rows = []
         for d, lam in ((2, 2), (2, 3), (3, 2), (2, 4)):
             det, leib = idl.omega_det_and_leibniz(d, lam)

@@ -24,11 +24,12 @@ from __future__ import annotations
 import mpmath
 import numpy as np
 import sympy
+from seprank_proofs import RANK_COLLAPSE
 
 from seprank.constructions.rank_collapse import float_log_ratio, mp_bound_sides
 from seprank.proof import Claim, check
 
-SRC = "rank_collapse_notes.txt"
+SRC = RANK_COLLAPSE
 SEED = 20210523
 DPS = 50
 
@@ -114,17 +115,17 @@ CLAIM_R_BOUND = Claim("theorem",
                       "Theorem 2.2: if ||W_QK^l||_1 ||W_V^l||_{1,inf} <= beta for every layer,"
                       " ||res SAN(X)||_{1,inf} <= (4 beta/sqrt(d_qk))^((3^L-1)/2) ||res "
                       "X||_{1,inf}^(3^L)",
-                      f"{SRC} l.76-82",
+                      SRC.cite("l.76-82"),
                       main_result=True)
 
 @check(id="R-bound", title="Theorem 2.2: ||res SAN(X)|| <= (4 beta/sqrt d_qk)^((3^L-1)/2) "
-       "||res X||^(3^L), sampled", source=f"{SRC} l.76-82",
+       "||res X||^(3^L), sampled", source=SRC.cite("l.76-82"),
        claim=CLAIM_R_BOUND)
 def r_bound(ctx):
     with ctx.step("the exponents compose: if one layer gives r' <= c r^3 (c = 4 beta/sqrt d_qk, "
                   "beta bounding every layer), L layers give c^((3^L-1)/2) r^(3^L); "
                   "e_1 = 1, e_L = 3 e_(L-1) + 1 = (3^L-1)/2 (exact, L <= 12; sympy in general)",
-                  source=f"{SRC} l.78-80") as s:
+                  source=SRC.cite("l.78-80")) as s:
         e, ok = 1, True
         for L in range(2, 13):
             e = 3 * e + 1
@@ -143,7 +144,7 @@ def r_bound(ctx):
     with ctx.step("random softmax networks (L = 1..3, n = 2..5, d = 1..4, d_qk = 1..3, input, "
                   "mean and W_QK scales log-uniform over e^-3..e^3): both sides at 50 digits, "
                   "then decided per instance in interval arithmetic",
-                  source=f"{SRC} l.78-80") as s:
+                  source=SRC.cite("l.78-80")) as s:
         count = 600 if ctx.full else 90
         instances = []
         for i in range(count):
@@ -163,7 +164,7 @@ def r_bound(ctx):
 
     with ctx.step("adversarial search: float64 hill climbing (heuristic only) on log(lhs/rhs) "
                   "for L = 1, 2; the best candidates re-evaluated at 50 digits and decided in "
-                  "interval arithmetic", source=f"{SRC} l.78-80") as s:
+                  "interval arithmetic", source=SRC.cite("l.78-80")) as s:
         starts, iters = (60, 400) if ctx.full else (16, 150)
         candidates = []
         for L in (1, 2):

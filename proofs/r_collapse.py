@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import mpmath
 import sympy
+from seprank_proofs import RANK_COLLAPSE
 
 from seprank.constructions.collapse_family import (
     collapse_regime,
@@ -37,13 +38,13 @@ from seprank.constructions.rank_collapse import mp_bound_sides, mp_san
 from seprank.proof import check
 from seprank.proof.claims import Claim
 
-SRC = "rank_collapse_notes.txt"
+SRC = RANK_COLLAPSE
 
 CLAIM = Claim(
     "claim",
     "||res(SAN(X))||_{1,inf} -> 0 as L -> infinity (L layers of pure softmax attention): "
     "deep pure attention loses rank",
-    f"{SRC} l.76-82")
+    SRC.cite("l.76-82"))
 
 
 def _iv_close(a, b):
@@ -52,13 +53,13 @@ def _iv_close(a, b):
 
 
 @check(id="R-collapse", title="the stated goal res(SAN(X)) -> 0 as L -> infinity",
-       source=f"{SRC} l.76-82", depends=("R-norm", "R-path", "R-bound"), claim=CLAIM)
+       source=SRC.cite("l.76-82"), depends=("R-norm", "R-path", "R-bound"), claim=CLAIM)
 def r_collapse(ctx):
     with ctx.step("one softmax layer on X = [t, -t]^T (d = d_qk = 1, W_QK = w, W_V = v) outputs "
                   "[t', -t'] with t' = v t tanh(w t^2): symbolic identity of the softmax "
                   "row (e^a t - e^-a t)/(e^a + e^-a) = t tanh(a), a = w t^2; and the network "
                   "evaluation of the R-bound check (mp_san, interval arithmetic) encloses it",
-                  source=f"{SRC} l.15-22, l.72-76") as s:
+                  source=SRC.cite("l.15-22, l.72-76")) as s:
         t, v, w = sympy.symbols("t v w", positive=True)
         a = w * t ** 2
         row1 = (sympy.exp(a) * t + sympy.exp(-a) * (-t)) / (sympy.exp(a) + sympy.exp(-a)) * v
@@ -92,7 +93,7 @@ def r_collapse(ctx):
                   "X = [1, -1]^T: g = 2 tanh(1) > 1 (interval arithmetic), so t_L >= "
                   "(2 tanh 1)^L and ||res SAN(X)||_{1,inf} = sqrt(2) t_L -> infinity; the "
                   "network's own evaluation (mp_san in interval arithmetic) for L <= 8",
-                  source=f"{SRC} l.76") as s:
+                  source=SRC.cite("l.76")) as s:
         regime = collapse_regime(1, 2, 1)
         enc = orbit_enclosures(1, 2, 1, 8)
         with iv_digits(60):
@@ -129,7 +130,7 @@ def r_collapse(ctx):
     with ctx.step("the residual can also stay exactly constant: with W_V = coth(1), W_QK = 1, "
                   "X = [1, -1]^T, one layer maps t = 1 to coth(1) tanh(1) = 1 (symbolic), so "
                   "||res SAN(X)||_{1,inf} = sqrt(2) for every L (bounded weights, no decay)",
-                  source=f"{SRC} l.76") as s:
+                  source=SRC.cite("l.76")) as s:
         fixed = sympy.simplify(sympy.coth(1) * sympy.tanh(1)) == 1
         s.record(t_next_symbolic=str(sympy.simplify(sympy.coth(1) * 1 * sympy.tanh(1 * 1 ** 2))),
                  fixed_point=fixed, W_V_enclosure=str(1 + 2 / (mpmath.iv.exp(2) - 1)))
@@ -140,7 +141,7 @@ def r_collapse(ctx):
                   "e.g. for every t0 when v <= 1 (tanh < 1), and then doubly exponentially: "
                   "t_{l+1} <= v w t_l^3; Theorem 2.2's condition 8 v w t0^2 < 1 implies it; "
                   "regimes decided in interval arithmetic on a grid",
-                  source=f"{SRC} l.78-82", corrected=True) as s:
+                  source=SRC.cite("l.78-82"), corrected=True) as s:
         with iv_digits(30):
             X = mpmath.iv.matrix([[3, 1], [-1, 2], [0, 5]])
             _y, R = mp_san(mpmath.iv, X, [(mpmath.iv.matrix([[0, 0], [0, 0]]),

@@ -22,6 +22,7 @@ import random
 from fractions import Fraction
 
 import sympy
+from seprank_proofs import RANK_COLLAPSE
 
 from seprank.constructions.rank_collapse import (
     composite_sq,
@@ -32,7 +33,7 @@ from seprank.constructions.rank_collapse import (
 )
 from seprank.proof import Claim, check
 
-SRC = "rank_collapse_notes.txt"
+SRC = RANK_COLLAPSE
 SEED = 20210522
 
 
@@ -75,17 +76,17 @@ CLAIM_R_NORM = Claim("definition",
                      "Definition 2.1: the composite ||X||_{1,inf} = sqrt(||X||_1 ||X||_inf) is"
                      " a norm, and res(X) = X - 1 x^T with x the argmin of ||X - 1 x^T||_2 is "
                      "well defined",
-                     f"{SRC} l.66-76, l.130")
+                     SRC.cite("l.66-76, l.130"))
 
 @check(id="R-norm", title="the composite 'norm' sqrt(||X||_1 ||X||_inf) and res(X)",
-       source=f"{SRC} l.66-76, l.130",
+       source=SRC.cite("l.66-76, l.130"),
        claim=CLAIM_R_NORM)
 def r_norm(ctx):
     small = [m for r, c in _shapes(4) for m in _matrices(r, c, 1)]
 
     with ctx.step("positivity: ||X||_1 ||X||_inf >= 0, with equality only for X = 0 (exhaustive "
                   "over all matrices with <= 4 entries in {-1,0,1}, exact)",
-                  source=f"{SRC} l.70") as s:
+                  source=SRC.cite("l.70")) as s:
         bad = [M for M in small
                if composite_sq(M) < 0 or (composite_sq(M) == 0) != all(v == 0 for r in M
                                                                      for v in r)]
@@ -94,7 +95,7 @@ def r_norm(ctx):
 
     with ctx.step("absolute homogeneity: ||cX||_1 ||cX||_inf = c^2 ||X||_1 ||X||_inf, i.e. "
                   "||cX||_{1,inf} = |c| ||X||_{1,inf} (exhaustive small matrices, c in a set "
-                  "of rationals)", source=f"{SRC} l.70") as s:
+                  "of rationals)", source=SRC.cite("l.70")) as s:
         cs = [Fraction(-3), Fraction(-1, 2), Fraction(0), Fraction(2, 3), Fraction(5)]
         bad = [(M, str(c)) for M in small for c in cs
                if composite_sq([[c * v for v in r] for r in M]) != c * c * composite_sq(M)]
@@ -104,7 +105,7 @@ def r_norm(ctx):
     with ctx.step("triangle inequality ||X+Y||_{1,inf} <= ||X||_{1,inf} + ||Y||_{1,inf} (needed "
                   "for Definition 2.1's 'norm'): exhaustive search by number of entries, then "
                   "entry bound; smallest counterexample overall and among square matrices",
-                  source=f"{SRC} l.68-70, l.130") as s:
+                  source=SRC.cite("l.68-70, l.130")) as s:
         smallest = _first_triangle_failure(_shapes(4), 2, composite_sq)
         square = _first_triangle_failure([(2, 2)], 1, composite_sq)
         entrywise = _first_triangle_failure(_shapes(4), 1, _entrywise_sq)
@@ -126,7 +127,7 @@ def r_norm(ctx):
     with ctx.step("submultiplicativity ||XY||_{1,inf} <= ||X||_{1,inf} ||Y||_{1,inf} (not "
                   "claimed by the notes; it follows from submultiplicativity of ||.||_1 and "
                   "||.||_inf): exhaustive 2 x 2 with entries in {-1,0,1}, exact squares",
-                  source=f"{SRC} l.70") as s:
+                  source=SRC.cite("l.70")) as s:
         mats = list(_matrices(2, 2, 1))
         bad = [(X, Y) for X, Y in itertools.product(mats, repeat=2)
                if composite_sq(_matmul(X, Y)) > composite_sq(X) * composite_sq(Y)]
@@ -137,7 +138,7 @@ def r_norm(ctx):
                   "for X = [[1,0],[-1,0]] every x = (0, s) with |s| <= 1 attains the minimum "
                   "||X - 1x^T||_2^2 = 2 (exact: (X-1x^T)^T (X-1x^T) = diag(2, 2s^2), and "
                   "u^T (X-1x^T) e_1 = sqrt 2 for u = (1,-1)/sqrt 2 bounds every x from below)",
-                  source=f"{SRC} l.72-74") as s:
+                  source=SRC.cite("l.72-74")) as s:
         X = sympy.Matrix([[1, 0], [-1, 0]])
         x1, x2 = sympy.symbols("x1 x2", real=True)
         M = X - sympy.ones(2, 1) * sympy.Matrix([[x1, x2]])
@@ -170,7 +171,7 @@ def r_norm(ctx):
                   "n ||x - m||^2 with m the column means (sympy, symbolic 3 x 2), so the "
                   "minimiser is unique and res(X) = X - 1m^T; then res(X + 1y^T) = res(X), "
                   "res(res X) = res X, res(XW) = res(X) W, res(PX) = res(P res X) for "
-                  "row-stochastic P (exact, seeded)", source=f"{SRC} l.72-74",
+                  "row-stochastic P (exact, seeded)", source=SRC.cite("l.72-74"),
                   corrected=True) as s:
         n, d = 3, 2
         A = sympy.Matrix(n, d, lambda i, j: sympy.Symbol(f"a{i}{j}", real=True))

@@ -28,6 +28,7 @@ import random
 
 import flint
 import sympy
+from seprank_proofs import RANK_COLLAPSE
 
 from seprank.constructions.rank_collapse import (
     rand_rational_matrix,
@@ -38,7 +39,7 @@ from seprank.constructions.rank_collapse import (
 )
 from seprank.proof import Claim, check
 
-SRC = "rank_collapse_notes.txt"
+SRC = RANK_COLLAPSE
 SEED = 20210521
 
 
@@ -166,18 +167,18 @@ def _free_algebra_check(L, H, skip):
 CLAIM_R_PATH = Claim("theorem",
                      "Theorem 2.1 (path decomposition): SAN(X) = sum over paths in [H]^L of "
                      "P_path X W_path + e b^T, (H+1)^L paths with skip connections",
-                     f"{SRC} l.33-64",
+                     SRC.cite("l.33-64"),
                      main_result=True)
 
 @check(id="R-path", title="path decomposition of a pure-attention network (Theorem 2.1)",
-       source=f"{SRC} l.33-64",
+       source=SRC.cite("l.33-64"),
        claim=CLAIM_R_PATH)
 def r_path(ctx):
     rng = random.Random(SEED)
 
     with ctx.step("one head: P(X W_V + e b_V^T) = P X W_V + e b_V^T for row-stochastic "
                   "rational P (uses only P e = e); with row sums != 1 it fails",
-                  source=f"{SRC} l.35-39") as s:
+                  source=SRC.cite("l.35-39")) as s:
         bad = []
         for _ in range(40 if ctx.full else 10):
             n, d, dv = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 3)
@@ -195,7 +196,7 @@ def r_path(ctx):
 
     with ctx.step("one layer: [SA_1 .. SA_H] [W_O,1; ..; W_O,H] = sum_h P_h X W_h + e b_O^T "
                   "with W_h = W_V,h W_O,h and b_O^T = sum_h b_V,h^T W_O,h (exact)",
-                  source=f"{SRC} l.48-52") as s:
+                  source=SRC.cite("l.48-52")) as s:
         bad = []
         for _ in range(30 if ctx.full else 10):
             H, n, d, dv = rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 4), \
@@ -216,7 +217,7 @@ def r_path(ctx):
                   "(same index order in both products), equals SA o SA(X) for some b: tested "
                   "under each consistent reading of the indices (a: h_i is layer i; b: h_1 is "
                   "the outer layer; c: factors by position, P layers (2,1), W layers (1,2))",
-                  source=f"{SRC} l.56") as s:
+                  source=SRC.cite("l.56")) as s:
         found = {r: _search_counterexample(r) for r in ("a", "b", "c")}
         s.record(smallest_counterexamples=found,
                  search="n = 2; P rows from {(1,0), (0,1), (1/2,1/2)}; reading a: d = H = 1, "
@@ -234,7 +235,7 @@ def r_path(ctx):
                   "W^1_{h_1}..W^L_{h_L} + e b^T, with b^T = (..(b_1^T S_2 + b_2^T)..) S_L + "
                   "b_L^T, S_l = sum_h W^l_h; proved in the free noncommutative algebra using "
                   "only the rewrite P e -> e (sympy), without and with skip connections",
-                  source=f"{SRC} l.56-64", corrected=True) as s:
+                  source=SRC.cite("l.56-64"), corrected=True) as s:
         cases = [(L, H) for L in (1, 2, 3) for H in (1, 2)]
         results = []
         for L, H in cases:
@@ -249,7 +250,7 @@ def r_path(ctx):
     with ctx.step("Theorem 2.1 with that ordering, exactly over Q: for L <= 4, H <= 3 the "
                   "sum over the H^L paths (or (H+1)^L with skip connections) plus e b^T equals "
                   "the direct layer-by-layer evaluation; SAN(X) - path sum has equal rows",
-                  source=f"{SRC} l.60-64") as s:
+                  source=SRC.cite("l.60-64")) as s:
         rows = []
         bad = []
         reps = 2 if ctx.full else 1

@@ -15,20 +15,21 @@ import random
 from fractions import Fraction
 
 import sympy
+from seprank_proofs import RANK_COLLAPSE
 
 from seprank.constructions.rank_collapse import softmax_rows_symbolic
 from seprank.proof import Claim, check
 
-SRC = "rank_collapse_notes.txt"
+SRC = RANK_COLLAPSE
 SEED = 20210520
 
 
 CLAIM_R_SHIFT = Claim("proposition",
                       "the row-wise softmax is shift invariant: softmax(A + x 1^T) = softmax(A)",
-                      f"{SRC} l.27-31")
+                      SRC.cite("l.27-31"))
 
 @check(id="R-shift", title="softmax(A + x 1^T) = softmax(A), row-wise softmax",
-       source=f"{SRC} l.27-31",
+       source=SRC.cite("l.27-31"),
        claim=CLAIM_R_SHIFT)
 def r_shift(ctx):
     shapes = [(n, m) for n in range(1, 4) for m in range(1, 4)]
@@ -37,7 +38,7 @@ def r_shift(ctx):
 
     with ctx.step("for symbolic A (n x m) and x (n): every entry of softmax(A + x 1^T) minus "
                   "the entry of softmax(A) simplifies to 0 once exp(a + c) is split into "
-                  "exp(a) exp(c) (sympy, all shapes listed)", source=f"{SRC} l.29") as s:
+                  "exp(a) exp(c) (sympy, all shapes listed)", source=SRC.cite("l.29")) as s:
         bad = []
         for n, m in shapes:
             A = sympy.Matrix(n, m, lambda i, j: sympy.Symbol(f"a{i}{j}", real=True))
@@ -54,7 +55,7 @@ def r_shift(ctx):
 
     with ctx.step("multiplicative form over Q: for positive rationals u_1..u_m (standing for "
                   "exp(a_j)) and t (standing for exp(c)), t u_i / sum_j t u_j = u_i / sum_j u_j "
-                  "exactly (seeded random rows)", source=f"{SRC} l.29") as s:
+                  "exactly (seeded random rows)", source=SRC.cite("l.29")) as s:
         rng = random.Random(SEED)
         trials = 2000 if ctx.full else 300
         bad = []
@@ -71,7 +72,7 @@ def r_shift(ctx):
 
     with ctx.step("with rational entries the identity also holds in sympy's exact arithmetic "
                   "(exp of rationals kept symbolic): seeded 3 x 3 instances",
-                  source=f"{SRC} l.29") as s:
+                  source=SRC.cite("l.29")) as s:
         rng = random.Random(SEED + 1)
         bad = []
         for _ in range(5 if ctx.full else 2):
@@ -86,7 +87,7 @@ def r_shift(ctx):
 
     with ctx.step("remark (not a claim of the notes): a constant added to each column, 1 y^T, "
                   "does change a row-wise softmax; the notes' identity is about rows only",
-                  source=f"{SRC} l.29, l.118") as s:
+                  source=SRC.cite("l.29, l.118")) as s:
         A = sympy.zeros(1, 2)
         y = sympy.Matrix([[0, 1]])
         changed = softmax_rows_symbolic(A + y) - softmax_rows_symbolic(A)

@@ -8,6 +8,7 @@ violation means the check asked for more than its evidence gives).
 """
 
 import pytest
+from seprank_proofs import PAPERS
 
 from seprank.proof import registered_checks, run_check
 from seprank.proof.testing import assert_consistent
@@ -41,6 +42,32 @@ EXPECTED_WORST = {
     "L-Claim2": "proof-error", "W-Lemma4": "false-statement", "R-norm": "false-statement",
     "L-Cor2": "proof-error",
 }
+#: step sources that cite no paper on purpose (a textbook fact the check certifies itself)
+NOT_A_PAPER = {"series e = sum 1/j!; used for every comparison with e below"}
+
+
+def _cites_known_papers(source: str) -> bool:
+    """Every "; "-separated part of a source starts with one of PAPERS' files (Paper.cite)."""
+    files = tuple(f"{paper.file} " for paper in PAPERS)
+    parts = source.split("; ")
+    # a part may continue the previous paper's citation ("... eq. (3) l.69-82; A.3 eq. (19)")
+    return parts[0].startswith(files) and all(
+        part.startswith(files) or ".txt" not in part for part in parts)
+
+
+def test_check_and_claim_sources_cite_known_papers():
+    """Issue 13: sources come from the package's Paper objects (Paper.cite), never free text."""
+    assert len(SPECS) >= 40
+    for cid, spec in SPECS.items():
+        assert _cites_known_papers(spec.source), (cid, spec.source)
+        if spec.claim is not None:
+            assert _cites_known_papers(spec.claim.source), (cid, spec.claim.source)
+
+
+def test_known_paper_check_rejects_free_text():
+    assert not _cites_known_papers("series e = sum 1/j!")
+    assert not _cites_known_papers("levine2020.txt l.5")  # not the registered file name
+    assert _cites_known_papers(PAPERS[0].cite("l.1", PAPERS[1].cite("eq. (2)")))
 
 
 @pytest.mark.parametrize("check_id", sorted(SPECS))
@@ -48,6 +75,9 @@ def test_check_reaches_consistent_verdict(check_id, full):
     spec = SPECS[check_id]
     result = run_check(spec, full=full)
     assert_consistent(spec, result)  # the rules every plugin's checks obey
+    for step in result.steps:  # issue 13: every citation names a known paper file
+        if step.source is not None and step.source not in NOT_A_PAPER:
+            assert _cites_known_papers(step.source), (check_id, step.claim, step.source)
     if check_id in EXPECTED_OUTCOME:
         assert result.outcome == EXPECTED_OUTCOME[check_id], result.settled.reason
     if check_id in EXPECTED_WORST:

@@ -25,6 +25,7 @@ import itertools
 import random
 
 import numpy as np
+from seprank_proofs import WIES2021
 
 import seprank
 from seprank.combinatorics import multiset
@@ -35,7 +36,7 @@ from seprank.proof import Claim, check
 from seprank.scalars.sphere import sphere_points
 from seprank.tensors.grid import matricize
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 SEED = 13
 
 
@@ -51,17 +52,17 @@ def _grid_tensor(net, M_V, templates, N, i, p):
 CLAIM_W_CLAIM1 = Claim("claim",
                        "in the token setting the separation rank w.r.t. (P, Q) is at least the"
                        " rank of the grid matricization for any list of template tokens",
-                       f"{PAPER} B.1 l.534-552")
+                       PAPER.cite("B.1 l.534-552"))
 
 @check(id="W-Claim1", title="Claim 1: sep >= rank of any grid matricization (token setting)",
-       source=f"{PAPER} B.1 l.534-552",
+       source=PAPER.cite("B.1 l.534-552"),
        depends=("L-Claim1",), claim=CLAIM_W_CLAIM1)
 def w_claim1(ctx):
     rng = random.Random(SEED)
 
     with ctx.step("the matricization of l.536 (row 1 + sum_t (d_{p_t} - 1) M^{N/2-t}, same "
                   "for columns) is seprank.tensors.grid.matricize with P, Q in increasing "
-                  "order", source=f"{PAPER} l.536") as s:
+                  "order", source=PAPER.cite("l.536")) as s:
         bad, n = None, 0
         for M, N in ((2, 2), (3, 4), (2, 6)):
             T = np.array([rng.randint(-9, 9) for _ in range(M ** N)], dtype=object)
@@ -81,7 +82,7 @@ def w_claim1(ctx):
     with ctx.step("token setting: for vocabulary-embedded networks, rank of the grid "
                   "matricization for random template lists (Z = 1..V+2, repetitions) is <= "
                   "the rank with templates 1..V, which is sep_(P,Q) exactly; all balanced "
-                  "and some unbalanced partitions", source=f"{PAPER} l.542-552") as s:
+                  "and some unbalanced partitions", source=PAPER.cite("l.542-552")) as s:
         rows, bad = [], None
         nets = [(1, 2, 1, 3, 4), (2, 2, 1, 3, 4), (1, 4, 2, 3, 4), (2, 3, 1, 2, 4)]
         if ctx.full:
@@ -142,11 +143,11 @@ def _cor1_rank(H, d_a, r, L, N, *, printed_phi, seed):
 CLAIM_W_COR1 = Claim("corollary",
                      "Corollary 1: with first-layer outputs as produced by Lemma 6, the "
                      "separation rank is at least ((d, 3^(L-2))), d = (r-H)/2",
-                     f"{PAPER} B.2 l.556-566",
+                     PAPER.cite("B.2 l.556-566"),
                      main_result=True)
 
 @check(id="W-Cor1", title="Corollary 1 on instances: Lemma 6 embedding outputs give "
-       "sep >= ((d, 3^(L-2)))", source=f"{PAPER} B.2 l.556-566",
+       "sep >= ((d, 3^(L-2)))", source=PAPER.cite("B.2 l.556-566"),
        depends=("W-Lemma6", "W-Claim1", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8",
                 "L-Claim2"),
        claim=CLAIM_W_COR1)
@@ -161,7 +162,7 @@ def w_cor1(ctx):
         with ctx.step(f"with the Lemma 6 embedding outputs ({label}) and random integer "
                       "weights, the sub-matrix of the grid matricization on levine2020's "
                       "sequences has exact rank ((d, 3^(L-2))), d = (r-H)/2",
-                      source=f"{PAPER} l.558-564", corrected=not printed_phi) as s:
+                      source=PAPER.cite("l.558-564"), corrected=not printed_phi) as s:
             got, bad = [], None
             for k, (H, d_a, r, L, N) in enumerate(cases):
                 n, rk = _cor1_rank(H, d_a, r, L, N, printed_phi=printed_phi, seed=SEED + k)

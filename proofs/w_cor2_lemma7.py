@@ -18,6 +18,7 @@ import itertools
 import random
 
 import numpy as np
+from seprank_proofs import WIES2021
 from seprank_proofs._verdicts import construction_instances
 
 import seprank
@@ -26,7 +27,7 @@ from seprank.constructions import wies_assignments as wa
 from seprank.models import SelfAttentionNetwork
 from seprank.proof import Claim, check
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 SEED = 11
 BASES = {1: (1,), 2: (1, 2), 3: (2, 1, 0), 4: (2, 1, 1, 0)}
 
@@ -115,10 +116,10 @@ CLAIM_W_LEMMA7 = Claim("lemma",
                        "Lemma 7: with repeated tokens (maps pi_P, pi_Q of eqs. (21)-(22)) the "
                        "first self-attention layer outputs (sum_h W^O W^V) u with u as stated "
                        "at l.700",
-                       f"{PAPER} B.2.2 l.658-702")
+                       PAPER.cite("B.2.2 l.658-702"))
 
 @check(id="W-Lemma7", title="Lemma 7: first self-attention layer outputs (sum_h W^O W^V) u",
-       source=f"{PAPER} B.2.2 l.658-702", depends=("W-Lemma6",),
+       source=PAPER.cite("B.2.2 l.658-702"), depends=("W-Lemma6",),
        claim=CLAIM_W_LEMMA7)
 def w_lemma7(ctx):
     cases = _cases(ctx.full)
@@ -127,7 +128,7 @@ def w_lemma7(ctx):
     with ctx.step("eq. (17)-(19): with W^{K,1,h} = W^{Q,1,h} = 1_{i=1, j=d_a} (l.672) and the "
                   "printed M_V (constant row d_a is 1), every score is 1 and the first layer "
                   "outputs (sum_h W^O W^V) sum_j M_V w^(d_j) at every position",
-                  source=f"{PAPER} l.672-682") as s:
+                  source=PAPER.cite("l.672-682")) as s:
         bad, n_seq = None, 0
         for c in cases[:6]:
             H, d_a, r, L = c
@@ -145,7 +146,7 @@ def w_lemma7(ctx):
         s.require(bad is None, "the first layer is not the summation", counterexample=bad)
 
     with ctx.step("rank(M_V) <= r (l.674), printed and corrected, exactly",
-                  source=f"{PAPER} l.674") as s:
+                  source=PAPER.cite("l.674")) as s:
         bad, worst = None, []
         for c in cases:
             H, d_a, r, L = c
@@ -159,7 +160,7 @@ def w_lemma7(ctx):
         s.require(bad is None, "rank exceeds r", counterexample=bad)
 
     with ctx.step("pi_P, pi_Q as printed (eq. (21)-(22)) are defined for t in [N/2], "
-                  "N >= E (r-1-H)", source=f"{PAPER} l.686-692") as s:
+                  "N >= E (r-1-H)", source=PAPER.cite("l.686-692")) as s:
         first = None
         for c in cases:
             first = _run(c, printed_MV=False, printed_pi=True, rng=rng, full=ctx.full)
@@ -174,7 +175,7 @@ def w_lemma7(ctx):
 
     with ctx.step("M_V as printed (l.670) with corrected pi: the first layer outputs "
                   "(sum_h W^O W^V) u with u as stated (l.700)",
-                  source=f"{PAPER} l.670, l.700") as s:
+                  source=PAPER.cite("l.670, l.700")) as s:
         first = None
         for c in cases:
             bad = _run(c, printed_MV=True, printed_pi=False, rng=rng, full=ctx.full)
@@ -192,7 +193,7 @@ def w_lemma7(ctx):
                   "pi (segment floor((t-1)/E) + 1, filler 1 past segment d): the first layer "
                   "outputs exactly (sum_h W^O W^V) u at every position, for every balanced "
                   "partition (small N) and both N = N_0, N_0 + 2",
-                  source=f"{PAPER} l.668-700", corrected=True) as s:
+                  source=PAPER.cite("l.668-700"), corrected=True) as s:
         bad = None
         for c in cases:
             res = _run(c, printed_MV=False, printed_pi=False, rng=rng, full=ctx.full,
@@ -231,11 +232,11 @@ def w_lemma7(ctx):
 CLAIM_W_COR2 = Claim("corollary",
                      "Corollary 2: first-layer outputs meeting its hypothesis (Lemma 7's "
                      "construction) give sep >= ((d, 3^(L-2))), d = (r-1-H)/2, for N large",
-                     f"{PAPER} B.2.2 l.636-656",
+                     PAPER.cite("B.2.2 l.636-656"),
                      main_result=True)
 
 @check(id="W-Cor2", title="Corollary 2's hypothesis, as met by Lemma 7's construction",
-       source=f"{PAPER} B.2.2 l.636-656",
+       source=PAPER.cite("B.2.2 l.636-656"),
        depends=("W-Lemma7", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8", "L-Claim2",
                 "W-Claim1"),
        claim=CLAIM_W_COR2)
@@ -246,7 +247,7 @@ def w_cor2(ctx):
     with ctx.step("d := (r-1-H)/2 is a natural number exactly when r - H is odd (footnote 3), "
                   "and Lemma 7's A has ((d, 3^(L-2))) rows (l.660 prints ((d)) without "
                   "3^(L-2); eq. (21)-(22) use ((d, 3^(L-2))))",
-                  source=f"{PAPER} l.656, l.660, l.690") as s:
+                  source=PAPER.cite("l.656, l.660, l.690")) as s:
         ok = all(((r - 1 - H) % 2 == 0) == ((r - H) % 2 == 1)
                  for r in range(2, 30) for H in range(1, r))
         s.record(rows=[{"d": d, "L": L, "rows": multiset(d, 3 ** (L - 2))}
@@ -256,7 +257,7 @@ def w_cor2(ctx):
     with ctx.step("Corollary 2's hypothesis holds for the corrected Lemma 7 construction: for "
                   "every balanced partition (P, Q) of [N] (all of them for N <= 8) and rows "
                   "j_1, j_2, the first layer on pi_P(j_1), pi_Q(j_2) is (sum_h W^O W^V) u, u as "
-                  "in l.644 (constant coordinate N)", source=f"{PAPER} l.642-650",
+                  "in l.644 (constant coordinate N)", source=PAPER.cite("l.642-650"),
                   corrected=True) as s:
         bad = None
         for c in cases:
@@ -272,7 +273,7 @@ def w_cor2(ctx):
                   "[y(pi_P(j1), pi_Q(j2))]_{j1,j2} (a sub-matrix of the grid matricization, "
                   "Claim 1) has exact rank ((d, 3^(L-2))); one such weight point certifies it "
                   "for all weights off a measure-zero set (a nonzero minor is a nonzero "
-                  "polynomial)", source=f"{PAPER} l.650-652, l.542-546", corrected=True) as s:
+                  "polynomial)", source=PAPER.cite("l.650-652, l.542-546"), corrected=True) as s:
         got, bad = [], None
         for k, (H, d_a, r, L, A_rows) in enumerate(CONCLUSION_CASES):
             N, n, rk = _conclusion_rank(H, d_a, r, L, A_rows, seed=SEED + k)

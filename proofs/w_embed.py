@@ -21,12 +21,13 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+from seprank_proofs import WIES2021
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding, exact_rank
 from seprank.proof import Claim, check
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 #: (V, d_x, N, r, r_e)
 VOCAB_FAST = [(4, 3, 2, 1, 1), (4, 3, 2, 2, 0), (5, 2, 3, 2, 1), (6, 3, 2, 5, 2), (3, 4, 2, 3, 1)]
 VOCAB_FULL = VOCAB_FAST + [(6, 4, 3, 2, 1), (8, 5, 2, 4, 2), (5, 6, 3, 6, 3)]
@@ -53,14 +54,14 @@ CLAIM_W_EMBED = Claim("definition",
                       "the vocabulary embedding y^{0,i} = M_V hat w^i + p^i (eq. (1)) and the "
                       "convolution embedding (eq. (2)), with embedding rank r = rank(M_V) "
                       "(resp. rank(tilde W^conv), eq. (4)) <= min(d_x, V)",
-                      f"{PAPER} sec. 2.1 l.56-84")
+                      PAPER.cite("sec. 2.1 l.56-84"))
 
 @check(id="W-embed", title="vocabulary and convolution embeddings, eqs. (1)-(4); rank r",
-       source=f"{PAPER} sec. 2.1 l.56-84", depends=("L-net",),
+       source=PAPER.cite("sec. 2.1 l.56-84"), depends=("L-net",),
        claim=CLAIM_W_EMBED)
 def w_embed(ctx):
     with ctx.step("eq. (1): y^{0,i} = M_V hat w^i + p^i for every token sequence in [V]^N",
-                  source=f"{PAPER} eq. (1) l.64-70") as s:
+                  source=PAPER.cite("eq. (1) l.64-70")) as s:
         count = 0
         for params, emb in _vocab(ctx):
             V, d_x, N = params[:3]
@@ -78,7 +79,7 @@ def w_embed(ctx):
 
     with ctx.step("eq. (3): r = rank(M_V) <= min(d_x, V); factorized draws M_V = A B with inner "
                   "dimension r have measured rank min(r, d_x, V)",
-                  source=f"{PAPER} eq. (3) l.80-82; eq. (10) l.385") as s:
+                  source=PAPER.cite("eq. (3) l.80-82; eq. (10) l.385")) as s:
         rows = []
         for (V, d_x, N, r, r_e, seed), emb in _vocab(ctx):
             got, got_e = emb.rank(), emb.positional_rank()
@@ -93,7 +94,7 @@ def w_embed(ctx):
         s.record(cases=rows)
 
     with ctx.step("eq. (2): y^{0,i} = sum_{j=1}^{M/N} W_j^conv x^{(M/N)(i-1)+j} + p^i",
-                  source=f"{PAPER} eq. (2) l.72-76") as s:
+                  source=PAPER.cite("eq. (2) l.72-76")) as s:
         count = 0
         for params, emb in _conv(ctx):
             rng = np.random.default_rng(params[-1])
@@ -113,7 +114,7 @@ def w_embed(ctx):
     with ctx.step("eq. (4): tilde W^conv (d_x x V, V = (M/N) d_input) applied to the i-th "
                   "patch gives y^{0,i} - p^i; r = rank(tilde W^conv) <= min(d_x, V), measured "
                   "= min(r, d_x, V) for the factorized draws of eq. (12)",
-                  source=f"{PAPER} eq. (4) l.78-80; eq. (12) l.460") as s:
+                  source=PAPER.cite("eq. (4) l.78-80; eq. (12) l.460")) as s:
         rows = []
         for (k, d_in, d_x, N, r, r_e, seed), emb in _conv(ctx):
             Wt = emb.reshaped_kernel()
@@ -134,7 +135,7 @@ def w_embed(ctx):
         s.record(cases=rows)
 
     with ctx.step("the embeddings feed the depth-L network: exact outputs on embedded inputs, "
-                  "consistent with GF(p) evaluation", source=f"{PAPER} sec. 2.2 l.84-90") as s:
+                  "consistent with GF(p) evaluation", source=PAPER.cite("sec. 2.2 l.84-90")) as s:
         p = 1000003
         checked = 0
         for params, emb in _vocab(ctx):

@@ -13,20 +13,22 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs import WIES2021
+
 from seprank.bounds.levine2020 import e_bounds
 from seprank.bounds.wies2021 import lemma3_holds, lemma4_printed_holds, lemma4_proof_lower
 from seprank.combinatorics import multiset
 from seprank.proof import Claim, check
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 
 
 CLAIM_W_LEMMA4 = Claim("lemma",
                        "Lemma 4: ((n, k)) >= (2e(n+k)/n)^n for n >= 1, k >= 0",
-                       f"{PAPER} l.568")
+                       PAPER.cite("l.568"))
 
 @check(id="W-Lemma4", title="a lower bound on ((n, k)) as printed in wies2021 B.2",
-       source=f"{PAPER} B.2 l.566-570",
+       source=PAPER.cite("B.2 l.566-570"),
        claim=CLAIM_W_LEMMA4)
 def w_lemma4(ctx):
     n_max, k_max = (100, 200) if ctx.full else (40, 80)
@@ -36,7 +38,7 @@ def w_lemma4(ctx):
                    key=lambda p: (p[0] + p[1], p[0]))
 
     with ctx.step("Lemma 4 as printed: ((n, k)) >= (2e(n+k)/n)^n for n >= 1, k >= 0",
-                  source=f"{PAPER} l.568") as s:
+                  source=PAPER.cite("l.568")) as s:
         verdicts = [lemma4_printed_holds(*p, bounds=bounds) for p in pairs]
         holds = [p for p, v in zip(pairs, verdicts, strict=True) if v is True]
         fails = [p for p, v in zip(pairs, verdicts, strict=True) if v is False]
@@ -58,7 +60,7 @@ def w_lemma4(ctx):
                        if first_pos else None))
 
     with ctx.step("corrected direction: ((n, k)) <= (2e(n+k)/n)^n, i.e. the paper's Lemma 3 "
-                  "(l.367) and levine2020 Lemma 4", source=f"{PAPER} l.367",
+                  "(l.367) and levine2020 Lemma 4", source=PAPER.cite("l.367"),
                   corrected=True) as s:
         verdicts = [lemma3_holds(*p) for p in pairs]
         bad = [p for p, v in zip(pairs, verdicts, strict=True) if v is False]
@@ -70,7 +72,7 @@ def w_lemma4(ctx):
 
     with ctx.step("what the proof derives: C(N, K) >= (N/K)^K, hence "
                   "((n, k)) = C(n+k-1, n-1) >= ((n+k-1)/(n-1))^{n-1} for n >= 2",
-                  source=f"{PAPER} l.570", corrected=True) as s:
+                  source=PAPER.cite("l.570"), corrected=True) as s:
         bad_binom = [(N, K) for N in range(1, n_max + k_max) for K in range(1, min(N, 60) + 1)
                      if comb(N, K) * K**K < N**K]
         bad = [p for p in pairs if p[0] >= 2 and multiset(*p) < lemma4_proof_lower(*p)]
@@ -85,7 +87,7 @@ def w_lemma4(ctx):
     with ctx.step("the use at l.566 with the corrected lemma: for d = (r-H)/2 >= 2 and "
                   "lambda = 3^{L-2}, log_3 ((d, lambda)) >= (d-1)(L-2) - (d-1) log_3(d-1), "
                   "i.e. ((d, lambda)) (d-1)^{d-1} >= 3^{(d-1)(L-2)}",
-                  source=f"{PAPER} l.566 with l.570", corrected=True) as s:
+                  source=PAPER.cite("l.566 with l.570"), corrected=True) as s:
         L_max, d_max = (14, 40) if ctx.full else (10, 25)
         bad = [(L, d) for L in range(2, L_max + 1) for d in range(2, d_max + 1)
                if multiset(d, 3 ** (L - 2)) * (d - 1) ** (d - 1) < 3 ** ((d - 1) * (L - 2))]

@@ -19,6 +19,7 @@ step of W-Lemma6).
 from __future__ import annotations
 
 import numpy as np
+from seprank_proofs import WIES2021
 from seprank_proofs._verdicts import construction_instances
 
 import seprank
@@ -27,7 +28,7 @@ from seprank.constructions import wies_assignments as wa
 from seprank.proof import Claim, check
 from seprank.scalars.sphere import sphere_points
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 SEED = 5
 
 
@@ -88,17 +89,17 @@ def _label(case):
 CLAIM_W_LEMMA5 = Claim("lemma",
                        "Lemma 5: a convolution embedding of rank r exists whose first-layer "
                        "inputs are those of eq. (15) (the assignment of l.576-604)",
-                       f"{PAPER} B.2.1 l.572-606")
+                       PAPER.cite("B.2.1 l.572-606"))
 
 @check(id="W-Lemma5", title="Lemma 5: convolutional embedding assignment gives eq. (15)",
-       source=f"{PAPER} B.2.1 l.572-606", depends=("W-Lemma6",),
+       source=PAPER.cite("B.2.1 l.572-606"), depends=("W-Lemma6",),
        claim=CLAIM_W_LEMMA5)
 def w_lemma5(ctx):
     cases = _cases(ctx.full)
 
     with ctx.step("kernel (l.588) and templates (l.594) as printed, through eq. (2) with P = 0: "
                   "the embedding outputs exactly eq. (15) for every token of [E+1]",
-                  source=f"{PAPER} l.576, l.588, l.594, l.80") as s:
+                  source=PAPER.cite("l.576, l.588, l.594, l.80")) as s:
         first, ok, ok_wide = None, 0, 0
         for c in cases:
             bad, _ = _run(c, packed=False)
@@ -116,7 +117,7 @@ def w_lemma5(ctx):
                    smallest_counterexample=first)
 
     with ctx.step("the derivation's step (2) (l.600) equals eq. (15)",
-                  source=f"{PAPER} l.600-604") as s:
+                  source=PAPER.cite("l.600-604")) as s:
         first, n_cases = None, 0
         for c in cases:
             H, da, r, L, _, _ = c
@@ -145,7 +146,7 @@ def w_lemma5(ctx):
                    "A_{i_j - V/2, phi(alpha - (d_a-1)/2)}", smallest_counterexample=first)
 
     with ctx.step("the printed kernel reshaped as in eq. (4) has rank <= r (exact)",
-                  source=f"{PAPER} l.590, l.84") as s:
+                  source=PAPER.cite("l.590, l.84")) as s:
         ranks = [(c, _run(c, packed=False)[1]) for c in cases[:40]]
         bad = [{**_label(c), "rank": rk} for c, rk in ranks if rk > c[2]]
         s.record(cases=len(ranks), max_rank_minus_r=max(rk - c[2] for c, rk in ranks))
@@ -154,7 +155,7 @@ def w_lemma5(ctx):
     with ctx.step("corrected (packed) kernel: the <= r coordinates eq. (15) can make nonzero "
                   "go to input slots 1, 2, ... in order; eq. (2) then outputs exactly eq. (15) "
                   "for every token, and rank(W~) <= r, whenever r <= min(d_x, k d_input)",
-                  source=f"{PAPER} l.576-604", corrected=True) as s:
+                  source=PAPER.cite("l.576-604"), corrected=True) as s:
         bad = None
         for c in cases:
             mism, rk = _run(c, packed=True)

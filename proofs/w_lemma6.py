@@ -24,6 +24,7 @@ import itertools
 import random
 
 import numpy as np
+from seprank_proofs import WIES2021
 from seprank_proofs._verdicts import construction_instances
 
 import seprank
@@ -34,7 +35,7 @@ from seprank.errors import ParameterError
 from seprank.proof import Claim, check
 from seprank.scalars.sphere import sphere_points
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 SEED = 7
 
 
@@ -91,17 +92,17 @@ CLAIM_W_LEMMA6 = Claim("lemma",
                        "Lemma 6: for V >= 2((d, 3^(L-2))) + 1 a vocabulary matrix M_V of rank "
                        "<= r gives token i the first-layer input y^(0,i) of l.612 (a unit row "
                        "of A, constants)",
-                       f"{PAPER} B.2.2 l.608-634")
+                       PAPER.cite("B.2.2 l.608-634"))
 
 @check(id="W-Lemma6", title="Lemma 6: vocabulary embedding assignment (V >= 2((d, lambda)) + 1)",
-       source=f"{PAPER} B.2.2 l.608-634", depends=("L-Lemma6",),
+       source=PAPER.cite("B.2.2 l.608-634"), depends=("L-Lemma6",),
        claim=CLAIM_W_LEMMA6)
 def w_lemma6(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)
 
     with ctx.step("Parameters: d_a odd >= 3, r - H even >= 2, V >= E + 1; anything else is "
-                  "refused with a ParameterError", source=f"{PAPER} l.608, footnote 3") as s:
+                  "refused with a ParameterError", source=PAPER.cite("l.608, footnote 3")) as s:
         refused = {}
         for label, kw in [("d_a even", dict(r=3, H=1, d_a=4)), ("r - H odd", dict(r=4, H=1, d_a=3)),
                           ("r - H = 0", dict(r=2, H=2, d_a=3))]:
@@ -118,7 +119,7 @@ def w_lemma6(ctx):
 
     with ctx.step("M_V as printed (l.624; i_j read as the column index i, no guard "
                   "phi(.) <= (r-H)/2) is defined and outputs the stated y^(0,j) (l.612)",
-                  source=f"{PAPER} l.624, l.628-632") as s:
+                  source=PAPER.cite("l.624, l.628-632")) as s:
         first = None
         ok = 0
         for H, da, r, L in cases:
@@ -143,7 +144,7 @@ def w_lemma6(ctx):
     with ctx.step("corrected M_V (the guards of l.612 restored, printed phi kept): the "
                   "embedding (eq. 1, w^i = i, p = 0) outputs exactly the stated y^(0,j) for "
                   "every token in [E+1] and for token sequences, and rank(M_V) <= r exactly, "
-                  "at most r nonzero rows", source=f"{PAPER} l.612, l.620-632",
+                  "at most r nonzero rows", source=PAPER.cite("l.612, l.620-632"),
                   corrected=True) as s:
         ranks, bad = [], None
         for H, da, r, L in cases:
@@ -165,7 +166,7 @@ def w_lemma6(ctx):
     with ctx.step("the stated outputs (l.612, printed phi) carry every one of the (r-H)/2 "
                   "columns of A, so that token i's non-constant coordinates are the l2-unit "
                   "row A_i that Corollary 1 (l.560) passes on",
-                  source=f"{PAPER} l.612, l.560") as s:
+                  source=PAPER.cite("l.612, l.560")) as s:
         first, ok = None, 0
         for H, da, r, L in cases:
             d, n, A = _case(H, da, r, L)
@@ -190,7 +191,7 @@ def w_lemma6(ctx):
                   "token i <= E/2 (resp. E/2 < i <= E) carries A_i (A_{i-E/2}) with unit norm; "
                   "the columns of M_V for tokens 1..E+1 are exactly the corrected first-layer "
                   "templates of levine2020 Lemma 6 (l.750) with V := A zero-padded to "
-                  "H (d_a-1)/2 columns", source=f"{PAPER} l.612-632; levine2020 l.750",
+                  "H (d_a-1)/2 columns", source=PAPER.cite("l.612-632; levine2020 l.750"),
                   corrected=True) as s:
         bad, n_cases = None, 0
         for H, da, r, L in cases:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import flint
+from seprank_proofs import WIES2021
 
 import seprank
 from seprank.combinatorics import multiset
@@ -33,7 +34,7 @@ from seprank.constructions.equal_norm import (
 )
 from seprank.proof import Claim, check
 
-SRC = "wies2021_vocabulary_bottleneck.txt"
+SRC = WIES2021
 
 #: (d, lambda): n = ((d, lambda)) up to 330 in the fast tier, 820 in the full one.
 #: lambda = 3^(L-2) (1, 3, 9, 27) is the case the papers use; others test the lemma's "any".
@@ -49,11 +50,11 @@ CLAIM_W_LEMMA8 = Claim("lemma",
                        "Lemma 8: for every (d, lambda) there is an integer matrix with ((d, "
                        "lambda)) rows of equal norm whose Gram Hadamard power (A A^T)^(odot "
                        "lambda) has full rank",
-                       f"{SRC} B.3 l.704-732")
+                       SRC.cite("B.3 l.704-732"))
 
 @check(id="W-Lemma8", title="equal-norm natural matrix with a full-rank Gram Hadamard power "
                             "(constructive witness, certified)",
-       source=f"{SRC} B.3 l.704-732",
+       source=SRC.cite("B.3 l.704-732"),
        claim=CLAIM_W_LEMMA8)
 def w_lemma8(ctx):
     ladder = FULL_LADDER if ctx.full else FAST_LADDER
@@ -62,7 +63,7 @@ def w_lemma8(ctx):
     with ctx.step("For each (d, lambda) of the ladder we construct A with ((d, lambda)) rows and "
                   "d columns, entries natural numbers (>= 1), and every row of squared norm c "
                   "with c a perfect square (so the l2 norm sqrt(c) is in N too)",
-                  source=f"{SRC} l.710-714 (statement)") as s:
+                  source=SRC.cite("l.710-714 (statement)")) as s:
         rows = []
         for d, lam in ladder:
             w = equal_norm_witness(d, lam, seed=0)
@@ -82,7 +83,7 @@ def w_lemma8(ctx):
 
     with ctx.step("The normalized rows A / sqrt(c) are rational points of the unit sphere with "
                   "non-negative coordinates, which is the object the paper's density argument "
-                  "looks for (exact Fractions)", source=f"{SRC} l.726-730") as s:
+                  "looks for (exact Fractions)", source=SRC.cite("l.726-730")) as s:
         checked = 0
         for (d, lam), w in witnesses.items():
             r = w.norm
@@ -96,7 +97,7 @@ def w_lemma8(ctx):
     with ctx.step("Eqs. (24)-(26): (A A^T)^(odot lambda) = M Delta M^T with M[alpha, k] = "
                   "prod_r A[alpha, r]^k_r over the compositions k of lambda and Delta the "
                   "multinomial coefficients, so its rank is rank M (exact, n <= "
-                  f"{FACTORIZATION_UP_TO})", source=f"{SRC} l.716-722") as s:
+                  f"{FACTORIZATION_UP_TO})", source=SRC.cite("l.716-722")) as s:
         done = []
         for (d, lam), w in witnesses.items():
             if w.n > FACTORIZATION_UP_TO:
@@ -112,7 +113,7 @@ def w_lemma8(ctx):
 
     with ctx.step("rank (A A^T)^(odot lambda) = ((d, lambda)) for every witness: certified by "
                   "seprank.rank(certify=True) and re-checked by seprank.verify",
-                  source=f"{SRC} l.712-714, eq. (23)") as s:
+                  source=SRC.cite("l.712-714, eq. (23)")) as s:
         rows = []
         for (d, lam), w in witnesses.items():
             G = gram_hadamard_power(w.A, lam)

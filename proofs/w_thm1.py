@@ -34,6 +34,7 @@ from math import prod
 
 import numpy as np
 import sympy
+from seprank_proofs import WIES2021
 from seprank_proofs.w_thm3_thm4 import vocab_case
 
 import seprank
@@ -62,7 +63,7 @@ from seprank.models.embedding import VocabularyEmbedding
 from seprank.proof import check
 from seprank.proof.claims import Claim
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 SEED = 127
 #: (L, d_x, H, V, N, r, r_e): small moment bounds, so that exact ranks can reach them
 BIND_FAST = [(1, 2, 1, 4, 2, 1, 0), (1, 2, 1, 4, 4, 1, 0), (2, 2, 1, 6, 2, 1, 0),
@@ -82,7 +83,7 @@ CLAIM = Claim(
     "For the H-headed depth-L width-d_x network of eq. (5) after a vocabulary (eq. (3)) or "
     "convolution (eq. (4)) embedding of rank r, positional embedding ignored (footnote 1): "
     "log sep(y_p^{i,L,d_x,H,r}) = O~(L min{r, d_x})",
-    f"{PAPER} Theorem 1, eq. (6), l.127-135", main_result=True)
+    PAPER.cite("Theorem 1, eq. (6), l.127-135"), main_result=True)
 
 
 def _swap_asymmetry(seed):
@@ -100,7 +101,7 @@ def _swap_asymmetry(seed):
 
 
 @check(id="W-Thm1", title="Theorem 1: log sep = O~(L min{r, d_x}); proof displays as identities, "
-       "a repaired bound", source=f"{PAPER} Theorem 1 l.127-135; A.2-A.3 l.375-520",
+       "a repaired bound", source=PAPER.cite("Theorem 1 l.127-135; A.2-A.3 l.375-520"),
        depends=("W-Thm3", "W-Thm4", "W-embed", "L-net"), claim=CLAIM)
 def w_thm1(ctx):
     with ctx.step("Theorem 1 from Theorem 3 (and 4) with r_e = 1 (l.443): eq. (9) <= "
@@ -108,7 +109,7 @@ def w_thm1(ctx):
                   "prod_{i<s} (t+i)/i <= (t+1)^(s-1), ((4, t)) <= (t+1)^3 and 3^L + 1 <= 4^L; "
                   "so log sep <= (2r+4) L log 4 <= 6 L r log 4 (r = rank(M_V) <= min{r, d_x}); "
                   "checked exactly for L <= 8, s <= 12",
-                  source=f"{PAPER} l.133, l.367, l.443") as s:
+                  source=PAPER.cite("l.133, l.367, l.443")) as s:
         bad, n = None, 0
         for L in range(1, 9):
             for sv in range(1, 13):
@@ -126,7 +127,7 @@ def w_thm1(ctx):
                   "positional and the token bracket, with B^{(0,h)}_{r_1,p} outside both (r_1 "
                   "free), although each r_c links A^{(c,h)} and B^{(c-1,h)}. Exact outputs "
                   "y_1^1 and y_2^1 of one network on one token sequence",
-                  source=f"{PAPER} A.2 l.389-405") as s:
+                  source=PAPER.cite("A.2 l.389-405")) as s:
         emb = VocabularyEmbedding.random(4, 2, 2, 1, 1, seed=SEED, bound=3)
         net = SelfAttentionNetwork.random(1, 2, 1, seed=SEED, nonzero=True)
         out = net.evaluate(emb.embed(np.array([[1, 2]])), "ZZ")[0, 0]
@@ -149,7 +150,7 @@ def w_thm1(ctx):
                   "y = sum lambda_{N, n, p} (sum over every distribution n_{alpha,j} of the "
                   "powers over the positions) prod M^vocab...; with r_e = 0 the right-hand "
                   "side is then a symmetric function of the N tokens. Exact values of "
-                  "y_1^1 on a token pair and its swap", source=f"{PAPER} A.2 l.417-427") as s:
+                  "y_1^1 on a token pair and its swap", source=PAPER.cite("A.2 l.417-427")) as s:
         inst = None
         for k in range(20):
             inst = _swap_asymmetry(SEED + k)
@@ -182,7 +183,7 @@ def w_thm1(ctx):
                   "((r+r_e, 3^L)) ((4, 3^L)) (3^L/r + 1)^r (3^L/r_e + 1)^r_e <= eq. (9); exact "
                   "for L <= 2, r <= 3, r_e <= 2 (the count is only meaningful if the grouping "
                   "above were an identity; the printed ranges also leave out I_A cap I_B = {} "
-                  "and the all-positional terms)", source=f"{PAPER} A.2 l.437-443") as s:
+                  "and the all-positional terms)", source=PAPER.cite("A.2 l.437-443")) as s:
         rows, bad = [], None
         for L in (1, 2):
             for r in (1, 2, 3):
@@ -201,7 +202,7 @@ def w_thm1(ctx):
                   "G_L(S) y^{0,i}, G_{l+1} = sum_h W^O W^V G_l S G_l^T (W^K)^T W^Q G_l; as "
                   "polynomials in symbolic inputs (L = 2, d_x = 2, N = 2) and at random "
                   "rational points (L <= 3, H <= 2, N <= 4)",
-                  source=f"{PAPER} eq. (5) l.108; A.2 eq. (10) l.385", corrected=True) as s:
+                  source=PAPER.cite("eq. (5) l.108; A.2 eq. (10) l.385"), corrected=True) as s:
         if err is not None:
             s.verifies(err)
         net = SelfAttentionNetwork.random(2, 2, 1, seed=SEED, nonzero=True)
@@ -231,7 +232,7 @@ def w_thm1(ctx):
     with ctx.step("repaired bound against exact separation ranks: for vocabulary-embedded "
                   "networks (every partition of [N], grid over all of [V]^N, so grid rank = "
                   "sep), sep <= s ((s(s+1)/2 + 1, C(L))), s = r + r_e, at sizes where the "
-                  "bound is small enough to be reached", source=f"{PAPER} A.2 l.375-441",
+                  "bound is small enough to be reached", source=PAPER.cite("A.2 l.375-441"),
                   corrected=True) as s:
         if err is not None:
             s.verifies(err)
@@ -258,7 +259,7 @@ def w_thm1(ctx):
                   "holds whenever r + r_e <= 4 or L <= 4. Where the moment bound exceeds eq. (9) "
                   "(only for L >= 5 and s >= 5) nothing is decided; at such (L, s) with L <= 6 "
                   "eq. (9) is >= 1.5e42, beyond any dense exact rank",
-                  source=f"{PAPER} eq. (9) l.381",
+                  source=PAPER.cite("eq. (9) l.381"),
                   corrected=True) as s:
         by_s = [moment_vs_thm3(sv) for sv in range(1, 8)]
         by_L = [moment_vs_thm3_at_L(L) for L in range(1, 7)]
@@ -278,7 +279,7 @@ def w_thm1(ctx):
                   f"embedding (r_e = 0), N = {SPLIT_N} patches of 2 inputs, P = the first input "
                   "of every patch. The rank of a K x K matrix of exact values y_1^1(p_a, q_b) "
                   "is a lower bound on sep (any sample of g_1 h_1 + ... + g_R h_R has rank <= R)",
-                  source=f"{PAPER} A.3 Theorem 4 eq. (11) l.451-456; Cor. 1 l.562") as s:
+                  source=PAPER.cite("A.3 Theorem 4 eq. (11) l.451-456; Cor. 1 l.562")) as s:
         inst = split_patch_rank(SPLIT_N, seed=SEED)
         s.record(instance=inst)
         if inst["rank"] > inst["eq11_bound"]:
@@ -301,7 +302,7 @@ def w_thm1(ctx):
                   "algebraically independent. Checked: the closed form equals the network exactly "
                   "at rational points (up to s = 8, L = 9), and the exact rank of value matrices "
                   "on random P- and Q-points equals prod (e + 1) at small sizes",
-                  source=f"{PAPER} eq. (5) l.108; A.3 eq. (11) l.455", corrected=True) as s:
+                  source=PAPER.cite("eq. (5) l.108; A.3 eq. (11) l.455"), corrected=True) as s:
         rows, bad = [], None
         for sv, L, N, p in (MONO_RANK_FULL if ctx.full else MONO_RANK):
             inst = _monomial_rank(sv, L, N, p, seed=SEED)
@@ -318,7 +319,7 @@ def w_thm1(ctx):
                   "S^P = sum_{j in P} x^j x^j^T w.r.t. the inputs in P has exact rank s(s+1)/2 "
                   "at a rational point when |P| = s (s <= 10), so the entries are algebraically "
                   "independent (Jacobian criterion) and the P-side and Q-side monomials are "
-                  "linearly independent", source=f"{PAPER} sec. 3 l.120-124",
+                  "linearly independent", source=PAPER.cite("sec. 3 l.120-124"),
                   corrected=True) as s:
         jac = {sv: moment_jacobian_rank(sv, sv, seed=SEED) for sv in range(1, 11)}
         s.record(jacobian_ranks=jac)
@@ -331,7 +332,7 @@ def w_thm1(ctx):
                   "is >= s^3 (for s >= 2), while eq. (6) allows only K L s log^m(L s) = "
                   "O(s^2 log^m s) for any constants K, m: eq. (6) is false for the "
                   "convolution embedding (r = d_x = s, kernel width 1)",
-                  source=f"{PAPER} eq. (6) l.133") as s:
+                  source=PAPER.cite("eq. (6) l.133")) as s:
         bad, table = None, []
         s_max, L_max = (12, 48) if ctx.full else (8, 32)
         for sv in range(2, s_max + 1):
@@ -373,8 +374,8 @@ def w_thm1(ctx):
     with ctx.step("Theorem 4's eq. (11) against the family: convolution embedding with M = N "
                   "(kernel width 1, no patch to split), W^conv = I of rank r = d_x = s = 8, no "
                   "positional embedding (r_e = 0), L = 9, N = 16, P = the first 8 positions: "
-                  "sep = prod (e + 1) exceeds eq. (11)", source=f"{PAPER} A.3 eq. (11) "
-                  "l.451-456") as s:
+                  "sep = prod (e + 1) exceeds eq. (11)",
+                  source=PAPER.cite("A.3 eq. (11) l.451-456")) as s:
         sv, L = 8, 9
         ex = monomial_exponents(sv, shift_schedule(sv, L))
         sep = monomial_sep(ex[0])

@@ -25,6 +25,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from seprank_proofs import WIES2021
 from seprank_proofs.w_claim1_cor1 import _cor1_rank
 from seprank_proofs.w_cor2_lemma7 import CONCLUSION_CASES, _conclusion_rank
 
@@ -35,7 +36,7 @@ from seprank.constructions.scalar_chain import scalar_chain_rank
 from seprank.proof import check
 from seprank.proof.claims import Claim
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 SEED = 137
 
 CLAIM = Claim(
@@ -43,7 +44,7 @@ CLAIM = Claim(
     "For y_p^{i,L,d_x,H,r} as in Theorem 1, if L > log_3 d_x and H < r (and N -> infinity for "
     "the vocabulary embedding), then for all weights but a Lebesgue null set "
     "log sep(y_p^{i,L,d_x,H,r}) = Omega~(L (min{r, d_x} - H))",
-    f"{PAPER} Theorem 2, eq. (7), l.136-140", main_result=True)
+    PAPER.cite("Theorem 2, eq. (7), l.136-140"), main_result=True)
 
 #: what each link of the chain contributes (the rows this check depends on)
 CHAIN = {
@@ -68,17 +69,18 @@ CHAIN = {
 
 
 @check(id="W-Thm2", title="Theorem 2: log sep = Omega~(L (min{r,d_x} - H)); the chain, Lemma 4's "
-       "repair, exact ranks, the small r - H cases", source=f"{PAPER} Theorem 2 l.136-140; "
-       "B.2-B.3 l.554-732", depends=tuple(CHAIN), claim=CLAIM)
+       "repair, exact ranks, the small r - H cases",
+       source=PAPER.cite("Theorem 2 l.136-140; B.2-B.3 l.554-732"),
+       depends=tuple(CHAIN), claim=CLAIM)
 def w_thm2(ctx):
     with ctx.step("the chain of the proof and what each link contributes (their outcomes are "
                   "those of the rows named; this row adds the steps below)",
-                  source=f"{PAPER} B.2 l.554-566, l.604-606, l.636-656") as s:
+                  source=PAPER.cite("B.2 l.554-566, l.604-606, l.636-656")) as s:
         s.record(chain=CHAIN)
 
     with ctx.step("the step from eq. (14)/(16) to eq. (7) uses Lemma 4 as printed, "
                   "((n, k)) >= (2e(n+k)/n)^n; exact (certified enclosure of e) at the "
-                  "smallest case n = k = 1", source=f"{PAPER} l.566-570") as s:
+                  "smallest case n = k = 1", source=PAPER.cite("l.566-570")) as s:
         printed = lemma4_printed_holds(1, 1, bounds=e_bounds(14))
         s.record(n=1, k=1, multiset=multiset(1, 1), rhs="4e", printed_holds=printed)
         err = None
@@ -100,7 +102,7 @@ def w_thm2(ctx):
                   "> 2n (the hypothesis L > log_3 d_x): k/(n-1) > 2/9, so ((n, k)) >= "
                   "(11/9)^(n-1), and ((n, k)) >= (k/(n-1))^(n-1); together log((n, k)) >= "
                   "(n-1)(L-2) min(log 3 / 2, log(11/9) / (2 log_3(n-1))) = Omega~(L n). Both "
-                  "exact inequalities on n <= 40, L <= 12", source=f"{PAPER} l.570; l.137",
+                  "exact inequalities on n <= 40, L <= 12", source=PAPER.cite("l.570; l.137"),
                   corrected=True) as s:
         if err is not None:
             s.verifies(err)
@@ -124,7 +126,7 @@ def w_thm2(ctx):
                   "(corrected) gives a sub-matrix of the grid matricization of rank "
                   ">= (((r-H)/2, 3^(L-2))) and the Lemma 7 route (corrected, N large) one of "
                   "rank >= ((d, 3^(L-2))), d = (r-1-H)/2 (one instance each; more in W-Cor1, "
-                  "W-Cor2)", source=f"{PAPER} eq. (14) l.564, eq. (16) l.652",
+                  "W-Cor2)", source=PAPER.cite("eq. (14) l.564, eq. (16) l.652"),
                   corrected=True) as s:
         H, d_a, r, L, N = 1, 5, 5, 3, 2
         n, rk = _cor1_rank(H, d_a, r, L, N, printed_phi=False, seed=SEED)
@@ -142,7 +144,7 @@ def w_thm2(ctx):
                   "computes H^C S_11^C v_i, C = C(L): its value matrix has rank C(L) + 1 (exact, "
                   "both vocabulary routes: V = C+1 tokens with N = 2, and two tokens with "
                   "N = 2C + 2), so sep >= C(L) + 1 off a null set for every r >= 1, H >= 1: "
-                  "log sep >= (L-1) log 3", source=f"{PAPER} l.137-140; Claim 1 l.542-552",
+                  "log sep >= (L-1) log 3", source=PAPER.cite("l.137-140; Claim 1 l.542-552"),
                   corrected=True) as s:
         runs = [(2, "vocabulary", 1), (3, "vocabulary", 2), (4, "vocabulary", 1),
                 (2, "long", 1), (3, "long", 3)]
@@ -160,7 +162,8 @@ def w_thm2(ctx):
                   "that does not split a patch (Corollary 1, l.562); the statement's N -> "
                   "infinity is needed only when V < 2((d, 3^(L-2))) + 1 (Lemma 6). Whether eq. "
                   "(7) holds without them (e.g. d_a = 2, where the construction has no "
-                  "coordinates) is not decided here", source=f"{PAPER} l.562, l.612, l.656") as s:
+                  "coordinates) is not decided here",
+                  source=PAPER.cite("l.562, l.612, l.656")) as s:
         s.record(unstated=["d_a odd (or >= 3 with floor((d_a-1)/2))",
                            "convolution: no patch split by the partition"])
         s.inconclusive("eq. (7) without these hypotheses is not decided")

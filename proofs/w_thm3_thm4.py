@@ -31,6 +31,7 @@ from itertools import combinations
 from math import comb
 
 import numpy as np
+from seprank_proofs import WIES2021
 from seprank_proofs.levine_counterexample import wies_counterexample
 
 import seprank
@@ -42,7 +43,7 @@ from seprank.proof import check
 from seprank.separation import embedded_separation_rank
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
-PAPER = "wies2021_vocabulary_bottleneck.txt"
+PAPER = WIES2021
 SEEDS_FAST, SEEDS_FULL = (3, 17), (3, 17, 29, 41)
 #: (L, d_x, H, V, N, r, r_e)
 VOCAB_FAST = [(1, 2, 1, 6, 2, 1, 1), (1, 3, 1, 8, 2, 2, 0), (1, 4, 2, 8, 2, 2, 1),
@@ -174,18 +175,18 @@ def _against(s, rows, bound_name):
 
 
 @check(id="W-Thm3", title="Theorem 3: sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e), "
-       "vocabulary embedding, exact ranks", source=f"{PAPER} A.2 l.375-441",
+       "vocabulary embedding, exact ranks", source=PAPER.cite("A.2 l.375-441"),
        depends=("W-embed", "L-net"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 3: for a vocabulary embedding of rank r (positional rank "
                            "r_e), sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
-              "source": f"{PAPER} A.2 l.375-441"})
+              "source": PAPER.cite("A.2 l.375-441")})
 def w_thm3(ctx):
     with ctx.step("The exact separation rank of y_1^1 as a function of the tokens (grid tensor "
                   "over all of [V]^N, every partition of [N]) of random networks with a random "
                   "rank-r vocabulary matrix and rank-r_e positional embedding never exceeds "
                   "((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
-                  source=f"{PAPER} A.2 Theorem 3 eq. (9) l.377-382") as s:
+                  source=PAPER.cite("A.2 Theorem 3 eq. (9) l.377-382")) as s:
         rows = []
         for params in (VOCAB_FULL if ctx.full else VOCAB_FAST):
             for seed in (SEEDS_FULL if ctx.full else SEEDS_FAST):
@@ -199,7 +200,7 @@ def w_thm3(ctx):
     with ctx.step("Binding instances: with V >= the bound (so V^(N/2) does not cap the rank "
                   "below it, N = 2), the exact separation rank on all of [V]^2 of random "
                   "networks behind a rank-r vocabulary embedding stays <= the bound; rank/bound "
-                  "recorded", source=f"{PAPER} A.2 Theorem 3 eq. (9) l.377-382") as s:
+                  "recorded", source=PAPER.cite("A.2 Theorem 3 eq. (9) l.377-382")) as s:
         _binding_rows(s, "vocabulary", BIND_VOCAB_FULL if ctx.full else BIND_VOCAB_FAST,
                       SEEDS_FULL if ctx.full else SEEDS_FAST)
 
@@ -207,7 +208,7 @@ def w_thm3(ctx):
                   "same network weights for every r: the exact grid rank stays within the bound "
                   "at min(r, d_x) (main text Theorem 1 uses min{r, d_x}); the table records its "
                   "dependence on min(r, d_x)",
-                  source=f"{PAPER} eq. (3) l.80-82; A.2 eq. (10) l.385") as s:
+                  source=PAPER.cite("eq. (3) l.80-82; A.2 eq. (10) l.385")) as s:
         table, plateaus = [], []
         for sw in (SWEEPS_FULL if ctx.full else SWEEPS_FAST):
             setting = {k: v for k, v in sw.items() if k != "r"}
@@ -255,16 +256,16 @@ def w_thm3(ctx):
 
 
 @check(id="W-Thm4", title="Theorem 4: the same bound for the convolution embedding, exact ranks",
-       source=f"{PAPER} A.3 l.449-520", depends=("W-embed", "L-net"),
+       source=PAPER.cite("A.3 l.449-520"), depends=("W-embed", "L-net"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 4: the same bound for the convolution embedding of rank r",
-              "source": f"{PAPER} A.3 l.449-520"})
+              "source": PAPER.cite("A.3 l.449-520")})
 def w_thm4(ctx):
     with ctx.step("Binding instances: with M/2 raw inputs per side such that the monomials "
                   "of degree <= 3^L of one side are at least the bound, the exact separation "
                   "rank (coefficient route on the affine embedding) of random networks behind a "
                   "rank-r convolution embedding stays <= the bound; rank/bound recorded",
-                  source=f"{PAPER} A.3 Theorem 4 eq. (11) l.451-456") as s:
+                  source=PAPER.cite("A.3 Theorem 4 eq. (11) l.451-456")) as s:
         _binding_rows(s, "convolution", BIND_CONV_FULL if ctx.full else BIND_CONV_FAST,
                       SEEDS_FULL if ctx.full else SEEDS_FAST)
 
@@ -272,7 +273,7 @@ def w_thm4(ctx):
                   "balanced partition of [M]; templates certify grid rank = separation rank) "
                   "of random networks with a rank-r convolution kernel and rank-r_e positional "
                   "embedding never exceeds ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
-                  source=f"{PAPER} A.3 Theorem 4 eq. (11) l.451-456") as s:
+                  source=PAPER.cite("A.3 Theorem 4 eq. (11) l.451-456")) as s:
         rows = []
         for params in (CONV_FULL if ctx.full else CONV_FAST):
             for seed in (SEEDS_FULL if ctx.full else SEEDS_FAST):

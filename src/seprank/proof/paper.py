@@ -30,9 +30,16 @@ class Paper:
     title: str = ""
     key: str = ""
 
-    def cite(self, where: str = "") -> str:
-        """The source string of a passage: ``"<file> <where>"``."""
-        return f"{self.file} {where}".strip()
+    def cite(self, where: str = "", *also: str) -> str:
+        """The source string of a passage: ``"<file> <where>"``.
+
+        ``also`` are further citations (other papers' ``cite``), joined with "; ":
+
+        >>> a, b = Paper("a.txt"), Paper("b.txt")
+        >>> a.cite("l.1-5", b.cite("eq. (3) l.71"))
+        'a.txt l.1-5; b.txt eq. (3) l.71'
+        """
+        return "; ".join((f"{self.file} {where}".strip(), *also))
 
     def __str__(self) -> str:
         return self.file

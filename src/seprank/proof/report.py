@@ -27,7 +27,6 @@ inconclusive); ``outcome`` is what happens to the claim (see
 from __future__ import annotations
 
 import datetime as _dt
-import html
 import json
 import os
 import platform
@@ -248,11 +247,6 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _cell(text: str, limit: int = 220) -> str:
-    text = text.replace("|", "\\|").replace("\n", " ")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def markdown(results: list[CheckResult]) -> str:
     """The Markdown report of a run (see :func:`markdown_from_dict`).
 
@@ -268,14 +262,6 @@ def markdown(results: list[CheckResult]) -> str:
     ('# seprank proof report', True)
     """
     return markdown_from_dict(report_dict(results))
-
-
-def _figure_links(figures: list[tuple[str, Path]] | None, base: Path | None) -> list[tuple]:
-    out = []
-    for check_id, path in figures or []:
-        rel = Path(path).relative_to(base) if base is not None else Path(path)
-        out.append((check_id, rel.as_posix()))
-    return out
 
 
 def _passed(check: dict[str, Any]) -> str:
@@ -318,51 +304,73 @@ def _tier(data: dict[str, Any]) -> str:
     return "/".join(tiers) or "fast"
 
 
-def _summary_lines(data: dict[str, Any]) -> list[str]:
-    """The summary: main results per paper, then errata by severity, then the counts."""
-    checks = {c["id"]: c for c in data["checks"]}
-    lines = ["## Main results", "",
-             "stands = holds as printed; stands after correction = false as printed, a "
-             "minimal correction is verified; falls = false, with a counterexample; open = "
-             "not decided. Strength: proof (identity, exhaustive, certificate or argument) "
-             "or instances (how many, whether any could have violated the claim).", ""]
-    main = data.get("main_results") or []
-    if main:
-        lines += ["| paper | id | statement | standing | strength | errata |",
-                  "|---|---|---|---|---|---|"]
-        order = list(PAPERS)
-        for m in sorted(main, key=lambda m: (order.index(m["paper"]) if m["paper"] in order
-                                             else len(order), m["id"])):
-            c = checks.get(m["id"], m)
-            n_err = len(c.get("errata", []))
-            lines.append(f"| {m['paper']} | {m['id']} | {_cell(m['statement'], 160)} | "
-                         f"**{STANDING.get(m['outcome'], m['outcome'])}** | "
-                         f"{_cell(strength_text(c))} | {n_err} |")
-    else:
-        lines.append("No main result among the checks run.")
-    ran = {paper_of(c["id"]) for c in data["checks"]}
-    without = [p for p in PAPERS if p in ran and p not in {m["paper"] for m in main}]
-    if without:
-        lines += ["", "No main-result row among the checks run for: " + ", ".join(without)
-                  + "."]
-    lines += ["", "## Errata by severity", ""]
+def _view(data: dict[str, Any], figures: list[tuple[str, Path]] | None,
+          base: Path | None) -> dict[str, Any]:
+    """What the report templates show (``seprank/templates/proof_report.*.j2``)."""
+    checks = data["checks"]
+    by_id = {c["id"]: c for c in checks}
+    order = list(PAPERS)
+    main = []
+    for m in sorted(data.get("main_results") or [],
+                    key=lambda m: (order.index(m["paper"]) if m["paper"] in order
+                                   else len(order), m["id"])):
+        c = by_id.get(m["id"], m)
+        main.append({"paper": m["paper"], "id": m["id"], "statement": m["statement"],
+                     "standing": STANDING.get(m["outcome"], m["outcome"]),
+                     "strength": strength_text(c), "n_errata": len(c.get("errata", []))})
+    ran = {paper_of(c["id"]) for c in checks}
+    with_main = {m["paper"] for m in data.get("main_results") or []}
     sev = data.get("errata_by_severity") or {}
-    if any(sev.values()):
-        lines += ["| severity | errata | checks |", "|---|---|---|"]
-        for name, n in sev.items():
-            ids = sorted({c["id"] for c in data["checks"]
-                          for e in c.get("errata", []) if e["severity"] == name})
-            lines.append(f"| {name} | {n} | {', '.join(ids) or '-'} |")
-    else:
-        lines.append("No errata.")
-    lines.append("")
-    outcomes = data.get("outcomes") or {}
-    if outcomes:
-        lines.append("Outcomes of all " + str(len(data["checks"])) + " checks: "
-                     + ", ".join(f"{o} {n}" for o, n in outcomes.items()) + ".")
-    lines.append("Verdicts on the printed text: "
-                 + ", ".join(f"{v} {n}" for v, n in data["summary"].items()) + ".")
-    return lines
+    severities = [{"name": name, "count": n,
+                   "ids": sorted({c["id"] for c in checks for e in c.get("errata", [])
+                                  if e["severity"] == name})}
+                  for name, n in sev.items()] if any(sev.values()) else []
+    outcome_of = {c["id"]: c.get("outcome", "open") for c in checks}
+    env = data["environment"]
+    return {
+        "env": {"time_utc": env.get("time_utc"), "platform": env.get("platform"),
+                "cpu_count": env.get("cpu_count"), "python": env.get("python"),
+                "packages": ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items())},
+        "tier": _tier(data), "schema_version": data.get("schema_version", 1),
+        "main": main, "without": [p for p in PAPERS if p in ran and p not in with_main],
+        "severities": severities,
+        "outcomes": ", ".join(f"{o} {n}" for o, n in (data.get("outcomes") or {}).items()),
+        "verdicts": ", ".join(f"{v} {n}" for v, n in data["summary"].items()),
+        "figures": [_figure_view(cid, path, base) for cid, path in figures or []],
+        "checks": [_check_view(c, outcome_of) for c in checks],
+    }
+
+
+def _figure_view(check_id: str, path: Path, base: Path | None) -> dict[str, str]:
+    rel = (Path(path).relative_to(base) if base is not None else Path(path)).as_posix()
+    return {"id": check_id, "src": rel, "data_uri": _image_src(rel, base)}
+
+
+def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]:
+    known = c.get("dependency_outcomes") or {}
+    errata = []
+    for e in c.get("errata", []):
+        survives = None
+        if e["severity"] == "proof-error":
+            survives = f"yes, by {e['repair']}" if e.get("survives") else "not shown"
+        errata.append({"severity": e["severity"], "location": e["location"],
+                       "printed": e["printed"], "corrected": e["corrected"],
+                       "verified": "yes" if e["verified"] else "no",
+                       "hypothesis": e.get("hypothesis"), "survives": survives,
+                       "instance": _short(e.get("instance"))})
+    steps = [{"status": s["status"], "corrected": bool(s.get("corrected")),
+              "claim": s["claim"], "source": s.get("source"), "message": s.get("message"),
+              "evidence": [(k, _short(v)) for k, v in s["evidence"].items()
+                           if k != "traceback"]}
+             for s in c["steps"]]
+    return {"id": c["id"], "title": c["title"], "outcome": c.get("outcome", "open"),
+            "strength": strength_text(c), "verdict": c["verdict"], "passed": _passed(c),
+            "seconds": f"{c['seconds']:.2f}", "findings": c.get("findings", []),
+            "claim": c.get("claim"), "tier": c.get("tier", "fast"), "source": c["source"],
+            "reason": (c.get("reason") or "").rstrip("."), "violations": c.get("violations") or [],
+            "relies": [f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
+                       for d in c.get("depends") or []],
+            "errata": errata, "steps": steps}
 
 
 def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
@@ -373,7 +381,8 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
     and strength, the errata counted by severity, then one row per check with
     its outcome, strength, verdict on the printed text and findings (most
     severe first); then one section per check. ``figures``: (check id, image
-    path) pairs to embed, paths relative to ``base``.
+    path) pairs to embed, paths relative to ``base``. The layout is the
+    Jinja2 template ``seprank/templates/proof_report.md.j2``.
 
     Examples
     --------
@@ -384,94 +393,32 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
     >>> [line for line in text.splitlines() if line.startswith("| demo")]
     ['| demo | a demo | **open** | none | verified | 0/0 passed | 0.50 | - |']
     """
-    env = data["environment"]
-    lines = ["# seprank proof report", ""]
-    lines.append(f"Run {env.get('time_utc')} on {env.get('platform')} "
-                 f"({env.get('cpu_count')} CPUs), Python {env.get('python')}; packages: "
-                 + ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items()) + ".")
-    lines.append("")
-    lines.append(f"Tier: {_tier(data)}. Report schema version "
-                 f"{data.get('schema_version', 1)}.")
-    lines.append("")
-    lines += _summary_lines(data)
-    lines += ["", "## All checks", "",
-              "| id | title | outcome | strength | verdict | steps | seconds | findings "
-              "(most severe first) |",
-              "|---|---|---|---|---|---|---|---|"]
-    for c in data["checks"]:
-        found = "<br>".join(_cell(f) for f in c.get("findings", [])) or "-"
-        lines.append(f"| {c['id']} | {_cell(c['title'])} | **{c.get('outcome', 'open')}** | "
-                     f"{_cell(strength_text(c))} | {c['verdict']} | {_passed(c)} "
-                     f"| {c['seconds']:.2f} | {found} |")
-    links = _figure_links(figures, base)
-    if links:
-        lines += ["", "## Figures", ""]
-        for check_id, rel in links:
-            lines += [f"![{check_id}]({rel})", ""]
-    outcome_of = {c["id"]: c.get("outcome", "open") for c in data["checks"]}
-    for c in data["checks"]:
-        lines += ["", f"## {c['id']}: {c['title']}", ""]
-        claim = c.get("claim")
-        if claim:
-            main = ", main result" if claim.get("main_result") else ""
-            lines.append(f"Claim ({claim['kind']}{main}): {claim['statement']} "
-                         f"[{claim['source']}].")
-        lines.append(f"Outcome: **{c.get('outcome', 'open')}**, strength "
-                     f"{strength_text(c)}. Verdict on the printed text: **{c['verdict']}** "
-                     f"({c.get('tier', 'fast')} tier). Source: {c['source']}.")
-        if c.get("reason"):
-            lines.append(f"Why: {c['reason'].rstrip('.')}.")
-        for v in c.get("violations") or []:
-            lines.append(f"Rule applied: {v}.")
-        if c.get("depends"):
-            known = c.get("dependency_outcomes") or {}
-            deps = ", ".join(f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
-                             for d in c["depends"])
-            lines.append(f"Relies on: {deps}.")
-        if c.get("errata"):
-            lines += ["", "Errata (most severe first):", ""]
-            for e in c["errata"]:
-                extra = ""
-                if e.get("hypothesis"):
-                    extra += f" Missing hypothesis: {e['hypothesis']}."
-                if e["severity"] == "proof-error":
-                    saved = f"yes, by {e['repair']}" if e.get("survives") else "not shown"
-                    extra += f" Statement survives: {saved}."
-                lines.append(f"- **{e['severity']}** at {e['location']}: printed "
-                             f"`{e['printed']}`; corrected `{e['corrected']}`. Correction "
-                             f"verified: {'yes' if e['verified'] else 'no'}.{extra} Instance: "
-                             f"`{_short(e.get('instance'))}`")
-        lines.append("")
-        for i, s in enumerate(c["steps"], 1):
-            tag = " (corrected statement)" if s.get("corrected") else ""
-            src = f" [{s['source']}]" if s.get("source") else ""
-            lines.append(f"{i}. **{s['status']}**{tag}: {s['claim']}{src}")
-            if s.get("message"):
-                lines.append(f"   - note: {s['message']}")
-            for key, value in s["evidence"].items():
-                if key == "traceback":
-                    continue
-                lines.append(f"   - {key}: `{_short(value)}`")
-    return "\n".join(lines) + "\n"
+    from seprank._templates import render
+
+    return render("proof_report.md.j2", **_view(data, figures, base))
 
 
 _HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
                "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;"
-               "vertical-align:top}.verified,.holds{color:#176b17}.refuted,.false{color:#b00020}"
+               "vertical-align:top}th{cursor:pointer;background:#f4f4f4}"
+               ".verified,.holds,.stands,.passed{color:#176b17}"
+               ".refuted,.false,.falls,.failed{color:#b00020}"
                ".inconclusive,.open{color:#9a6700}.holds-corrected{color:#1f5fa8}"
-               "code{font-size:85%}")
+               "a{white-space:nowrap}code{font-size:85%;overflow-wrap:anywhere}")
 
 
 def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None = None,
                    base: Path | None = None) -> str:
-    """A self-contained HTML page from a report dictionary (no scripts, no links out).
+    """A self-contained HTML page from a report dictionary (no links out, no files).
 
     Figures (PNG files, ``base``-relative) are embedded as ``data:`` URIs, so
-    the page can be mailed or moved alone.
+    the page can be mailed or moved alone; its tables sort by a click on a
+    column header (a few lines of inline JavaScript). Mathematics stays plain
+    text, as the papers' text files write it.
 
-    The same content as :func:`markdown_from_dict`: the Markdown is rendered
-    by a small converter for its own subset (headings, tables, lists, bold,
-    code), every piece of report text escaped.
+    The same content as :func:`markdown_from_dict`, from the Jinja2 template
+    ``seprank/templates/proof_report.html.j2``; every piece of report text is
+    escaped.
 
     Examples
     --------
@@ -481,32 +428,12 @@ def html_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | None 
     ...         "checks": [{"id": "demo", "title": "x < y", "source": "none",
     ...                     "verdict": "verified", "seconds": 0.5, "steps": []}]}
     >>> page = html_from_dict(data)
-    >>> page.startswith("<!DOCTYPE html>"), "x &lt; y" in page, "<script" in page
+    >>> page.startswith("<!DOCTYPE html>"), "x &lt; y" in page, "src=" in page
     (True, True, False)
     """
-    text = markdown_from_dict(data, figures, base)
-    out = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
-           f"<title>seprank proof report</title><style>{_HTML_STYLE}</style></head><body>"]
-    out += _md_to_html(text, images_from=base)
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+    from seprank._templates import render
 
-
-def _inline(text: str) -> str:
-    """Escape, then render `code`, **bold** and <br> of our own Markdown."""
-    import re
-
-    parts = re.split(r"(`[^`]*`)", text)
-    out = []
-    for part in parts:
-        if part.startswith("`") and part.endswith("`") and len(part) >= 2:
-            out.append(f"<code>{html.escape(part[1:-1])}</code>")
-            continue
-        esc = html.escape(part).replace("&lt;br&gt;", "<br>").replace("\\|", "|")
-        esc = re.sub(r"\*\*([^*]+)\*\*",
-                     lambda m: f"<b class='{m.group(1)}'>{m.group(1)}</b>", esc)
-        out.append(esc)
-    return "".join(out)
+    return render("proof_report.html.j2", style=_HTML_STYLE, **_view(data, figures, base))
 
 
 def _image_src(src: str, images_from: Path | None) -> str:
@@ -517,58 +444,6 @@ def _image_src(src: str, images_from: Path | None) -> str:
     if path.suffix.lower() == ".png" and path.is_file():
         return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
     return src
-
-
-def _md_to_html(text: str, images_from: Path | None = None) -> list[str]:
-    import re
-
-    out: list[str] = []
-    in_table = in_list = None
-    for line in text.splitlines():
-        if in_table and not line.startswith("|"):
-            out.append("</table>")
-            in_table = None
-        if in_list and not re.match(r"^(\d+\. |- |   - )", line):
-            out.append(f"</{in_list}>")
-            in_list = None
-        if line.startswith("#"):
-            level = len(line) - len(line.lstrip("#"))
-            title = line[level:].strip()
-            anchor = title.split(":")[0]
-            out.append(f"<h{level} id='{html.escape(anchor)}'>{_inline(title)}</h{level}>")
-        elif line.startswith("|"):
-            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
-            if all(set(c) <= {"-"} for c in cells):
-                continue
-            if not in_table:
-                out.append("<table>")
-                in_table = "head"
-                out.append("<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells) + "</tr>")
-                in_table = "body"
-            else:
-                out.append("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in cells) + "</tr>")
-        elif line.startswith("!["):
-            m = re.match(r"!\[(.*)\]\((.*)\)", line)
-            src = _image_src(m.group(2), images_from)
-            out.append(f"<p><img src='{html.escape(src)}' "
-                       f"alt='{html.escape(m.group(1))}'></p>")
-        elif re.match(r"^\d+\. ", line):
-            if not in_list:
-                out.append("<ol>")
-                in_list = "ol"
-            out.append(f"<li>{_inline(line.split('. ', 1)[1])}</li>")
-        elif line.startswith("- ") or line.startswith("   - "):
-            if not in_list:
-                out.append("<ul>")
-                in_list = "ul"
-            out.append(f"<li>{_inline(line.strip()[2:])}</li>")
-        elif line.strip():
-            out.append(f"<p>{_inline(line)}</p>")
-    if in_table:
-        out.append("</table>")
-    if in_list:
-        out.append(f"</{in_list}>")
-    return out
 
 
 def load_report(path: str | os.PathLike) -> dict[str, Any]:

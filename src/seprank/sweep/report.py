@@ -11,11 +11,11 @@ numpy's float64 rank is wrong. Kinds are printed beside every number.
 from __future__ import annotations
 
 import base64
-import html
 import os
 from pathlib import Path
 from typing import Any
 
+from seprank._templates import render
 from seprank.output_files import write_bytes, write_text
 from seprank.sweep.store import ResultStore, StoredRow
 
@@ -204,31 +204,10 @@ def _fmt(value: Any) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def _md_table(rows: list[dict[str, Any]]) -> list[str]:
-    if not rows:
-        return ["(none)"]
+def _table(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Columns (every key, first-seen order) and cells (:func:`_fmt`) of a table."""
     cols = list(dict.fromkeys(k for r in rows for k in r))
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for r in rows:
-        out.append("| " + " | ".join(_fmt(r.get(c)).replace("|", "\\|") for c in cols) + " |")
-    return out
-
-
-def _html_table(rows: list[dict[str, Any]]) -> str:
-    if not rows:
-        return "<p>(none)</p>"
-    cols = list(dict.fromkeys(k for r in rows for k in r))
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c)))}</td>" for c in cols)
-                   + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _code_spans(text: str) -> str:
-    """Escape ``text`` for HTML and turn its Markdown `code` spans into <code> elements."""
-    import re
-
-    return re.sub(r"`([^`]*)`", r"<code>\1</code>", html.escape(text))
+    return {"columns": cols, "rows": [[_fmt(r.get(c)) for c in cols] for r in rows]}
 
 
 def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.PathLike,
@@ -261,25 +240,15 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
              f"Rows: {counts.get('done', 0)} done, {counts.get('failed', 0)} failed.",
              "Every rank is printed with its answer kind: `exact` ranks are exact over the "
              "field named; `lower_bound` ranks are certified lower bounds only."]
-    md = [f"# {title}", "", *intro, ""]
+    grid = ""
     if meta.get("axes"):
-        md += ["Grid: " + "; ".join(f"{k} in {v}" for k, v in meta["axes"].items())
-               + (f"; fixed: {meta['fixed']}" if meta.get("fixed") else ""), ""]
+        grid = ("Grid: " + "; ".join(f"{k} in {v}" for k, v in meta["axes"].items())
+                + (f"; fixed: {meta['fixed']}" if meta.get("fixed") else ""))
+    view = {"title": title, "intro": intro, "grid": grid, "plot": plot, "plot_uri": "",
+            "done": _table(tables["done"]), "failed": _table(tables["failed"])}
+    write_text(md_path, render("sweep_report.md.j2", **view))
     if plot is not None:
-        md += [f"![plot of the sweep]({plot.name})", ""]
-    md += ["## Finished tasks", "", *_md_table(tables["done"]), "",
-           "## Failed tasks", "", *_md_table(tables["failed"]), ""]
-    write_text(md_path, "\n".join(md))
-    img = ""
-    if plot is not None:
-        data = base64.b64encode(plot.read_bytes()).decode()
-        img = f'<p><img alt="plot of the sweep" src="data:image/png;base64,{data}"></p>'
-    page = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
-            "</title><style>body{font-family:sans-serif;max-width:70em;margin:2em auto}"
-            "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;"
-            "padding:2px 6px}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>" + "".join(f"<p>{_code_spans(t)}</p>" for t in intro)
-            + img + "<h2>Finished tasks</h2>" + _html_table(tables["done"])
-            + "<h2>Failed tasks</h2>" + _html_table(tables["failed"]) + "</body></html>\n")
+        view["plot_uri"] = "data:image/png;base64," + base64.b64encode(plot.read_bytes()).decode()
+    page = render("sweep_report.html.j2", **view)
     write_text(html_path, page)
     return md_path, html_path
