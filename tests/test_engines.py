@@ -183,3 +183,4 @@ def test_methods_and_cli_choices_come_from_the_registries():
     start = lines.index("| method | what it does | kind | needs |") + 2
     rows = lines[start:lines.index("", start)]
     assert [row.split("|")[1].strip(" `") for row in rows] == list(METHOD_REGISTRY)
+
