@@ -47,6 +47,7 @@ import seprank
 from seprank.combinatorics import multiset
 from seprank.constructions import lemma6 as l6
 from seprank.constructions.builders import gram_hadamard_mod_p_f64
+from seprank.constructions.gram_hadamard import gram_hadamard
 from seprank.constructions.omega import omega_rows_mod_p
 from seprank.errors import ParameterError
 from seprank.linalg.residues import ResidueMatrix
@@ -162,12 +163,8 @@ def _all_but(name):
 
 def _gram_hadamard_mod_p(V, lam):
     """(V V^T)^(Hadamard lam) mod PRIME as int64 (d (p-1)^2 < 2^63 for d < 8 10^6)."""
-    Vp = residues(V, PRIME)
-    G = (Vp @ Vp.T) % PRIME
-    out = np.ones_like(G)
-    for _ in range(lam):
-        out = (out * G) % PRIME
-    return out
+    G = gram_hadamard(residues(V, PRIME), lam, domain="GF(p)", p=PRIME, backend="numpy")
+    return G.astype(np.int64)
 
 
 def _segment_sums(v, H, d_a):

@@ -155,3 +155,32 @@ def test_numba_engine_both_product_paths(monkeypatch, blas_path, p):
         assert (rank, cols) == (rk, ref_cols)
         minor = flint.nmod_mat([[int(A[i, j]) for j in cols] for i in rows], p)
         assert minor.det() != 0
+
+
+def test_readme_method_table_is_the_generated_one():
+    """The README block between the markers is exactly method_table() (the registry)."""
+    from pathlib import Path
+
+    from seprank.linalg.engines import _BEGIN, _END, method_table
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = text.split(_BEGIN, 1)[1].split(_END, 1)[0]
+    assert block.strip("\n") == method_table()
+
+
+def test_methods_and_cli_choices_come_from_the_registries():
+    from seprank.cli import build_parser
+    from seprank.linalg import METHODS
+    from seprank.linalg.engines import METHOD_REGISTRY, REGISTRY, method_table
+
+    assert METHODS == tuple(METHOD_REGISTRY) == (
+        "auto", "exact", "modular", "multimodular", "float", "cuda")
+    rank = build_parser()._subparsers._group_actions[0].choices["rank"]
+    choices = {a.dest: a.choices for a in rank._actions if a.choices}
+    assert list(choices["method"]) == list(METHOD_REGISTRY)
+    assert list(choices["engine"]) == list(REGISTRY)
+    lines = method_table().splitlines()
+    start = lines.index("| method | what it does | kind | needs |") + 2
+    rows = lines[start:lines.index("", start)]
+    assert [row.split("|")[1].strip(" `") for row in rows] == list(METHOD_REGISTRY)
+

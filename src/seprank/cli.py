@@ -495,14 +495,15 @@ def build_parser() -> argparse.ArgumentParser:
                       "seprank rank m.json --certify --json out.json")
     rank.add_argument("file", help="the matrix: .npy (integer dtype), .json (rows of integers "
                       "or 'p/q' strings) or whitespace-separated text")
-    from seprank.linalg.frontdoor import METHODS
+    from seprank.linalg.engines import METHOD_REGISTRY, REGISTRY
 
-    rank.add_argument("--method", default="auto", choices=list(METHODS),
-                      help="how to compute the rank (README, Methods): " + ", ".join(METHODS))
-    from seprank.linalg.engines import engine_names
-
-    rank.add_argument("--engine", default=None, choices=list(engine_names()),
-                      help="engine for the modular work (default: by size)")
+    rank.add_argument("--method", default="auto", choices=list(METHOD_REGISTRY),
+                      help="how to compute the rank (README, Methods): " + "; ".join(
+                          f"{m.name}: {m.kind.replace('`', '')}"
+                          for m in METHOD_REGISTRY.values()))
+    rank.add_argument("--engine", default=None, choices=list(REGISTRY),
+                      help="engine for the modular work (default: by size): " + "; ".join(
+                          f"{e.name}: {e.description}" for e in REGISTRY.values()))
     rank.add_argument("--prime", type=int, default=None, metavar="P",
                       help="the prime of --method modular (default: 2^31 - 1)")
     rank.add_argument("--certify", action="store_true",

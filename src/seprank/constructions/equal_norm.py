@@ -274,15 +274,19 @@ def _independent_rows_mod_p(M: np.ndarray, p: int) -> list[int]:
 
 
 def gram_hadamard_power(A: list[list[int]], lam: int) -> list[list[int]]:
-    """(A A^T)^(odot lambda), exactly, as Python integers.
+    """(A A^T)^(odot lambda), exactly, as Python integers (nested lists).
+
+    A wrapper of :func:`seprank.constructions.gram_hadamard.gram_hadamard`
+    (``domain="ZZ"``).
 
     Examples
     --------
     >>> gram_hadamard_power([[1, 2], [3, 4]], 2)   # A A^T = [[5, 11], [11, 25]], squared
     [[25, 121], [121, 625]]
     """
-    G = [[sum(x * y for x, y in zip(a, b, strict=True)) for b in A] for a in A]
-    return [[g**lam for g in row] for row in G]
+    from seprank.constructions.gram_hadamard import gram_hadamard
+
+    return gram_hadamard(A, lam, domain="ZZ").tolist()
 
 
 def _is_square(c: int) -> bool:

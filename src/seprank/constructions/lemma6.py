@@ -477,13 +477,16 @@ def lemma6_constant(L: int, N: int, d_a: int) -> GaussianRational:
 
 
 def gram_hadamard(V: np.ndarray, lam: int) -> np.ndarray:
-    """(V V^T)^(Hadamard lam) exactly (object array).
+    """(V V^T)^(Hadamard lam) exactly (object array; V of integers or Fractions).
+
+    A wrapper of :func:`seprank.constructions.gram_hadamard.gram_hadamard`
+    (``domain="QQ"``).
 
     Examples
     --------
     >>> gram_hadamard(np.array([[1, 2], [3, 4]]), 2).tolist()   # [[5, 11], [11, 25]] squared
     [[25, 121], [121, 625]]
     """
-    V = np.asarray(V, dtype=object)
-    G = V.dot(V.T)
-    return np.vectorize(lambda x: x ** lam, otypes=[object])(G)
+    from seprank.constructions.gram_hadamard import gram_hadamard as _gh
+
+    return _gh(V, lam, domain="QQ", backend="numpy")

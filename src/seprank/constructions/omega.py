@@ -71,17 +71,19 @@ def omega_rows_mod_p(d: int, lam: int, omega: int, p: int) -> np.ndarray:
 def gram_hadamard_exact(U: list[list[int]] | flint.fmpz_mat, lam: int) -> flint.fmpz_mat:
     """(U U^T)^(Hadamard lam) over the integers (big integers; small n only).
 
+    A wrapper of :func:`seprank.constructions.gram_hadamard.gram_hadamard`
+    (``domain="ZZ"``, flint products) returning an ``fmpz_mat``.
+
     Examples
     --------
     >>> gram_hadamard_exact([[1, 2], [3, 4]], 2).tolist()   # U U^T = [[5, 11], [11, 25]], squared
     [[25, 121], [121, 625]]
     """
-    Z = U if isinstance(U, flint.fmpz_mat) else flint.fmpz_mat(U)
-    n = Z.nrows()
-    require_fits(n * n * 64, f"the exact {n} x {n} Gram Hadamard power")
-    gram = Z * Z.transpose()
-    return flint.fmpz_mat([[gram[i, j] ** lam for j in range(n)] for i in range(n)]) \
-        if n else flint.fmpz_mat(0, 0)
+    from seprank.constructions.gram_hadamard import gram_hadamard
+
+    G = gram_hadamard(U, lam, domain="ZZ", backend="flint")
+    n = G.shape[0]
+    return flint.fmpz_mat(G.tolist()) if n else flint.fmpz_mat(0, 0)
 
 
 def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
@@ -89,8 +91,9 @@ def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
     """(U U^T)^(Hadamard lam) mod p, built from residues (no big integers).
 
     ``U`` may hold arbitrary integers (reduced mod p first) or be the int64
-    output of :func:`omega_rows_mod_p`. The work is done by the numba direct
-    builder (:func:`seprank.constructions.builders.gram_hadamard_mod_p_f64`);
+    output of :func:`omega_rows_mod_p`. A wrapper of
+    :func:`seprank.constructions.gram_hadamard.gram_hadamard` (``domain="GF(p)"``,
+    the numba builder :func:`seprank.constructions.builders.gram_hadamard_mod_p_f64`);
     this returns its result as an ``nmod_mat`` (default) or an int64 array.
 
     Examples
@@ -98,10 +101,10 @@ def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
     >>> gram_hadamard_mod_p([[1, 2], [3, 4]], 2, 7, as_nmod=False).tolist()   # 25, 121, 625 mod 7
     [[4, 2], [2, 2]]
     """
-    from seprank.constructions.builders import gram_hadamard_mod_p_f64
+    from seprank.constructions.gram_hadamard import gram_hadamard
 
     p = require_prime(p, max_value=MAX_BUILDER_PRIME)
-    g = gram_hadamard_mod_p_f64(U, lam, p).astype(np.int64)
+    g = gram_hadamard(U, lam, domain="GF(p)", p=p, backend="numba").astype(np.int64)
     if not as_nmod:
         return g
     n = g.shape[0]

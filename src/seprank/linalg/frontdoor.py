@@ -70,7 +70,7 @@ from seprank.linalg.certificates import (
     UpperBoundCertificate,
 )
 from seprank.linalg.coerce import ExactMatrix, as_exact, as_float_array
-from seprank.linalg.engines import engine_names, get_engine
+from seprank.linalg.engines import engine_names, get_engine, method_names
 from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.modarith import random_prime, residues_int64
@@ -80,7 +80,9 @@ from seprank.scalars.primes import DEFAULT_PRIME, require_prime
 
 __all__ = ["rank", "METHODS", "ENGINES"]
 
-METHODS = ("auto", "exact", "modular", "multimodular", "float", "cuda")
+#: The methods, from :data:`seprank.linalg.engines.METHOD_REGISTRY` (what each does,
+#: answers and needs).
+METHODS = method_names()
 #: Back ends of the modular method (the registry of :mod:`seprank.linalg.engines`):
 #: python-flint ``nmod_mat``, the numba blocked LU with delayed reduction
 #: (:mod:`seprank.linalg.modular_lu`) and its GPU counterpart
