@@ -393,3 +393,34 @@ def test_gpu_info_and_gemm_timer():
         assert info["name"] and info["total_memory_bytes"] > 0
         assert len(info["compute_capability"]) == 2
     assert ce.time_modular_gemm(6, 3, 7, repeat=1) > 0
+
+
+@needs_cuda
+def test_simulator_shared_arrays_survive_thread_switches(monkeypatch):
+    """numba-cuda's simulator allocates a block's shared array without a lock; a thread
+    switch between its lookup and its store gave threads different "shared" arrays and
+    the engine a rank above the true one (seen under load). Force that switch at every
+    first allocation: with seprank's guard the ranks stay right."""
+    if not ce.simulator_active():
+        pytest.skip("the guard is for numba's CUDA simulator")
+    import time
+
+    from numba.cuda.simulator import kernelapi
+
+    class SlowFirstLookup(dict):
+        def get(self, key, default=None):
+            found = super().get(key, default)
+            if found is None:
+                time.sleep(0.002)  # another thread of the block runs here
+            return found
+
+    original_init = kernelapi.FakeCUDAShared.__init__
+
+    def init(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        self._allocations = SlowFirstLookup()
+
+    monkeypatch.setattr(kernelapi.FakeCUDAShared, "__init__", init)
+    for m, n, r, p, block in [(36, 40, 25, 2, 8), (17, 23, 11, 1048573, 4)]:
+        A = of_rank(np.random.default_rng([m, n, r, block]), m, n, r)
+        check(A, p, block=block)

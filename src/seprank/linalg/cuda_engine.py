@@ -88,6 +88,8 @@ why the default base width is small. benchmarks/gpu.py measures it.
 from __future__ import annotations
 
 import math
+import sys
+import threading
 import time
 import warnings
 from contextlib import contextmanager
@@ -137,7 +139,53 @@ def _load_cuda():
             raise ParameterError("the CUDA engine needs numba-cuda: pip install "
                                  "'seprank[cuda]' (numba-cuda)") from exc
         cuda = _numba_cuda
+        if simulator_active():
+            _guard_simulator_shared_arrays()
     return cuda
+
+
+def _guard_simulator_shared_arrays() -> None:
+    """Make the CUDA simulator's ``cuda.shared.array`` safe when threads race to it.
+
+    The simulator (numba-cuda 0.30) runs the threads of a block as Python threads
+    and gives each ``cuda.shared.array`` call site of a block one numpy array, kept
+    in a dict keyed by the caller's file and line. It looks the key up and, when it
+    is missing, allocates and stores the array, without a lock: two threads that are
+    switched between the lookup and the store get two different arrays, so the
+    block's "shared" memory is not shared (and is uninitialized for one of them).
+    On a loaded machine this made ``k_pivot`` pick different pivots in different
+    threads and the engine return a rank above the true one (seen twice in the test
+    suite, rank 12 for 11 and 32 for 25; tests/test_cuda_engine.py reproduces it by
+    forcing the switch). On a GPU shared memory is shared by construction; only the
+    simulator is patched, once, with the same keying done under a lock.
+    """
+    from numba.cuda.simulator import kernelapi
+
+    shared = kernelapi.FakeCUDAShared
+    if getattr(shared, "_seprank_locked", False):
+        return
+    original = shared.array
+    lock = threading.Lock()
+
+    def array(self, shape, dtype, alignment=None):
+        if alignment is not None or shape == 0:  # not keyed by call site: as before
+            return original(self, shape, dtype, alignment)
+        frame = sys._getframe(1)
+        key = (frame.f_code.co_filename, frame.f_lineno)
+        with lock:
+            res = self._allocations.get(key)
+            if res is None:
+                from numba.core import types
+                from numba.np import numpy_support
+
+                if isinstance(dtype, types.Type):
+                    dtype = numpy_support.as_dtype(dtype)
+                res = np.empty(shape, dtype)
+                self._allocations[key] = res
+        return res
+
+    shared.array = array
+    shared._seprank_locked = True
 
 
 def simulator_active() -> bool:
