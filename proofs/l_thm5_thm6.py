@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from seprank_proofs import LEVINE2020
+from seprank_proofs.l_thm3_thm4 import _binding as _plain_binding
 from seprank_proofs.levine_counterexample import thm6_counterexample
 from seprank_proofs.levine_proof_displays import thm56_displays
 
@@ -31,7 +32,6 @@ from seprank.bounds.levine2020 import (
 from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
 from seprank.proof import check
-from seprank.separation.checks import binding_instances
 from seprank.separation.gridroute import size_cap
 
 SRC = LEVINE2020
@@ -41,8 +41,6 @@ SEEDS_FULL = (3, 17, 29, 41)
 FAST = [(1, 1, 1, 2), (1, 2, 1, 2), (1, 2, 2, 2), (1, 4, 4, 2), (2, 1, 1, 2), (2, 2, 1, 2),
         (2, 2, 2, 2), (3, 1, 1, 2), (1, 1, 1, 4), (1, 2, 2, 4), (2, 1, 1, 4)]
 FULL = FAST + [(1, 3, 3, 2), (2, 3, 3, 2), (1, 3, 1, 4), (1, 6, 3, 2)]
-#: weight families of the binding instances (seprank.separation.structured)
-FAMILIES = ("random", "identity", "permutation", "repeated", "onedim")
 
 
 def thm5_printed(L: int, d_x: int, N: int, H: int) -> int:
@@ -67,19 +65,8 @@ def _row(case, **bounds):
 
 
 def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, **kw):
-    """Exact ranks of residual networks at the smallest binding N (seprank.separation.checks)."""
-    out = binding_instances(shapes_full if ctx.full else shapes_fast, FAMILIES,
-                            SEEDS_FULL if ctx.full else SEEDS_FAST, bound_of, name,
-                            residual=True, **kw)
-    for row in out["rows"]:
-        s.require(row["kind"] == "exact", "separation rank not exact", case=row)
-    for bad in out["violations"]:
-        s.fail(f"exact separation rank {bad['rank']} exceeds the bound {bad[name]}",
-               counterexample=bad)
-    s.record(cases=out["rows"], instances=len(out["rows"]), not_binding=out["not_binding"],
-             binding=bool(out["rows"]) and all(r["binding"] for r in out["rows"]),
-             largest_ratio=out["largest_ratio"])
-    return out
+    """Exact ranks of residual networks at the smallest binding N (the L-Thm3/L-Thm4 helper)."""
+    return _plain_binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=True, **kw)
 
 
 @check(id="L-Thm5", title="Theorem 5: residual networks, log_3 sep <= L log_3 L + "
