@@ -21,6 +21,11 @@ minimum over ``--repeat`` runs (1 run for cases over 20 s). Results: CSV, JSON
 
 from __future__ import annotations
 
+from seprank.openblas_kernels import choose_openblas_kernels
+
+# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.openblas_kernels)
+choose_openblas_kernels()
+
 import argparse
 import csv
 import json
@@ -72,7 +77,7 @@ def machine() -> dict:
     try:
         from threadpoolctl import threadpool_info
 
-        blas = [{k: d.get(k) for k in ("internal_api", "version", "num_threads")}
+        blas = [{k: d.get(k) for k in ("internal_api", "version", "num_threads", "architecture")}
                 for d in threadpool_info() if d.get("user_api") == "blas"]
     except Exception:  # pragma: no cover
         blas = None

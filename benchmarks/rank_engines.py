@@ -23,6 +23,11 @@ with numpy gives the machine's rate R (flop/s); the floor for LU is
 
 from __future__ import annotations
 
+from seprank.openblas_kernels import choose_openblas_kernels
+
+# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.openblas_kernels)
+choose_openblas_kernels()
+
 import argparse
 import csv
 import json
@@ -138,11 +143,21 @@ def run(args) -> list[dict]:
     return rows
 
 
+def _cpu_name() -> str:
+    """The CPU's model name and family (Linux /proc/cpuinfo), or ''."""
+    try:
+        info = open("/proc/cpuinfo").read(1 << 16)
+    except OSError:
+        return ""
+    get = {k.strip(): v.strip() for k, _, v in (ln.partition(":") for ln in info.splitlines())}
+    return f"{get.get('model name', '')} (family {get.get('cpu family', '?')})"
+
+
 def machine() -> dict:
     try:
         from threadpoolctl import threadpool_info
 
-        blas = [{k: i.get(k) for k in ("internal_api", "version", "num_threads")}
+        blas = [{k: i.get(k) for k in ("internal_api", "version", "num_threads", "architecture")}
                 for i in threadpool_info()]
     except ImportError:  # pragma: no cover
         blas = None
@@ -150,6 +165,8 @@ def machine() -> dict:
             "cpu_count": os.cpu_count(), "python": sys.version.split()[0],
             "numpy": np.__version__, "python-flint": metadata.version("python-flint"),
             "numba": metadata.version("numba"), "blas": blas,
+            "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"),
+            "cpu": _cpu_name(),
             "loadavg_at_start": os.getloadavg(),
             "date": datetime.now(UTC).isoformat(timespec="seconds")}
 
