@@ -124,6 +124,9 @@ class _Reader:
         #: the entries as int64 when the input is an integer array with |x| < 2^62
         #: (read without Python lists; exact), else None and ``_rows`` holds them
         self._arr: np.ndarray | None = None
+        #: whether the rows hold only Python ints (flint integer matrices): no
+        #: denominators to clear
+        self._integral = False
         try:
             import flint
         except ImportError:  # pragma: no cover
@@ -133,9 +136,13 @@ class _Reader:
             self.modulus = int(matrix.modulus())
             rows = [[int(x) for x in row] for row in matrix.tolist()]
             ncols = matrix.ncols()
+            rows, self._arr = _int64_or_rows(rows)
+            self._integral = True
         elif flint is not None and isinstance(matrix, flint.fmpz_mat):
             rows = [[int(x) for x in row] for row in matrix.tolist()]
             ncols = matrix.ncols()
+            rows, self._arr = _int64_or_rows(rows)
+            self._integral = True
         elif flint is not None and isinstance(matrix, flint.fmpq_mat):
             rows = [[Fraction(int(x.p), int(x.q)) for x in row] for row in matrix.tolist()]
             ncols = matrix.ncols()
@@ -187,6 +194,8 @@ class _Reader:
         """The integer minor (rows cleared of denominators): int64 array or lists."""
         if self._arr is not None:
             return self._arr[np.ix_(rows, cols)] if rows else np.zeros((0, 0), np.int64)
+        if self._integral:
+            return [[self._rows[i][j] for j in cols] for i in rows]
         out = []
         for i in rows:
             full_row = self._rows[i]
@@ -198,8 +207,23 @@ class _Reader:
         if self._arr is not None:
             return self._arr
         if self._int_rows is None:
-            self._int_rows = [_integer_row(r) for r in self._rows]
+            self._int_rows = (self._rows if self._integral
+                              else [_integer_row(r) for r in self._rows])
         return self._int_rows
+
+
+def _int64_or_rows(rows: list[list[int]]):
+    """(None, int64 array) for rows of Python ints all below 2^62 in absolute value
+    (exact; the fast path), else (rows, None). Only for rows known to hold ints."""
+    if not rows or not rows[0]:
+        return rows, None
+    try:
+        arr = np.array(rows, dtype=np.int64)
+    except OverflowError:
+        return rows, None
+    if int(arr.max()) >= 2**62 or int(arr.min()) <= -(2**62):
+        return rows, None
+    return None, arr
 
 
 def _small_int64(arr: np.ndarray) -> np.ndarray | None:
@@ -301,56 +325,98 @@ def _matmul_mod(M: np.ndarray, V: np.ndarray, p: int) -> np.ndarray:
 
 
 #: panel width of the verifier's blocked elimination
-_PANEL = 48
+_PANEL = 96
+#: the float64 elimination serves primes from here (smaller ones take the int64 path,
+#: where a balanced residue could be a nonzero multiple of p: see _balance)
+_FLOAT_MIN_PRIME = 7
+#: the float64 elimination keeps every entry below this in absolute value (exact in
+#: float64); a test lowers it to exercise the trailing block's reductions
+_GROWTH_LIMIT = 2**52
+#: panel width of the int64 elimination (primes from 2^21 to 2^31)
+_INT64_PANEL = 32
+
+
+def _balance(x: np.ndarray, p: int) -> np.ndarray:
+    """x minus the nearest multiple of p, in place: |result| <= p/2 + 2, same class mod p.
+
+    x holds float64 integers with |x| < 2^52. With t the computed x * (1/p),
+    |t - x/p| <= |x/p| 2^-52 (two roundings), so q = rint(t) is within
+    1/2 + |x/p| 2^-52 of x/p and |x - q p| <= p/2 + |x| 2^-52 < p/2 + 2. Every
+    operation is exact: q p and x are integers below 2^53 and so is their
+    difference. For p >= 7, p/2 + 2 < p, so the result is 0 iff x = 0 mod p.
+    """
+    q = x * (1.0 / p)
+    np.rint(q, out=q)
+    q *= p
+    x -= q
+    return x
 
 
 def _det_nonzero_float(rows, p: int) -> bool:
-    """det != 0 mod p < 2^21: blocked elimination in float64 with delayed reduction.
+    """det != 0 mod p (7 <= p < 2^21): blocked LU in float64 with delayed reduction.
 
-    Invariant: every entry is an integer of magnitude below 2^52, so float64
-    arithmetic on it is exact. Residues are below p <= 2^21, products of two
-    residues below 2^42. An entry is reduced (:func:`_fmod_exact`) only when it
-    is read as a pivot, multiplier or operand; updates in between add at most
-    (p - 1)^2 each inside a panel (at most ``_PANEL`` of them) and at most
-    ``_PANEL`` (p - 1)^2 per trailing product, and the trailing block is reduced
-    whenever the next product could pass the bound.
+    Entries are kept as float64 integers below 2^52 in absolute value, so every
+    operation is exact; "reduced" means balanced (:func:`_balance`), of absolute
+    value h <= p/2 + 2 < 2^20 + 2, so a product of two is below h^2 < 2^41.
+
+    Each panel of ``_PANEL`` columns is copied, reduced and factored left-looking
+    (Crout): column j is updated only when it is reached, by one product of the
+    panel's finished multipliers and U entries (at most ``_PANEL`` terms, below
+    p + _PANEL h^2 < 2^47), reduced, searched for a nonzero pivot (rows swapped
+    in the panel and, recorded, in the columns to its right), and turned into
+    multipliers. The panel's U block to the right (rows of the panel) is solved
+    row by row the same way. The trailing block then takes one BLAS product of
+    at most ``_PANEL`` terms per entry, and is reduced only when the next
+    product could pass 2^52. Nothing here is shared with the engines.
     """
     a = (rows % p if isinstance(rows, np.ndarray)
          else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
     a = np.ascontiguousarray(a, dtype=np.float64)
     r = a.shape[0]
-    step = _PANEL * (p - 1) ** 2          # growth of one trailing product
-    limit = 2**52
+    h = p // 2 + 2                        # bound on a reduced entry
+    step = _PANEL * h * h                 # growth of one trailing product
+    limit = _GROWTH_LIMIT
     growth = p                            # bound on |entries| of the trailing block
+    buf = np.empty(max(0, r - _PANEL) ** 2)   # the trailing product, written in place
     for k0 in range(0, r, _PANEL):
         k1 = min(r, k0 + _PANEL)
-        a[k0:, k0:k1] = _fmod_exact(a[k0:, k0:k1], p)   # the panel, as residues
-        if k1 < r:
-            a[k0:k1, k1:] = _fmod_exact(a[k0:k1, k1:], p)
-        for j in range(k0, k1):
-            a[j:, j] = _fmod_exact(a[j:, j], p)        # grown by earlier panel steps
-            nz = np.flatnonzero(a[j:, j])
+        w = k1 - k0
+        P = _balance(a[k0:, k0:k1].copy(), p)     # the panel, contiguous, reduced
+        swaps = []
+        for j in range(w):
+            col = P[j:, j]
+            if j:
+                col -= P[j:, :j] @ P[:j, j]
+                _balance(col, p)
+            nz = np.flatnonzero(col)
             if nz.size == 0:
                 return False
-            piv = j + int(nz[0])
-            if piv != j:
-                a[[j, piv]] = a[[piv, j]]
-            a[j, j:k1] = _fmod_exact(a[j, j:k1], p)
-            inv = float(pow(int(a[j, j]), -1, p))
-            mult = _fmod_exact(a[j + 1:, j] * inv, p)
-            a[j + 1:, j] = mult
-            if j + 1 < k1:  # < p + _PANEL (p-1)^2 after the panel: exact
-                a[j + 1:, j + 1:k1] -= mult[:, None] * a[j, j + 1:k1][None, :]
+            if nz[0]:
+                piv = j + int(nz[0])
+                P[[j, piv]] = P[[piv, j]]
+                swaps.append((k0 + j, k0 + piv))
+            if j + 1 < w:                          # row j of U inside the panel
+                if j:
+                    P[j, j + 1:] -= P[j, :j] @ P[:j, j + 1:]
+                _balance(P[j, j + 1:], p)
+            if j + 1 < P.shape[0]:                 # multipliers, below the pivot
+                inv = float(pow(int(P[j, j]) % p, -1, p))
+                P[j + 1:, j] *= inv
+                _balance(P[j + 1:, j], p)
         if k1 == r:
             break
-        for j in range(k0, k1):  # U12 = L11^-1 A12, each row reduced before its use
-            a[j, k1:] = _fmod_exact(a[j, k1:], p)
-            if j + 1 < k1:
-                a[j + 1:k1, k1:] -= a[j + 1:k1, j][:, None] * a[j, k1:][None, :]
+        for x, y in swaps:
+            a[[x, y], k1:] = a[[y, x], k1:]
+        U = _balance(a[k0:k1, k1:], p)            # U12 = L11^-1 A12, row by row
+        for i in range(1, w):
+            U[i] -= P[i, :i] @ U[:i]
+            _balance(U[i], p)
         if growth + step >= limit:
-            a[k1:, k1:] = _fmod_exact(a[k1:, k1:], p)
-            growth = p
-        a[k1:, k1:] -= a[k1:, k0:k1] @ a[k0:k1, k1:]
+            _balance(a[k1:, k1:], p)
+            growth = h
+        prod = buf[:(r - k1) ** 2].reshape(r - k1, r - k1)
+        np.matmul(P[w:, :], U, out=prod)
+        a[k1:, k1:] -= prod
         growth += step
     return True
 
@@ -367,13 +433,13 @@ def _det_nonzero_mod_p(rows, p: int) -> bool:
         return True
     if isinstance(rows, np.ndarray) and p >= 2**31:
         rows = rows.tolist()
-    if p < 2**21:
+    if _FLOAT_MIN_PRIME <= p < 2**21:
         return _det_nonzero_float(rows, p)
     if p < 2**31:
         a = (rows % p if isinstance(rows, np.ndarray)
              else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
-        for k0 in range(0, r, _PANEL):
-            k1 = min(r, k0 + _PANEL)
+        for k0 in range(0, r, _INT64_PANEL):
+            k1 = min(r, k0 + _INT64_PANEL)
             for j in range(k0, k1):
                 nz = np.nonzero(a[j:, j])[0]
                 if nz.size == 0:
