@@ -369,43 +369,53 @@ def _plan_gf_p(matrix, asked: str, prime: int | None, engine: str | None,
                     _input=matrix, _exact=em, _array=data)
 
 
+def _coerce_lazily(matrix) -> tuple[ExactMatrix | None, tuple[int, int]]:
+    """An integer numpy array stays as it is (reduced mod each prime at execution,
+    never copied to fmpz unless a fallback needs it); anything else is read exactly."""
+    if isinstance(matrix, np.ndarray) and matrix.dtype.kind in "iu" and matrix.ndim == 2:
+        return None, matrix.shape
+    em = as_exact(matrix)
+    return em, em.shape
+
+
 def _plan_modular_or_auto(matrix, asked: str, run: str, prime: int | None,
                           engine: str | None, certify: bool) -> RankPlan:
-    """A rank mod p over Q; ``auto`` adds a second prime and the exact fallbacks."""
-    em = None
-    if isinstance(matrix, np.ndarray) and matrix.dtype.kind in "iu" and matrix.ndim == 2:
-        shape = matrix.shape  # reduced mod each prime at execution, never copied to fmpz
-    else:
-        em = as_exact(matrix)
-        shape = em.shape
+    """A rank mod p over Q: one prime for ``modular``; see :func:`_plan_auto`."""
+    em, shape = _coerce_lazily(matrix)
     eng, why = _choose_engine(engine, shape, prime)
     why = _cuda_reason(asked, why)
+    if run == "auto":
+        return _plan_auto(matrix, em, shape, eng, why, prime, certify)
+    primes = PrimePolicy(first=prime if prime is not None else get_engine(eng).default_prime)
+    parts = ("lower: a minor nonsingular mod p",
+             "upper: the trivial bound min(m, n) when the rank mod p is full")
+    return RankPlan(method_asked=asked, method=run, field="QQ", shape=shape, engine=eng,
+                    engine_reason=why, primes=primes, certify=certify,
+                    certificate=parts if certify else (), kinds=(EXACT, LOWER_BOUND),
+                    _input=matrix, _exact=em)
+
+
+def _plan_auto(matrix, em, shape, eng: str, why: str, prime: int | None,
+               certify: bool) -> RankPlan:
+    """``auto``: up to AUTO_RANK_PRIMES random primes, then the exact fallbacks."""
     parts = ["lower: a minor nonsingular mod p",
              "upper: the trivial bound min(m, n) when the rank mod p is full"]
-    if run == "modular":
-        primes = PrimePolicy(first=prime if prime is not None else
-                             get_engine(eng).default_prime)
-        return RankPlan(method_asked=asked, method=run, field="QQ", shape=shape, engine=eng,
-                        engine_reason=why, primes=primes, certify=certify,
-                        certificate=tuple(parts) if certify else (),
-                        kinds=(EXACT, LOWER_BOUND), _input=matrix, _exact=em)
-    fallbacks = (FMPZ,)
-    mm_primes = None
+    fallbacks, mm_primes = (FMPZ,), None
     if min(shape) >= _policy().MULTIMODULAR_MIN_DIM:
         fallbacks = (MULTIMODULAR, FMPZ)
         mm_primes = PrimePolicy(span=_policy().AUTO_MULTIMODULAR_PRIME_RANGE,
                                 span_name="AUTO_MULTIMODULAR_PRIME_RANGE")
         parts.append("else multimodular: its minor mod p and exact kernel vectors")
+    parts.append("else fmpz_mat.rank: a minor mod a prime and integer kernel vectors (RREF)")
     # the fmpz certificate starts at DEFAULT_PRIME (then random ones), so that small
     # documented examples print the same primes on every run
-    parts.append("else fmpz_mat.rank: a minor mod a prime and integer kernel vectors (RREF)")
-    return RankPlan(method_asked=asked, method=run, field="QQ", shape=shape, engine=eng,
+    cert_primes = _fmpz_certificate_primes(DEFAULT_PRIME) if certify else None
+    return RankPlan(method_asked="auto", method="auto", field="QQ", shape=shape, engine=eng,
                     engine_reason=why, primes=_auto_primes(prime, eng), fallbacks=fallbacks,
                     multimodular_engine=_numba_for(shape) if mm_primes else None,
                     multimodular_primes=mm_primes, certify=certify,
                     certificate=tuple(parts) if certify else (),
-                    certificate_primes=_fmpz_certificate_primes(DEFAULT_PRIME) if certify
-                    else None, kinds=(EXACT,), _input=matrix, _exact=em)
+                    certificate_primes=cert_primes, kinds=(EXACT,), _input=matrix, _exact=em)
 
 
 def _plan_over_q(matrix, asked: str, run: str, prime: int | None, certify: bool) -> RankPlan:
