@@ -62,6 +62,7 @@ def test_large_integer_matrix_plans_numba_and_multimodular():
     assert big_p.primes.first == 2**31 - 1 and big_p.primes.count == fd.AUTO_RANK_PRIMES
     # an explicit engine wins, and says so
     assert plan_rank(A, engine="flint").engine_reason == "engine='flint' was asked"
+    assert "will refuse" in plan_rank(A, engine="numba", prime=2**31 - 1).engine_reason
 
 
 def test_matrix_over_gf_p_plans_an_exact_rank_there():

@@ -251,7 +251,11 @@ def _choose_engine(engine: str | None, shape: tuple[int, int], p: int | None
                    ) -> tuple[str, str]:
     """The modular engine (a registry name) for a rank mod p, and why."""
     if engine is not None:
-        return get_engine(engine).name, f"engine={engine!r} was asked"
+        eng = get_engine(engine)
+        if p is not None and p > eng.max_prime:  # the engine refuses it when it runs
+            return eng.name, (f"engine={engine!r} was asked; p = {p} is above its limit "
+                              f"{_power(eng.max_prime)}, so it will refuse to run")
+        return eng.name, f"engine={engine!r} was asked"
     cutoff = _policy().NUMBA_MIN_DIM
     numba_max = get_engine("numba").max_prime
     k = min(shape)
