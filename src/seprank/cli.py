@@ -4,7 +4,7 @@
     seprank prove [ID ...] [--package NAME] [--full] [--report-dir DIR | --no-report]
                   [--json [PATH]] [--list] [--strict]
     seprank rank FILE [--method auto|exact|modular|multimodular|float|cuda] [--prime P]
-                 [--engine flint|numba|cuda] [--certify] [--json [PATH]]
+                 [--engine flint|numba|cuda] [--certify] [--explain] [--json [PATH]]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
     seprank errata PAPER [--from REPORT.json] [--output PATH] [--full]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
@@ -190,6 +190,12 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     from seprank.matrix_io import load_matrix
 
     matrix = load_matrix(args.file, allow_float=args.method == "float", method=args.method)
+    if args.explain:  # the plan only: checks and decisions, no rank work
+        from seprank.linalg.planner import plan_rank
+
+        print(plan_rank(matrix, args.method, prime=args.prime, certify=args.certify,
+                        engine=args.engine).explain())
+        return 0
     with _spinner(f"rank ({args.method})"):
         result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify,
                               engine=args.engine)
@@ -508,6 +514,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the prime of --method modular (default: 2^31 - 1)")
     rank.add_argument("--certify", action="store_true",
                       help="attach certificates and verify them independently")
+    rank.add_argument("--explain", action="store_true",
+                      help="print the plan (method, field, engine, primes, fallbacks, "
+                      "certificate, answer kinds) and exit without computing")
     _json_option(rank, "the result")
     rank.set_defaults(func=_cmd_rank)
 

@@ -2,7 +2,8 @@
 
 from seprank.linalg.frontdoor import METHODS, rank
 from seprank.linalg.kinds import KINDS
+from seprank.linalg.planner import RankPlan, plan_rank
 from seprank.linalg.result import RankResult
 from seprank.linalg.verify import verify
 
-__all__ = ["rank", "verify", "RankResult", "METHODS", "KINDS"]
+__all__ = ["rank", "plan_rank", "RankPlan", "verify", "RankResult", "METHODS", "KINDS"]

@@ -53,6 +53,20 @@ without the rational RREF that the kernel needs. On the small Omega Gram
 matrices of benchmarks/float_vs_exact.py (n up to about 1000) the two rank
 calls cost about the same; the difference shows on larger and rank-deficient
 matrices (benchmarks/rank_engines.py).
+
+Planning and execution
+----------------------
+``rank(...)`` is ``execute(plan_rank(...))`` (issue 12, item 7).
+:func:`~seprank.linalg.planner.plan_rank` checks the arguments, reads the
+matrix and decides: the method that runs, the field, the engine (from
+:data:`seprank.linalg.engines.REGISTRY`) and why, the primes, the exact
+fallbacks, the certificate's parts and the answer kinds; it does no rank work,
+and :meth:`~seprank.linalg.planner.RankPlan.explain` says it in words
+(``seprank rank FILE --explain``). :func:`execute` runs a plan, one small
+function per concern: the rank mod p on an engine (``_gf_p_rank``), ``auto``'s
+prime loop (``_prime_loop``), the exact fallbacks (``_exact_fallbacks``),
+certificates (``_*_certificate``) and labels (kind and note, ``_*_result``).
+The cutoffs below are read by the planner at call time.
 """
 
 from __future__ import annotations
@@ -62,23 +76,24 @@ import time
 import flint
 import numpy as np
 
-from seprank.errors import InputError, NotPrimeError, ParameterError
+from seprank.errors import ParameterError
 from seprank.linalg import flint_engine as fe
 from seprank.linalg.certificates import (
     LowerBoundCertificate,
     RankCertificate,
     UpperBoundCertificate,
 )
-from seprank.linalg.coerce import ExactMatrix, as_exact, as_float_array
+from seprank.linalg.coerce import ExactMatrix, as_exact
 from seprank.linalg.engines import engine_names, get_engine, method_names
 from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.modarith import random_prime, residues_int64
+from seprank.linalg.planner import FMPZ, MULTIMODULAR, RankPlan, plan_rank
 from seprank.linalg.residues import ResidueMatrix
 from seprank.linalg.result import RankResult
-from seprank.scalars.primes import DEFAULT_PRIME, require_prime
+from seprank.scalars.primes import DEFAULT_PRIME
 
-__all__ = ["rank", "METHODS", "ENGINES"]
+__all__ = ["rank", "execute", "METHODS", "ENGINES"]
 
 #: The methods, from :data:`seprank.linalg.engines.METHOD_REGISTRY` (what each does,
 #: answers and needs).
@@ -138,32 +153,35 @@ def _lower_for_exact(z: flint.fmpz_mat, r: int, first_prime: int):
         f"no prime among {tried} keeps the rank {r}; pass prime=... explicitly")
 
 
-def _engine_for(engine: str | None, shape: tuple[int, int], p: int | None) -> str:
-    if engine is not None:
-        return get_engine(engine).name
-    if min(shape) >= NUMBA_MIN_DIM and (p is None or p <= get_engine("numba").max_prime):
-        return "numba"
-    return "flint"
+def _auto_prime(eng: str) -> int:
+    """A random prime for ``auto`` on engine ``eng`` (see AUTO_*_PRIME_RANGE)."""
+    lo_hi = AUTO_NUMBA_PRIME_RANGE if eng in ("numba", "cuda") else AUTO_FLINT_PRIME_RANGE
+    return random_prime(*lo_hi)
 
 
-def _gf_p_rank(em, p: int, engine: str, certify: bool, numpy_data=None):
-    """Rank over GF(p) of a matrix given mod p: (rank, certificate or None, method)."""
+# ---------------------------------------------------------------- GF(p) rank on an engine
+
+
+def _residue_array(em: ExactMatrix, p: int) -> np.ndarray:
+    """The int64 residues mod p of ``em`` (an ``nmod_mat`` or an ``fmpz_mat``)."""
     m, n = em.shape
+    nm = em.nmat if em.nmat is not None else fe.reduce_mod_p(em.zmat, p)
+    if not m:
+        return np.zeros((m, n), dtype=np.int64)
+    return np.array(nm.tolist(), dtype=np.int64).reshape(m, n)
+
+
+def _gf_p_rank(em: ExactMatrix, p: int, engine: str, certify: bool, numpy_data=None):
+    """Rank over GF(p) of a matrix given mod p: (rank, certificate or None, method).
+
+    ``numpy_data`` (residues, or integers to reduce) spares the engine a copy of ``em``.
+    The certificate has the lower bound, and on numba/cuda the trivial upper bound
+    when the rank is full (:func:`_profile_certificate`).
+    """
     if engine in ("numba", "cuda"):
-        rank_profile_mod_p = get_engine(engine).rank_profile
-        data = numpy_data
-        if data is None:
-            nm = em.nmat if em.nmat is not None else fe.reduce_mod_p(em.zmat, p)
-            data = np.array(nm.tolist(), dtype=np.int64).reshape(m, n) if m else \
-                np.zeros((m, n), dtype=np.int64)
-        r, rows, cols = rank_profile_mod_p(data, p)
-        cert = None
-        if certify:
-            lower = LowerBoundCertificate(prime=p, rows=tuple(rows), cols=tuple(cols))
-            upper = None
-            if r == min(m, n):
-                upper = UpperBoundCertificate(bound=r, side="trivial", modulus=p)
-            cert = RankCertificate(lower=lower, upper=upper)
+        data = numpy_data if numpy_data is not None else _residue_array(em, p)
+        r, rows, cols = get_engine(engine).rank_profile(data, p)
+        cert = _profile_certificate(r, rows, cols, p, em.shape) if certify else None
         return r, cert, "numba-lu" if engine == "numba" else "cuda-lu"
     nm = em.nmat if em.nmat is not None else (
         ResidueMatrix(numpy_data, p).to_nmod_mat() if numpy_data is not None
@@ -174,6 +192,57 @@ def _gf_p_rank(em, p: int, engine: str, certify: bool, numpy_data=None):
     return fe.rank_mod_p(nm), None, "flint-nmod"
 
 
+# ---------------------------------------------------------------- certificates
+
+
+def _profile_certificate(r: int, rows, cols, p: int, shape: tuple[int, int]
+                         ) -> RankCertificate:
+    """A rank profile mod p as a certificate: its pivot minor, and min(m, n) when full."""
+    lower = LowerBoundCertificate(prime=p, rows=tuple(rows), cols=tuple(cols))
+    upper = UpperBoundCertificate(bound=r, side="trivial", modulus=p) \
+        if r == min(shape) else None
+    return RankCertificate(lower=lower, upper=upper)
+
+
+def _gf_p_certificate(plan: RankPlan, cert: RankCertificate, r: int) -> RankCertificate:
+    """Complete a GF(p) certificate: kernel vectors mod p where no upper bound is yet."""
+    if cert.upper is not None:
+        return cert
+    em = plan._exact
+    nm = em.nmat if em.nmat is not None else plan._input.to_nmod_mat()
+    return RankCertificate(lower=cert.lower, upper=fe.kernel_certificate_mod_p(nm, r))
+
+
+def _over_q_certificate(cert: RankCertificate, full: bool, shape) -> RankCertificate:
+    """A rank mod p read over Q: the trivial bound min(m, n) is an upper bound when full."""
+    upper = UpperBoundCertificate(bound=min(shape), side="trivial") if full else None
+    return RankCertificate(lower=cert.lower, upper=upper)
+
+
+# ---------------------------------------------------------------- labelling
+
+
+_NOTE_GF_P = "exact rank over GF(p) (the matrix was given over GF(p))"
+_NOTE_FULL = ("full rank mod p: the certified lower bound meets the trivial upper "
+              "bound min(m, n), so the rank over Q is exact")
+_NOTE_MOD_P = "rank mod p: a certified lower bound for the rank over Q"
+_NOTE_MM_EXACT = "lower bound mod p met by exact kernel vectors (p-adic lifting, verified)"
+_NOTE_MM_LOWER = "kernel vectors not found within the digit budget: certified lower bound only"
+_NOTE_FMPZ = "exact rank over Q (fraction-free elimination)"
+
+
+def _full_rank_result(rp: int, shape, cert, used: str, primes: list[int], certify: bool,
+                      start: float) -> RankResult:
+    """Label a rank mod p: exact when full (lower bound meets min(m, n)), else a lower bound."""
+    full = rp == min(shape)
+    if certify:
+        cert = _over_q_certificate(cert, full, shape)
+    return RankResult(value=rp, kind=EXACT if full else LOWER_BOUND,
+                      method=used, field="QQ", shape=tuple(shape), certificate=cert,
+                      primes=primes, note=_NOTE_FULL if full else _NOTE_MOD_P,
+                      seconds=time.perf_counter() - start)
+
+
 def _multimodular_result(mm, shape: tuple[int, int], certify: bool, start: float
                          ) -> RankResult:
     """The RankResult of a :func:`~seprank.linalg.multimodular.rank_multimodular` run."""
@@ -181,17 +250,21 @@ def _multimodular_result(mm, shape: tuple[int, int], certify: bool, start: float
     return RankResult(value=mm.rank, kind=EXACT if mm.exact else LOWER_BOUND,
                       method="multimodular", field="QQ", shape=shape,
                       certificate=cert, primes=mm.primes,
-                      note=("lower bound mod p met by exact kernel vectors (p-adic "
-                            "lifting, verified)" if mm.exact else
-                            "kernel vectors not found within the digit budget: "
-                            "certified lower bound only"),
+                      note=_NOTE_MM_EXACT if mm.exact else _NOTE_MM_LOWER,
                       seconds=time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------- execution
 
 
 def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
          certify: bool = False, engine: str | None = None, tol: float | None = None,
          rtol: float | None = None) -> RankResult:
     """Rank of ``matrix``, with the kind of answer it is.
+
+    ``rank(...)`` is ``execute(plan_rank(...))``: :func:`~seprank.linalg.planner.plan_rank`
+    checks the arguments and decides (field, engine, primes, fallbacks,
+    certificate, kinds); :func:`execute` computes.
 
     Parameters
     ----------
@@ -235,162 +308,121 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     >>> rank([[1.0, 0.0], [0.0, 1e-20]], method="float").kind
     'float_estimate'
     """
-    if method not in METHODS:
-        raise ParameterError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if (tol is not None or rtol is not None) and method != "float":
-        raise ParameterError("tol and rtol apply to method='float' only")
-    if engine is not None and method not in ("modular", "auto"):
-        raise ParameterError("engine applies to method='modular' or 'auto' only")
-    if method == "cuda":
-        method, engine = "modular", "cuda"
     start = time.perf_counter()
+    return execute(plan_rank(matrix, method, prime=prime, certify=certify, engine=engine,
+                             tol=tol, rtol=rtol), start=start)
 
-    if method == "float":
-        if certify:
-            raise ParameterError("a float estimate cannot be certified; use an exact method")
-        if isinstance(matrix, ResidueMatrix):
-            raise InputError("a matrix over GF(p) has no float rank; use method='modular'")
-        arr = as_float_array(matrix)
-        r, details = float_rank(arr, tol=tol, rtol=rtol)
+
+def execute(plan: RankPlan, *, start: float | None = None) -> RankResult:
+    """Carry out a :class:`~seprank.linalg.planner.RankPlan` (from ``plan_rank``).
+
+    ``start`` (a ``time.perf_counter()`` reading) is where the result's
+    ``seconds`` count from; default: now.
+
+    Examples
+    --------
+    >>> plan = plan_rank([[1, 2], [2, 4]], method="modular", prime=5)
+    >>> res = execute(plan)
+    >>> res.value, res.kind in plan.kinds, res.primes
+    (1, True, [5])
+    """
+    start = time.perf_counter() if start is None else start
+    if plan.field == "RR":
+        r, details = float_rank(plan._array, tol=plan.tol, rtol=plan.rtol)
         return RankResult(value=r, kind=FLOAT_ESTIMATE, method="numpy-svd", field="RR",
-                          shape=arr.shape, details=details,
+                          shape=plan.shape, details=details,
                           note="floating-point estimate: no guarantee",
                           seconds=time.perf_counter() - start)
-
-    if prime is not None:
-        prime = require_prime(prime)
-    if isinstance(matrix, (ResidueMatrix, flint.nmod_mat)):
-        return _rank_over_gf_p(matrix, prime, engine, certify, start)
-    if method in ("modular", "auto"):
-        return _rank_modular_or_auto(matrix, method, prime, engine, certify, start)
-    em = as_exact(matrix)
-    if method == "multimodular":
+    if plan.modulus is not None:
+        return _run_gf_p(plan, start)
+    if plan.method in ("modular", "auto"):
+        return _run_modular_or_auto(plan, start)
+    if plan.method == MULTIMODULAR:
         from seprank.linalg.multimodular import rank_multimodular
 
-        mm = rank_multimodular(em.zmat, use_numba=min(em.shape) >= NUMBA_MIN_DIM)
-        return _multimodular_result(mm, em.shape, certify, start)
-    return _rank_exact(em, prime if prime is not None else DEFAULT_PRIME, certify, start, [])
+        mm = rank_multimodular(plan._exact.zmat, use_numba=plan.multimodular_engine == "numba")
+        return _multimodular_result(mm, plan.shape, plan.certify, start)
+    first = plan.certificate_primes.first if plan.certificate_primes else DEFAULT_PRIME
+    return _rank_exact(plan._exact, first, plan.certify, start, [])
 
 
-def _rank_over_gf_p(matrix, prime: int | None, engine: str | None, certify: bool,
-                    start: float) -> RankResult:
+def _run_gf_p(plan: RankPlan, start: float) -> RankResult:
     """Exact rank of a matrix given over GF(p) (``nmod_mat`` or ``ResidueMatrix``)."""
-    if isinstance(matrix, ResidueMatrix):
-        em = ExactMatrix(shape=matrix.shape, modulus=matrix.p)
-        # float64 residues go to the numba engine as they are (validated when the
-        # ResidueMatrix was built); every other dtype is reduced exactly first
-        data = matrix.data if matrix.data.dtype == np.float64 else matrix.residues()
-    else:
-        em = as_exact(matrix)
-        data = None
-    p = em.modulus
-    if prime is not None and prime != p:
-        raise InputError(f"matrix is over GF({p}) but prime={prime} was given")
-    try:
-        require_prime(p)
-    except NotPrimeError as exc:
-        raise NotPrimeError(f"modulus {p} is not prime: rank over Z/nZ is not "
-                            "defined here") from exc
-    eng = _engine_for(engine, em.shape, p)
-    r, cert, used = _gf_p_rank(em, p, eng, certify, data)
-    if certify and cert.upper is None:
-        nm = em.nmat if em.nmat is not None else matrix.to_nmod_mat()
-        cert = RankCertificate(lower=cert.lower, upper=fe.kernel_certificate_mod_p(nm, r))
-    return RankResult(value=r, kind=EXACT, method=used, field=f"GF({p})",
-                      shape=em.shape, certificate=cert, primes=[p],
-                      note="exact rank over GF(p) (the matrix was given over GF(p))",
+    p = plan.modulus
+    r, cert, used = _gf_p_rank(plan._exact, p, plan.engine, plan.certify, plan._array)
+    if plan.certify:
+        cert = _gf_p_certificate(plan, cert, r)
+    return RankResult(value=r, kind=EXACT, method=used, field=plan.field,
+                      shape=plan.shape, certificate=cert, primes=[p], note=_NOTE_GF_P,
                       seconds=time.perf_counter() - start)
 
 
-def _auto_prime(eng: str) -> int:
-    """A random prime for ``auto`` on engine ``eng`` (see AUTO_*_PRIME_RANGE)."""
-    lo_hi = AUTO_NUMBA_PRIME_RANGE if eng in ("numba", "cuda") else AUTO_FLINT_PRIME_RANGE
-    return random_prime(*lo_hi)
+def _prime_loop(plan: RankPlan):
+    """The rank mod p for the plan's primes, stopping at full rank.
+
+    Returns ((rank, certificate, method) of the best prime, the primes tried,
+    the ExactMatrix if one was made). ``auto`` draws its primes at random
+    (:func:`_auto_prime`), the first one the caller's if given.
+    """
+    matrix, em, eng = plan._input, plan._exact, plan.engine
+    numpy_int = em is None  # an integer numpy array: reduced mod each prime as it is
+    primes: list[int] = []
+    best = None
+    for t in range(plan.primes.count):
+        p = plan.primes.first if not t and plan.primes.first is not None \
+            else _auto_prime(eng)
+        if numpy_int and eng in ("numba", "cuda"):
+            data, emp = residues_int64(matrix, p), ExactMatrix(shape=plan.shape)
+        else:
+            em = em or as_exact(matrix)
+            data, emp = None, em
+        rp, cert, used = _gf_p_rank(emp, p, eng, plan.certify, data)
+        primes.append(p)
+        if best is None or rp > best[0]:
+            best = (rp, cert, used)
+        if rp == min(plan.shape):
+            break
+    return best, primes, em
 
 
-def _full_rank_result(rp: int, shape, cert, used: str, primes: list[int], certify: bool,
-                      start: float) -> RankResult:
-    """Label a rank mod p: exact when full (lower bound meets min(m, n)), else a lower bound."""
-    m, n = shape
-    full = rp == min(m, n)
-    if certify:
-        upper = UpperBoundCertificate(bound=min(m, n), side="trivial") if full else None
-        cert = RankCertificate(lower=cert.lower, upper=upper)
-    note = ("full rank mod p: the certified lower bound meets the trivial upper "
-            "bound min(m, n), so the rank over Q is exact" if full else
-            "rank mod p: a certified lower bound for the rank over Q")
-    return RankResult(value=rp, kind=EXACT if full else LOWER_BOUND,
-                      method=used, field="QQ", shape=(m, n), certificate=cert,
-                      primes=primes, note=note, seconds=time.perf_counter() - start)
-
-
-def _rank_modular_or_auto(matrix, method: str, prime: int | None, engine: str | None,
-                          certify: bool, start: float) -> RankResult:
+def _run_modular_or_auto(plan: RankPlan, start: float) -> RankResult:
     """``modular``: rank mod one prime. ``auto``: see the module docstring.
 
     ``auto`` tries two primes drawn at random (the first one the caller's, if
     given), so no input can make the rank drop mod every prime it tries; a
     rank that stays below min(m, n) mod both is most likely the true rank, and
-    is then proven by the multimodular method (kernel vectors) or, below its
-    size limit or when it fails, by ``fmpz_mat.rank``.
+    is then proven by the plan's exact fallbacks.
     """
-    numpy_int = isinstance(matrix, np.ndarray) and matrix.dtype.kind in "iu" \
-        and matrix.ndim == 2
-    em = None
-    if numpy_int:
-        shape = matrix.shape
-    else:
-        em = as_exact(matrix)
-        shape = em.shape
-    m, n = shape
-    eng = _engine_for(engine, shape, prime)
-    if prime is not None:
-        p = prime
-    elif method == "auto":
-        p = _auto_prime(eng)
-    else:
-        p = get_engine(eng).default_prime
-    tries = 1 if method == "modular" else AUTO_RANK_PRIMES
-    primes: list[int] = []
-    best = None
-    for t in range(tries):
-        if t:
-            p = _auto_prime(eng)
-        if numpy_int and eng in ("numba", "cuda"):
-            data, emp = residues_int64(matrix, p), ExactMatrix(shape=shape)
-        else:
-            em = em or as_exact(matrix)
-            data, emp = None, em
-        rp, cert, used = _gf_p_rank(emp, p, eng, certify, data)
-        primes.append(p)
-        if best is None or rp > best[0]:
-            best = (rp, cert, used)
-        if rp == min(m, n):
-            break
-    rp, cert, used = best
-    if rp == min(m, n) or method == "modular":
-        return _full_rank_result(rp, shape, cert, used, primes, certify, start)
-    em = em or as_exact(matrix)
-    if min(m, n) >= MULTIMODULAR_MIN_DIM:
-        from seprank.linalg.multimodular import rank_multimodular
-
-        mm = rank_multimodular(em.zmat, use_numba=min(m, n) >= NUMBA_MIN_DIM,
-                               first_prime=random_prime(*AUTO_MULTIMODULAR_PRIME_RANGE))
-        if mm.exact:
-            res = _multimodular_result(mm, (m, n), certify, start)
-            res.details["primes_tried_mod_p"] = primes
-            return res
-    # the certificate's primes start at DEFAULT_PRIME (then random ones), so that
-    # small documented examples print the same primes on every run
-    res = _rank_exact(em, DEFAULT_PRIME, certify, start, [])
+    (rp, cert, used), primes, em = _prime_loop(plan)
+    if rp == min(plan.shape) or not plan.fallbacks:
+        return _full_rank_result(rp, plan.shape, cert, used, primes, plan.certify, start)
+    res = _exact_fallbacks(plan, em or as_exact(plan._input), start)
     res.details["primes_tried_mod_p"] = primes
     return res
+
+
+def _exact_fallbacks(plan: RankPlan, em: ExactMatrix, start: float) -> RankResult:
+    """The plan's exact methods in order: multimodular (kept only when it certifies an
+    exact answer), then ``fmpz_mat.rank``, whose certificate starts at DEFAULT_PRIME."""
+    for name in plan.fallbacks:
+        if name == MULTIMODULAR:
+            from seprank.linalg.multimodular import rank_multimodular
+
+            mm = rank_multimodular(em.zmat, use_numba=plan.multimodular_engine == "numba",
+                                   first_prime=random_prime(*AUTO_MULTIMODULAR_PRIME_RANGE))
+            if mm.exact:
+                return _multimodular_result(mm, plan.shape, plan.certify, start)
+        elif name == FMPZ:
+            first = plan.certificate_primes.first if plan.certificate_primes \
+                else DEFAULT_PRIME
+            return _rank_exact(em, first, plan.certify, start, [])
+    raise AssertionError(f"plan without a final exact fallback: {plan!r}")  # pragma: no cover
 
 
 def _rank_exact(em: ExactMatrix, first_prime: int, certify: bool, start: float,
                 primes: list[int]) -> RankResult:
     """Exact rank over Q by ``fmpz_mat.rank``; certificates from a prime and the RREF."""
-    if em.modulus is not None:  # pragma: no cover - handled by _rank_over_gf_p
+    if em.modulus is not None:  # pragma: no cover - handled by _run_gf_p
         raise AssertionError("matrix over GF(p) reached the rational path")
     z = em.zmat
     m, n = em.shape
@@ -401,6 +433,5 @@ def _rank_exact(em: ExactMatrix, first_prime: int, certify: bool, start: float,
                                          else DEFAULT_PRIME)
         cert = RankCertificate(lower=lower, upper=fe.kernel_certificate(z, r))
     return RankResult(value=r, kind=EXACT, method="flint-fmpz", field="QQ", shape=(m, n),
-                      certificate=cert, primes=primes,
-                      note="exact rank over Q (fraction-free elimination)",
+                      certificate=cert, primes=primes, note=_NOTE_FMPZ,
                       seconds=time.perf_counter() - start)
