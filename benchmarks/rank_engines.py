@@ -97,10 +97,10 @@ def run(args) -> list[dict]:
             G, t_build = timed(lambda U=U, lam=lam: gram_hadamard_mod_p_f64(U, lam, P))
             row = {"family": family, "d": d, "lam": lam, "n": n, "prime": P,
                    "build_numba_s": t_build}
-            (r_nb, _, _), t_nb = timed(lambda G=G: rank_profile_mod_p(G, P))
+            (r_nb, _, _), t_nb = timed(lambda G=G: rank_profile_mod_p(G, P), repeat=3)
             row.update(rank_numba=r_nb, numba_s=t_nb)
             nm = flint.nmod_mat(n, n, G.astype(np.int64).ravel().tolist(), P)
-            r_fl, t_fl = timed(lambda nm=nm: nm.rank())
+            r_fl, t_fl = timed(lambda nm=nm: nm.rank(), repeat=2 if n <= 3000 else 1)
             row.update(rank_flint_nmod=int(r_fl), flint_nmod_s=t_fl)
             if n <= args.fmpz_max_n:
                 from seprank.constructions.omega import gram_hadamard_exact
@@ -223,6 +223,8 @@ def main() -> None:
     ap.add_argument("--galois-max-n", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    ap.add_argument("--tag", default="", help="suffix of the result files' names "
+                    "(e.g. a run with another BLAS kernel: rank_engines-TAG.csv)")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -230,14 +232,15 @@ def main() -> None:
     rank_profile_mod_p(gram_hadamard_mod_p_f64(np.array(omega_rows(3, 3, 2)), 3, P), P)
     rows = run(args)
     keys = sorted({k for r in rows for k in r})
-    with open(out / "rank_engines.csv", "w", newline="") as fh:
+    stem = "rank_engines" + (f"-{args.tag}" if args.tag else "")
+    with open(out / f"{stem}.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=keys)
         w.writeheader()
         w.writerows(rows)
-    (out / "rank_engines.json").write_text(json.dumps(
+    (out / f"{stem}.json").write_text(json.dumps(
         {"machine": machine(), "prime": P, "rows": rows}, indent=1) + "\n")
-    plot(rows, out / "rank_engines.png")
-    print(f"wrote {out}/rank_engines.csv, .json, .png")
+    plot(rows, out / f"{stem}.png")
+    print(f"wrote {out}/{stem}.csv, .json, .png")
 
 
 if __name__ == "__main__":

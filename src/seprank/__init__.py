@@ -26,6 +26,7 @@ from seprank.linalg.certificates import (  # noqa: E402
     UpperBoundCertificate,
 )
 from seprank.linalg.frontdoor import rank  # noqa: E402
+from seprank.linalg.planner import RankPlan, plan_rank  # noqa: E402
 from seprank.linalg.result import RankResult  # noqa: E402
 from seprank.linalg.verify import verify  # noqa: E402
 
@@ -49,6 +50,8 @@ def __getattr__(name: str):
 
 __all__ = [
     "rank",
+    "plan_rank",
+    "RankPlan",
     "verify",
     "separation_rank",
     "RankResult",

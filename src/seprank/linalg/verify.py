@@ -1,11 +1,13 @@
 """Re-check rank certificates with code that shares nothing with the engines.
 
-This module does not import the engines, the input reader they use, or our
-own primality test: it reads the matrix's entries itself, tests primality with
-sympy, computes the minor's determinant mod p by its own elimination (numpy
-int64 when p < 2^31 so that products of residues fit in 63 bits; Python
-integers otherwise), and checks kernel vectors by an exact product of its own
-(below).
+This module does not import the engines, the input reader they use, or the
+engines' primality test: it reads the matrix's entries itself, tests primality
+with its own deterministic Miller-Rabin (SymPy above 3.3e24), computes the
+minor's determinant mod p by its own blocked elimination (float64 with
+delayed reduction when 7 <= p < 2^21, int64 below 2^31, Python integers
+otherwise), and checks kernel vectors by an exact product of its own (below).
+Measured (benchmarks/results/verify_cost.*): from n = 1000 on, checking a
+certificate costs at most 3x computing it, for every input kind there.
 
 What it reads (and what it refuses)
 -----------------------------------
