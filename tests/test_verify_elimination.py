@@ -23,7 +23,8 @@ def det_nonzero_flint(a: np.ndarray, p: int) -> bool:
 def cases(rng, n: int, p: int):
     """Matrices of size n: random; zero leading block (pivoting); duplicated row
     (singular); last row a combination mod p only (singular mod p, not over Z);
-    sparse with zeros in every panel; huge entries."""
+    sparse with zeros in every panel; huge entries; entries just below 2^50 (not
+    reduced first); -2^63."""
     yield rng.integers(0, p, size=(n, n))
     a = rng.integers(0, p, size=(n, n))
     a[: n // 2, : n // 2] = 0
@@ -38,6 +39,10 @@ def cases(rng, n: int, p: int):
     a = rng.integers(0, p, size=(n, n)) * (rng.random((n, n)) < 0.08)
     yield a + np.eye(n, dtype=np.int64)[rng.permutation(n)]  # a permutation, rarely singular
     yield rng.integers(-(2**60), 2**60, size=(n, n))
+    yield rng.integers(-(2**50) + 1, 2**50, size=(n, n))  # unreduced, taken as they are
+    a = rng.integers(0, p, size=(n, n))
+    a[0, 0] = -(2**63)  # |x| overflows int64's abs: must still be reduced
+    yield a
 
 
 @pytest.mark.parametrize("p", PRIMES)

@@ -162,7 +162,9 @@ class _Reader:
                 data = data.astype(np.int64)
             arr = _small_int64(data)
             if arr is not None:
-                self._arr = arr % self.modulus  # int64 % p: exact, in [0, p)
+                # residues already in [0, p) are kept; others reduced (int64 % p: exact)
+                in_range = int(arr.min()) >= 0 and int(arr.max()) < self.modulus
+                self._arr = arr if in_range else arr % self.modulus
                 rows = None
             else:
                 rows = [[x % self.modulus for x in row]
@@ -371,14 +373,17 @@ def _det_nonzero_float(rows, p: int) -> bool:
     at most ``_PANEL`` terms per entry, and is reduced only when the next
     product could pass 2^52. Nothing here is shared with the engines.
     """
-    a = (rows % p if isinstance(rows, np.ndarray)
-         else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
-    a = np.ascontiguousarray(a, dtype=np.float64)
+    if isinstance(rows, np.ndarray):   # int64: taken as they are when below 2^50
+        big = rows.size and (int(rows.max()) >= 2**50 or int(rows.min()) <= -(2**50))
+        a = np.ascontiguousarray(rows % p if big else rows, dtype=np.float64)
+    else:
+        a = np.array([[x % p for x in row] for row in rows], dtype=np.float64)
     r = a.shape[0]
     h = p // 2 + 2                        # bound on a reduced entry
     step = _PANEL * h * h                 # growth of one trailing product
     limit = _GROWTH_LIMIT
-    growth = p                            # bound on |entries| of the trailing block
+    # bound on |entries| of the trailing block (the input's own, below 2^50, at first)
+    growth = max(p, int(np.abs(a).max())) if r else p
     buf = np.empty(max(0, r - _PANEL) ** 2)   # the trailing product, written in place
     for k0 in range(0, r, _PANEL):
         k1 = min(r, k0 + _PANEL)
