@@ -228,3 +228,25 @@ def test_cli_explain_prints_the_plan_without_computing(tmp_path, capsys, monkeyp
     assert main(["rank", str(f), "--explain", "--method", "float", "--certify"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("seprank: error:") and err.count("\n") == 1
+
+
+def test_cli_explain_json_is_the_plan_and_matches_what_rank_does(tmp_path, capsys):
+    """``--explain --json -`` prints the plan as JSON only; running the same input then
+    uses the engine and a prime from the range the plan named."""
+    from seprank.cli import main
+
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps([[1, 2, 3], [2, 4, 6], [1, 0, 1]]))
+    assert main(["rank", str(f), "--explain", "--json", "-"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["method"] == "auto" and plan["field"] == "QQ" and plan["shape"] == [3, 3]
+    assert plan["fallbacks"] == ["flint-fmpz"] and plan["kinds"] == ["exact"]
+    lo, hi = plan["primes"]["span"]
+    res = seprank.rank([[1, 2, 3], [2, 4, 6], [1, 0, 1]])
+    assert res.value == 2 and res.kind in plan["kinds"]
+    assert all(lo <= p < hi for p in res.details["primes_tried_mod_p"])
+    out = tmp_path / "plan.json"
+    assert main(["rank", str(f), "--explain", "--json", str(out), "--prime", "7",
+                 "--method", "modular"]) == 0
+    assert capsys.readouterr().out.startswith("rank of a 3 x 3 matrix over QQ")
+    assert json.loads(out.read_text())["primes"]["first"] == 7

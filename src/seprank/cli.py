@@ -193,8 +193,12 @@ def _cmd_rank(args: argparse.Namespace) -> int:
     if args.explain:  # the plan only: checks and decisions, no rank work
         from seprank.linalg.planner import plan_rank
 
-        print(plan_rank(matrix, args.method, prime=args.prime, certify=args.certify,
-                        engine=args.engine).explain())
+        plan = plan_rank(matrix, args.method, prime=args.prime, certify=args.certify,
+                         engine=args.engine)
+        if args.json:
+            _emit_json(plan.to_dict(), args.json)
+        if args.json != _STDOUT:
+            print(plan.explain())
         return 0
     with _spinner(f"rank ({args.method})"):
         result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify,
@@ -516,7 +520,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="attach certificates and verify them independently")
     rank.add_argument("--explain", action="store_true",
                       help="print the plan (method, field, engine, primes, fallbacks, "
-                      "certificate, answer kinds) and exit without computing")
+                      "certificate, answer kinds) and exit without computing; with --json, "
+                      "the plan as JSON")
     _json_option(rank, "the result")
     rank.set_defaults(func=_cmd_rank)
 

@@ -169,6 +169,34 @@ class RankPlan:
         parts.append(f"kinds {' or '.join(self.kinds)}")
         return f"RankPlan({', '.join(parts)})"
 
+    def to_dict(self) -> dict:
+        """The plan as JSON-ready data (``seprank rank FILE --explain --json``).
+
+        Prime policies become ``{"first", "count", "span", "span_name", "text"}``.
+
+        Examples
+        --------
+        >>> d = plan_rank([[1, 2], [2, 4]], method="modular", prime=5).to_dict()
+        >>> d["method"], d["engine"], d["primes"]["first"], d["kinds"]
+        ('modular', 'flint', 5, ['exact', 'lower_bound'])
+        """
+        def policy(pp: PrimePolicy | None):
+            if pp is None:
+                return None
+            return {"first": pp.first, "count": pp.count,
+                    "span": list(pp.span) if pp.span is not None else None,
+                    "span_name": pp.span_name or None, "text": str(pp)}
+
+        return {"method_asked": self.method_asked, "method": self.method,
+                "field": self.field, "modulus": self.modulus, "shape": list(self.shape),
+                "engine": self.engine, "engine_reason": self.engine_reason,
+                "primes": policy(self.primes), "fallbacks": list(self.fallbacks),
+                "multimodular_engine": self.multimodular_engine,
+                "multimodular_primes": policy(self.multimodular_primes),
+                "certify": self.certify, "certificate": list(self.certificate),
+                "certificate_primes": policy(self.certificate_primes),
+                "kinds": list(self.kinds), "tol": self.tol, "rtol": self.rtol}
+
     def explain(self) -> str:
         """The plan in a few lines, for people (``seprank rank FILE --explain``).
 
