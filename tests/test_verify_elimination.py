@@ -12,7 +12,8 @@ import pytest
 # the module, not the function that seprank.linalg exports under the same name
 V = importlib.import_module("seprank.linalg.verify")
 
-PRIMES = [7, 11, 13, 1048573, 2097143]  # 2097143: the largest prime below 2^21
+# 2, 3, 5: residues in [0, p); 7 up: balanced; 2097143 < 2^21 <= 2097169: products split
+PRIMES = [2, 3, 5, 7, 11, 13, 1048573, 2097143, 2097169, 1073741827, 2**31 - 1]
 
 
 def det_nonzero_flint(a: np.ndarray, p: int) -> bool:
@@ -54,12 +55,13 @@ def test_elimination_agrees_with_flint(n, p):
         assert V._det_nonzero_mod_p(a.tolist(), p) == det_nonzero_flint(a, p), (n, p)
 
 
-@pytest.mark.parametrize("p", [1048573, 2097143])
+@pytest.mark.parametrize("p", [5, 1048573, 2097143, 2**31 - 1])
 def test_trailing_reductions_keep_it_exact(monkeypatch, p):
     """With the growth limit lowered, the trailing block is reduced after every panel or
     two (2^52 allows about 80 panels, more than a fast test can build)."""
     h = p // 2 + 2
-    monkeypatch.setattr(V, "_GROWTH_LIMIT", 2 * V._PANEL * h * h + p)
+    step = h if p >= V._SPLIT_PRIME else V._PANEL * h * h
+    monkeypatch.setattr(V, "_GROWTH_LIMIT", 2 * step + p)
     rng = np.random.default_rng(p)
     for a in cases(rng, 200, p):
         assert V._det_nonzero_mod_p(a, p) == det_nonzero_flint(a, p)

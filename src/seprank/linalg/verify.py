@@ -4,8 +4,8 @@ This module does not import the engines, the input reader they use, or the
 engines' primality test: it reads the matrix's entries itself, tests primality
 with its own deterministic Miller-Rabin (SymPy above 3.3e24), computes the
 minor's determinant mod p by its own blocked elimination (float64 with
-delayed reduction when 7 <= p < 2^21, int64 below 2^31, Python integers
-otherwise), and checks kernel vectors by an exact product of its own (below).
+delayed reduction for p < 2^31, products split in two from 2^21; Python
+integers above), and checks kernel vectors by an exact product of its own (below).
 Measured (benchmarks/results/verify_cost.*): from n = 1000 on, checking a
 certificate costs at most 3x computing it, for every input kind there.
 
@@ -330,14 +330,12 @@ def _matmul_mod(M: np.ndarray, V: np.ndarray, p: int) -> np.ndarray:
 
 #: panel width of the verifier's blocked elimination
 _PANEL = 96
-#: the float64 elimination serves primes from here (smaller ones take the int64 path,
-#: where a balanced residue could be a nonzero multiple of p: see _balance)
+#: from this prime on the float64 elimination keeps balanced residues (below it, a
+#: balanced residue could be a nonzero multiple of p, see _balance: residues in [0, p))
 _FLOAT_MIN_PRIME = 7
 #: the float64 elimination keeps every entry below this in absolute value (exact in
 #: float64); a test lowers it to exercise the trailing block's reductions
 _GROWTH_LIMIT = 2**52
-#: panel width of the int64 elimination (primes from 2^21 to 2^31)
-_INT64_PANEL = 32
 
 
 def _balance(x: np.ndarray, p: int) -> np.ndarray:
@@ -356,22 +354,35 @@ def _balance(x: np.ndarray, p: int) -> np.ndarray:
     return x
 
 
+#: primes from here take the split products of :func:`_det_nonzero_float`
+_SPLIT_PRIME = 2**21
+#: the largest modulus (exclusive) of the float64 elimination
+_FLOAT_MAX_PRIME = 2**31
+_HALF = 2.0**15
+
+
 def _det_nonzero_float(rows, p: int) -> bool:
-    """det != 0 mod p (7 <= p < 2^21): blocked LU in float64 with delayed reduction.
+    """det != 0 mod p (p < 2^31): blocked LU in float64 with delayed reduction.
 
     Entries are kept as float64 integers below 2^52 in absolute value, so every
     operation is exact; "reduced" means balanced (:func:`_balance`), of absolute
-    value h <= p/2 + 2 < 2^20 + 2, so a product of two is below h^2 < 2^41.
+    value h <= p/2 + 2.
 
     Each panel of ``_PANEL`` columns is copied, reduced and factored left-looking
     (Crout): column j is updated only when it is reached, by one product of the
-    panel's finished multipliers and U entries (at most ``_PANEL`` terms, below
-    p + _PANEL h^2 < 2^47), reduced, searched for a nonzero pivot (rows swapped
-    in the panel and, recorded, in the columns to its right), and turned into
-    multipliers. The panel's U block to the right (rows of the panel) is solved
-    row by row the same way. The trailing block then takes one BLAS product of
-    at most ``_PANEL`` terms per entry, and is reduced only when the next
-    product could pass 2^52. Nothing here is shared with the engines.
+    panel's finished multipliers and U entries, reduced, searched for a nonzero
+    pivot (rows swapped in the panel and, recorded, in the columns to its
+    right), and turned into multipliers. The panel's U block to the right (rows
+    of the panel) is solved row by row the same way. The trailing block then
+    takes one product per panel.
+
+    Products (:func:`_sub_product`): for p < 2^21 (h < 2^20 + 3) a product of
+    ``_PANEL`` terms is below _PANEL h^2 < 2^47 and is taken as it is; the
+    trailing block is reduced only when the next product could pass 2^52. For
+    2^21 <= p < 2^31 (h < 2^30 + 3) the right factor is split as B1 2^15 + B0
+    with |B1| <= 2^15 + 1 and 0 <= B0 < 2^15: each of the two products has terms
+    below 2^45.1 and sums below 2^51.7, and is reduced before they are combined,
+    so a product enters reduced. Nothing here is shared with the engines.
     """
     if isinstance(rows, np.ndarray):   # int64: taken as they are when below 2^50
         big = rows.size and (int(rows.max()) >= 2**50 or int(rows.min()) <= -(2**50))
@@ -379,22 +390,24 @@ def _det_nonzero_float(rows, p: int) -> bool:
     else:
         a = np.array([[x % p for x in row] for row in rows], dtype=np.float64)
     r = a.shape[0]
+    # balanced residues; for p < 7 a balanced residue may be a nonzero multiple of p
+    # (|x| <= p/2 + 2 >= p), so there residues are taken in [0, p) instead
+    red = _balance if p >= _FLOAT_MIN_PRIME else _fmod_exact
+    split = p >= _SPLIT_PRIME
     h = p // 2 + 2                        # bound on a reduced entry
-    step = _PANEL * h * h                 # growth of one trailing product
-    limit = _GROWTH_LIMIT
+    step = h if split else _PANEL * h * h  # growth of one trailing product
     # bound on |entries| of the trailing block (the input's own, below 2^50, at first)
     growth = max(p, int(np.abs(a).max())) if r else p
     buf = np.empty(max(0, r - _PANEL) ** 2)   # the trailing product, written in place
     for k0 in range(0, r, _PANEL):
         k1 = min(r, k0 + _PANEL)
         w = k1 - k0
-        P = _balance(a[k0:, k0:k1].copy(), p)     # the panel, contiguous, reduced
+        P = red(a[k0:, k0:k1].copy(), p)     # the panel, contiguous, reduced
         swaps = []
         for j in range(w):
             col = P[j:, j]
             if j:
-                col -= P[j:, :j] @ P[:j, j]
-                _balance(col, p)
+                red(_sub_product(col, P[j:, :j], P[:j, j], p, split, red), p)
             nz = np.flatnonzero(col)
             if nz.size == 0:
                 return False
@@ -404,71 +417,76 @@ def _det_nonzero_float(rows, p: int) -> bool:
                 swaps.append((k0 + j, k0 + piv))
             if j + 1 < w:                          # row j of U inside the panel
                 if j:
-                    P[j, j + 1:] -= P[j, :j] @ P[:j, j + 1:]
-                _balance(P[j, j + 1:], p)
+                    _sub_product(P[j, j + 1:], P[j, :j], P[:j, j + 1:], p, split, red)
+                red(P[j, j + 1:], p)
             if j + 1 < P.shape[0]:                 # multipliers, below the pivot
-                inv = float(pow(int(P[j, j]) % p, -1, p))
-                P[j + 1:, j] *= inv
-                _balance(P[j + 1:, j], p)
+                _scale(P[j + 1:, j], pow(int(P[j, j]) % p, -1, p), p, split, red)
         if k1 == r:
             break
         for x, y in swaps:
             a[[x, y], k1:] = a[[y, x], k1:]
-        U = _balance(a[k0:k1, k1:], p)            # U12 = L11^-1 A12, row by row
+        U = red(a[k0:k1, k1:], p)            # U12 = L11^-1 A12, row by row
         for i in range(1, w):
-            U[i] -= P[i, :i] @ U[:i]
-            _balance(U[i], p)
-        if growth + step >= limit:
-            _balance(a[k1:, k1:], p)
+            red(_sub_product(U[i], P[i, :i], U[:i], p, split, red), p)
+        if growth + step >= _GROWTH_LIMIT:
+            red(a[k1:, k1:], p)
             growth = h
         prod = buf[:(r - k1) ** 2].reshape(r - k1, r - k1)
-        np.matmul(P[w:, :], U, out=prod)
+        np.matmul(P[w:, :], U if not split else U - np.floor(U / _HALF) * _HALF, out=prod)
+        if split:
+            red(prod, p)
+            hi = red(P[w:, :] @ np.floor(U / _HALF), p)
+            hi *= _HALF
+            prod += hi
+            red(prod, p)
         a[k1:, k1:] -= prod
         growth += step
     return True
 
 
-def _det_nonzero_mod_p(rows, p: int) -> bool:
-    """det(rows) != 0 mod p, by blocked Gaussian elimination (right-looking LU).
+def _sub_product(x: np.ndarray, A: np.ndarray, B: np.ndarray, p: int, split: bool,
+                 red=_balance):
+    """x -= A @ B in place (A, B reduced; at most ``_PANEL`` terms); see _det_nonzero_float.
 
-    p < 2^31: int64 residues; each panel of ``_PANEL`` columns is eliminated
-    column by column (products of two residues < 2^62), then the trailing block
-    is updated by one exact product (:func:`_matmul_mod`). Larger p: Python ints.
+    Unsplit, A @ B is subtracted as it is (below _PANEL h^2); split, it is formed
+    from B = B1 2^15 + B0 and reduced (below h), so x grows by at most that."""
+    if not split:
+        x -= A @ B
+        return x
+    B1 = np.floor(B / _HALF)
+    hi = red(A @ B1, p)
+    hi *= _HALF
+    hi += red(A @ (B - B1 * _HALF), p)
+    x -= red(hi, p)
+    return x
+
+
+def _scale(x: np.ndarray, c: int, p: int, split: bool, red=_balance) -> np.ndarray:
+    """x <- x c, reduced, in place (x reduced, 0 <= c < p)."""
+    if not split:
+        x *= float(c)
+        return red(x, p)
+    c1, c0 = divmod(c, 2**15)          # c1 < 2^16, c0 < 2^15: products below 2^46.1
+    hi = red(x * float(c1), p)
+    hi *= _HALF
+    x *= float(c0)
+    x += hi
+    return red(x, p)
+
+
+def _det_nonzero_mod_p(rows, p: int) -> bool:
+    """det(rows) != 0 mod p, by blocked Gaussian elimination.
+
+    p < 2^31: float64 (:func:`_det_nonzero_float`); larger primes: Python
+    integers, row by row.
     """
     r = len(rows)
     if r == 0:
         return True
-    if isinstance(rows, np.ndarray) and p >= 2**31:
-        rows = rows.tolist()
-    if _FLOAT_MIN_PRIME <= p < 2**21:
+    if p < _FLOAT_MAX_PRIME:
         return _det_nonzero_float(rows, p)
-    if p < 2**31:
-        a = (rows % p if isinstance(rows, np.ndarray)
-             else np.array([[x % p for x in row] for row in rows], dtype=np.int64))
-        for k0 in range(0, r, _INT64_PANEL):
-            k1 = min(r, k0 + _INT64_PANEL)
-            for j in range(k0, k1):
-                nz = np.nonzero(a[j:, j])[0]
-                if nz.size == 0:
-                    return False
-                piv = j + int(nz[0])
-                if piv != j:
-                    a[[j, piv]] = a[[piv, j]]
-                inv = pow(int(a[j, j]), -1, p)
-                mult = (a[j + 1:, j] * inv) % p
-                a[j + 1:, j] = mult
-                if j + 1 < k1:
-                    a[j + 1:, j + 1:k1] = (a[j + 1:, j + 1:k1]
-                                           - (mult[:, None] * a[j, j + 1:k1][None, :]) % p) % p
-            if k1 == r:
-                break
-            # U12 = L11^-1 A12 (unit lower L11), row by row
-            for j in range(k0, k1 - 1):
-                a[j + 1:k1, k1:] = (a[j + 1:k1, k1:]
-                                    - (a[j + 1:k1, j][:, None] * a[j, k1:][None, :]) % p) % p
-            prod = _matmul_mod(a[k1:, k0:k1], a[k0:k1, k1:], p)
-            a[k1:, k1:] = (a[k1:, k1:] - prod) % p
-        return True
+    if isinstance(rows, np.ndarray):
+        rows = rows.tolist()
     a = [[x % p for x in row] for row in rows]
     for k in range(r):
         piv = next((i for i in range(k, r) if a[i][k]), None)
