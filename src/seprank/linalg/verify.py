@@ -398,7 +398,8 @@ def _det_nonzero_float(rows, p: int) -> bool:
     step = h if split else _PANEL * h * h  # growth of one trailing product
     # bound on |entries| of the trailing block (the input's own, below 2^50, at first)
     growth = max(p, int(np.abs(a).max())) if r else p
-    buf = np.empty(max(0, r - _PANEL) ** 2)   # the trailing product, written in place
+    # the unsplit trailing product, written in place
+    buf = np.empty(0 if split else max(0, r - _PANEL) ** 2)
     for k0 in range(0, r, _PANEL):
         k1 = min(r, k0 + _PANEL)
         w = k1 - k0
@@ -431,15 +432,12 @@ def _det_nonzero_float(rows, p: int) -> bool:
         if growth + step >= _GROWTH_LIMIT:
             red(a[k1:, k1:], p)
             growth = h
-        prod = buf[:(r - k1) ** 2].reshape(r - k1, r - k1)
-        np.matmul(P[w:, :], U if not split else U - np.floor(U / _HALF) * _HALF, out=prod)
         if split:
-            red(prod, p)
-            hi = red(P[w:, :] @ np.floor(U / _HALF), p)
-            hi *= _HALF
-            prod += hi
-            red(prod, p)
-        a[k1:, k1:] -= prod
+            _sub_product(a[k1:, k1:], P[w:, :], U, p, split, red)
+        else:
+            prod = buf[:(r - k1) ** 2].reshape(r - k1, r - k1)
+            np.matmul(P[w:, :], U, out=prod)
+            a[k1:, k1:] -= prod
         growth += step
     return True
 
