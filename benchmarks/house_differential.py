@@ -71,7 +71,7 @@ def prove_corpus() -> dict:
     registry = CheckRegistry.from_plugins(["seprank_proofs"])
     sink = io.StringIO()
     with redirect_stdout(sink), redirect_stderr(sink):
-        results = run_checks(registry)
+        results = run_checks(registry.specs())
     data = report_dict(results)
     return _strip(data)
 
