@@ -36,12 +36,18 @@ _TIMING_KEYS = {"seconds", "timing", "time", "elapsed", "environment", "wall", "
                 "time_utc", "argv"}
 
 
+def _is_timing(key: str, value) -> bool:
+    """A timing field: a known name, ``*_seconds``, or a float under ``s`` / ``*_s``
+    (the proofs' evidence also uses ``s`` for a width, an int)."""
+    if key in _TIMING_KEYS or key.endswith("_seconds") or key.startswith("seconds"):
+        return True
+    return isinstance(value, float) and (key == "s" or key.endswith("_s"))
+
+
 def _strip(obj):
     """Drop every timing field, recursively."""
     if isinstance(obj, dict):
-        return {k: _strip(v) for k, v in obj.items()
-                if k not in _TIMING_KEYS and not k.endswith("_seconds")
-                and not k.startswith("seconds")}
+        return {k: _strip(v) for k, v in obj.items() if not _is_timing(k, v)}
     if isinstance(obj, list):
         return [_strip(v) for v in obj]
     return obj
