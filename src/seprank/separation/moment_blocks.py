@@ -1,0 +1,301 @@
+"""The coefficient matrix C_F of a moment family, block by block: shapes, entries, exact kernels.
+
+C_F and its blocks (the mathematics is proved in :mod:`seprank.separation.moment`)
+-------------------------------------------------------------------------------
+For F(xi, U, W) = sum_j xi_j g_j(U + W) with g_j = sum_beta c^(j)_beta t^beta
+(:func:`~seprank.separation.moment_form.moment_polynomials`), binomial expansion of
+(u_e + w_e)^beta_e gives the coefficient of xi_j U^alpha W^gamma:
+
+    C_F[(j, alpha), gamma] = c^(j)_{alpha+gamma} prod_e binom(alpha_e + gamma_e, alpha_e).
+
+Without residual connections every g_j is homogeneous of degree C, so the entry
+vanishes unless |alpha| + |gamma| = C: C_F is block diagonal, block b (b = |gamma|)
+with rows (j, alpha), |alpha| = C - b and columns gamma, |gamma| = b. Scaling row
+(j, alpha) by alpha! and column gamma by gamma! gives the catalecticant
+[(alpha+gamma)! c_{alpha+gamma}]: same rank. With residual connections the degrees
+mix; the matrix is ranked whole (rows |alpha| <= C, columns |gamma| <= C).
+
+Building entries
+----------------
+Exponent vectors are encoded as integers key(e) = sum_v e_v (2C+1)^v. Every
+exponent of alpha, gamma and of the terms of g_j is <= C, so every exponent of
+alpha + gamma is <= 2C < 2C + 1: no digit carries, the key is additive
+(key(alpha + gamma) = key(alpha) + key(gamma)) and injective on such vectors; the
+coefficient of alpha + gamma is found by a binary search in the sorted keys of g_j
+(with residual connections |alpha| + |gamma| may exceed C: no term, entry 0).
+Entries are built mod p (residues, via factorials) or exactly
+(int64 when every entry provably fits in 62 bits, Python ints otherwise), for
+any subset of rows and columns.
+
+Exact kernels of tall blocks (:func:`verify_kernel`)
+--------------------------------------------------
+A kernel vector x of a row subset is a kernel vector of the whole block iff
+B x = 0 row by row. That is checked modulo primes q_1, ..., q_k < 2^21 (float64
+BLAS products are exact: entries < 2^21, inner dimension split into pieces of
+<= 2^10, so every partial sum stays below 2^53) whose product exceeds
+2 n max|B| max|x| >= 2 |(B x)_i|: a residue 0 modulo that product then forces
+(B x)_i = 0 (Chinese remainder theorem).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+from seprank.errors import ParameterError
+from seprank.scalars.primes import prev_prime
+
+__all__ = ["exponents", "BlockSpec", "block_specs", "PolyData", "poly_data",
+           "block_entries", "verify_kernel", "KEY_LIMIT"]
+
+#: Exponent keys (2C+1)^D' must stay below this (int64).
+KEY_LIMIT = 2**62
+
+
+@lru_cache(maxsize=64)
+def _exponents_cached(n: int, k: int) -> np.ndarray:
+    if n == 0:
+        return np.zeros((1 if k == 0 else 0, 0), dtype=np.int64)
+    if n == 1:
+        return np.array([[k]], dtype=np.int64)
+    parts = []
+    for v in range(k, -1, -1):
+        rest = _exponents_cached(n - 1, k - v)
+        col = np.full((rest.shape[0], 1), v, dtype=np.int64)
+        parts.append(np.hstack([col, rest]))
+    out = np.vstack(parts)
+    out.setflags(write=False)
+    return out
+
+
+def exponents(n: int, k: int, *, up_to: bool = False) -> np.ndarray:
+    """All exponent vectors of degree k (or <= k) in n variables, shape (count, n).
+
+    >>> exponents(2, 2).tolist()
+    [[2, 0], [1, 1], [0, 2]]
+    >>> len(exponents(3, 2, up_to=True))   # 1 + 3 + 6
+    10
+    """
+    if up_to:
+        return np.vstack([_exponents_cached(n, j) for j in range(k + 1)])
+    return _exponents_cached(n, k)
+
+
+@dataclass(frozen=True)
+class BlockSpec:
+    """One block of C_F: ``degree`` b (columns |gamma| = b; None: the whole residual
+    matrix), ``row_degree`` C - b, ``shape`` (rows, columns), ``cap`` = min(shape)."""
+
+    degree: int | None
+    row_degree: int | None
+    shape: tuple[int, int]
+
+    @property
+    def cap(self) -> int:
+        return min(self.shape)
+
+    @property
+    def label(self) -> str:
+        return "all" if self.degree is None else str(self.degree)
+
+
+def block_specs(n_rows: int, n_vars: int, C: int, residual: bool) -> list[BlockSpec]:
+    """The blocks of C_F for r = n_rows linear variables, D' = n_vars moment variables and
+    degree C (module docstring).
+
+    >>> [(s.degree, s.shape) for s in block_specs(2, 3, 4, False)]   # L = 2, d = 2
+    [(0, (30, 1)), (1, (20, 3)), (2, (12, 6)), (3, (6, 10)), (4, (2, 15))]
+    >>> block_specs(2, 3, 4, True)[0].shape
+    (70, 35)
+    """
+    if residual:
+        n = comb(n_vars + C, C)
+        return [BlockSpec(None, None, (n_rows * n, n))]
+    return [BlockSpec(b, C - b, (n_rows * comb(n_vars + C - b - 1, C - b),
+                                 comb(n_vars + b - 1, b))) for b in range(C + 1)]
+
+
+@dataclass
+class PolyData:
+    """The polynomials g_j as sorted keys, exponents and coefficients (module docstring)."""
+
+    n_vars: int
+    C: int
+    radix: int
+    keys: list
+    exps: list
+    coeffs: list          # per j: object array of ints (exact) or None
+    max_bits: int
+
+    def weights(self) -> np.ndarray:
+        return np.array([self.radix**v for v in range(self.n_vars)], dtype=np.int64)
+
+    def residue_terms(self, j: int, p: int) -> np.ndarray:
+        """c_beta beta! mod p for the terms of g_j (cached per prime)."""
+        cache = self.__dict__.setdefault("_mod_cache", {})
+        if (j, p) not in cache:
+            f, _ = _fact_mod(self.C, p)
+            fb = np.ones(len(self.keys[j]), dtype=np.int64)
+            for v in range(self.n_vars):
+                fb = fb * f[self.exps[j][:, v]] % p
+            cm = np.array([int(c) % p for c in self.coeffs[j]], dtype=np.int64)
+            cache[(j, p)] = cm * fb % p
+        return cache[(j, p)]
+
+    @property
+    def entry_bits(self) -> int:
+        """|C_F entries| < 2^entry_bits: |c| < 2^max_bits, prod binom <= binom(C, .) <= 2^C."""
+        return self.max_bits + self.C
+
+
+def poly_data(polys, n_vars: int, C: int) -> PolyData:
+    """Sorted keys, exponents and exact integer coefficients of flint polynomials.
+
+    >>> import flint
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("t", 2), "deglex")
+    >>> t0, t1 = ctx.gens()
+    >>> pd = poly_data([3 * t0 * t1 + t1**2], 2, 2)
+    >>> pd.keys[0].tolist(), pd.max_bits       # radix 2C + 1 = 5: t0 t1 -> 1 + 5
+    ([6, 10], 2)
+    """
+    radix = 2 * C + 1
+    if radix**max(n_vars, 1) >= KEY_LIMIT:
+        raise ParameterError(f"(2C+1)^D' = {radix}^{n_vars} exceeds the int64 key range")
+    w = np.array([radix**v for v in range(n_vars)], dtype=np.int64)
+    keys, exps, coeffs, bits = [], [], [], 0
+    for g in polys:
+        mons = g.monoms()
+        ex = np.array(mons, dtype=np.int64).reshape(len(mons), n_vars)
+        co = np.array([int(c) for c in g.coeffs()], dtype=object)
+        k = ex.dot(w)
+        order = np.argsort(k, kind="stable")
+        keys.append(k[order])
+        exps.append(ex[order])
+        coeffs.append(co[order])
+        if len(co):
+            bits = max(bits, max(abs(int(c)).bit_length() for c in co))
+    return PolyData(n_vars, C, radix, keys, exps, coeffs, bits)
+
+
+@lru_cache(maxsize=16)
+def _binom_table(C: int) -> np.ndarray:
+    return np.array([[comb(n, k) for k in range(C + 1)] for n in range(C + 1)], dtype=object)
+
+
+def _fact_mod(C: int, p: int) -> tuple[np.ndarray, np.ndarray]:
+    f = [1] * (C + 1)
+    for i in range(1, C + 1):
+        f[i] = f[i - 1] * i % p
+    return (np.array(f, dtype=np.int64),
+            np.array([pow(x, -1, p) for x in f], dtype=np.int64))
+
+
+def _lookup(pd: PolyData, j: int, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    keys = pd.keys[j]
+    if len(keys) == 0:
+        return np.zeros(K.shape, dtype=bool), np.zeros(K.shape, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(keys, K), len(keys) - 1)
+    return keys[pos] == K, pos
+
+
+def _fits_int64(pd: PolyData) -> bool:
+    return pd.entry_bits < 62
+
+
+def block_entries(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np.ndarray,
+                  *, p: int | None = None, transpose: bool = False) -> np.ndarray:
+    """Entries C_F[(rows[a], alphas[a]), gammas[c]] (module docstring).
+
+    ``rows``: the index j of each row, ``alphas`` its exponent vector; ``gammas``: the
+    columns. Mod p: int64 residues; exact: int64 when the entries provably fit, else an
+    object array of Python ints. ``transpose`` returns the transpose.
+
+    >>> import flint
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex")
+    >>> (t,) = ctx.gens()
+    >>> pd = poly_data([5 * t**2], 1, 2)                # F = 5 xi (u + w)^2
+    >>> block_entries(pd, np.array([0]), np.array([[1]]), np.array([[1]])).tolist()
+    [[10]]
+    """
+    w = pd.weights()
+    ka = alphas.dot(w)
+    kg = gammas.dot(w)
+    shape = (len(ka), len(kg))
+    exact64 = p is None and _fits_int64(pd)
+    out = np.zeros(shape, dtype=np.int64 if (p is not None or exact64) else object)
+    if p is not None:
+        _, fi = _fact_mod(pd.C, p)
+        fa = np.ones(len(ka), dtype=np.int64)
+        fg = np.ones(len(kg), dtype=np.int64)
+        for v in range(pd.n_vars):
+            fa = fa * fi[alphas[:, v]] % p
+            fg = fg * fi[gammas[:, v]] % p
+    else:
+        table = _binom_table(pd.C)
+    for j in np.unique(rows):
+        sel = np.nonzero(rows == j)[0]
+        K = ka[sel, None] + kg[None, :]
+        hit, pos = _lookup(pd, int(j), K)
+        if not hit.any():
+            continue
+        if p is not None:
+            val = pd.residue_terms(int(j), p)[pos] * fa[sel, None] % p * fg[None, :] % p
+            out[sel] = np.where(hit, val, 0)
+        else:
+            out[sel] = _exact_rows(pd, j, sel, hit, pos, alphas, gammas, table, exact64)
+    return out.T if transpose else out
+
+
+def _exact_rows(pd, j, sel, hit, pos, alphas, gammas, table, exact64):
+    mult = np.ones(hit.shape, dtype=object)
+    for v in range(pd.n_vars):
+        a = alphas[sel, v][:, None]
+        g = gammas[:, v][None, :]
+        mult = mult * table[np.minimum(a + g, pd.C), np.minimum(a, pd.C)]
+    vals = np.where(hit, pd.coeffs[j][pos] * mult, 0)
+    return vals.astype(np.int64) if exact64 else vals
+
+
+def _verify_primes(bits_needed: int) -> list[int]:
+    primes, q, total = [], 2**21, 0
+    while total <= bits_needed:
+        q = prev_prime(q)
+        primes.append(q)
+        total += q.bit_length() - 1
+    return primes
+
+
+def verify_kernel(entries_of, n_long: int, X: list, entry_bits: int,
+                  chunk: int = 4096) -> bool:
+    """True iff B X = 0 exactly, for the block B given by rows (module docstring).
+
+    ``entries_of(lo, hi)`` returns the exact rows lo..hi-1 of B (int64 or object
+    array); ``X``: kernel vectors (tuples of ints, length = number of columns);
+    ``entry_bits``: |B entries| < 2^entry_bits. The check is modulo primes < 2^21 whose
+    product exceeds 2 n max|B| max|x|.
+
+    >>> B = np.array([[1, 2], [2, 4], [3, 6]])
+    >>> verify_kernel(lambda lo, hi: B[lo:hi], 3, [(2, -1)], 3), verify_kernel(
+    ...     lambda lo, hi: B[lo:hi], 3, [(1, 1)], 3)
+    (True, False)
+    """
+    if not X:
+        return True
+    n = len(X[0])
+    xbits = max(abs(int(v)).bit_length() for x in X for v in x)
+    primes = _verify_primes(entry_bits + xbits + n.bit_length() + 2)
+    Xo = np.array([[int(v) for v in x] for x in X], dtype=object).T   # n x k
+    Xq = {q: np.mod(Xo, q).astype(np.float64) for q in primes}
+    for lo in range(0, n_long, chunk):
+        blk = entries_of(lo, min(n_long, lo + chunk))
+        for q in primes:
+            Bq = np.mod(blk, q).astype(np.float64)
+            acc = np.zeros((Bq.shape[0], Xo.shape[1]), dtype=np.float64)
+            for c0 in range(0, n, 1024):
+                acc = np.mod(acc + Bq[:, c0:c0 + 1024] @ Xq[q][c0:c0 + 1024], q)
+            if acc.any():
+                return False
+    return True

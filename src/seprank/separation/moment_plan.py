@@ -1,0 +1,216 @@
+"""Work and memory estimates of the moment route, made before anything is built.
+
+Every block of C_F (:mod:`seprank.separation.moment_blocks`) can be built two ways:
+
+``catalecticant``
+    from the exact coefficients of g_j (one expansion of G_L for all blocks, cost
+    :func:`expansion_cost`), then the entries of the block (only a row subset of
+    its long side: ``short + extra`` rows, enough to reach its rank) and one rank
+    mod p. The only form that can certify a rank-deficient block over Q.
+``evaluation``
+    values of the degree-b part of F at random points (scales mu and Vandermonde
+    interpolation), ``cap`` points per side, no expansion; only a full-rank block
+    becomes exact.
+
+Costs are in seconds from rates measured on the project machine (2 cores shared
+with other jobs; benchmarks/sep_rank_moment.py re-measures them): the flint
+expansion multiplies about ``EXPANSION_RATE`` pairs of terms per second, the
+moment-form kernel does about ``EVAL_OPS_RATE`` modular multiply-adds per second,
+and the mod-p LU about ``RANK_FLOPS`` operations per second. They are estimates
+for choosing and refusing, never evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import comb
+
+from seprank.separation.moment_blocks import KEY_LIMIT, BlockSpec
+
+__all__ = ["expansion_cost", "eval_ops", "block_options", "MomentPlan", "make_plan",
+           "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS"]
+
+#: Term products per second of flint's fmpz_mpoly multiplication. Measured: the L = 3,
+#: d = 4, H = 2 expansion (about 5.3e8 term products by :func:`expansion_cost`) took
+#: 7.5-10 s on 2 shared cores.
+EXPANSION_RATE = 5e7
+#: Modular multiply-adds per second of the moment-form kernel (measured 1.4e9-1.8e9
+#: at L = 3, d = 4 and d = 6 on 2 shared cores; :func:`eval_ops` per evaluation).
+EVAL_OPS_RATE = 1.2e9
+#: Operations per second of the mod-p LU (numba engine; measured 1.9e9 at n = 3000).
+RANK_FLOPS = 1.5e9
+#: Bytes per stored polynomial term, beyond 8 per exponent word (flint + numpy copies).
+_TERM_BYTES = 120
+#: Extra rows of the long side of a catalecticant block beyond its short side.
+SUBSET_EXTRA = 0.1
+
+
+def _terms(n_vars: int, degree: int, residual: bool) -> int:
+    if residual:
+        return comb(n_vars + degree, degree)
+    return comb(n_vars + degree - 1, degree)
+
+
+def expansion_cost(L: int, d: int, r: int, n_vars: int, residual: bool) -> dict:
+    """Estimated term products, seconds and peak bytes of :func:`moment_polynomials`
+    (dense upper bounds on the term counts: C(D' + k - 1, k) terms of degree k).
+
+    >>> c = expansion_cost(3, 4, 4, 10, False)
+    >>> c["terms"], round(c["products"] / 1e8, 1)
+    (1989680, 6.1)
+    """
+    products = 0
+    c = 0
+    for layer in range(L):
+        tc, t1 = _terms(n_vars, c, residual), n_vars
+        products += d**3 * tc * t1                                   # G S
+        products += d * (d + 1) // 2 * d * _terms(n_vars, c + 1, residual) * tc
+        t2 = _terms(n_vars, 2 * c + 1, residual)
+        products += (d * r if layer == L - 1 else d**3) * t2 * tc    # M G (last: row G P)
+        c = 3 * c + 1
+    C = c
+    terms = r * _terms(n_vars, C, residual)
+    c_prev = (C - 1) // 3
+    middle = d * (d + 1) // 2 * _terms(n_vars, 2 * c_prev + 1, residual)
+    word = 8 * (1 + (8 * n_vars + 63) // 64)
+    peak = (terms + middle) * word + terms * (_TERM_BYTES + 8 * n_vars)
+    return {"products": products, "seconds": products / EXPANSION_RATE, "terms": terms,
+            "bytes": peak, "keys_fit": (2 * C + 1) ** max(n_vars, 1) < KEY_LIMIT}
+
+
+def eval_ops(L: int, d: int, H: int, d_a: int) -> int:
+    """Modular multiply-adds of one evaluation of e_p^T G_L(S) y by the kernel.
+
+    >>> eval_ops(3, 4, 2, 2)
+    800
+    """
+    layer = H * (2 * d_a * d * d + 2 * d_a * d_a * d) + 2 * d**3 + d * d
+    last = H * (d_a * d * d + d_a * d_a * d + d_a + d)
+    return (L - 1) * layer + last + d + d * d
+
+
+def block_options(spec: BlockSpec, ops: int, n_scales: int) -> dict:
+    """Seconds and bytes of both ways to build one block (module docstring).
+
+    >>> o = block_options(BlockSpec(2, 2, (220, 55)), 796, 5)
+    >>> o["catalecticant"]["rows"], o["evaluation"]["evaluations"]
+    (71, 15125)
+    """
+    m, n = spec.shape
+    long_, short = max(m, n), min(m, n)
+    rows = min(long_, short + max(16, int(SUBSET_EXTRA * short)))
+    cat_entries = rows * short
+    cat = {"rows": rows, "entries": cat_entries,
+           "seconds": cat_entries * 2e-7 + rows * short * short / RANK_FLOPS,
+           "bytes": cat_entries * 8 * 6}
+    evals = short * short * n_scales
+    ev = {"points": short, "evaluations": evals,
+          "seconds": evals * ops / EVAL_OPS_RATE + 2 / 3 * short**3 / RANK_FLOPS,
+          "bytes": short * short * 8 * 4}
+    return {"catalecticant": cat, "evaluation": ev}
+
+
+@dataclass
+class MomentPlan:
+    """What the route will build: per block the method (catalecticant / evaluation /
+    skipped) and why, the expansion (if any), the estimated seconds and peak bytes."""
+
+    blocks: list
+    expand: bool
+    expansion: dict
+    seconds: float
+    peak_bytes: int
+    reasons: list = field(default_factory=list)
+    can_expand: bool = False
+
+    def to_dict(self) -> dict:
+        return {"expand": self.expand, "can_expand": self.can_expand,
+                "expansion": self.expansion,
+                "estimated_seconds": round(self.seconds, 2), "peak_bytes": self.peak_bytes,
+                "blocks": self.blocks, "reasons": self.reasons}
+
+
+def _choose(specs, options, expansion, use_expansion: bool, memory_limit: int) -> list:
+    """Per block (method, seconds, bytes): the faster form among those within memory (the
+    faster one when neither fits: the route then refuses with its estimate)."""
+    chosen = []
+    for spec, opt in zip(specs, options, strict=True):
+        if spec.cap == 0:
+            chosen.append(("zero", 0.0, 0))
+            continue
+        forms = [("evaluation", opt["evaluation"])]
+        if use_expansion:
+            forms.append(("catalecticant", opt["catalecticant"]))
+        fitting = [f for f in forms if f[1]["bytes"] <= memory_limit] or forms
+        name, est = min(fitting, key=lambda f: f[1]["seconds"])
+        chosen.append((name, est["seconds"], est["bytes"]))
+    return chosen
+
+
+def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
+              memory_limit: int) -> MomentPlan:
+    """Choose, block by block, the cheaper way to build it (module docstring); blocks that
+    would take the estimate past ``budget_seconds`` are skipped (slowest first); the
+    route refuses a plan whose ``peak_bytes`` exceeds ``memory_limit``. ``fam_shape``:
+    L, d, H, d_a, r, n_vars, residual, n_scales.
+
+    >>> from seprank.separation.moment_blocks import block_specs
+    >>> shape = dict(L=2, d=2, H=1, d_a=2, r=2, n_vars=3, residual=False, n_scales=5)
+    >>> plan = make_plan(block_specs(2, 3, 4, False), shape, 600, 2**33)
+    >>> [b["method"] for b in plan.blocks], plan.can_expand   # no expansion: faster
+    (['evaluation', 'evaluation', 'evaluation', 'evaluation', 'evaluation'], True)
+    """
+    f = fam_shape
+    ops = eval_ops(f["L"], f["d"], f["H"], f["d_a"])
+    expansion = expansion_cost(f["L"], f["d"], f["r"], f["n_vars"], f["residual"])
+    options = [block_options(s, ops, f["n_scales"]) for s in specs]
+    can_expand = (expansion["keys_fit"] and expansion["bytes"] <= memory_limit
+                  and expansion["seconds"] <= budget_seconds)
+    reasons = []
+    plans = [(False, _choose(specs, options, expansion, False, memory_limit))]
+    if can_expand:
+        plans.append((True, _choose(specs, options, expansion, True, memory_limit)))
+    else:
+        reasons.append(f"no expansion of G_L: estimated {expansion['seconds']:.3g} s and "
+                       f"{expansion['bytes'] / 2**30:.3g} GiB for {expansion['terms']} terms"
+                       + ("" if expansion["keys_fit"] else "; exponent keys overflow"))
+    # the plan that skips the fewest caps within the time budget, then the faster one
+    best = None
+    for expand, chosen in plans:
+        skipped = _over_budget(chosen, expansion["seconds"] if expand else 0.0,
+                               budget_seconds)
+        key = (sum(specs[i].cap for i in skipped),
+               sum(c[1] for i, c in enumerate(chosen) if i not in skipped))
+        if best is None or key < best[0]:
+            best = (key, expand, chosen, skipped)
+    _, expand, kept, skipped = best
+    blocks = []
+    for i, (spec, opt) in enumerate(zip(specs, options, strict=True)):
+        method = "skipped" if i in skipped else kept[i][0]
+        blocks.append({"degree": spec.degree, "shape": list(spec.shape), "cap": spec.cap,
+                       "method": method, "estimates": {
+                           k: {kk: (round(vv, 4) if isinstance(vv, float) else vv)
+                               for kk, vv in v.items()} for k, v in opt.items()}})
+    seconds = (expansion["seconds"] if expand else 0.0) + sum(
+        kept[i][1] for i in range(len(kept)) if i not in skipped)
+    peak = max([expansion["bytes"] if expand else 0]
+               + [kept[i][2] for i in range(len(kept)) if i not in skipped])
+    reasons.append(("expansion of G_L, then for each block the cheaper form"
+                    if expand else "evaluations only (no expansion)")
+                   + (f"; {len(skipped)} block(s) skipped by the budget of "
+                      f"{budget_seconds:.0f} s"
+                      if skipped else ""))
+    return MomentPlan(blocks, expand, expansion, seconds, int(peak), reasons, can_expand)
+
+
+def _over_budget(chosen, fixed: float, budget_seconds: float) -> set[int]:
+    """The blocks to skip, most expensive first, until the estimate fits the budget."""
+    total = fixed + sum(c[1] for c in chosen)
+    skipped: set[int] = set()
+    for i in sorted(range(len(chosen)), key=lambda i: -chosen[i][1]):
+        if total <= budget_seconds:
+            break
+        if chosen[i][0] != "zero":
+            skipped.add(i)
+            total -= chosen[i][1]
+    return skipped

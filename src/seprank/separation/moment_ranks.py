@@ -1,0 +1,250 @@
+"""Ranks of the blocks of C_F: mod p (certified lower bounds), exact over Q when provable.
+
+What each block result claims
+-----------------------------
+* ``rank`` is rank_p of a matrix that is (a row subset of) the integer block, or of
+  an evaluation E = M C_b N^T of it, reduced mod p: a nonzero minor mod p is a
+  nonzero integer minor, so rank_Q(C_b) >= rank. Always certified.
+* ``upper`` is certified: min(shape) (the trivial bound), or ``rank`` itself when
+  it meets min(shape), or when n - r integer kernel vectors of a row subset were
+  found by :func:`seprank.linalg.multimodular.rank_multimodular` (exact over the
+  subset) and then checked against every row of the block
+  (:func:`~seprank.separation.moment_blocks.verify_kernel`).
+* ``kind``: ``exact`` when rank = upper; ``probabilistic`` when the whole block was
+  ranked mod a prime p drawn uniformly from the primes in [2^25, 2^26) (there are
+  ``PRIMES_IN_RANGE`` of them): if rank_Q > rank_p then p divides a fixed nonzero
+  (rank_p + 1)-minor of the block (the first one in some order, not depending
+  on p), whose absolute value is at most the Hadamard bound H <= (sqrt(n)
+  2^entry_bits)^(rank_p + 1); at most log2(H) / 25 primes >= 2^25 divide it, so
+  P[rank_Q != rank_p] <= (log2(H) / 25) / PRIMES_IN_RANGE (``error_bound``);
+  ``lower_bound`` otherwise.
+* Evaluation blocks (Schwartz-Zippel): an r x r minor of E is a polynomial of
+  degree <= r (C + 1) in the point coordinates (row points: degree 1 + C - b,
+  column points: b), not identically zero when r <= rank_p(C_b); so
+  rank_p(E) = rank_p(C_b) except with probability <= r (C + 1) / p. That is
+  reported, but an evaluation block is only ``exact`` when full.
+"""
+
+from __future__ import annotations
+
+import time
+
+import flint
+import numpy as np
+
+import seprank
+from seprank.linalg.residues import ResidueMatrix
+from seprank.separation.moment_blocks import (
+    BlockSpec,
+    PolyData,
+    block_entries,
+    exponents,
+    verify_kernel,
+)
+from seprank.separation.moment_eval import pair_block_values
+from seprank.separation.moment_plan import SUBSET_EXTRA
+
+__all__ = ["catalecticant_rank", "evaluation_ranks", "vandermonde_mix", "PRIMES_IN_RANGE",
+           "RANDOM_PRIME_RANGE", "CERTIFY_MAX_SHORT"]
+
+#: The range the route draws its prime from, and the number of primes in it
+#: (pi(2^26) - pi(2^25), counted by a sieve; tests/test_moment_route.py re-counts).
+RANDOM_PRIME_RANGE = (2**25, 2**26)
+PRIMES_IN_RANGE = 1_894_120
+#: Rank-deficient blocks whose short side exceeds this are not certified over Q
+#: (p-adic lifting of a dense system of that size takes minutes on 2 cores).
+CERTIFY_MAX_SHORT = 2500
+
+
+def _rows_cols(pd: PolyData, spec: BlockSpec, r: int):
+    if spec.degree is None:
+        alphas = exponents(pd.n_vars, pd.C, up_to=True)
+        gammas = alphas
+    else:
+        alphas = exponents(pd.n_vars, spec.row_degree)
+        gammas = exponents(pd.n_vars, spec.degree)
+    rows_j = np.repeat(np.arange(r, dtype=np.int64), len(alphas))
+    rows_a = np.tile(alphas, (r, 1))
+    return rows_j, rows_a, gammas
+
+
+class _TallBlock:
+    """The block in its tall orientation (long side as rows), built for any row subset."""
+
+    def __init__(self, pd: PolyData, spec: BlockSpec, r: int):
+        self.pd = pd
+        self.rows_j, self.rows_a, self.gammas = _rows_cols(pd, spec, r)
+        self.transposed = spec.shape[0] < spec.shape[1]
+        self.long = max(spec.shape)
+        self.short = min(spec.shape)
+
+    def entries(self, idx: np.ndarray, p: int | None, chunk: int = 2048) -> np.ndarray:
+        parts = []
+        for lo in range(0, len(idx), chunk):
+            sel = idx[lo:lo + chunk]
+            if self.transposed:
+                parts.append(block_entries(self.pd, self.rows_j, self.rows_a, self.gammas[sel],
+                                           p=p, transpose=True))
+            else:
+                parts.append(block_entries(self.pd, self.rows_j[sel], self.rows_a[sel],
+                                           self.gammas, p=p))
+        return np.vstack(parts) if parts else np.zeros((0, self.short), dtype=np.int64)
+
+
+def _hadamard_error(r: int, short: int, entry_bits: int) -> float:
+    log2H = (r + 1) * (entry_bits + 0.5 * np.log2(max(short, 2)))
+    return float(np.ceil(log2H / 25) / PRIMES_IN_RANGE)
+
+
+def _rank_mod(mat: np.ndarray, p: int, certify: bool) -> tuple[int, bool | None]:
+    rm = ResidueMatrix(mat, p)
+    res = seprank.rank(rm, "modular", prime=p, certify=certify)
+    ok = bool(seprank.verify(rm, res.certificate)) if certify else None
+    return res.value, ok
+
+
+def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
+                       random_prime: bool, certify: bool, allow_certify: bool = True) -> dict:
+    """Rank of one block of C_F from the exact coefficients (module docstring).
+
+    ``r``: the number of polynomials g_j; ``rng``: numpy Generator for the row subset;
+    ``random_prime``: p was drawn uniformly from ``RANDOM_PRIME_RANGE`` (needed for the
+    ``probabilistic`` kind); ``certify``: attach and verify rank certificates.
+
+    >>> import flint
+    >>> from seprank.separation.moment_blocks import poly_data, block_specs
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex")
+    >>> (t,) = ctx.gens()
+    >>> pd = poly_data([t**2], 1, 2)                  # xi (u + w)^2: blocks 1, 2, 1
+    >>> spec = block_specs(1, 1, 2, False)[1]
+    >>> out = catalecticant_rank(pd, spec, 1, 1000003, np.random.default_rng(0),
+    ...                          random_prime=False, certify=False)
+    >>> out["rank"], out["kind"]
+    (1, 'exact')
+    """
+    t0 = time.perf_counter()
+    tall = _TallBlock(pd, spec, r)
+    n_sub = min(tall.long, tall.short + max(16, int(SUBSET_EXTRA * tall.short)))
+    idx = np.sort(rng.choice(tall.long, size=n_sub, replace=False))
+    rank, ok = _rank_mod(tall.entries(idx, p), p, certify)
+    out = {"rank": rank, "upper": tall.short, "kind": "lower_bound", "rows_ranked": n_sub,
+           "how": f"catalecticant: {n_sub} of {tall.long} rows of the "
+                  f"{'transposed ' if tall.transposed else ''}block, rank mod {p}"}
+    if certify:
+        out["certificate_verified"] = ok
+    if rank == tall.short:
+        out.update(upper=rank, kind="exact")
+    elif allow_certify and tall.short <= CERTIFY_MAX_SHORT:
+        _certify_deficient(tall, idx, p, out, rng)
+    if out["kind"] != "exact" and n_sub == tall.long and random_prime:
+        out["kind"] = "probabilistic"
+        out["error_bound"] = _hadamard_error(rank, tall.short, pd.entry_bits)
+    out["seconds"] = round(time.perf_counter() - t0, 4)
+    return out
+
+
+def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
+    """Kernel vectors of the exact row subset, checked on every row: rank over Q."""
+    from seprank.linalg.multimodular import rank_multimodular
+
+    for attempt in range(2):
+        sub = tall.entries(idx, None)
+        z = flint.fmpz_mat(sub.tolist())
+        mm = rank_multimodular(z, seed=int(rng.integers(2**31)))
+        out["how"] += f"; multimodular kernel of the {len(idx)}-row subset"
+        if not mm.exact or mm.upper is None or mm.upper.side != "right":
+            out["how"] += " (no certificate)"
+            return
+        vecs = [tuple(v) for v in mm.upper.vectors]
+        full = len(idx) == tall.long
+        good = full or verify_kernel(lambda lo, hi: tall.entries(np.arange(lo, hi), None),
+                                     tall.long, vecs, tall.pd.entry_bits)
+        if good:
+            out.update(rank=max(out["rank"], mm.rank), upper=mm.rank, kind="exact",
+                       kernel_vectors=len(vecs))
+            out["how"] += (", exact over Q" if full else
+                           f", {len(vecs)} kernel vectors verified on all {tall.long} rows")
+            return
+        out["how"] += " (kernel fails on other rows)"
+        n_more = min(tall.long, 2 * len(idx))
+        if attempt or n_more == len(idx):
+            return
+        idx = np.sort(rng.choice(tall.long, size=n_more, replace=False))
+        out["rank"] = max(out["rank"], _rank_mod(tall.entries(idx, p), p, False)[0])
+        out["rows_ranked"] = n_more
+
+
+def vandermonde_mix(mus: list[int], degrees: list[int], p: int) -> np.ndarray:
+    """Rows ``degrees`` of the inverse of V[k, b] = mus[k]^b mod p (b = 0..len(mus)-1):
+    sum_k mix[q, k] f(mu_k) is the coefficient of mu^degrees[q] of a polynomial f of
+    degree < len(mus).
+
+    >>> vandermonde_mix([1, 2], [0, 1], 101).tolist()   # f = a + b mu: a = 2f(1) - f(2)
+    [[2, 100], [100, 1]]
+    """
+    m = len(mus)
+    V = flint.nmod_mat(m, m, [pow(int(mu), b, p) for mu in mus for b in range(m)], p)
+    inv = V.inv()
+    return np.array([[int(inv[b, k]) for k in range(m)] for b in degrees], dtype=np.int64)
+
+
+def evaluation_ranks(fam, data: dict, specs: list[BlockSpec], p: int, rng, *,
+                     certify: bool) -> list[dict]:
+    """Ranks mod p of the given blocks from values of F at random points (module docstring).
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.separation.moment_form import token_family
+    >>> from seprank.separation.moment_eval import family_residues
+    >>> from seprank.separation.moment_blocks import block_specs
+    >>> one = [[[[1]]]]
+    >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
+    >>> specs = block_specs(1, 1, 1, False)          # xi (u + w): two 1 x 1 blocks
+    >>> [b["rank"] for b in evaluation_ranks(fam, family_residues(fam, 1000003), specs,
+    ...                                      1000003, np.random.default_rng(0), certify=False)]
+    [1, 1]
+    """
+    t0 = time.perf_counter()
+    C = fam.degree
+    if fam.residual:
+        mus, degrees = [1], [0]
+        mix = np.ones((len(specs), 1), dtype=np.int64)
+    else:
+        mus = list(range(1, C + 2))
+        degrees = [s.degree for s in specs]
+        mix = vandermonde_mix(mus, degrees, p)
+    sizes = [s.cap for s in specs]
+    R = max(sizes, default=0)
+    E = data["E"]
+    xi = rng.integers(0, p, size=(R, fam.n_rows))
+    y_rows = np.zeros((R, fam.d), dtype=np.int64)
+    for j in range(fam.n_rows):                          # y_s = P xi_s mod p
+        y_rows = (y_rows + xi[:, j, None] * data["P"][None, :, j]) % p
+    S_rows = _sym_points(rng.integers(0, p, size=(R, fam.n_vars)), E, p)
+    S_cols = _sym_points(rng.integers(0, p, size=(R, fam.n_vars)), E, p)
+    mats = pair_block_values(fam, data, S_rows, y_rows, S_cols, np.array(mus), mix, sizes)
+    t_eval = time.perf_counter() - t0
+    out = []
+    for spec, mat in zip(specs, mats, strict=True):
+        t1 = time.perf_counter()
+        rank, ok = _rank_mod(mat, p, certify) if spec.cap else (0, None)
+        res = {"rank": rank, "upper": spec.cap, "kind": "exact" if rank == spec.cap
+               else "lower_bound", "points": spec.cap,
+               "how": f"evaluation: {spec.cap} x {spec.cap} values at random points, "
+                      f"{len(mus)} scales, rank mod {p}",
+               "schwartz_zippel": rank * (C + 1) / p,
+               "seconds": round(time.perf_counter() - t1 + t_eval / max(len(specs), 1), 4)}
+        if certify:
+            res["certificate_verified"] = ok
+        out.append(res)
+    return out
+
+
+def _sym_points(T: np.ndarray, E: np.ndarray, p: int) -> np.ndarray:
+    """S(t) = sum_e t_e E_e mod p for rows t of T -> (n, d, d)."""
+    n, d = T.shape[0], E.shape[1]
+    S = np.zeros((n, d, d), dtype=np.int64)
+    for e in range(E.shape[0]):
+        Ee = E[e].astype(np.int64)
+        if Ee.any():
+            S = (S + (T[:, e, None, None] * Ee[None]) % p) % p
+    return S

@@ -1,0 +1,129 @@
+"""Running a moment-route plan: blocks of C_F, then the token search over N.
+
+The mathematics is in :mod:`seprank.separation.moment` (propositions),
+:mod:`seprank.separation.moment_ranks` (what each block result claims) and
+:mod:`seprank.separation.moment_tokens` (lower bounds at finite N). This module
+only sequences them: evaluation blocks first (no expansion needed), then one
+exact expansion of G_L if some block is planned as a catalecticant or an
+evaluation block came out rank-deficient (only the coefficients can certify a
+deficient block), then the catalecticant blocks; then N = 2, 4, ... until the
+token lower bound meets the moment-form value.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from math import lcm
+
+import flint
+import numpy as np
+
+from seprank.separation.moment_blocks import PolyData, poly_data
+from seprank.separation.moment_form import moment_polynomials
+from seprank.separation.moment_plan import EVAL_OPS_RATE, eval_ops
+from seprank.separation.moment_ranks import catalecticant_rank, evaluation_ranks
+from seprank.separation.moment_tokens import token_lower_bound
+
+__all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
+
+
+def integer_poly_data(polys, n_vars: int, C: int) -> PolyData:
+    """:func:`~seprank.separation.moment_blocks.poly_data` of the polynomials times the lcm
+    of their denominators (one global factor: the ranks of C_F do not change).
+
+    >>> ctx = flint.fmpq_mpoly_ctx.get(("t", 1), "deglex")
+    >>> (t,) = ctx.gens()
+    >>> [c.tolist() for c in integer_poly_data([t / 2, t / 3], 1, 1).coeffs]
+    [[3], [2]]
+    """
+    den = 1
+    for g in polys:
+        for c in g.coeffs():
+            if isinstance(c, flint.fmpq):
+                den = lcm(den, int(c.q))
+    if den == 1:
+        return poly_data(polys, n_vars, C)
+    scaled = []
+    for g in polys:
+        ctx = flint.fmpz_mpoly_ctx.get(("t", n_vars), "deglex")
+        terms = {tuple(e): int(Fraction(int(c.p), int(c.q)) * den)
+                 for e, c in zip(g.monoms(), g.coeffs(), strict=True)}
+        scaled.append(ctx.from_dict(terms))
+    return poly_data(scaled, n_vars, C)
+
+
+def _record(spec, method: str, res: dict) -> dict:
+    rec = {"degree": spec.degree, "shape": list(spec.shape), "cap": spec.cap,
+           "method": method}
+    rec.update(res)
+    return rec
+
+
+def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_p: bool,
+               certify: bool) -> tuple[list[dict], dict]:
+    """Rank every block as planned (module docstring); returns the block records (degree,
+    shape, cap, method, rank, upper, kind, seconds, how, ...) and phase timings."""
+    rng = np.random.default_rng(seed)
+    methods = [b["method"] for b in plan.blocks]
+    results: dict[int, dict] = {}
+    phases: dict[str, float] = {}
+    ev = [i for i, m in enumerate(methods) if m == "evaluation"]
+    if ev:
+        t0 = time.perf_counter()
+        for i, res in zip(ev, evaluation_ranks(fam, data, [specs[i] for i in ev], p, rng,
+                                               certify=certify), strict=True):
+            results[i] = _record(specs[i], "evaluation", res)
+        phases["evaluation_blocks"] = round(time.perf_counter() - t0, 4)
+    cat = [i for i, m in enumerate(methods) if m == "catalecticant"]
+    if plan.can_expand:
+        redo = [i for i in ev if results[i]["kind"] != "exact"]
+        cat = sorted(cat + redo)
+    if cat:
+        t0 = time.perf_counter()
+        pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
+        phases["expansion"] = round(time.perf_counter() - t0, 4)
+        t0 = time.perf_counter()
+        for i in cat:
+            res = catalecticant_rank(pd, specs[i], fam.n_rows, p, rng, random_prime=random_p,
+                                     certify=certify)
+            prior = results.get(i)
+            if prior is not None:        # an evaluation block rebuilt from coefficients
+                res["rank"] = max(res["rank"], prior["rank"])
+                res["how"] = f"{res['how']} (after {prior['how']})"
+            results[i] = _record(specs[i], "catalecticant", res)
+        phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
+    blocks = []
+    for i, spec in enumerate(specs):
+        if i in results:
+            blocks.append(results[i])
+        elif spec.cap == 0:
+            blocks.append(_record(spec, "zero", {"rank": 0, "upper": 0, "kind": "exact",
+                                                 "seconds": 0.0, "how": "empty block"}))
+        else:
+            blocks.append(_record(spec, "skipped", {
+                "rank": 0, "upper": spec.cap, "kind": "lower_bound", "seconds": 0.0,
+                "how": "skipped: over the time budget (certified upper bound: the cap)"}))
+    return blocks, phases
+
+
+def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: int, *,
+               certify: bool, phases: dict, budget_seconds: float = 150.0) -> list[dict]:
+    """Token lower bounds at N = 2, 4, ..., n_max (moment_tokens), stopping at the first N
+    whose bound meets the sum of the blocks' ranks; ``budget_seconds`` (estimated) caps
+    each N's evaluations (blocks past it are skipped there)."""
+    rng = np.random.default_rng(seed + 1)
+    targets = [b["rank"] for b in blocks]
+    goal = sum(targets)
+    ops = eval_ops(fam.net.L, fam.d, fam.net.H, fam.net.d_a)
+    max_evals = budget_seconds * EVAL_OPS_RATE / ops
+    out = []
+    t0 = time.perf_counter()
+    for N in range(2, n_max + 1, 2):
+        res = token_lower_bound(fam, data, targets, N, p, rng, certify=certify,
+                                max_evaluations=max_evals)
+        out.append(res)
+        if res["lower_bound"] >= goal:
+            break
+    phases["token_search"] = round(time.perf_counter() - t0, 4)
+    return out
