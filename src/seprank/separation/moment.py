@@ -256,11 +256,11 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     _check_args(net, position, coordinate, seed, certify, max_seq_len, max_memory,
                 budget_seconds)
     fam, info = _family(net, coordinate, embedding)
-    specs = block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.residual)
+    specs = block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.mixed)
     limit = int(0.8 * available_bytes()) if max_memory is None else max_memory
     shape = {"L": net.L, "d": net.d_x, "H": net.H, "d_a": net.d_a, "r": fam.n_rows,
-             "n_vars": fam.n_vars, "residual": fam.residual,
-             "n_scales": 1 if fam.residual else fam.degree + 1}
+             "n_vars": fam.n_vars, "residual": fam.mixed,
+             "n_scales": 1 if fam.mixed else fam.degree + 1}
     plan = make_plan(specs, shape, float(budget_seconds), limit)
     if plan.peak_bytes > limit:
         raise MemoryLimitError(f"the moment route needs about {format_bytes(plan.peak_bytes)} "

@@ -87,7 +87,11 @@ def exponents(n: int, k: int, *, up_to: bool = False) -> np.ndarray:
 @dataclass(frozen=True)
 class BlockSpec:
     """One block of C_F: ``degree`` b (columns |gamma| = b; None: the whole residual
-    matrix), ``row_degree`` C - b, ``shape`` (rows, columns), ``cap`` = min(shape)."""
+    matrix), ``row_degree`` C - b, ``shape`` (rows, columns), ``cap`` = min(shape).
+
+    >>> BlockSpec(2, 2, (220, 55)).cap, BlockSpec(None, None, (70, 35)).label
+    (55, 'all')
+    """
 
     degree: int | None
     row_degree: int | None
@@ -120,7 +124,14 @@ def block_specs(n_rows: int, n_vars: int, C: int, residual: bool) -> list[BlockS
 
 @dataclass
 class PolyData:
-    """The polynomials g_j as sorted keys, exponents and coefficients (module docstring)."""
+    """The polynomials g_j as sorted keys, exponents and coefficients (module docstring).
+
+    >>> import flint
+    >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
+    >>> pd = poly_data([3 * t**2], 1, 2)
+    >>> pd.entry_bits, pd.residue_terms(0, 7).tolist()    # 3 * 2! = 6
+    (4, [6])
+    """
 
     n_vars: int
     C: int

@@ -11,26 +11,35 @@ basis b_{w_e} b_{w_e}^T for a maximal independent set of tokens w_e, and
 coordinates t. The family is F(xi, t) = e_p^T G_L(A T(t) A^T) A xi with
 E_e = A b_{w_e} b_{w_e}^T A^T and P = A; xi = b_w.
 
-Why its coefficient rank is the N -> infinity value (|I| >= C + 1, |J| >= C)
---------------------------------------------------------------------------
-The token function is a function on a finite set; its separation rank is the
-rank of its value matrix, at most rank(C_F) (factor C_F). For the converse it
-suffices that the row functions xi_j U^alpha and the column functions W^gamma
-stay linearly independent on the reachable points. Column side: a combination
-Q(W) of columns is a polynomial q(c) = Q(t(B diag(c) B^T)) of degree <= C in the
-counts c of J, which vanishes on the lattice {c >= 0 integer, |c| = |J|}; that
-lattice (the principal lattice of a simplex) is unisolvent for degree <= |J| on
-the hyperplane |c| = |J|, so q vanishes on the whole hyperplane. Without
-residual connections q is homogeneous, hence zero on R^V, and Q vanishes on the
-image of c -> t, which is all of R^{D'}: Q = 0. With residual connections q
-is not homogeneous; the image of the hyperplane is |J| times the affine hull of
-the t(e_w), the whole space exactly when no linear functional l has
-l(t(e_w)) = 1 for every w (checked exactly; the route refuses otherwise). Row
-side: for each output token w the same argument in the counts of I minus w
-(|I| - 1 >= C) gives sum_j (b_w)_j Q_j = 0, and the b_w span R^r, so Q_j = 0.
-Hence rows and columns stay independent, the value matrix reaches rank(C_F),
-and sep = rank(C_F) for every partition with |I| >= C + 1 (output side) and
-|J| >= C.
+The N -> infinity value (every partition with |I| >= C + 1, |J| >= C)
+---------------------------------------------------------------------
+The token function lives on a finite set; its separation rank is the rank of its
+value matrix, at most rank(C_F) (factor C_F). It depends on the tokens of J only
+through their counts c (|c| = |J|), via t(c) = sum_w c_w t(e_w). A combination
+Q(W) = sum_gamma lambda_gamma W^gamma of columns (all degrees <= C together: on a
+finite set the J tokens cannot be scaled, so the degree blocks are not separated)
+gives q(c) = Q(t(c)) of degree <= C; if q vanishes on the lattice {c >= 0 integer,
+|c| = |J|}, which (the principal lattice of a simplex) is unisolvent for degree
+<= |J| on the hyperplane |c| = |J|, then q vanishes on that hyperplane and Q on
+its image |J| * aff{t(e_w)}.
+
+* No linear functional l has l(t(e_w)) = 1 for every w (checked exactly): the
+  affine hull is all of R^{D'}, so Q = 0. Row side: for each output token w the
+  same argument in the counts of I minus w (|I| - 1 >= C) gives
+  sum_j (b_w)_j Q_j = 0, and the b_w span R^r, so Q_j = 0. Rows and columns of C_F
+  stay independent on the reachable points: sep = rank(C_F).
+* Such an l exists (e.g. V = D' tokens): the moments of I and J lie on the
+  hyperplanes l = |I| and l = |J|. Write t = n e_0 + t' with e_0 = t(e_{w_0}) and
+  t' in K = ker l (basis t(e_w) - e_0 for the other basis tokens). Without residual
+  connections g_j is homogeneous of degree C, so
+  F(xi, |I| e_0 + U', |J| e_0 + W') = N^C sum_j xi_j g_j(e_0 + (U' + W') / N), N = |I| + |J|,
+  whose coefficient matrix in (xi, U' | W') is a diagonal rescaling of that of
+  F_aff(xi, U', W') = sum_j xi_j g_j(e_0 + U' + W'): the same rank for every N. The
+  argument above, now inside the hyperplanes (whose affine hulls are reached),
+  gives sep = rank(C_{F_aff}). The route ranks F_aff: the family with shift
+  E_0 = A b_{w_0} b_{w_0}^T A^T and basis of K, mixed degrees (one block). With
+  residual connections g_j is not homogeneous and the value may depend on N:
+  refused.
 
 Convolution embedding without positional part (eq. (2), (4), l.72-80)
 --------------------------------------------------------------------
@@ -101,22 +110,23 @@ def _vocabulary(net, emb, coordinate):
     gram = [_sym_vec(B[:, w]) for w in range(V)]           # coordinates of b_w b_w^T
     cols = np.array(gram, dtype=object).T.tolist()          # D_r x V
     _, _, chosen = rank_factorization(cols) if r else (None, None, [])
-    E = np.array([A.dot(np.outer(B[:, w], B[:, w])).dot(A.T) for w in chosen], dtype=object)
+    moments = [A.dot(np.outer(B[:, w], B[:, w])).dot(A.T) for w in chosen]
+    affine = bool(chosen) and _exact_rank(cols + [[1] * V]) == _exact_rank(cols)
     info = {"embedding": "vocabulary", "V": V, "r": r, "moment_dimension": len(chosen),
-            "full_moment_span": len(chosen) == r * (r + 1) // 2,
+            "full_moment_span": len(chosen) == r * (r + 1) // 2, "affine_hyperplane": affine,
             "threshold": "|I| >= C + 1 (output side) and |J| >= C"}
-    if net.residual:
-        ones = cols + [[1] * V]
-        affine = _exact_rank(ones) == _exact_rank(cols)
-        info["affine_hyperplane"] = affine
-        if affine:
+    shift = None
+    if affine:
+        if net.residual:
             raise ParameterError("with residual connections the moment route needs the b_w b_w^T "
                                  "off a common affine hyperplane; here l(b_w b_w^T) = 1 for all "
                                  "w, so the limit need not be the moment-form rank")
-    note = (f"vocabulary embedding: r = {r}, V = {V}, moment variables in a "
-            f"{len(chosen)}-dimensional span of the b_w b_w^T")
-    return MomentFamily(net, coordinate, E.reshape(len(chosen), net.d_x, net.d_x), A,
-                        "vocabulary", note), info
+        shift, moments = moments[0], [m - moments[0] for m in moments[1:]]
+    note = (f"vocabulary embedding: r = {r}, V = {V}, moments in a {len(chosen)}-dimensional "
+            "span of the b_w b_w^T" + (", on an affine hyperplane (shifted family)"
+                                       if affine else ""))
+    E = np.array(moments, dtype=object).reshape(len(moments), net.d_x, net.d_x)
+    return MomentFamily(net, coordinate, E, A, "vocabulary", note, shift), info
 
 
 def _convolution(net, emb, coordinate):
@@ -151,8 +161,11 @@ def embedding_family(net, embedding, coordinate: int) -> tuple[MomentFamily, dic
     >>> net = SelfAttentionNetwork.random(1, 2, 1, seed=0)
     >>> fam, info = embedding_family(net, VocabularyEmbedding([[1, 0, 1], [0, 1, 1]],
     ...                                                       [[0, 0], [0, 0]]), 0)
-    >>> fam.n_rows, fam.n_vars, info["full_moment_span"]
-    (2, 3, True)
+    >>> fam.n_rows, info["full_moment_span"], info["affine_hyperplane"], fam.n_vars
+    (2, True, True, 2)
+
+    (three tokens: their moments span Sym(2) and lie on a plane l = 1, so the family
+    is shifted onto that plane, in 2 variables).
     """
     from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
 

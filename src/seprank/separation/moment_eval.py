@@ -315,7 +315,8 @@ def evaluate_tokens_mod_p(net, X: object, p: int, position: int) -> np.ndarray:
 
 
 def family_residues(fam, p: int) -> dict:
-    """The family's data mod p: weights (Q, K, V, O), basis E (D', d, d), P (d, r).
+    """The family's data mod p: weights (Q^T, K, V, O), basis E (D', d, d), P (d, r),
+    shift E_0 (d, d).
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> from seprank.separation.moment_form import token_family
@@ -330,8 +331,11 @@ def family_residues(fam, p: int) -> dict:
         P = residues(fam.inputs, p, None)
     except ZeroDivisionError as exc:  # pragma: no cover - denominators prime to p checked
         raise InputError(f"a denominator of the embedding is divisible by p = {p}") from exc
+    d = fam.d
+    shift = np.zeros((d, d), dtype=np.int64) if fam.shift is None else \
+        residues(fam.shift, p, None).astype(np.int64)
     return {"W": W, "E": np.ascontiguousarray(E), "P": np.ascontiguousarray(P), "p": p,
-            "coordinate": fam.coordinate, "residual": fam.residual}
+            "shift": shift, "coordinate": fam.coordinate, "residual": fam.residual}
 
 
 @numba.njit(cache=True, parallel=True)
@@ -388,7 +392,7 @@ def moment_rows_mod_p(fam, T: object, p: int) -> np.ndarray:
     Tm = residues(np.asarray(T, dtype=object), p, None).astype(np.int64)
     if Tm.ndim != 2 or Tm.shape[1] != fam.n_vars:
         raise InputError(f"T must be (n, {fam.n_vars}), got shape {Tm.shape}")
-    S = _sym_from_t(Tm, data["E"], p)
+    S = (_sym_from_t(Tm, data["E"], p) + data["shift"][:, :, None]) % p
     out = _rows_kernel(S, data["P"], *data["W"], fam.residual, fam.coordinate, p, 1.0 / p,
                        reduction_interval(p))
     return out.T.copy()

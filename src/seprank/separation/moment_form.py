@@ -20,9 +20,11 @@ Families (what the route ranks)
 -------------------------------
 A :class:`MomentFamily` is the scalar polynomial
 
-    F(xi, t) = e_p^T G_L(S(t)) P xi,      S(t) = sum_e t_e E_e,
+    F(xi, t) = e_p^T G_L(S(t)) P xi,      S(t) = E_0 + sum_e t_e E_e,
 
-with E_e symmetric d x d matrices and P a d x r matrix. Plain tokens use the
+with E_e symmetric d x d matrices, an optional constant shift E_0 (default 0;
+used for vocabularies whose moments lie on an affine hyperplane) and P a d x r
+matrix. Plain tokens use the
 unit symmetric matrices (E_ab = e_a e_b^T + e_b e_a^T for a < b, e_a e_a^T on the
 diagonal, so that t_ab = S_ab: an off-diagonal entry of S is one variable,
 which occurs at (a, b) and (b, a)) and P = I. wies2021's embeddings give other
@@ -91,7 +93,9 @@ class MomentFamily:
     ``net``: the :class:`~seprank.models.SelfAttentionNetwork`; ``coordinate``: p
     (0-based); ``basis``: E, an object array (D', d, d) of symmetric exact
     matrices; ``inputs``: P, an object array (d, r); ``label``: where the family
-    comes from ("tokens", "vocabulary", "convolution"); ``notes``: a sentence.
+    comes from ("tokens", "vocabulary", "convolution"); ``notes``: a sentence;
+    ``shift``: E_0 (d, d) or None. ``mixed``: g_j has several degrees (residual
+    connections or a shift), so C_F is ranked whole.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> fam = token_family(SelfAttentionNetwork.random(2, 2, 1, seed=1), 0)
@@ -105,6 +109,7 @@ class MomentFamily:
     inputs: np.ndarray
     label: str = "tokens"
     notes: str = ""
+    shift: np.ndarray | None = None
 
     @property
     def d(self) -> int:
@@ -127,6 +132,10 @@ class MomentFamily:
     @property
     def residual(self) -> bool:
         return bool(self.net.residual)
+
+    @property
+    def mixed(self) -> bool:
+        return self.residual or self.shift is not None
 
 
 def _check_net(net) -> None:
@@ -169,6 +178,8 @@ def family_fraction(fam: MomentFamily) -> bool:
     False
     """
     arrays = [fam.net.weights[k] for k in "QKVO"] + [fam.basis, fam.inputs]
+    if fam.shift is not None:
+        arrays.append(fam.shift)
     return any(Fraction(x).denominator != 1 for a in arrays for x in np.asarray(a).flat)
 
 
@@ -329,7 +340,8 @@ def moment_polynomials(fam: MomentFamily, *, p: int | None = None) -> list:
     ctx = _ring(kind, fam.n_vars, p)
     gens, zero = ctx.gens(), ctx.from_dict({})
     d, net = fam.d, fam.net
-    S = [[zero] * d for _ in range(d)]
+    S = [[zero if fam.shift is None else zero + sc(fam.shift[a, b]) for b in range(d)]
+         for a in range(d)]
     for e in range(fam.n_vars):
         for a in range(d):
             for b in range(d):

@@ -113,7 +113,11 @@ def block_options(spec: BlockSpec, ops: int, n_scales: int) -> dict:
 @dataclass
 class MomentPlan:
     """What the route will build: per block the method (catalecticant / evaluation /
-    skipped) and why, the expansion (if any), the estimated seconds and peak bytes."""
+    skipped) and why, the expansion (if any), the estimated seconds and peak bytes.
+
+    >>> MomentPlan([], False, {}, 0.0, 0).to_dict()["estimated_seconds"]
+    0.0
+    """
 
     blocks: list
     expand: bool

@@ -205,7 +205,7 @@ def evaluation_ranks(fam, data: dict, specs: list[BlockSpec], p: int, rng, *,
     """
     t0 = time.perf_counter()
     C = fam.degree
-    if fam.residual:
+    if fam.mixed:
         mus, degrees = [1], [0]
         mix = np.ones((len(specs), 1), dtype=np.int64)
     else:
@@ -219,7 +219,8 @@ def evaluation_ranks(fam, data: dict, specs: list[BlockSpec], p: int, rng, *,
     y_rows = np.zeros((R, fam.d), dtype=np.int64)
     for j in range(fam.n_rows):                          # y_s = P xi_s mod p
         y_rows = (y_rows + xi[:, j, None] * data["P"][None, :, j]) % p
-    S_rows = _sym_points(rng.integers(0, p, size=(R, fam.n_vars)), E, p)
+    S_rows = (_sym_points(rng.integers(0, p, size=(R, fam.n_vars)), E, p)
+              + data["shift"][None]) % p                 # the shift E_0 once, on rows
     S_cols = _sym_points(rng.integers(0, p, size=(R, fam.n_vars)), E, p)
     mats = pair_block_values(fam, data, S_rows, y_rows, S_cols, np.array(mus), mix, sizes)
     t_eval = time.perf_counter() - t0

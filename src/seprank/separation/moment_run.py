@@ -63,7 +63,23 @@ def _record(spec, method: str, res: dict) -> dict:
 def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_p: bool,
                certify: bool) -> tuple[list[dict], dict]:
     """Rank every block as planned (module docstring); returns the block records (degree,
-    shape, cap, method, rank, upper, kind, seconds, how, ...) and phase timings."""
+    shape, cap, method, rank, upper, kind, seconds, how, ...) and phase timings.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.separation.moment_form import token_family
+    >>> from seprank.separation.moment_eval import family_residues
+    >>> from seprank.separation.moment_blocks import block_specs
+    >>> from seprank.separation.moment_plan import make_plan
+    >>> one = [[[[1]]]]
+    >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
+    >>> specs = block_specs(1, 1, 1, False)
+    >>> shape = dict(L=1, d=1, H=1, d_a=1, r=1, n_vars=1, residual=False, n_scales=2)
+    >>> plan = make_plan(specs, shape, 60, 2**30)
+    >>> blocks, _ = run_blocks(fam, family_residues(fam, 1000003), specs, plan, 1000003, 0,
+    ...                        random_p=False, certify=False)
+    >>> [(b["rank"], b["kind"]) for b in blocks]
+    [(1, 'exact'), (1, 'exact')]
+    """
     rng = np.random.default_rng(seed)
     methods = [b["method"] for b in plan.blocks]
     results: dict[int, dict] = {}
@@ -111,7 +127,18 @@ def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: in
                certify: bool, phases: dict, budget_seconds: float = 150.0) -> list[dict]:
     """Token lower bounds at N = 2, 4, ..., n_max (moment_tokens), stopping at the first N
     whose bound meets the sum of the blocks' ranks; ``budget_seconds`` (estimated) caps
-    each N's evaluations (blocks past it are skipped there)."""
+    each N's evaluations (blocks past it are skipped there).
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.separation.moment_form import token_family
+    >>> from seprank.separation.moment_eval import family_residues
+    >>> one = [[[[1]]]]
+    >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
+    >>> out = run_tokens(fam, family_residues(fam, 1000003), [{"rank": 1}, {"rank": 1}],
+    ...                  1000003, 0, 4, certify=False, phases={})
+    >>> [(t["N"], t["lower_bound"]) for t in out]
+    [(2, 2)]
+    """
     rng = np.random.default_rng(seed + 1)
     targets = [b["rank"] for b in blocks]
     goal = sum(targets)
