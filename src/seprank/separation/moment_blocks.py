@@ -49,7 +49,7 @@ from seprank.errors import ParameterError
 from seprank.scalars.primes import prev_prime
 
 __all__ = ["exponents", "BlockSpec", "block_specs", "PolyData", "poly_data",
-           "block_entries", "verify_kernel", "KEY_LIMIT"]
+           "block_entries", "block_positions", "entries_mod", "verify_kernel", "KEY_LIMIT"]
 
 #: Exponent keys (2C+1)^D' must stay below this (int64).
 KEY_LIMIT = 2**62
@@ -152,9 +152,26 @@ class PolyData:
             fb = np.ones(len(self.keys[j]), dtype=np.int64)
             for v in range(self.n_vars):
                 fb = fb * f[self.exps[j][:, v]] % p
-            cm = np.array([int(c) % p for c in self.coeffs[j]], dtype=np.int64)
-            cache[(j, p)] = cm * fb % p
+            cache[(j, p)] = self.coeff_residues(j, p) * fb % p
         return cache[(j, p)]
+
+    def coeff_residues(self, j: int, p: int) -> np.ndarray:
+        """c mod p for the terms of g_j, from 30-bit limbs of |c| (vectorized)."""
+        limbs = self.__dict__.setdefault("_limbs", {})
+        if j not in limbs:
+            co = self.coeffs[j]
+            n_limbs = max(1, (self.max_bits + 29) // 30)
+            mags = np.array([abs(int(c)) for c in co], dtype=object)
+            arr = np.zeros((len(co), n_limbs), dtype=np.int64)
+            for k in range(n_limbs):
+                arr[:, k] = ((mags >> (30 * k)) & (2**30 - 1)).astype(np.int64)
+            sign = np.array([int(c) < 0 for c in co], dtype=bool)
+            limbs[j] = (arr, sign)
+        arr, sign = limbs[j]
+        out = np.zeros(arr.shape[0], dtype=np.int64)
+        for k in range(arr.shape[1]):
+            out = (out + (arr[:, k] % p) * pow(2, 30 * k, p)) % p
+        return np.where(sign, (p - out) % p, out)
 
     @property
     def entry_bits(self) -> int:
@@ -216,6 +233,54 @@ def _fits_int64(pd: PolyData) -> bool:
     return pd.entry_bits < 62
 
 
+def block_positions(pd: PolyData, rows: np.ndarray, alphas: np.ndarray,
+                    gammas: np.ndarray) -> list:
+    """Where the entries of a block sit among the terms of the g_j (shared by every prime):
+    a list of (j, row selection, hit mask, term positions).
+
+    >>> import flint
+    >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
+    >>> pd = poly_data([t**2], 1, 2)
+    >>> [(j, h.tolist()) for j, _, h, _ in block_positions(pd, np.array([0]), np.array([[1]]),
+    ...                                                      np.array([[0], [1]]))]
+    [(0, [[False, True]])]
+    """
+    w = pd.weights()
+    ka, kg = alphas.dot(w), gammas.dot(w)
+    out = []
+    for j in np.unique(rows):
+        sel = np.nonzero(rows == j)[0]
+        hit, pos = _lookup(pd, int(j), ka[sel, None] + kg[None, :])
+        out.append((int(j), sel, hit, pos))
+    return out
+
+
+def entries_mod(pd: PolyData, located: list, alphas: np.ndarray, gammas: np.ndarray,
+                p: int) -> np.ndarray:
+    """The block's entries mod p from :func:`block_positions` (c (alpha+gamma)! / (alpha!
+    gamma!) mod p, p > C).
+
+    >>> import flint
+    >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
+    >>> pd = poly_data([5 * t**2], 1, 2)
+    >>> a, g = np.array([[1]]), np.array([[1]])
+    >>> entries_mod(pd, block_positions(pd, np.array([0]), a, g), a, g, 7).tolist()  # 10
+    [[3]]
+    """
+    _, fi = _fact_mod(pd.C, p)
+    fa = np.ones(len(alphas), dtype=np.int64)
+    fg = np.ones(len(gammas), dtype=np.int64)
+    for v in range(pd.n_vars):
+        fa = fa * fi[alphas[:, v]] % p
+        fg = fg * fi[gammas[:, v]] % p
+    out = np.zeros((len(alphas), len(gammas)), dtype=np.int64)
+    for j, sel, hit, pos in located:
+        if hit.any():
+            val = pd.residue_terms(j, p)[pos] * fa[sel, None] % p * fg[None, :] % p
+            out[sel] = np.where(hit, val, 0)
+    return out
+
+
 def block_entries(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np.ndarray,
                   *, p: int | None = None, transpose: bool = False) -> np.ndarray:
     """Entries C_F[(rows[a], alphas[a]), gammas[c]] (module docstring).
@@ -231,31 +296,15 @@ def block_entries(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np
     >>> block_entries(pd, np.array([0]), np.array([[1]]), np.array([[1]])).tolist()
     [[10]]
     """
-    w = pd.weights()
-    ka = alphas.dot(w)
-    kg = gammas.dot(w)
-    shape = (len(ka), len(kg))
-    exact64 = p is None and _fits_int64(pd)
-    out = np.zeros(shape, dtype=np.int64 if (p is not None or exact64) else object)
+    located = block_positions(pd, rows, alphas, gammas)
     if p is not None:
-        _, fi = _fact_mod(pd.C, p)
-        fa = np.ones(len(ka), dtype=np.int64)
-        fg = np.ones(len(kg), dtype=np.int64)
-        for v in range(pd.n_vars):
-            fa = fa * fi[alphas[:, v]] % p
-            fg = fg * fi[gammas[:, v]] % p
-    else:
-        table = _binom_table(pd.C)
-    for j in np.unique(rows):
-        sel = np.nonzero(rows == j)[0]
-        K = ka[sel, None] + kg[None, :]
-        hit, pos = _lookup(pd, int(j), K)
-        if not hit.any():
-            continue
-        if p is not None:
-            val = pd.residue_terms(int(j), p)[pos] * fa[sel, None] % p * fg[None, :] % p
-            out[sel] = np.where(hit, val, 0)
-        else:
+        out = entries_mod(pd, located, alphas, gammas, p)
+        return out.T if transpose else out
+    exact64 = _fits_int64(pd)
+    out = np.zeros((len(alphas), len(gammas)), dtype=np.int64 if exact64 else object)
+    table = _binom_table(pd.C)
+    for j, sel, hit, pos in located:
+        if hit.any():
             out[sel] = _exact_rows(pd, j, sel, hit, pos, alphas, gammas, table, exact64)
     return out.T if transpose else out
 
@@ -279,18 +328,18 @@ def _verify_primes(bits_needed: int) -> list[int]:
     return primes
 
 
-def verify_kernel(entries_of, n_long: int, X: list, entry_bits: int,
+def verify_kernel(residues_of, n_long: int, X: list, entry_bits: int,
                   chunk: int = 4096) -> bool:
-    """True iff B X = 0 exactly, for the block B given by rows (module docstring).
+    """True iff B X = 0 exactly, for the block B given by its rows mod primes (module docstring).
 
-    ``entries_of(lo, hi)`` returns the exact rows lo..hi-1 of B (int64 or object
-    array); ``X``: kernel vectors (tuples of ints, length = number of columns);
-    ``entry_bits``: |B entries| < 2^entry_bits. The check is modulo primes < 2^21 whose
-    product exceeds 2 n max|B| max|x|.
+    ``residues_of(lo, hi, primes)`` returns the rows lo..hi-1 of B modulo each prime (a
+    list of int64 arrays); ``X``: kernel vectors (tuples of ints, length = number of
+    columns); ``entry_bits``: |B entries| < 2^entry_bits. The check is modulo primes
+    < 2^21 whose product exceeds 2 n max|B| max|x|.
 
     >>> B = np.array([[1, 2], [2, 4], [3, 6]])
-    >>> verify_kernel(lambda lo, hi: B[lo:hi], 3, [(2, -1)], 3), verify_kernel(
-    ...     lambda lo, hi: B[lo:hi], 3, [(1, 1)], 3)
+    >>> rows = lambda lo, hi, qs: [B[lo:hi] % q for q in qs]
+    >>> verify_kernel(rows, 3, [(2, -1)], 3), verify_kernel(rows, 3, [(1, 1)], 3)
     (True, False)
     """
     if not X:
@@ -299,14 +348,14 @@ def verify_kernel(entries_of, n_long: int, X: list, entry_bits: int,
     xbits = max(abs(int(v)).bit_length() for x in X for v in x)
     primes = _verify_primes(entry_bits + xbits + n.bit_length() + 2)
     Xo = np.array([[int(v) for v in x] for x in X], dtype=object).T   # n x k
-    Xq = {q: np.mod(Xo, q).astype(np.float64) for q in primes}
+    Xq = [np.mod(Xo, q).astype(np.float64) for q in primes]
     for lo in range(0, n_long, chunk):
-        blk = entries_of(lo, min(n_long, lo + chunk))
-        for q in primes:
-            Bq = np.mod(blk, q).astype(np.float64)
-            acc = np.zeros((Bq.shape[0], Xo.shape[1]), dtype=np.float64)
+        for q, Bq, Xqq in zip(primes, residues_of(lo, min(n_long, lo + chunk), primes), Xq,
+                              strict=True):
+            Bf = Bq.astype(np.float64)
+            acc = np.zeros((Bf.shape[0], Xqq.shape[1]), dtype=np.float64)
             for c0 in range(0, n, 1024):
-                acc = np.mod(acc + Bq[:, c0:c0 + 1024] @ Xq[q][c0:c0 + 1024], q)
+                acc = np.mod(acc + Bf[:, c0:c0 + 1024] @ Xqq[c0:c0 + 1024], q)
             if acc.any():
                 return False
     return True
