@@ -100,6 +100,8 @@ __all__ = ["moment_separation_rank", "MomentSeparationResult", "DEFAULT_BUDGET_S
 
 #: Estimated seconds the route may plan for (blocks past it are skipped, largest first).
 DEFAULT_BUDGET_SECONDS = 600.0
+#: Share of the budget that the token search over N may spend (wall time).
+TOKEN_BUDGET_SHARE = 0.25
 
 
 @dataclass
@@ -274,7 +276,8 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     tokens = []
     if fam.label == "tokens":
         n_max = 2 * net.d_x + 2 if max_seq_len is None else max_seq_len
-        tokens = run_tokens(fam, data, blocks, p, seed, n_max, certify=certify, phases=phases)
+        tokens = run_tokens(fam, data, blocks, p, seed, n_max, certify=certify, phases=phases,
+                            budget_seconds=max(5.0, TOKEN_BUDGET_SHARE * budget_seconds))
     details = {"prime": p, "prime_drawn_at_random": random_p, "seed": seed,
                "plan": plan.to_dict(), "timing": phases, "family": info,
                "count_bound": fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),

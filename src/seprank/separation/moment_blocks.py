@@ -10,38 +10,47 @@ For F(xi, U, W) = sum_j xi_j g_j(U + W) with g_j = sum_beta c^(j)_beta t^beta
 
 Without residual connections every g_j is homogeneous of degree C, so the entry
 vanishes unless |alpha| + |gamma| = C: C_F is block diagonal, block b (b = |gamma|)
-with rows (j, alpha), |alpha| = C - b and columns gamma, |gamma| = b. Scaling row
-(j, alpha) by alpha! and column gamma by gamma! gives the catalecticant
-[(alpha+gamma)! c_{alpha+gamma}]: same rank. With residual connections the degrees
-mix; the matrix is ranked whole (rows |alpha| <= C, columns |gamma| <= C).
+with rows (j, alpha), |alpha| = C - b and columns gamma, |gamma| = b. With residual
+connections (or a shifted family) the degrees mix; the matrix is ranked whole
+(rows |alpha| <= C, columns |gamma| <= C).
 
-Building entries
-----------------
+What is built: the catalecticant
+--------------------------------
+Multiplying row (j, alpha) by alpha! and column gamma by gamma! (nonzero integers)
+turns C_F into
+
+    K[(j, alpha), gamma] = (alpha + gamma)! c^(j)_{alpha+gamma}     (beta! = prod_e beta_e!),
+
+of the same rank, whose entries are the terms of g_j times a factor that depends on
+the term alone: every entry is a lookup, c_beta beta! precomputed per term (exactly,
+or mod p). Kernel vectors of K are kernel vectors of C_F after the column scaling
+x_gamma -> gamma! x_gamma, and its nonzero minors are nonzero minors of C_F times
+nonzero factors: every rank statement about K is one about C_F.
+
 Exponent vectors are encoded as integers key(e) = sum_v e_v (2C+1)^v. Every
 exponent of alpha, gamma and of the terms of g_j is <= C, so every exponent of
 alpha + gamma is <= 2C < 2C + 1: no digit carries, the key is additive
 (key(alpha + gamma) = key(alpha) + key(gamma)) and injective on such vectors; the
-coefficient of alpha + gamma is found by a binary search in the sorted keys of g_j
-(with residual connections |alpha| + |gamma| may exceed C: no term, entry 0).
-Entries are built mod p (residues, via factorials) or exactly
-(int64 when every entry provably fits in 62 bits, Python ints otherwise), for
-any subset of rows and columns.
+term alpha + gamma is found by a binary search in the sorted keys of g_j (with
+residual connections |alpha| + |gamma| may exceed C: no term, entry 0). Entries
+are built mod p or exactly (int64 when every entry provably fits in 62 bits,
+Python ints otherwise), for any subset of rows and columns.
 
 Exact kernels of tall blocks (:func:`verify_kernel`)
 --------------------------------------------------
-A kernel vector x of a row subset is a kernel vector of the whole block iff
-B x = 0 row by row. That is checked modulo primes q_1, ..., q_k < 2^21 (float64
+A kernel vector x of a row subset of K is a kernel vector of the whole block iff
+K x = 0 row by row. That is checked modulo primes q_1, ..., q_k < 2^21 (float64
 BLAS products are exact: entries < 2^21, inner dimension split into pieces of
 <= 2^10, so every partial sum stays below 2^53) whose product exceeds
-2 n max|B| max|x| >= 2 |(B x)_i|: a residue 0 modulo that product then forces
-(B x)_i = 0 (Chinese remainder theorem).
+2 n max|K| max|x| >= 2 |(K x)_i|: a residue 0 modulo that product then forces
+(K x)_i = 0 (Chinese remainder theorem).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from math import comb
+from math import comb, factorial, prod
 
 import numpy as np
 
@@ -145,7 +154,7 @@ class PolyData:
         return np.array([self.radix**v for v in range(self.n_vars)], dtype=np.int64)
 
     def residue_terms(self, j: int, p: int) -> np.ndarray:
-        """c_beta beta! mod p for the terms of g_j (cached per prime)."""
+        """c_beta beta! mod p for the terms of g_j (cached per prime; p > C)."""
         cache = self.__dict__.setdefault("_mod_cache", {})
         if (j, p) not in cache:
             f, _ = _fact_mod(self.C, p)
@@ -154,6 +163,16 @@ class PolyData:
                 fb = fb * f[self.exps[j][:, v]] % p
             cache[(j, p)] = self.coeff_residues(j, p) * fb % p
         return cache[(j, p)]
+
+    def exact_terms(self, j: int) -> np.ndarray:
+        """c_beta beta! exactly (object array, cached)."""
+        cache = self.__dict__.setdefault("_exact_cache", {})
+        if j not in cache:
+            fact = [factorial(k) for k in range(self.C + 1)]
+            cache[j] = np.array([int(c) * prod(fact[int(k)] for k in e)
+                                 for c, e in zip(self.coeffs[j], self.exps[j], strict=True)],
+                                dtype=object)
+        return cache[j]
 
     def coeff_residues(self, j: int, p: int) -> np.ndarray:
         """c mod p for the terms of g_j, from 30-bit limbs of |c| (vectorized)."""
@@ -175,8 +194,8 @@ class PolyData:
 
     @property
     def entry_bits(self) -> int:
-        """|C_F entries| < 2^entry_bits: |c| < 2^max_bits, prod binom <= binom(C, .) <= 2^C."""
-        return self.max_bits + self.C
+        """|K entries| < 2^entry_bits: |c| < 2^max_bits and beta! <= C!."""
+        return self.max_bits + factorial(self.C).bit_length()
 
 
 def poly_data(polys, n_vars: int, C: int) -> PolyData:
@@ -208,11 +227,6 @@ def poly_data(polys, n_vars: int, C: int) -> PolyData:
     return PolyData(n_vars, C, radix, keys, exps, coeffs, bits)
 
 
-@lru_cache(maxsize=16)
-def _binom_table(C: int) -> np.ndarray:
-    return np.array([[comb(n, k) for k in range(C + 1)] for n in range(C + 1)], dtype=object)
-
-
 def _fact_mod(C: int, p: int) -> tuple[np.ndarray, np.ndarray]:
     f = [1] * (C + 1)
     for i in range(1, C + 1):
@@ -227,10 +241,6 @@ def _lookup(pd: PolyData, j: int, K: np.ndarray) -> tuple[np.ndarray, np.ndarray
         return np.zeros(K.shape, dtype=bool), np.zeros(K.shape, dtype=np.int64)
     pos = np.minimum(np.searchsorted(keys, K), len(keys) - 1)
     return keys[pos] == K, pos
-
-
-def _fits_int64(pd: PolyData) -> bool:
-    return pd.entry_bits < 62
 
 
 def block_positions(pd: PolyData, rows: np.ndarray, alphas: np.ndarray,
@@ -255,35 +265,27 @@ def block_positions(pd: PolyData, rows: np.ndarray, alphas: np.ndarray,
     return out
 
 
-def entries_mod(pd: PolyData, located: list, alphas: np.ndarray, gammas: np.ndarray,
-                p: int) -> np.ndarray:
-    """The block's entries mod p from :func:`block_positions` (c (alpha+gamma)! / (alpha!
-    gamma!) mod p, p > C).
+def entries_mod(pd: PolyData, located: list, shape: tuple[int, int], p: int,
+                dtype=np.int64) -> np.ndarray:
+    """The catalecticant's entries mod p from :func:`block_positions` (c_beta beta! mod p).
 
     >>> import flint
     >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
     >>> pd = poly_data([5 * t**2], 1, 2)
     >>> a, g = np.array([[1]]), np.array([[1]])
-    >>> entries_mod(pd, block_positions(pd, np.array([0]), a, g), a, g, 7).tolist()  # 10
+    >>> entries_mod(pd, block_positions(pd, np.array([0]), a, g), (1, 1), 7).tolist()  # 10
     [[3]]
     """
-    _, fi = _fact_mod(pd.C, p)
-    fa = np.ones(len(alphas), dtype=np.int64)
-    fg = np.ones(len(gammas), dtype=np.int64)
-    for v in range(pd.n_vars):
-        fa = fa * fi[alphas[:, v]] % p
-        fg = fg * fi[gammas[:, v]] % p
-    out = np.zeros((len(alphas), len(gammas)), dtype=np.int64)
+    out = np.zeros(shape, dtype=dtype)
     for j, sel, hit, pos in located:
         if hit.any():
-            val = pd.residue_terms(j, p)[pos] * fa[sel, None] % p * fg[None, :] % p
-            out[sel] = np.where(hit, val, 0)
+            out[sel] = np.where(hit, pd.residue_terms(j, p).astype(dtype)[pos], 0)
     return out
 
 
 def block_entries(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np.ndarray,
                   *, p: int | None = None, transpose: bool = False) -> np.ndarray:
-    """Entries C_F[(rows[a], alphas[a]), gammas[c]] (module docstring).
+    """Catalecticant entries K[(rows[a], alphas[a]), gammas[c]] (module docstring).
 
     ``rows``: the index j of each row, ``alphas`` its exponent vector; ``gammas``: the
     columns. Mod p: int64 residues; exact: int64 when the entries provably fit, else an
@@ -292,31 +294,22 @@ def block_entries(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np
     >>> import flint
     >>> ctx = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex")
     >>> (t,) = ctx.gens()
-    >>> pd = poly_data([5 * t**2], 1, 2)                # F = 5 xi (u + w)^2
+    >>> pd = poly_data([5 * t**2], 1, 2)           # F = 5 xi (u + w)^2: C_F entry 10, K 10
     >>> block_entries(pd, np.array([0]), np.array([[1]]), np.array([[1]])).tolist()
     [[10]]
     """
     located = block_positions(pd, rows, alphas, gammas)
+    shape = (len(alphas), len(gammas))
     if p is not None:
-        out = entries_mod(pd, located, alphas, gammas, p)
+        out = entries_mod(pd, located, shape, p)
         return out.T if transpose else out
-    exact64 = _fits_int64(pd)
-    out = np.zeros((len(alphas), len(gammas)), dtype=np.int64 if exact64 else object)
-    table = _binom_table(pd.C)
+    exact64 = pd.entry_bits < 62
+    out = np.zeros(shape, dtype=np.int64 if exact64 else object)
     for j, sel, hit, pos in located:
         if hit.any():
-            out[sel] = _exact_rows(pd, j, sel, hit, pos, alphas, gammas, table, exact64)
+            vals = np.where(hit, pd.exact_terms(j)[pos], 0)
+            out[sel] = vals.astype(np.int64) if exact64 else vals
     return out.T if transpose else out
-
-
-def _exact_rows(pd, j, sel, hit, pos, alphas, gammas, table, exact64):
-    mult = np.ones(hit.shape, dtype=object)
-    for v in range(pd.n_vars):
-        a = alphas[sel, v][:, None]
-        g = gammas[:, v][None, :]
-        mult = mult * table[np.minimum(a + g, pd.C), np.minimum(a, pd.C)]
-    vals = np.where(hit, pd.coeffs[j][pos] * mult, 0)
-    return vals.astype(np.int64) if exact64 else vals
 
 
 def _verify_primes(bits_needed: int) -> list[int]:
@@ -333,12 +326,12 @@ def verify_kernel(residues_of, n_long: int, X: list, entry_bits: int,
     """True iff B X = 0 exactly, for the block B given by its rows mod primes (module docstring).
 
     ``residues_of(lo, hi, primes)`` returns the rows lo..hi-1 of B modulo each prime (a
-    list of int64 arrays); ``X``: kernel vectors (tuples of ints, length = number of
+    list of float64 arrays of residues); ``X``: kernel vectors (tuples of ints, length = number of
     columns); ``entry_bits``: |B entries| < 2^entry_bits. The check is modulo primes
     < 2^21 whose product exceeds 2 n max|B| max|x|.
 
     >>> B = np.array([[1, 2], [2, 4], [3, 6]])
-    >>> rows = lambda lo, hi, qs: [B[lo:hi] % q for q in qs]
+    >>> rows = lambda lo, hi, qs: [(B[lo:hi] % q).astype(float) for q in qs]
     >>> verify_kernel(rows, 3, [(2, -1)], 3), verify_kernel(rows, 3, [(1, 1)], 3)
     (True, False)
     """
@@ -350,9 +343,8 @@ def verify_kernel(residues_of, n_long: int, X: list, entry_bits: int,
     Xo = np.array([[int(v) for v in x] for x in X], dtype=object).T   # n x k
     Xq = [np.mod(Xo, q).astype(np.float64) for q in primes]
     for lo in range(0, n_long, chunk):
-        for q, Bq, Xqq in zip(primes, residues_of(lo, min(n_long, lo + chunk), primes), Xq,
+        for q, Bf, Xqq in zip(primes, residues_of(lo, min(n_long, lo + chunk), primes), Xq,
                               strict=True):
-            Bf = Bq.astype(np.float64)
             acc = np.zeros((Bf.shape[0], Xqq.shape[1]), dtype=np.float64)
             for c0 in range(0, n, 1024):
                 acc = np.mod(acc + Bf[:, c0:c0 + 1024] @ Xqq[c0:c0 + 1024], q)

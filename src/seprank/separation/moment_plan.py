@@ -27,7 +27,7 @@ from math import comb
 
 from seprank.separation.moment_blocks import KEY_LIMIT, BlockSpec
 
-__all__ = ["expansion_cost", "eval_ops", "block_options", "MomentPlan", "make_plan",
+__all__ = ["expansion_cost", "eval_ops", "block_options", "MomentPlan", "make_plan", "subset_rows",
            "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS"]
 
 #: Term products per second of flint's fmpz_mpoly multiplication. Measured: the L = 3,
@@ -41,8 +41,20 @@ EVAL_OPS_RATE = 1.2e9
 RANK_FLOPS = 1.5e9
 #: Bytes per stored polynomial term, beyond 8 per exponent word (flint + numpy copies).
 _TERM_BYTES = 120
-#: Extra rows of the long side of a catalecticant block beyond its short side.
-SUBSET_EXTRA = 0.1
+#: Extra rows of the long side of a catalecticant block beyond its short side (a share
+#: of the short side, at least ``SUBSET_MIN_EXTRA``): enough, in the runs so far, for the
+#: subset to reach the block's rank (a subset that does not is caught by the kernel check).
+SUBSET_EXTRA = 0.03
+SUBSET_MIN_EXTRA = 32
+
+
+def subset_rows(long_: int, short: int) -> int:
+    """Rows of the long side that a catalecticant block is ranked on.
+
+    >>> subset_rows(97240, 2002), subset_rows(40, 30)
+    (2062, 40)
+    """
+    return min(long_, short + max(SUBSET_MIN_EXTRA, int(SUBSET_EXTRA * short)))
 
 
 def _terms(n_vars: int, degree: int, residual: bool) -> int:
@@ -94,11 +106,11 @@ def block_options(spec: BlockSpec, ops: int, n_scales: int) -> dict:
 
     >>> o = block_options(BlockSpec(2, 2, (220, 55)), 796, 5)
     >>> o["catalecticant"]["rows"], o["evaluation"]["evaluations"]
-    (71, 15125)
+    (87, 15125)
     """
     m, n = spec.shape
     long_, short = max(m, n), min(m, n)
-    rows = min(long_, short + max(16, int(SUBSET_EXTRA * short)))
+    rows = subset_rows(long_, short)
     cat_entries = rows * short
     cat = {"rows": rows, "entries": cat_entries,
            "seconds": cat_entries * 2e-7 + rows * short * short / RANK_FLOPS,

@@ -44,7 +44,7 @@ from seprank.separation.moment_blocks import (
     verify_kernel,
 )
 from seprank.separation.moment_eval import pair_block_values
-from seprank.separation.moment_plan import SUBSET_EXTRA
+from seprank.separation.moment_plan import subset_rows
 
 __all__ = ["catalecticant_rank", "evaluation_ranks", "vandermonde_mix", "PRIMES_IN_RANGE",
            "RANDOM_PRIME_RANGE", "CERTIFY_MAX_SHORT"]
@@ -88,7 +88,8 @@ class _TallBlock:
         else:
             a, g, rows = self.rows_a[idx], self.gammas, self.rows_j[idx]
         located = block_positions(self.pd, rows, a, g)
-        out = [entries_mod(self.pd, located, a, g, q) for q in primes]
+        shape = (len(a), len(g))
+        out = [entries_mod(self.pd, located, shape, q, dtype=np.float64) for q in primes]
         return [m.T for m in out] if self.transposed else out
 
     def entries(self, idx: np.ndarray, p: int | None, chunk: int = 2048) -> np.ndarray:
@@ -137,7 +138,7 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     """
     t0 = time.perf_counter()
     tall = _TallBlock(pd, spec, r)
-    n_sub = min(tall.long, tall.short + max(16, int(SUBSET_EXTRA * tall.short)))
+    n_sub = subset_rows(tall.long, tall.short)
     idx = np.sort(rng.choice(tall.long, size=n_sub, replace=False))
     rank, ok = _rank_mod(tall.entries(idx, p), p, certify)
     out = {"rank": rank, "upper": tall.short, "kind": "lower_bound", "rows_ranked": n_sub,

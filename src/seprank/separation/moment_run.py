@@ -12,6 +12,7 @@ token lower bound meets the moment-form value.
 
 from __future__ import annotations
 
+import logging
 import time
 from fractions import Fraction
 from math import lcm
@@ -26,6 +27,9 @@ from seprank.separation.moment_ranks import catalecticant_rank, evaluation_ranks
 from seprank.separation.moment_tokens import token_lower_bound
 
 __all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
+
+#: Progress (one line per block and per N) at INFO level, for long runs.
+LOG = logging.getLogger("seprank.moment")
 
 
 def integer_poly_data(polys, n_vars: int, C: int) -> PolyData:
@@ -90,6 +94,8 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
         for i, res in zip(ev, evaluation_ranks(fam, data, [specs[i] for i in ev], p, rng,
                                                certify=certify), strict=True):
             results[i] = _record(specs[i], "evaluation", res)
+            LOG.info("block %s %s: rank %d (%s), %s", specs[i].label, specs[i].shape,
+                     res["rank"], res["kind"], res["how"])
         phases["evaluation_blocks"] = round(time.perf_counter() - t0, 4)
     cat = [i for i, m in enumerate(methods) if m == "catalecticant"]
     if plan.can_expand:
@@ -99,6 +105,8 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
         t0 = time.perf_counter()
         pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
         phases["expansion"] = round(time.perf_counter() - t0, 4)
+        LOG.info("expansion of G_L: %.1f s, coefficients < 2^%d", phases["expansion"],
+                 pd.max_bits)
         t0 = time.perf_counter()
         for i in cat:
             res = catalecticant_rank(pd, specs[i], fam.n_rows, p, rng, random_prime=random_p,
@@ -108,6 +116,8 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
                 res["rank"] = max(res["rank"], prior["rank"])
                 res["how"] = f"{res['how']} (after {prior['how']})"
             results[i] = _record(specs[i], "catalecticant", res)
+            LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", specs[i].label, specs[i].shape,
+                     res["rank"], res["kind"], res["seconds"], res["how"])
         phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
     blocks = []
     for i, spec in enumerate(specs):
@@ -126,8 +136,9 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
 def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: int, *,
                certify: bool, phases: dict, budget_seconds: float = 150.0) -> list[dict]:
     """Token lower bounds at N = 2, 4, ..., n_max (moment_tokens), stopping at the first N
-    whose bound meets the sum of the blocks' ranks; ``budget_seconds`` (estimated) caps
-    each N's evaluations (blocks past it are skipped there).
+    whose bound meets the sum of the blocks' ranks, or when ``budget_seconds`` (wall time
+    of the whole search) is spent; each N's evaluations are capped by the budget left
+    (blocks past it are skipped there).
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> from seprank.separation.moment_form import token_family
@@ -143,13 +154,17 @@ def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: in
     targets = [b["rank"] for b in blocks]
     goal = sum(targets)
     ops = eval_ops(fam.net.L, fam.d, fam.net.H, fam.net.d_a)
-    max_evals = budget_seconds * EVAL_OPS_RATE / ops
     out = []
     t0 = time.perf_counter()
     for N in range(2, n_max + 1, 2):
+        left = budget_seconds - (time.perf_counter() - t0)
+        if left <= 0:
+            break
         res = token_lower_bound(fam, data, targets, N, p, rng, certify=certify,
-                                max_evaluations=max_evals)
+                                max_evaluations=left * EVAL_OPS_RATE / ops)
         out.append(res)
+        LOG.info("tokens N = %d: lower bound %d of %d, %s", N, res["lower_bound"], goal,
+                 res["seconds"])
         if res["lower_bound"] >= goal:
             break
     phases["token_search"] = round(time.perf_counter() - t0, 4)
