@@ -88,7 +88,7 @@ def _subprocess_case(args: tuple) -> dict:
     log = OUT / f"sep_rank_moment_case_{'_'.join(map(str, args))}.log"
     OUT.mkdir(exist_ok=True)
     with open(log, "w") as err:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True, timeout=900)
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True, timeout=2400)
     if proc.returncode:
         return {"case": args, "error": log.read_text().strip().splitlines()[-1:]}
     return json.loads(proc.stdout)

@@ -146,18 +146,21 @@ def test_catalecticant_entries_equal_direct_expansion(residual):
             alphas, gammas = exponents(D, spec.row_degree), exponents(D, spec.degree)
         rows_j = np.repeat(np.arange(d), len(alphas))
         rows_a = np.tile(alphas, (d, 1))
-        B = block_entries(pd, rows_j, rows_a, gammas)
-        Bp = block_entries(pd, rows_j, rows_a, gammas, p=P)
-        assert ((B.astype(object) % P).astype(np.int64) == Bp).all()
+        B = block_entries(pd, rows_j, rows_a, gammas)                     # C_F, exact
+        K = block_entries(pd, rows_j, rows_a, gammas, form="catalecticant")
+        assert ((B.astype(object) % P).astype(np.int64)
+                == block_entries(pd, rows_j, rows_a, gammas, p=P, form="binomial")).all()
+        assert ((K.astype(object) % P).astype(np.int64)
+                == block_entries(pd, rows_j, rows_a, gammas, p=P)).all()
         fact = [1, 1, 2, 6, 24]
         for r, (j, a) in enumerate(zip(rows_j, rows_a, strict=True)):
             xj = tuple(int(k == j) for k in range(d))
             for c, g in enumerate(gammas):
                 key = (xj + tuple(int(t) for t in a), tuple(int(t) for t in g))
+                assert int(B[r, c]) == direct.get(key, 0)
                 scale = int(np.prod([fact[int(t)] for t in a]) * np.prod([fact[int(t)]
                                                                         for t in g]))
-                # the route builds the catalecticant: C_F scaled by alpha! gamma!
-                assert int(B[r, c]) == direct.get(key, 0) * scale
+                assert int(K[r, c]) == direct.get(key, 0) * scale    # alpha! gamma! C_F
         nonzero += int((B != 0).sum())
     assert nonzero == len(direct)        # no coefficient lies outside the blocks
 
@@ -325,7 +328,8 @@ def test_memory_estimate_refuses_in_one_line():
 
 @pytest.mark.parametrize("kwargs", [{"certify": 1}, {"position": -1}, {"seed": "0"},
                                     {"max_seq_len": 1}, {"max_memory": 0},
-                                    {"coordinate": 5}, {"prime": 91}, {"budget_seconds": 0}])
+                                    {"coordinate": 5}, {"prime": 91}, {"prime": 3},
+                                    {"budget_seconds": 0}])
 def test_bad_arguments_are_refused(kwargs):
     net = SelfAttentionNetwork.random(1, 2, 1, seed=0)
     with pytest.raises(seprank.errors.SeprankError):

@@ -207,10 +207,15 @@ def _threshold_N(fam) -> tuple[int, int]:
     return fam.n_rows + 1, fam.n_rows
 
 
-def _prime(prime, seed) -> tuple[int, bool]:
+def _prime(prime, seed, C: int) -> tuple[int, bool]:
     if prime is None:
         return random_prime(*RANDOM_PRIME_RANGE, random.Random(seed)), True
-    return require_prime(prime, max_value=MAX_EVAL_PRIME), False
+    p = require_prime(prime, max_value=MAX_EVAL_PRIME)
+    if p <= 2 * (C + 1):
+        raise ParameterError(f"prime = {p} is too small: the degree split needs C + 1 = {C + 1} "
+                             f"distinct scales and factorials up to C! nonzero; use p > "
+                             f"{2 * (C + 1)}")
+    return p, False
 
 
 def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embedding=None,
@@ -268,7 +273,7 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
         raise MemoryLimitError(f"the moment route needs about {format_bytes(plan.peak_bytes)} "
                                f"(estimated before building), over the limit "
                                f"{format_bytes(limit)}")
-    p, random_p = _prime(prime, seed)
+    p, random_p = _prime(prime, seed, fam.degree)
     data = family_residues(fam, p)
     blocks, phases = run_blocks(fam, data, specs, plan, p, seed, random_p=random_p,
                                 certify=certify)
@@ -298,7 +303,7 @@ def _assemble(fam, blocks, tokens, details, position, thr) -> MomentSeparationRe
     if lower == upper:
         kind, value = "exact", upper
         exact_from = min([lower_N] + ([saturation] if saturation else []))
-    elif kinds <= {"exact", "probabilistic"}:
+    elif kinds <= {"exact", "probabilistic"} and lower <= moment_lower:
         kind, value, exact_from = "probabilistic", moment_lower, None
         details["error_bound"] = sum(b.get("error_bound", 0.0) for b in blocks)
     else:

@@ -28,6 +28,7 @@ What each block result claims
 from __future__ import annotations
 
 import time
+from math import factorial, prod
 
 import flint
 import numpy as np
@@ -79,6 +80,14 @@ class _TallBlock:
         self.transposed = spec.shape[0] < spec.shape[1]
         self.long = max(spec.shape)
         self.short = min(spec.shape)
+
+    def catalecticant_vectors(self, vecs: list) -> list:
+        """Kernel vectors x of C_F (tall orientation) -> y with K y = 0 iff C_F x = 0:
+        y = (C! / e!) x, e the exponent vector of each column (moment_blocks docstring)."""
+        cols = self.rows_a if self.transposed else self.gammas
+        big = factorial(self.pd.C)
+        scale = [big // prod(factorial(int(k)) for k in e) for e in cols]
+        return [tuple(int(v) * s for v, s in zip(x, scale, strict=True)) for x in vecs]
 
     def residues(self, lo: int, hi: int, primes: list[int]) -> list[np.ndarray]:
         """Rows lo..hi-1 (tall orientation) modulo each prime, one key lookup for all."""
@@ -171,7 +180,8 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
             return
         vecs = [tuple(v) for v in mm.upper.vectors]
         full = len(idx) == tall.long
-        good = full or verify_kernel(tall.residues, tall.long, vecs, tall.pd.entry_bits)
+        good = full or verify_kernel(tall.residues, tall.long, tall.catalecticant_vectors(vecs),
+                                     tall.pd.entry_bits)
         if good:
             out.update(rank=max(out["rank"], mm.rank), upper=mm.rank, kind="exact",
                        kernel_vectors=len(vecs))
