@@ -400,24 +400,17 @@ def lemma6_identity(depth: int, heads: int = 1, da: int = 3, seq_len: int = 2, h
     >>> lemma6_identity(depth=2, corrected=True)["identity_holds"]
     True
     """
-    import numpy as np
 
     from seprank.constructions import lemma6 as l6
     from seprank.models.network import SelfAttentionNetwork
     from seprank.proof.evidence import jsonable
-    from seprank.scalars.sphere import sphere_points
 
     params = {"depth": depth, "heads": heads, "da": da, "seq_len": seq_len, "half": half,
               "seed": seed, "corrected": corrected, "delay_s": delay_s}
     get_computation("lemma6").normalize(params)
     L, H, d_a, N = depth, heads, da, seq_len
     fixes = set(l6.CORRECTIONS) if corrected else set()
-    d = H * (d_a - 1) // 2
-    if d == 1:
-        V = np.empty((half, 1), dtype=object)
-        V[:, 0] = [1 if k % 2 == 0 else -1 for k in range(half)]
-    else:
-        V = sphere_points(half, d, seed=seed)
+    V = l6.lemma6_V(H, d_a, half, seed=seed)
     lam = 3 ** (L - 2)
     out: dict[str, Any] = {
         "depth": L, "heads": H, "d_a": d_a, "d_x": H * d_a, "seq_len": N, "M": 2 * half,
