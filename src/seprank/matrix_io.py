@@ -201,12 +201,12 @@ def read_csv_rows(path: str | os.PathLike) -> list[list[str]]:
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
     ...     f = Path(d) / "m.csv"
-    ...     _ = f.write_text("# V, two rows\n1, 2\n3,\"1/2\"\n")
+    ...     _ = f.write_text("# V, two rows\\n1, 2\\n3,\\"1/2\\"\\n")
     ...     read_csv_rows(f)
     [['1', '2'], ['3', '1/2']]
     >>> with tempfile.TemporaryDirectory() as d:
     ...     f = Path(d) / "m.csv"
-    ...     _ = f.write_text("a,b\n1,2\n")
+    ...     _ = f.write_text("a,b\\n1,2\\n")
     ...     try:
     ...         read_csv_rows(f)
     ...     except InputError as exc:
