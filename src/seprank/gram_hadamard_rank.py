@@ -360,7 +360,7 @@ class HadamardRankResult:
     def _repr_html_(self) -> str:
         """HTML display (Jupyter).
 
-        >>> hadamard_rank([[1], [2]], 1)._repr_html_()[:31]
+        >>> hadamard_rank([[1], [2]], 1)._repr_html_()[:30]
         '<table><caption>rank 1 (exact)'
         """
         from seprank._display import html_table
