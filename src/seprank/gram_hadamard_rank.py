@@ -466,8 +466,8 @@ def _verify(matrix, res: RankResult, over_gf_p: bool, times: dict) -> bool:
 
 
 def _float_path(rows, lam: int, times: dict) -> tuple[RankResult | None, str]:
-    """numpy's float64 rank of (V V^T)**lam computed in float64 from V."""
-    import seprank
+    """numpy's float64 rank of (V V^T)**lam computed in float64 from V (SVD, float_engine)."""
+    from seprank.linalg.float_engine import float_rank
 
     t0 = time.perf_counter()
     try:
@@ -481,9 +481,12 @@ def _float_path(rows, lam: int, times: dict) -> tuple[RankResult | None, str]:
     if not np.isfinite(Gf).all():
         return None, ("float64 overflow: entries of G exceed 1.8e308 (no float rank; the "
                       "exact path has no such limit)")
-    res = seprank.rank(Gf, "float")
-    times["float_rank_s"] = time.perf_counter() - t1
-    return res, ""
+    r, details = float_rank(Gf)
+    seconds = time.perf_counter() - t1
+    times["float_rank_s"] = seconds
+    return RankResult(value=r, kind="float_estimate", method="numpy-svd", field="RR",
+                      shape=Gf.shape, details=details,
+                      note="floating-point estimate: no guarantee", seconds=seconds), ""
 
 
 def _check_arguments(lam, method, prime, certify, float_rank) -> None:
