@@ -591,7 +591,7 @@ def _cmd_float_vs_exact(args: argparse.Namespace) -> int:
     lams = parse_range(args.lam, "--lam")
     with _progress_bar("float vs exact", not args.no_progress) as update:
         study = run_study(family, ds, lams, V=V, seed=args.seed, max_n=args.max_n,
-                          rtol=args.rtol, progress=update)
+                          rtol=args.rtol, blas_threads=args.blas_threads, progress=update)
     paths = write_study(args.out, study, plot=not args.no_plot)
     skipped = study["skipped"]
     left = (f" ({len(skipped)} left out: n > max_n = {args.max_n})" if skipped else "")
@@ -629,6 +629,9 @@ def _add_float_vs_exact_parser(sub) -> None:
     p.add_argument("--rtol", type=float, default=None, metavar="R",
                    help="float rank = singular values above R * sigma_max (default: numpy's "
                    "n * eps)")
+    p.add_argument("--blas-threads", type=int, default=1, metavar="N",
+                   help="threads of numpy's BLAS during the study (default %(default)s, like "
+                   "flint's rank, so that the times compare; 0 leaves them as they are)")
     p.add_argument("--no-plot", action="store_true", help="write no PNG")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (it is drawn on stderr, on a terminal only)")

@@ -268,27 +268,39 @@ def study_row(family: str, d: int, lam: int, *, seed: int = 0, V=None,
 
 
 def run_study(family: str, ds: list[int] | None, lams: list[int], *, V=None, seed: int = 0,
-              max_n: int = 1000, rtol: float | None = None,
+              max_n: int = 1000, rtol: float | None = None, blas_threads: int = 1,
               progress: Callable[[int, int, str], None] | None = None) -> dict[str, Any]:
     """Run :func:`study_row` over the grid; ``progress(done, total, label)`` after each case.
 
     ``V`` (rows of ints or Fractions, e.g. from :func:`seprank.gram_hadamard_rank.read_V`)
-    only with ``family="file"``. Returns ``parameters``, ``rows``, ``skipped``,
+    only with ``family="file"``. numpy's BLAS runs ``blas_threads`` threads
+    during the study (default 1, like flint's rank; 0 leaves it as it is): a
+    multi-threaded SVD on a busy machine can take a second at n = 100 and
+    would distort the times. Returns ``parameters``, ``rows``, ``skipped``,
     ``summary`` (:func:`summarize`) and ``seconds``.
 
     >>> s = run_study("omega", [2], [2, 8])
     >>> [(r["n"], r["exact_rank"], r["raw_wrong"]) for r in s["rows"]]
     [(3, 3, False), (9, 9, True)]
     """
+    import contextlib
+
+    from threadpoolctl import threadpool_limits
+
     _check_study(family, V, seed, max_n, rtol)
+    if isinstance(blas_threads, bool) or not isinstance(blas_threads, int) or blas_threads < 0:
+        raise ParameterError(f"blas_threads must be an integer >= 0, got {blas_threads!r}")
     cases, skipped = plan_cases(family, ds, lams, V=V, max_n=max_n)
     start, rows = time.perf_counter(), []
-    for k, (d, lam, n) in enumerate(cases):
-        rows.append(study_row(family, d, lam, seed=seed, V=V, rtol=rtol))
-        if progress is not None:
-            progress(k + 1, len(cases), f"d={d} lam={lam} n={n}")
+    limit = (threadpool_limits(limits=blas_threads, user_api="blas") if blas_threads
+             else contextlib.nullcontext())
+    with limit:
+        for k, (d, lam, n) in enumerate(cases):
+            rows.append(study_row(family, d, lam, seed=seed, V=V, rtol=rtol))
+            if progress is not None:
+                progress(k + 1, len(cases), f"d={d} lam={lam} n={n}")
     params = {"family": family, "d": ds, "lam": lams, "seed": seed, "max_n": max_n,
-              "rtol": rtol}
+              "rtol": rtol, "blas_threads": blas_threads or "unchanged"}
     return {"parameters": params, "rows": rows, "skipped": skipped,
             "summary": summarize(rows), "seconds": time.perf_counter() - start}
 
