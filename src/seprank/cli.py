@@ -14,6 +14,10 @@
                       [--json [PATH]]
     seprank sep-rank -L L --width DX -H H [--residual] -N N [--seed S | --weights FILE] ...
                      [--json [PATH]]
+    seprank hadamard-rank (FILE --lam LAM | --omega D LAMBDA | --lemma6 L H DA HALF
+                          | --equal-norm D LAMBDA) [--method M] [--certify] [--json [PATH]]
+    seprank float-vs-exact --out DIR [--family omega|random|file] [--d FROM:TO]
+                           [--lam FROM:TO] [--matrix FILE] [--max-n N] ...
 
 ``--json [PATH]`` means the same everywhere: write JSON to PATH; with no PATH
 (or ``-``) print it to standard output and nothing else. Exit status: 0
@@ -481,7 +485,8 @@ def _add_hadamard_rank_parser(sub) -> None:
     p = _subparser(sub, "hadamard-rank", "exact rank of (V V^T)^(Hadamard lam) for your V or a "
                    "named construction, beside its float64 rank and ((d, lam))",
                    "seprank hadamard-rank V.csv --lam 3 --certify\n"
-                   "seprank hadamard-rank --omega 3 4 --json out.json")
+                   "seprank hadamard-rank --omega 6 7\n"
+                   "seprank hadamard-rank --equal-norm 3 4 --certify --json out.json")
     p.add_argument("file", nargs="?", default=None, metavar="FILE",
                    help="V, n x d: .npy (integer dtype), .json (rows of integers or 'p/q'), "
                    ".csv or whitespace-separated text (integers or p/q; never floats)")
@@ -607,7 +612,7 @@ def _add_float_vs_exact_parser(sub) -> None:
     p = _subparser(sub, "float-vs-exact", "where numpy's float64 rank of (U U^T)^(Hadamard lam) "
                    "is wrong, against the exact rank; CSV, JSON and a plot in --out",
                    "seprank float-vs-exact --d 2:5 --lam 2:8 --out fve\n"
-                   "seprank float-vs-exact --matrix V.csv --lam 1:6 --out fve-mine")
+                   "seprank float-vs-exact --matrix V.csv --lam 1:6 --out fve-mine --no-plot")
     p.add_argument("--out", required=True, metavar="DIR",
                    help="folder for float_vs_exact.csv, .json and .png (created; refused inside "
                    "the installed package or a git-tracked folder of the seprank source)")
@@ -668,6 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="seprank",
         description="Exact checks of the separation-rank theory of self-attention.",
         epilog="examples:\n  seprank rank m.json --certify\n  seprank prove --list\n"
+        "  seprank hadamard-rank --omega 3 4 --certify\n"
         "  seprank prove L-Omega --strict\n\nexit status: 0 success; 1 a check or "
         "identity failed (prove --strict, lemma6) or a sweep is incomplete; 2 a user's error",
         formatter_class=argparse.RawDescriptionHelpFormatter)
