@@ -148,7 +148,8 @@ def test_zero_rows_are_normalized_as_zero():
     from seprank.float_vs_exact import compare_ranks
 
     r = compare_ranks([[0, 0], [1, 2], [2, 1]], 2)
-    assert r["exact"]["value"] == 2 == r["normalized"]["value"] and r["normalized"]["wrong"] is False
+    assert r["exact"]["value"] == 2 == r["normalized"]["value"]
+    assert r["normalized"]["wrong"] is False
 
 
 # ------------------------------------------------------------------ the README

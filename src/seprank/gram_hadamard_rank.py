@@ -319,9 +319,9 @@ class HadamardRankResult:
                                           if self.rows_scaled else ""),
             f"bound ((d, lam)) = (({self.d}, {self.lam})) = {self.bound}; {relation}",
             self._float_words(),
-            f"times: build {t.get('build_s', 0):.4f} s, exact rank "
-            f"{t.get('exact_rank_s', 0):.4f} s, float64 {t.get('float_build_s', 0):.4f} s "
-            f"build + {t.get('float_rank_s', 0):.4f} s SVD",
+            f"times: build {t.get('build_s', 0):.4f} s, exact rank {t.get('exact_rank_s', 0):.4f} s"
+            + (f", float64 {t['float_build_s']:.4f} s build + {t.get('float_rank_s', 0):.4f} s "
+               "SVD" if "float_build_s" in t else ""),
         ]
         if self.certificate_verified is not None:
             lines.append(f"certificate independently verified: {self.certificate_verified} "
