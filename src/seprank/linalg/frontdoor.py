@@ -109,6 +109,11 @@ METHODS = method_names()
 #: (:mod:`seprank.linalg.cuda_engine`, numba-cuda).
 ENGINES = engine_names()
 
+def _trial(p: int, step: str, engine: str | None, method: str, rank: int | None) -> dict:
+    """One entry of ``RankResult.prime_trials``."""
+    return {"prime": p, "step": step, "engine": engine, "method": method, "rank_mod_p": rank}
+
+
 def _lower_for_exact(z: flint.fmpz_mat, r: int, policy: PrimePolicy):
     """A lower-bound certificate of size r, trying primes until one keeps the rank.
 
@@ -117,17 +122,20 @@ def _lower_for_exact(z: flint.fmpz_mat, r: int, policy: PrimePolicy):
     matrix whose minors are all divisible by a fixed list of primes (issue 12,
     item 4) cannot exhaust them: a prime loses the rank only if it divides the
     gcd of the r x r minors, a nonzero integer with few prime factors in that range.
+
+    Returns the certificate and the trials (one per prime tried, with its rank).
     """
     p = policy.first
-    tried = []
+    trials = []
     for _ in range(policy.count):
-        tried.append(p)
         rp, cert = fe.lower_certificate(fe.reduce_mod_p(z, p))
+        trials.append(_trial(p, "certificate minor", None, FMPZ, rp))
         if rp == r:
-            return cert, tried
+            return cert, trials
         p = random_prime(*policy.span)
     raise ParameterError(  # pragma: no cover - needs astronomically many unlucky draws
-        f"no prime among {tried} keeps the rank {r}; pass prime=... explicitly")
+        f"no prime among {[t['prime'] for t in trials]} keeps the rank {r}; pass "
+        "prime=... explicitly")
 
 
 def _auto_prime(span: tuple[int, int]) -> int:
@@ -219,25 +227,37 @@ _NOTE_MM_LOWER = "kernel vectors not found within the digit budget: certified lo
 _NOTE_FMPZ = "exact rank over Q (fraction-free elimination)"
 
 
-def _full_rank_result(rp: int, shape, cert, used: str, primes: list[int], certify: bool,
-                      start: float) -> RankResult:
+def _full_rank_result(rp: int, shape, cert, used: str, primes: list[int], trials: list,
+                      certify: bool, start: float) -> RankResult:
     """Label a rank mod p: exact when full (lower bound meets min(m, n)), else a lower bound."""
     full = rp == min(shape)
     if certify:
         cert = _over_q_certificate(cert, full, shape)
     return RankResult(value=rp, kind=EXACT if full else LOWER_BOUND,
                       method=used, field="QQ", shape=tuple(shape), certificate=cert,
-                      primes=primes, note=_NOTE_FULL if full else _NOTE_MOD_P,
+                      primes=primes, prime_trials=trials,
+                      note=_NOTE_FULL if full else _NOTE_MOD_P,
                       seconds=time.perf_counter() - start)
 
 
-def _multimodular_result(mm, shape: tuple[int, int], certify: bool, start: float
-                         ) -> RankResult:
-    """The RankResult of a :func:`~seprank.linalg.multimodular.rank_multimodular` run."""
-    cert = RankCertificate(lower=mm.lower, upper=mm.upper) if certify else None
+def _multimodular_trials(mm, engine: str) -> list[dict]:
+    """The trials of a multimodular run: its rank phase (on ``engine``), then its lifting."""
+    ranked = [_trial(p, "multimodular rank phase", engine, MULTIMODULAR, r)
+              for p, r in mm.rank_phase]
+    lifting = [_trial(q, "multimodular lifting", None, MULTIMODULAR, None)
+               for q in mm.primes[len(mm.rank_phase):]]
+    return ranked + lifting
+
+
+def _multimodular_result(mm, plan: RankPlan, start: float, primes: list[int],
+                         trials: list) -> RankResult:
+    """The RankResult of a :func:`~seprank.linalg.multimodular.rank_multimodular` run,
+    after the primes and trials of the steps before it."""
+    cert = RankCertificate(lower=mm.lower, upper=mm.upper) if plan.certify else None
     return RankResult(value=mm.rank, kind=EXACT if mm.exact else LOWER_BOUND,
-                      method="multimodular", field="QQ", shape=shape,
-                      certificate=cert, primes=mm.primes,
+                      method=MULTIMODULAR, field="QQ", shape=plan.shape,
+                      certificate=cert, primes=primes + mm.primes,
+                      prime_trials=trials + _multimodular_trials(mm, plan.multimodular_engine),
                       note=_NOTE_MM_EXACT if mm.exact else _NOTE_MM_LOWER,
                       seconds=time.perf_counter() - start)
 
@@ -329,8 +349,8 @@ def execute(plan: RankPlan, *, start: float | None = None) -> RankResult:
         from seprank.linalg.multimodular import rank_multimodular
 
         mm = rank_multimodular(plan._exact.zmat, engine=plan.multimodular_engine)
-        return _multimodular_result(mm, plan.shape, plan.certify, start)
-    return _rank_exact(plan._exact, plan.certificate_primes, plan.certify, start, [])
+        return _multimodular_result(mm, plan, start, [], [])
+    return _rank_exact(plan._exact, plan.certificate_primes, plan.certify, start, [], [])
 
 
 def _run_gf_p(plan: RankPlan, start: float) -> RankResult:
@@ -340,7 +360,9 @@ def _run_gf_p(plan: RankPlan, start: float) -> RankResult:
     if plan.certify:
         cert = _gf_p_certificate(plan, cert, r)
     return RankResult(value=r, kind=EXACT, method=used, field=plan.field,
-                      shape=plan.shape, certificate=cert, primes=[p], note=_NOTE_GF_P,
+                      shape=plan.shape, certificate=cert, primes=[p],
+                      prime_trials=[_trial(p, "rank mod p", plan.engine, used, r)],
+                      note=_NOTE_GF_P,
                       seconds=time.perf_counter() - start)
 
 
@@ -348,12 +370,13 @@ def _prime_loop(plan: RankPlan):
     """The rank mod p for the plan's primes, stopping at full rank.
 
     Returns ((rank, certificate, method) of the best prime, the primes tried,
-    the ExactMatrix if one was made). ``auto`` draws its primes at random
-    (:func:`_auto_prime`), the first one the caller's if given.
+    their trials, the ExactMatrix if one was made). ``auto`` draws its primes at
+    random (:func:`_auto_prime`), the first one the caller's if given.
     """
     matrix, em, eng = plan._input, plan._exact, plan.engine
     numpy_int = em is None  # an integer numpy array: reduced mod each prime as it is
     primes: list[int] = []
+    trials: list[dict] = []
     best = None
     reads_residues = get_engine(eng).takes == RESIDUES
     for t in range(plan.primes.count):
@@ -366,11 +389,12 @@ def _prime_loop(plan: RankPlan):
             data, emp = None, em
         rp, cert, used = _gf_p_rank(emp, p, eng, plan.certify, data)
         primes.append(p)
+        trials.append(_trial(p, "rank mod p", eng, used, rp))
         if best is None or rp > best[0]:
             best = (rp, cert, used)
         if rp == min(plan.shape):
             break
-    return best, primes, em
+    return best, primes, trials, em
 
 
 def _run_modular_or_auto(plan: RankPlan, start: float) -> RankResult:
@@ -381,17 +405,20 @@ def _run_modular_or_auto(plan: RankPlan, start: float) -> RankResult:
     rank that stays below min(m, n) mod both is most likely the true rank, and
     is then proven by the plan's exact fallbacks.
     """
-    (rp, cert, used), primes, em = _prime_loop(plan)
+    (rp, cert, used), primes, trials, em = _prime_loop(plan)
     if rp == min(plan.shape) or not plan.fallbacks:
-        return _full_rank_result(rp, plan.shape, cert, used, primes, plan.certify, start)
-    res = _exact_fallbacks(plan, em or as_exact(plan._input), start)
-    res.details["primes_tried_mod_p"] = primes
+        return _full_rank_result(rp, plan.shape, cert, used, primes, trials, plan.certify,
+                                 start)
+    res = _exact_fallbacks(plan, em or as_exact(plan._input), start, primes, trials)
+    res.details["primes_tried_mod_p"] = list(primes)
     return res
 
 
-def _exact_fallbacks(plan: RankPlan, em: ExactMatrix, start: float) -> RankResult:
+def _exact_fallbacks(plan: RankPlan, em: ExactMatrix, start: float, primes: list[int],
+                     trials: list) -> RankResult:
     """The plan's exact methods in order: multimodular (kept only when it certifies an
-    exact answer), then ``fmpz_mat.rank``, whose certificate starts at DEFAULT_PRIME."""
+    exact answer), then ``fmpz_mat.rank``, whose certificate starts at DEFAULT_PRIME.
+    The result lists the primes and trials of every step, the earlier ones first."""
     for name in plan.fallbacks:
         if name == MULTIMODULAR:
             from seprank.linalg.multimodular import rank_multimodular
@@ -399,16 +426,20 @@ def _exact_fallbacks(plan: RankPlan, em: ExactMatrix, start: float) -> RankResul
             mm = rank_multimodular(em.zmat, engine=plan.multimodular_engine,
                                    first_prime=random_prime(*plan.multimodular_primes.span))
             if mm.exact:
-                return _multimodular_result(mm, plan.shape, plan.certify, start)
+                return _multimodular_result(mm, plan, start, primes, trials)
+            primes = primes + mm.primes
+            trials = trials + _multimodular_trials(mm, plan.multimodular_engine)
         elif name == FMPZ:
-            return _rank_exact(em, plan.certificate_primes, plan.certify, start, [])
+            return _rank_exact(em, plan.certificate_primes, plan.certify, start, primes,
+                               trials)
     raise AssertionError(f"plan without a final exact fallback: {plan!r}")  # pragma: no cover
 
 
 def _rank_exact(em: ExactMatrix, policy: PrimePolicy | None, certify: bool, start: float,
-                primes: list[int]) -> RankResult:
+                primes: list[int], trials: list) -> RankResult:
     """Exact rank over Q by ``fmpz_mat.rank``; certificates from a prime (the plan's
-    ``certificate_primes``, present when ``certify``) and the RREF."""
+    ``certificate_primes``, present when ``certify``) and the RREF. ``primes`` and
+    ``trials``: those of the steps before it."""
     if em.modulus is not None:  # pragma: no cover - handled by _run_gf_p
         raise AssertionError("matrix over GF(p) reached the rational path")
     z = em.zmat
@@ -416,8 +447,10 @@ def _rank_exact(em: ExactMatrix, policy: PrimePolicy | None, certify: bool, star
     r = fe.rank_exact(z)
     cert = None
     if certify:
-        lower, primes = _lower_for_exact(z, r, policy)
+        lower, minor_trials = _lower_for_exact(z, r, policy)
+        primes = primes + [t["prime"] for t in minor_trials]
+        trials = trials + minor_trials
         cert = RankCertificate(lower=lower, upper=fe.kernel_certificate(z, r))
     return RankResult(value=r, kind=EXACT, method="flint-fmpz", field="QQ", shape=(m, n),
-                      certificate=cert, primes=primes, note=_NOTE_FMPZ,
+                      certificate=cert, primes=primes, prime_trials=trials, note=_NOTE_FMPZ,
                       seconds=time.perf_counter() - start)

@@ -91,7 +91,9 @@ class MultimodularResult:
     """Rank over Q, whether it is exact, both certificates and the primes used.
 
     ``exact`` is True only when the upper-bound certificate (kernel vectors
-    verified by an exact product) meets the lower bound.
+    verified by an exact product) meets the lower bound. ``primes``: the primes
+    of the rank phase, in order, then the lifting prime of the kernel vectors
+    when they were found; ``rank_phase``: (prime, rank mod prime) of the rank phase.
 
     Examples
     --------
@@ -99,6 +101,8 @@ class MultimodularResult:
     >>> res = rank_multimodular(flint.fmpz_mat([[1, 2], [2, 4]]))
     >>> res.rank, res.exact, len(res.upper.vectors)     # one kernel vector, e.g. (-2, 1)
     (1, True, 1)
+    >>> res.rank_phase == [(FIRST_PRIME, 1)], len(res.primes)  # and the lifting prime
+    (True, 2)
     """
 
     rank: int
@@ -106,6 +110,7 @@ class MultimodularResult:
     lower: LowerBoundCertificate
     upper: UpperBoundCertificate | None
     primes: list[int] = field(default_factory=list)
+    rank_phase: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _as_int64(z: flint.fmpz_mat) -> np.ndarray | None:
@@ -169,12 +174,14 @@ def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS
     eng = get_engine(engine)
     rng = np.random.default_rng(seed)
     primes: list[int] = []
+    ranks: list[tuple[int, int]] = []
     best = None
     lifted: set[int] = set()  # ranks for which the kernel was already sought
     p = FIRST_PRIME if first_prime is None else first_prime
     for i in range(max(rank_primes, 1)):
         r, rows, cols = _rank_mod(A, Aint, p, eng)
         primes.append(p)
+        ranks.append((p, r))
         if best is None or r > best[0]:
             best = (r, rows, cols, p)
         p = prev_prime(p)
@@ -184,7 +191,8 @@ def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS
         if r == min(m, n):
             lower = _lower(rows, cols, p_best, transpose)
             return MultimodularResult(r, True, lower,
-                                      UpperBoundCertificate(bound=r, side="trivial"), primes)
+                                      UpperBoundCertificate(bound=r, side="trivial"), primes,
+                                      ranks)
         if r in lifted:  # this prime agrees with an earlier one: nothing new to lift
             continue
         lifted.add(r)
@@ -198,9 +206,10 @@ def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS
                                           vectors=tuple(tuple(v) for v in vectors),
                                           pivots=tuple(free))
             return MultimodularResult(r, True, _lower(rows, cols, p_best, transpose),
-                                      upper, primes)
+                                      upper, primes, ranks)
     r, rows, cols, p_best = best
-    return MultimodularResult(r, False, _lower(rows, cols, p_best, transpose), None, primes)
+    return MultimodularResult(r, False, _lower(rows, cols, p_best, transpose), None, primes,
+                              ranks)
 
 
 def _lower(rows, cols, p: int, transpose: bool) -> LowerBoundCertificate:

@@ -293,6 +293,34 @@ class RankPlan:
 # ------------------------------------------------------------------ checks
 
 
+def _type_name(x: object) -> str:
+    return f"{x!r} ({type(x).__name__})"
+
+
+def _check_types(method, prime, certify, engine, tol, rtol) -> None:
+    """Refuse arguments of the wrong type (issue 22): nothing is coerced, so a string
+    is never a bool, a bool never a prime, a float never a prime. ParameterError,
+    except for ``prime`` (NotPrimeError, as for any prime that is not one)."""
+    if not isinstance(method, str):
+        raise ParameterError(f"method must be a str, one of {', '.join(method_names())}; "
+                             f"got {_type_name(method)}")
+    if engine is not None and not isinstance(engine, str):
+        raise ParameterError(f"engine must be None or a str, one of {', '.join(REGISTRY)}; "
+                             f"got {_type_name(engine)}")
+    if not isinstance(certify, bool):
+        raise ParameterError(f"certify must be True or False, got {_type_name(certify)}")
+    if prime is not None and (isinstance(prime, bool)
+                              or not isinstance(prime, (int, np.integer))):
+        # NotPrimeError, as seprank.scalars.primes.require_prime says of a non-integer
+        raise NotPrimeError(f"prime must be None or an int, got {_type_name(prime)}")
+    for name, value in (("tol", tol), ("rtol", rtol)):
+        if value is not None and (isinstance(value, bool)
+                                  or not isinstance(value, (int, float, np.integer,
+                                                            np.floating))):
+            raise ParameterError(f"{name} must be None or a real number, got "
+                                 f"{_type_name(value)}")
+
+
 def _check_arguments(method: str, engine: str | None, tol, rtol) -> tuple[str, str | None]:
     """The argument checks that need no matrix; returns the method and engine that run."""
     if method not in method_names():
@@ -386,7 +414,9 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
 
     Takes exactly the arguments of :func:`seprank.rank` and raises the same
     errors (InputError, NotPrimeError, ParameterError, MemoryLimitError) with
-    the same one-line messages; reads the matrix as ``rank`` would (an integer
+    the same one-line messages (a wrong type included: ``certify`` must be a bool,
+    ``prime`` an int, ``method`` and ``engine`` str; nothing is coerced); reads the
+    matrix as ``rank`` would (an integer
     numpy array for ``modular``/``auto`` stays as it is, to be reduced mod each
     prime later). Issue 12, item 7: ``rank`` is ``execute(plan_rank(...))``.
 
@@ -406,6 +436,7 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     ...
     seprank.errors.ParameterError: unknown method 'fast'; choose one of auto, exact, ...
     """
+    _check_types(method, prime, certify, engine, tol, rtol)
     run, engine = _check_arguments(method, engine, tol, rtol)
     if run == "float":
         return _plan_float(matrix, method, certify, tol, rtol)
