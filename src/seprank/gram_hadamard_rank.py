@@ -407,12 +407,14 @@ def _over_q(res_p: RankResult, n: int, bound: int, certify: bool) -> RankResult:
 
 
 def _auto_prime(n: int) -> int:
-    from seprank.linalg import frontdoor
+    """A random prime from the auto range of the engine that will rank an n x n G mod p
+    (the engine answers for itself: :func:`seprank.linalg.planner.choose_engine`)."""
+    from seprank.linalg.engines import get_engine
     from seprank.linalg.modarith import random_prime
+    from seprank.linalg.planner import choose_engine
 
-    span = (frontdoor.AUTO_NUMBA_PRIME_RANGE if n >= frontdoor.NUMBA_MIN_DIM
-            else frontdoor.AUTO_FLINT_PRIME_RANGE)
-    return random_prime(*span)
+    name, _ = choose_engine((n, n), None, "residues")
+    return random_prime(*get_engine(name).auto_primes)
 
 
 def _mod_p_path(int_rows, lam: int, p: int, certify: bool, times: dict):
