@@ -26,7 +26,7 @@ EXPECTED_OUTCOME = {
     "R-norm": "false",
     "L-Thm1": "open", "L-Cor1": "open", "R-bound": "open",
     # issue 10 integration: Theorems 3 and 5 hold by verified repaired arguments (swap-set
-    # count; Gram count chain); the one-hot family (proofs/levine_counterexample.py) is a
+    # count; Gram count chain); the one-hot family (proofs/levine2020/levine_counterexample.py) is a
     # certified counterexample to eq. (19), Theorem 6, the upper bound of eq. (8) and
     # wies2021 eq. (9)/(11); Corollary 2 is not derived (boundary 3^L = d_x)
     "L-Thm3": "holds", "L-Thm5": "holds", "L-Thm2": "false", "L-Thm4": "false",

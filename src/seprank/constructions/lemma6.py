@@ -461,7 +461,7 @@ def lemma6_constant(L: int, N: int, d_a: int) -> GaussianRational:
     """c = i^(lambda+1) 2^lambda ((d_a-1)/2)^(lambda-1) N^(-(lambda+1)/2), lambda = 3^(L-2).
 
     The constant of the corrected assignment (derived in the module docstring
-    of proofs/l_lemma6.py; confirmed there case by case).
+    of proofs/levine2020/l_lemma6.py; confirmed there case by case).
 
     Examples
     --------

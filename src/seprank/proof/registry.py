@@ -7,9 +7,9 @@ Checks live in *plugin packages*. A plugin declares itself in its
     schur_checks = "schur_checks"
 
 (name: the package name ``seprank prove --package`` takes; value: the package
-to import). The registry imports every module of that package (modules whose
-names start with ``_`` or ``test_`` excepted) and collects the functions that
-``@check`` marked. The project's own checks, ``proofs/`` installed as
+to import). The registry imports every module of that package and of its
+subpackages, recursively (names that start with ``_`` or ``test_`` excepted), and
+collects the functions that ``@check`` marked. The project's own checks, ``proofs/`` installed as
 ``seprank_proofs``, are registered the same way (see ``pyproject.toml``).
 
 The decorator only marks the function (it stores a :class:`CheckSpec` on it);
@@ -119,6 +119,28 @@ def plugin_packages() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+def _skipped(name: str) -> bool:
+    return name.startswith(("test_", "_")) or name == "conftest"
+
+
+def _submodules(pkg: ModuleType) -> list[ModuleType]:
+    """Every module of ``pkg`` and of its subpackages, recursively, by name.
+
+    Names starting with ``_`` or ``test_`` (and ``conftest``) are skipped at every
+    level, a skipped subpackage with all it holds.
+    """
+    out = []
+    for info in sorted(pkgutil.iter_modules(getattr(pkg, "__path__", [])),
+                       key=lambda m: m.name):
+        if _skipped(info.name):
+            continue
+        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        out.append(module)
+        if info.ispkg:
+            out.extend(_submodules(module))
+    return out
+
+
 class CheckRegistry:
     """Checks by id, each with the plugin package it came from.
 
@@ -155,20 +177,16 @@ class CheckRegistry:
         self._package[spec.id] = package
 
     def load_package(self, package: str, name: str | None = None) -> int:
-        """Import ``package`` and all its modules; register their checks. Returns how many.
+        """Import ``package`` and all its modules (subpackages too); register their checks.
 
-        ``name`` is what ``--package`` calls it (default: ``package``).
+        Returns how many checks were added; ``name`` is what ``--package`` calls it
+        (default: ``package``).
         """
         try:
             pkg = importlib.import_module(package)
         except ImportError as exc:
             raise SeprankError(f"check package {package!r} cannot be imported: {exc}") from None
-        modules = [pkg]
-        for info in sorted(pkgutil.iter_modules(getattr(pkg, "__path__", [])),
-                           key=lambda m: m.name):
-            if info.name.startswith(("test_", "_")) or info.name == "conftest":
-                continue
-            modules.append(importlib.import_module(f"{package}.{info.name}"))
+        modules = [pkg, *_submodules(pkg)]
         before = len(self._specs)
         for module in modules:
             for spec in checks_in(module):

@@ -138,8 +138,9 @@ def network_bounds(L: int, d_x: int, H: int, d_a: int, N: int, residual: bool,
     >>> b["L-Thm3"]["value"], b["L-Thm3"]["respected"]   # (1 (2 + 1))^1
     (3, True)
     """
-    from seprank.bounds import levine2020 as lv
     from seprank.combinatorics import num_head_indices
+    from seprank.papers.levine2020 import bounds as lv
+    from seprank.scalars.enclosures import arb_le, log3
 
     out: dict[str, dict] = {}
     src = "levine2020_depth_to_width_self_attention.txt"
@@ -157,7 +158,7 @@ def network_bounds(L: int, d_x: int, H: int, d_a: int, N: int, residual: bool,
                                      f"{src} A.3 eq. (19) l.432", "upper",
                                      None if value is None else Fraction(value) <= b4)
         if d_x % H == 0 and d_a == d_x // H and value is not None and value > 0:
-            lv3 = lv.log3(value)
+            lv3 = log3(value)
             if lv.thm1_regime(L, d_x):
                 up = lv.thm1_upper_pow3(L, d_x, H)
                 out["L-Thm1-upper"] = _bound_entry(up, "sep <= (d_x + H)^C(L)",
@@ -167,19 +168,19 @@ def network_bounds(L: int, d_x: int, H: int, d_a: int, N: int, residual: bool,
                     out["L-Thm1-lower"] = _bound_entry(
                         f"3^({ball.str(5)})", "log_3 sep >= 3^(L-2) (log_3(d_x - H) + a) "
                         "(almost all weights)", f"{src} eq. (7) l.130", "lower",
-                        lv.arb_le(ball, lv3))
+                        arb_le(ball, lv3))
             if lv.thm2_regime(L, d_x):
                 ball = lv.thm2_upper_log3(L, d_x)
                 out["L-Thm2-upper"] = _bound_entry(f"3^({ball.str(5)})",
                                                    "log_3 sep <= 2 d_x L + c_1 + c_2",
                                                    f"{src} eq. (8) l.154", "upper",
-                                                   lv.arb_le(lv3, ball))
+                                                   arb_le(lv3, ball))
                 if d_x > H:
                     ball = lv.thm2_lower_log3(L, d_x, H)
                     out["L-Thm2-lower"] = _bound_entry(
                         f"3^({ball.str(5)})", "log_3 sep >= d_x L / 2 + b_1 + b_2 "
                         "(almost all weights)", f"{src} eq. (8) l.154", "lower",
-                        lv.arb_le(ball, lv3))
+                        arb_le(ball, lv3))
     else:
         if d_x % H == 0:
             b5 = L ** L * (N * d_x ** 4 // H) ** C

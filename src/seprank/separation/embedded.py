@@ -44,7 +44,7 @@ MAX_TOKEN_SEQUENCES = 40_000
 
 
 def _bounds(L: int, r: int, r_e: int, which: str, value: int) -> dict:
-    from seprank.bounds import wies2021 as wb
+    from seprank.papers.wies2021 import bounds as wb
 
     fn = wb.thm3_bound if which == "W-Thm3" else wb.thm4_bound
     b = fn(L, r, r_e)

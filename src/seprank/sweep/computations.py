@@ -337,8 +337,8 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     import numpy as np
 
     import seprank
-    from seprank.bounds.levine2020 import thm3_bound, thm4_bound
     from seprank.models.network import SelfAttentionNetwork
+    from seprank.papers.levine2020.bounds import thm3_bound, thm4_bound
     from seprank.tensors.grid import check_partition, grid_matrix
 
     params = {"depth": depth, "width": width, "heads": heads, "da": da, "residual": residual,
