@@ -8,7 +8,7 @@ exact rank).
 
 from seprank.proof.paper import Paper
 
-__all__ = ["PAPER"]
+__all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
     "amsel_benefits_of_rank_talk.txt",
@@ -20,3 +20,5 @@ PAPER = Paper(
          'Attention Layers", arXiv:2407.16153, 2024',
     url="https://arxiv.org/abs/2407.16153",
 )
+
+HOOKS: dict[str, str] = {}

@@ -7,7 +7,7 @@ only the paper.
 
 from seprank.proof.paper import Paper
 
-__all__ = ["PAPER"]
+__all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
     "tensors_for_dl_theory_chapter7.txt",
@@ -20,3 +20,5 @@ PAPER = Paper(
     year=2022,
     note="Copyright 2022 (some catalogues say 2021); no arXiv version",
 )
+
+HOOKS: dict[str, str] = {}

@@ -5,12 +5,13 @@ Text: ``levine2020_depth_to_width_self_attention.txt`` (arXiv:2006.12467). Modul
 and B.2's counts), :mod:`.identities` (both sides of the proofs' displays, by
 theorem), :mod:`.omega_polynomial` and :mod:`.rearrangement` (B.2-B.3's lower-bound
 constructions), :mod:`.counterexample` (the one-hot family against this paper's
-bounds) and :mod:`.binding` (the smallest binding instances of Theorems 3-6).
+bounds), :mod:`.binding` (the smallest binding instances of Theorems 3-6) and
+:mod:`.hooks` (the bounds that apply to a network shape, for the core).
 """
 
 from seprank.proof.paper import Paper
 
-__all__ = ["PAPER"]
+__all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
     "levine2020_depth_to_width_self_attention.txt",
@@ -24,3 +25,6 @@ PAPER = Paper(
     url="https://arxiv.org/abs/2006.12467",
     note="The bundled text is the arXiv version",
 )
+
+#: hook name -> "module:function" (seprank.paper_hooks loads it on first use)
+HOOKS = {"network_bounds": "seprank.papers.levine2020.hooks:network_bounds"}

@@ -8,7 +8,7 @@ collapse goal).
 
 from seprank.proof.paper import Paper
 
-__all__ = ["PAPER"]
+__all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
     "rank_collapse_notes.txt",
@@ -21,3 +21,5 @@ PAPER = Paper(
          'all you need: pure attention loses rank doubly exponentially with depth", '
          "ICML 2021, arXiv:2103.03404",
 )
+
+HOOKS: dict[str, str] = {}
