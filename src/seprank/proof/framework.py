@@ -24,8 +24,20 @@ from seprank.proof.claims import (
     severity_rank,
 )
 from seprank.proof.evidence import jsonable
+from seprank.proof.statuses import (  # the vocabularies, re-exported here
+    ERROR,
+    FAILED,
+    INCONCLUSIVE,
+    PASSED,
+    REFUTED,
+    STEP_STATUSES,
+    VERDICTS,
+    VERIFIED,
+)
 
 __all__ = [
+    "VERDICTS",
+    "STEP_STATUSES",
     "VERIFIED",
     "REFUTED",
     "INCONCLUSIVE",
@@ -40,17 +52,6 @@ __all__ = [
     "run_check",
 ]
 
-# check verdicts
-VERIFIED = "verified"
-REFUTED = "refuted"
-INCONCLUSIVE = "inconclusive"
-VERDICTS = (VERIFIED, REFUTED, INCONCLUSIVE)
-
-# step statuses (INCONCLUSIVE is shared between the two vocabularies)
-PASSED = "passed"
-FAILED = "failed"
-ERROR = "error"
-STEP_STATUSES = (PASSED, FAILED, INCONCLUSIVE, ERROR)
 
 
 @dataclass

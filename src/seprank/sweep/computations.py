@@ -610,7 +610,7 @@ def execute(computation: str, params: dict[str, Any]) -> dict[str, Any]:
     'failed'
     """
     from seprank.proof.evidence import jsonable
-    from seprank.sweep.store import code_version
+    from seprank.sweep.version import code_version
 
     start = time.perf_counter()
     outcome: dict[str, Any] = {"pid": os.getpid(), "code_version": code_version()}
