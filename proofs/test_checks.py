@@ -64,6 +64,13 @@ def test_check_and_claim_sources_cite_known_papers():
             assert _cites_known_papers(spec.claim.source), (cid, spec.claim.source)
 
 
+def test_every_check_names_the_paper_of_its_subpackage():
+    """Issue 19: @check(..., paper=...) is explicit, and proofs/<key>/ holds key's checks."""
+    for cid, spec in SPECS.items():
+        assert spec.paper in PAPERS, cid
+        assert spec.func.__module__.split(".")[1] == spec.paper.key, (cid, spec.func.__module__)
+
+
 def test_known_paper_check_rejects_free_text():
     assert not _cites_known_papers("series e = sum 1/j!")
     assert not _cites_known_papers("levine2020.txt l.5")  # not the registered file name

@@ -129,3 +129,4 @@ def test_a_wing_that_cannot_be_imported_is_named():
 def test_unknown_hook_name_is_refused():
     with pytest.raises(SeprankError, match="unknown hook 'nope'"):
         paper_hooks.hook_functions("nope")
+

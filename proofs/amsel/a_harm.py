@@ -53,7 +53,7 @@ CLAIM_A_HARM = Claim("claim",
 
 @check(id="A-harm", title="N(d, l) = dim of degree-l spherical harmonics, by exact rank",
        source=SRC.cite("l.648-674"),
-       claim=CLAIM_A_HARM)
+       claim=CLAIM_A_HARM, paper=AMSEL)
 def a_harm(ctx):
     grid = FULL if ctx.full else FAST
 

@@ -38,7 +38,7 @@ CLAIM_A_M = Claim("claim",
 
 @check(id="A-M", title="a rank-r head touches at most C(r+l, l) degree-l harmonic directions",
        source=SRC.cite("l.691-700"), depends=("A-harm",),
-       claim=CLAIM_A_M)
+       claim=CLAIM_A_M, paper=AMSEL)
 def a_m(ctx):
     grid = FULL if ctx.full else FAST
 

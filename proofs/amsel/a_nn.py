@@ -47,7 +47,7 @@ CLAIM_A_NN = Claim("claim",
 
 @check(id="A-nn", title="nearest neighbour = one full-rank hardmax head",
        source=SRC.cite("l.491-515"),
-       claim=CLAIM_A_NN)
+       claim=CLAIM_A_NN, paper=AMSEL)
 def a_nn(ctx):
     rng = random.Random(7)
     n_inst = 1500 if ctx.full else 300

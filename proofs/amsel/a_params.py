@@ -53,7 +53,7 @@ CLAIM_A_PARAMS = Claim("claim",
 
 @check(id="A-params", title="4rHd parameters; merged rank-r M_h and W_h",
        source=SRC.cite("l.216-256"),
-       claim=CLAIM_A_PARAMS)
+       claim=CLAIM_A_PARAMS, paper=AMSEL)
 def a_params(ctx):
     dr = FULL_DR if ctx.full else FAST_DR
     rng = random.Random(20240601)

@@ -55,7 +55,7 @@ def _rank_k(rng, n, k):
 
 @check(id="A-Thm2", title="Theorem 2 (equivariant lower bound): hypotheses, the proof sketch's "
        "displays as identities", source=SRC.cite("l.519-569, l.639-736"),
-       depends=("A-nn", "A-harm", "A-M"), claim=CLAIM)
+       depends=("A-nn", "A-harm", "A-M"), claim=CLAIM, paper=AMSEL)
 def a_thm2(ctx):
     rng = random.Random(SEED)
 

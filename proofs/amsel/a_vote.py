@@ -91,7 +91,7 @@ CLAIM_A_VOTE = Claim("claim",
 
 @check(id="A-vote", title="random rank-1 hardmax vote: 1/2 + c/sqrt(d); majority for N = 2",
        source=SRC.cite("l.781-831"), depends=("A-nn",),
-       claim=CLAIM_A_VOTE)
+       claim=CLAIM_A_VOTE, paper=AMSEL)
 def a_vote(ctx):
     n_mc = 200_000 if ctx.full else 40_000
     dims = [4, 16, 64, 256, 1024] if ctx.full else [4, 16, 64, 256]

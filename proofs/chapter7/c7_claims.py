@@ -43,7 +43,7 @@ CLAIM_C7_CLAIMS = Claim("theorem",
        source=NOTES.cite("l.140-375"),
        depends=("L-Claim1", "L-Claim2", "L-Prop1", "L-Lemma1", "L-Thm1", "L-Thm2", "W-Thm3",
                 "W-Thm4", "W-Cor2", "W-Thm1", "W-Thm2"),
-       claim=CLAIM_C7_CLAIMS)
+       claim=CLAIM_C7_CLAIMS, paper=CHAPTER7)
 def c7_claims(ctx):
     with ctx.step("Claim 7.1 (l.142-146) is levine2020 Claim 1 (B.1.2 l.619-627) stated for any "
                   "scalar function y (the paper's proof is already general): tested by L-Claim1; "

@@ -100,7 +100,7 @@ CLAIM_C7_MATRICIZE = Claim("definition",
 
 @check(id="C7-matricize", title="the matricization formula and fig. 7.3 of the lecture notes",
        source=NOTES.cite("l.80-138", PAPER.cite("B.1.1 l.609-613")),
-       claim=CLAIM_C7_MATRICIZE)
+       claim=CLAIM_C7_MATRICIZE, paper=CHAPTER7)
 def c7_matricize(ctx):
     fig = _figure_positions()
     labels = sorted(fig)

@@ -64,7 +64,7 @@ CLAIM_L_CLAIM1 = Claim("claim",
 
 @check(id="L-Claim1", title="rank of a grid-tensor matricization <= separation rank",
        source=SRC.cite("B.1.2 l.615-645"),
-       claim=CLAIM_L_CLAIM1)
+       claim=CLAIM_L_CLAIM1, paper=LEVINE2020)
 def l_claim1(ctx):
     cases = FULL if ctx.full else FAST
 

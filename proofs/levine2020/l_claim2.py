@@ -91,7 +91,7 @@ CLAIM_L_CLAIM2 = Claim("claim",
 @check(id="L-Claim2", title="rank >= r at one parameter point implies rank >= r almost "
                             "everywhere (polynomial matrix families)",
        source=SRC.cite("B.1.3 l.646-665"),
-       claim=CLAIM_L_CLAIM2)
+       claim=CLAIM_L_CLAIM2, paper=LEVINE2020)
 def l_claim2(ctx):
     families = [("toy: V diag(1, t, t^2-1) V^T", _toy_family())]
     net_A, W, T = _network_family()

@@ -108,7 +108,7 @@ CLAIM_L_COR1 = Claim("corollary",
 @check(id="L-Cor1", title="depth efficiency: a shallower network needs width factor "
                           "w ~ exp(exp(d))", source=SRC.cite("sec. 4.1 Cor. 1 l.138-144"),
        depends=("L-Thm1",),
-       claim=CLAIM_L_COR1)
+       claim=CLAIM_L_COR1, paper=LEVINE2020)
 def l_cor1(ctx):
     with ctx.step("Corollary 1 as printed defines the shallow width by d_x^shallow = w "
                   "d_x^shallow with w > 1 (l.142): no positive width satisfies it",
@@ -169,7 +169,7 @@ CLAIM_L_COR2 = Claim("corollary",
 @check(id="L-Cor2", title="past L = log_3 d_x a shallower, polynomially wider network has "
                           "higher separation rank", source=SRC.cite("sec. 4.2 Cor. 2 l.162-170"),
        depends=("L-Thm2",),
-       claim=CLAIM_L_COR2)
+       claim=CLAIM_L_COR2, paper=LEVINE2020)
 def l_cor2(ctx):
     with ctx.step("Illustration: deep networks with L > log_3 d_x (d_x = 9, 27); the least "
                   "integer beta_2 for which the network of depth log_3 d_x + beta_2 and width "

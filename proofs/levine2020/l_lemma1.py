@@ -115,7 +115,7 @@ CLAIM_L_LEMMA1 = Claim("lemma",
 @check(id="L-Lemma1", title="depth-L output: sum over [H]^C(L) of chained products, "
                             "C(L) = (3^L - 1)/2, degree 3^L",
        source=SRC.cite("A.1 l.329-378"), depends=("L-net",),
-       claim=CLAIM_L_LEMMA1)
+       claim=CLAIM_L_LEMMA1, paper=LEVINE2020)
 def l_lemma1(ctx):
     with ctx.step("C(L) = (3^L - 1)/2 solves the proof's count C(1) = 1, C(L+1) = 3 C(L) + 1 "
                   "(l.362-364) for L = 1..30, and equals seprank's num_head_indices",

@@ -87,7 +87,7 @@ CLAIM_L_LEMMA2 = Claim("lemma",
 
 @check(id="L-Lemma2", title="one layer over inputs of sep rank <= K has sep rank <= N d_x^4 K^3/H",
        source=SRC.cite("A.4 l.485-499"), depends=("L-net", "L-Claim1"),
-       claim=CLAIM_L_LEMMA2)
+       claim=CLAIM_L_LEMMA2, paper=LEVINE2020)
 def l_lemma2(ctx):
     with ctx.step("For inputs whose entries have separation rank exactly K (certified), the "
                   "exact separation rank of the one-layer output y_1^1 w.r.t. the balanced "

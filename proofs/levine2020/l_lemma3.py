@@ -46,7 +46,7 @@ CLAIM_L_LEMMA3 = Claim("lemma",
 
 @check(id="L-Lemma3", title="AM-GM inequality for products of multiset coefficients",
        source=PAPER.cite("A.5 l.540-566"),
-       claim=CLAIM_L_LEMMA3)
+       claim=CLAIM_L_LEMMA3, paper=LEVINE2020)
 def l_lemma3(ctx):
     n_max, k_max, r_max = (12, 7, 12) if ctx.full else (9, 5, 9)
 

@@ -42,7 +42,7 @@ CLAIM_L_LEMMA4 = Claim("lemma",
 
 @check(id="L-Lemma4", title="((n, k)) <= (2e(n+k)/n)^n with a certified enclosure of e",
        source=PAPER.cite("A.5 l.567-576"),
-       claim=CLAIM_L_LEMMA4)
+       claim=CLAIM_L_LEMMA4, paper=LEVINE2020)
 def l_lemma4(ctx):
     n_max, k_max = (120, 300) if ctx.full else (60, 150)
     bounds = e_bounds(14)

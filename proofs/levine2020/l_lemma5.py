@@ -97,7 +97,7 @@ CLAIM_L_LEMMA5 = Claim("lemma",
 @check(id="L-Lemma5", title="residual network structure: Y^L = X + chains with 1..C(L) "
                             "factors M (8 terms per layer)",
        source=SRC.cite("A.5 l.577-604"), depends=("L-net", "L-Lemma1"),
-       claim=CLAIM_L_LEMMA5)
+       claim=CLAIM_L_LEMMA5, paper=LEVINE2020)
 def l_lemma5(ctx):
     with ctx.step("Base case: the depth-1 residual network is X + sum_h W^O W^V X X^T W^K^T "
                   "W^Q X, exactly at random integer inputs", source=SRC.cite("A.5 l.591")) as s:

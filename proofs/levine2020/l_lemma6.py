@@ -189,7 +189,7 @@ CLAIM_L_LEMMA6 = Claim("lemma",
 
 @check(id="L-Lemma6", title="Lemma 6: complex weights and M+1 templates give Const*(VV^T)^lambda",
        source=SRC.cite("B.3 l.720-815"), depends=("L-net", "L-Omega"),
-       claim=CLAIM_L_LEMMA6)
+       claim=CLAIM_L_LEMMA6, paper=LEVINE2020)
 def l_lemma6(ctx):
     with ctx.step("Parameters: d_a odd >= 3, d_x = H d_a (H | d_x), N even, M even, L >= 2; "
                   "anything else is refused with a ParameterError naming the rule",

@@ -110,7 +110,7 @@ CLAIM_L_LEMMA7 = Claim("lemma",
 @check(id="L-Lemma7", title="a unique top-degree permutation makes det A(x) a nonzero "
                             "polynomial, so A(x) is singular at finitely many x",
        source=SRC.cite("B.3 l.817-824"), depends=("L-Lemma8",),
-       claim=CLAIM_L_LEMMA7)
+       claim=CLAIM_L_LEMMA7, paper=LEVINE2020)
 def l_lemma7(ctx):
     rng = random.Random(SEED)
 

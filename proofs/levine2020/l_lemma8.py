@@ -73,7 +73,7 @@ CLAIM_L_LEMMA8 = Claim("lemma",
 @check(id="L-Lemma8", title="vector rearrangement inequality: the identity is the unique "
                             "maximizer of sum_i <v_i, v_sigma(i)>",
        source=SRC.cite("B.3 l.825-852"),
-       claim=CLAIM_L_LEMMA8)
+       claim=CLAIM_L_LEMMA8, paper=LEVINE2020)
 def l_lemma8(ctx):
     rng = random.Random(SEED)
 

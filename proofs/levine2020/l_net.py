@@ -75,7 +75,7 @@ CLAIM_L_NET = Claim("definition",
 
 @check(id="L-net", title="the analyzed network of eq. (3), evaluated exactly",
        source=SRC.cite("sec. 2.2 eq. (3) l.69-82; A.4 fig. 5 l.478-484"),
-       claim=CLAIM_L_NET)
+       claim=CLAIM_L_NET, paper=LEVINE2020)
 def l_net(ctx):
     rng = np.random.default_rng(SEED)
 

@@ -64,7 +64,7 @@ CLAIM_L_OMEGA = Claim("lemma",
 
 @check(id="L-Omega", title="Omega rows make the Gram Hadamard power full rank",
        source=SRC.cite("B.2 l.666-718"), depends=("L-Lemma7", "L-Lemma8"),
-       claim=CLAIM_L_OMEGA)
+       claim=CLAIM_L_OMEGA, paper=LEVINE2020)
 def l_omega(ctx):
     with ctx.step("The rows of V are indexed by the ((d, lambda)) compositions of lambda into d "
                   "parts; row q holds Omega^q_r in column r (before normalization)",

@@ -79,7 +79,7 @@ CLAIM_L_PROP1 = Claim("proposition",
 
 @check(id="L-Prop1", title="the separation rank is the same for all balanced partitions",
        source=SRC.cite("sec. 3 Prop. 1 l.106-112; App. C l.854-889"), depends=("L-net",),
-       claim=CLAIM_L_PROP1)
+       claim=CLAIM_L_PROP1, paper=LEVINE2020)
 def l_prop1(ctx):
     instances = FULL if ctx.full else FAST
 

@@ -129,7 +129,8 @@ CLAIM_L_THM1 = Claim("theorem",
 
 @check(id="L-Thm1", title="Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
        source=PAPER.cite("sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690"),
-       depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"), claim=CLAIM_L_THM1)
+       depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"), claim=CLAIM_L_THM1,
+       paper=LEVINE2020)
 def l_thm1(ctx):
     points = _regime1(ctx.full)
     proper = [p for p in points if p[2] < p[1]]
@@ -301,7 +302,7 @@ CLAIM_L_THM2 = Claim("theorem",
 @check(id="L-Thm2", title="Theorem 2 bounds (3^L > d_x): eq. (20) chain, B.2 lower bound",
        source=PAPER.cite("sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690"),
        depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
-       claim=CLAIM_L_THM2)
+       claim=CLAIM_L_THM2, paper=LEVINE2020)
 def l_thm2(ctx):
     lower_bound_displays(ctx)
     points = _regime2(ctx.full)

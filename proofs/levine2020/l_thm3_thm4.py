@@ -108,7 +108,7 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=False, *
        source=SRC.cite("A.2 l.380-423"), depends=("L-net", "L-Claim1"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 3: sep(y_p^i) <= (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
-              "source": SRC.cite("A.2 l.380-388")})
+              "source": SRC.cite("A.2 l.380-388")}, paper=LEVINE2020)
 def l_thm3(ctx):
     thm3_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of random integer networks (all balanced "
@@ -151,7 +151,7 @@ def l_thm3(ctx):
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 4: sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) "
                            "(2C(L)/d_x + 1)^d_x",
-              "source": SRC.cite("A.3 l.424-432")})
+              "source": SRC.cite("A.3 l.424-432")}, paper=LEVINE2020)
 def l_thm4(ctx):
     thm4_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of the same random networks never exceeds "

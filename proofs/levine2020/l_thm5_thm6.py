@@ -75,7 +75,7 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, **kw):
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 5 (residual): log_3 sep <= L log_3 L + "
                            "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
-              "source": SRC.cite("A.4 l.500-506")})
+              "source": SRC.cite("A.4 l.500-506")}, paper=LEVINE2020)
 def l_thm5(ctx):
     thm56_displays(ctx, part=5)
     with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
@@ -167,7 +167,7 @@ def l_thm5(ctx):
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 6 (residual): sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) "
                            "(2C(L)/d_x + 1)^d_x",
-              "source": SRC.cite("A.4 l.520-528")})
+              "source": SRC.cite("A.4 l.520-528")}, paper=LEVINE2020)
 def l_thm6(ctx):
     thm56_displays(ctx, part=6)
     with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 6's "

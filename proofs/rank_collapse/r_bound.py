@@ -120,7 +120,7 @@ CLAIM_R_BOUND = Claim("theorem",
 
 @check(id="R-bound", title="Theorem 2.2: ||res SAN(X)|| <= (4 beta/sqrt d_qk)^((3^L-1)/2) "
        "||res X||^(3^L), sampled", source=SRC.cite("l.76-82"),
-       claim=CLAIM_R_BOUND)
+       claim=CLAIM_R_BOUND, paper=RANK_COLLAPSE)
 def r_bound(ctx):
     with ctx.step("the exponents compose: if one layer gives r' <= c r^3 (c = 4 beta/sqrt d_qk, "
                   "beta bounding every layer), L layers give c^((3^L-1)/2) r^(3^L); "

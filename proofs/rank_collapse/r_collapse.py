@@ -53,7 +53,8 @@ def _iv_close(a, b):
 
 
 @check(id="R-collapse", title="the stated goal res(SAN(X)) -> 0 as L -> infinity",
-       source=SRC.cite("l.76-82"), depends=("R-norm", "R-path", "R-bound"), claim=CLAIM)
+       source=SRC.cite("l.76-82"), depends=("R-norm", "R-path", "R-bound"), claim=CLAIM,
+       paper=RANK_COLLAPSE)
 def r_collapse(ctx):
     with ctx.step("one softmax layer on X = [t, -t]^T (d = d_qk = 1, W_QK = w, W_V = v) outputs "
                   "[t', -t'] with t' = v t tanh(w t^2): symbolic identity of the softmax "

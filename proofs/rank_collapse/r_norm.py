@@ -80,7 +80,7 @@ CLAIM_R_NORM = Claim("definition",
 
 @check(id="R-norm", title="the composite 'norm' sqrt(||X||_1 ||X||_inf) and res(X)",
        source=SRC.cite("l.66-76, l.130"),
-       claim=CLAIM_R_NORM)
+       claim=CLAIM_R_NORM, paper=RANK_COLLAPSE)
 def r_norm(ctx):
     small = [m for r, c in _shapes(4) for m in _matrices(r, c, 1)]
 

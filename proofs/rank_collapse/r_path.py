@@ -172,7 +172,7 @@ CLAIM_R_PATH = Claim("theorem",
 
 @check(id="R-path", title="path decomposition of a pure-attention network (Theorem 2.1)",
        source=SRC.cite("l.33-64"),
-       claim=CLAIM_R_PATH)
+       claim=CLAIM_R_PATH, paper=RANK_COLLAPSE)
 def r_path(ctx):
     rng = random.Random(SEED)
 

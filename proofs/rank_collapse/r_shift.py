@@ -30,7 +30,7 @@ CLAIM_R_SHIFT = Claim("proposition",
 
 @check(id="R-shift", title="softmax(A + x 1^T) = softmax(A), row-wise softmax",
        source=SRC.cite("l.27-31"),
-       claim=CLAIM_R_SHIFT)
+       claim=CLAIM_R_SHIFT, paper=RANK_COLLAPSE)
 def r_shift(ctx):
     shapes = [(n, m) for n in range(1, 4) for m in range(1, 4)]
     if ctx.full:

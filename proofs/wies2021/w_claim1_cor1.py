@@ -56,7 +56,7 @@ CLAIM_W_CLAIM1 = Claim("claim",
 
 @check(id="W-Claim1", title="Claim 1: sep >= rank of any grid matricization (token setting)",
        source=PAPER.cite("B.1 l.534-552"),
-       depends=("L-Claim1",), claim=CLAIM_W_CLAIM1)
+       depends=("L-Claim1",), claim=CLAIM_W_CLAIM1, paper=WIES2021)
 def w_claim1(ctx):
     rng = random.Random(SEED)
 
@@ -150,7 +150,7 @@ CLAIM_W_COR1 = Claim("corollary",
        "sep >= ((d, 3^(L-2)))", source=PAPER.cite("B.2 l.556-566"),
        depends=("W-Lemma6", "W-Claim1", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8",
                 "L-Claim2"),
-       claim=CLAIM_W_COR1)
+       claim=CLAIM_W_COR1, paper=WIES2021)
 def w_cor1(ctx):
     cases = [(1, 5, 5, 2, 2), (1, 5, 5, 3, 2), (2, 3, 6, 3, 2), (1, 7, 5, 3, 2),
              (2, 5, 6, 3, 2), (1, 7, 7, 3, 2), (1, 5, 5, 3, 4)]

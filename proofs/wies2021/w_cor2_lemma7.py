@@ -120,7 +120,7 @@ CLAIM_W_LEMMA7 = Claim("lemma",
 
 @check(id="W-Lemma7", title="Lemma 7: first self-attention layer outputs (sum_h W^O W^V) u",
        source=PAPER.cite("B.2.2 l.658-702"), depends=("W-Lemma6",),
-       claim=CLAIM_W_LEMMA7)
+       claim=CLAIM_W_LEMMA7, paper=WIES2021)
 def w_lemma7(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)
@@ -239,7 +239,7 @@ CLAIM_W_COR2 = Claim("corollary",
        source=PAPER.cite("B.2.2 l.636-656"),
        depends=("W-Lemma7", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8", "L-Claim2",
                 "W-Claim1"),
-       claim=CLAIM_W_COR2)
+       claim=CLAIM_W_COR2, paper=WIES2021)
 def w_cor2(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED + 1)

@@ -58,7 +58,7 @@ CLAIM_W_EMBED = Claim("definition",
 
 @check(id="W-embed", title="vocabulary and convolution embeddings, eqs. (1)-(4); rank r",
        source=PAPER.cite("sec. 2.1 l.56-84"), depends=("L-net",),
-       claim=CLAIM_W_EMBED)
+       claim=CLAIM_W_EMBED, paper=WIES2021)
 def w_embed(ctx):
     with ctx.step("eq. (1): y^{0,i} = M_V hat w^i + p^i for every token sequence in [V]^N",
                   source=PAPER.cite("eq. (1) l.64-70")) as s:

@@ -29,7 +29,7 @@ CLAIM_W_LEMMA4 = Claim("lemma",
 
 @check(id="W-Lemma4", title="a lower bound on ((n, k)) as printed in wies2021 B.2",
        source=PAPER.cite("B.2 l.566-570"),
-       claim=CLAIM_W_LEMMA4)
+       claim=CLAIM_W_LEMMA4, paper=WIES2021)
 def w_lemma4(ctx):
     n_max, k_max = (100, 200) if ctx.full else (40, 80)
     bounds = e_bounds(14)

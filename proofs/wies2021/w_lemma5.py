@@ -93,7 +93,7 @@ CLAIM_W_LEMMA5 = Claim("lemma",
 
 @check(id="W-Lemma5", title="Lemma 5: convolutional embedding assignment gives eq. (15)",
        source=PAPER.cite("B.2.1 l.572-606"), depends=("W-Lemma6",),
-       claim=CLAIM_W_LEMMA5)
+       claim=CLAIM_W_LEMMA5, paper=WIES2021)
 def w_lemma5(ctx):
     cases = _cases(ctx.full)
 

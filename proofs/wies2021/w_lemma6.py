@@ -96,7 +96,7 @@ CLAIM_W_LEMMA6 = Claim("lemma",
 
 @check(id="W-Lemma6", title="Lemma 6: vocabulary embedding assignment (V >= 2((d, lambda)) + 1)",
        source=PAPER.cite("B.2.2 l.608-634"), depends=("L-Lemma6",),
-       claim=CLAIM_W_LEMMA6)
+       claim=CLAIM_W_LEMMA6, paper=WIES2021)
 def w_lemma6(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)

@@ -55,7 +55,7 @@ CLAIM_W_LEMMA8 = Claim("lemma",
 @check(id="W-Lemma8", title="equal-norm natural matrix with a full-rank Gram Hadamard power "
                             "(constructive witness, certified)",
        source=SRC.cite("B.3 l.704-732"),
-       claim=CLAIM_W_LEMMA8)
+       claim=CLAIM_W_LEMMA8, paper=WIES2021)
 def w_lemma8(ctx):
     ladder = FULL_LADDER if ctx.full else FAST_LADDER
     witnesses = {}

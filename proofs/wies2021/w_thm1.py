@@ -101,7 +101,7 @@ def _swap_asymmetry(seed):
 
 @check(id="W-Thm1", title="Theorem 1: log sep = O~(L min{r, d_x}); proof displays as identities, "
        "a repaired bound", source=PAPER.cite("Theorem 1 l.127-135; A.2-A.3 l.375-520"),
-       depends=("W-Thm3", "W-Thm4", "W-embed", "L-net"), claim=CLAIM)
+       depends=("W-Thm3", "W-Thm4", "W-embed", "L-net"), claim=CLAIM, paper=WIES2021)
 def w_thm1(ctx):
     with ctx.step("Theorem 1 from Theorem 3 (and 4) with r_e = 1 (l.443): eq. (9) <= "
                   "(3^L+1)^(2s+2) <= 4^(L(2s+2)) with s = r + r_e, since ((s, t)) = "

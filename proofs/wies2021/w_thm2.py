@@ -71,7 +71,7 @@ CHAIN = {
 @check(id="W-Thm2", title="Theorem 2: log sep = Omega~(L (min{r,d_x} - H)); the chain, Lemma 4's "
        "repair, exact ranks, the small r - H cases",
        source=PAPER.cite("Theorem 2 l.136-140; B.2-B.3 l.554-732"),
-       depends=tuple(CHAIN), claim=CLAIM)
+       depends=tuple(CHAIN), claim=CLAIM, paper=WIES2021)
 def w_thm2(ctx):
     with ctx.step("the chain of the proof and what each link contributes (their outcomes are "
                   "those of the rows named; this row adds the steps below)",

@@ -180,7 +180,7 @@ def _against(s, rows, bound_name):
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 3: for a vocabulary embedding of rank r (positional rank "
                            "r_e), sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
-              "source": PAPER.cite("A.2 l.375-441")})
+              "source": PAPER.cite("A.2 l.375-441")}, paper=WIES2021)
 def w_thm3(ctx):
     with ctx.step("The exact separation rank of y_1^1 as a function of the tokens (grid tensor "
                   "over all of [V]^N, every partition of [N]) of random networks with a random "
@@ -259,7 +259,7 @@ def w_thm3(ctx):
        source=PAPER.cite("A.3 l.449-520"), depends=("W-embed", "L-net"),
        claim={"kind": "theorem", "main_result": True,
               "statement": "Theorem 4: the same bound for the convolution embedding of rank r",
-              "source": PAPER.cite("A.3 l.449-520")})
+              "source": PAPER.cite("A.3 l.449-520")}, paper=WIES2021)
 def w_thm4(ctx):
     with ctx.step("Binding instances: with M/2 raw inputs per side such that the monomials "
                   "of degree <= 3^L of one side are at least the bound, the exact separation "

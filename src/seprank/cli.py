@@ -160,28 +160,35 @@ def _cmd_errata(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from seprank.output_files import write_text
-    from seprank.proof.errata import errata_markdown, paper_key
-    from seprank.proof.report import PAPERS, load_report, paper_of, report_dict
+    from seprank.proof.errata import errata_markdown, known_papers, paper_key
+    from seprank.proof.report import (
+        READABLE_VERSIONS,
+        load_report,
+        paper_of_check,
+        report_dict,
+        report_papers,
+    )
 
-    paper = paper_key(args.paper)
     if args.report:
         data = load_report(args.report)
-        if data.get("schema_version") != 2:
+        if data.get("schema_version") not in READABLE_VERSIONS:
             raise SeprankError(f"{args.report}: a schema-1 report has no errata; rerun "
                                "`seprank prove`")
+        paper = paper_key(args.paper, [*report_papers(data), *known_papers()])
     else:
         from seprank.proof import registered_checks, run_checks
 
-        specs = registered_checks()
-        ids = [cid for cid in specs if paper_of(cid) == paper]
+        specs = registered_checks()  # a plugin's paper may be known only by its checks
+        paper = paper_key(args.paper, known_papers(specs))
+        ids = [cid for cid, spec in specs.items() if getattr(spec.paper, "key", None) == paper]
         data = report_dict(run_checks(specs, ids, full=args.full))
     sheet = errata_markdown(data, paper)
     if args.output == "-":
         sys.stdout.write(sheet)
         return 0
     out = write_text(Path(args.output or f"errata-{paper}.md"), sheet)
-    n = sum(len(c.get("errata") or []) for c in data["checks"] if paper_of(c["id"]) == paper)
-    print(f"{n} errata of {PAPERS[paper][1]}: {out}")
+    n = sum(len(c.get("errata") or []) for c in data["checks"] if paper_of_check(c) == paper)
+    print(f"{n} errata of {paper}: {out}")
     return 0
 
 
@@ -537,7 +544,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     errata = _subparser(sub, "errata", "Markdown erratum sheet of one paper (runs its "
                         "checks, or reads a proof JSON report)", "seprank errata wies2021 -o -")
-    errata.add_argument("paper", help="levine2020, wies2021, chapter7, rank_collapse or amsel")
+    errata.add_argument("paper", help="a paper key: levine2020, wies2021, chapter7, "
+                        "rank_collapse, amsel, or an installed plugin's (`seprank papers`)")
     errata.add_argument("--from", dest="report", metavar="REPORT.json", default=None,
                         help="take the errata from this `seprank prove` JSON report")
     errata.add_argument("--output", "-o", metavar="PATH", default=None,

@@ -36,8 +36,8 @@ from seprank.errors import SeprankError
 from seprank.proof.paper import Paper
 
 __all__ = ["ENTRY_POINT_GROUP", "BUILTIN_WINGS", "HOOK_NAMES", "Wing", "wings", "papers",
-           "paper", "hook_functions", "bound_entry", "network_bounds", "embedding_bounds",
-           "clear_cache"]
+           "paper", "hook_functions", "bound_entry", "network_bounds",
+           "embedding_bounds", "clear_cache"]
 
 #: the entry-point group a wing registers under
 ENTRY_POINT_GROUP = "seprank.papers"

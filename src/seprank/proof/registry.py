@@ -44,13 +44,16 @@ _MARK = "__seprank_check__"
 
 def check(id: str, title: str, source: str | Paper,
           depends: tuple[str, ...] | list[str] = (), claim: Claim | dict | None = None,
-          figures: Iterable[Any] = ()
+          figures: Iterable[Any] = (), paper: Paper | None = None
           ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
     """Decorator: mark ``func(ctx)`` as the check ``id`` (found by :class:`CheckRegistry`).
 
     ``source`` is a free string ("levine2020 l.720") or a :class:`Paper`
-    (stored as its citation). ``claim`` declares what the check decides (kind,
-    statement in our words, source lines, ``main_result``, ``universal``);
+    (stored as its citation). ``paper`` is the :class:`Paper` whose claim the check
+    decides (default: ``source`` when that is a Paper); reports group checks, and
+    ``seprank errata KEY`` collects errata, by ``paper.key``. ``claim`` declares what
+    the check decides (kind, statement in our words, source lines, ``main_result``,
+    ``universal``);
     ``depends`` names the checks whose results the claim's proof uses;
     ``figures`` are :class:`seprank.proof.figures.Figure` objects drawn from the
     check's evidence in reports. The body records errata in its steps
@@ -60,7 +63,8 @@ def check(id: str, title: str, source: str | Paper,
 
     Examples
     --------
-    >>> @check("demo-sum", title="1 + 1 = 2", source="arithmetic",
+    >>> ARITH = Paper("arithmetic.txt", "Arithmetic", key="arith")
+    >>> @check("demo-sum", title="1 + 1 = 2", source=ARITH.cite("l.1"), paper=ARITH,
     ...        claim=Claim("claim", "1 + 1 = 2 in the integers", "arithmetic",
     ...                    universal=False))
     ... def demo(ctx):
@@ -68,13 +72,17 @@ def check(id: str, title: str, source: str | Paper,
     ...         s.require(1 + 1 == 2, "it is not")
     ...     ctx.conclude("holds", "proof", "evaluated exactly", basis="exhaustive")
     >>> spec = demo.__seprank_check__
-    >>> spec.title, spec.func is demo, spec.claim.kind
-    ('1 + 1 = 2', True, 'claim')
+    >>> spec.title, spec.func is demo, spec.claim.kind, spec.paper.key
+    ('1 + 1 = 2', True, 'claim', 'arith')
     """
 
     if isinstance(claim, dict):
         claim = Claim(**claim)
-    paper = source if isinstance(source, Paper) else None
+    if paper is None and isinstance(source, Paper):
+        paper = source
+    if paper is not None and not isinstance(paper, Paper):
+        raise SeprankError(f"check {id!r}: paper= takes a seprank.proof.Paper, "
+                           f"not {type(paper).__name__}")
     text = str(source)
 
     def mark(func: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
