@@ -87,6 +87,33 @@ def _json_block(value: Any, limit: int = 1500) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _entry(n: int, c: dict[str, Any], e: dict[str, Any], source_file: str) -> list[str]:
+    """The lines of the sheet's n-th entry: erratum ``e`` of check ``c``."""
+    sev = e["severity"]
+    lines = [f"### {n}. {c['id']}: {sev} at {e['location']}", "",
+             f"- **Where**: {e['location']} ({source_file}); found by the step "
+             f"\"{e.get('step')}\"",
+             f"- **Printed**: {e['printed']}",
+             f"- **Corrected**: {e['corrected']}",
+             f"- **Severity**: {sev}"
+             + (f" (missing hypothesis: {e['hypothesis']})" if e.get("hypothesis") else "")
+             + (f"; in the statement of the {c['claim']['kind']}" if e.get("in_statement")
+                and c.get("claim") else "")]
+    if sev == "proof-error":
+        lines.append("- **Statement survives**: "
+                     + (f"yes, by {e['repair']}" if e.get("survives")
+                        else "not shown (no repaired argument)"))
+    by = e.get("verified_by") or []
+    lines.append("- **Correction verified**: "
+                 + ("yes" + (f", by the step \"{by[0]}\"" if by else "") if e["verified"]
+                    else "no"))
+    lines.append(f"- **Claim's outcome**: {c.get('outcome', 'open')} "
+                 f"({strength_text(c)})")
+    lines += ["- **Evidence** (the failing instance):", "", "  ```json"]
+    lines += ["  " + ln for ln in _json_block(e.get("instance")).splitlines()]
+    return lines + ["  ```", f"- **Reproduce**: `seprank prove {c['id']}`", ""]
+
+
 def errata_markdown(data: dict[str, Any], paper: str) -> str:
     """The erratum sheet of ``paper`` (a key) from a proof report dictionary.
 
@@ -146,27 +173,5 @@ def errata_markdown(data: dict[str, Any], paper: str) -> str:
     if not entries:
         lines.append("None found.")
     for n, (_, _, _, c, e) in enumerate(entries, 1):
-        sev = e["severity"]
-        lines += [f"### {n}. {c['id']}: {sev} at {e['location']}", "",
-                  f"- **Where**: {e['location']} ({source_file}); found by the step "
-                  f"\"{e.get('step')}\"",
-                  f"- **Printed**: {e['printed']}",
-                  f"- **Corrected**: {e['corrected']}",
-                  f"- **Severity**: {sev}"
-                  + (f" (missing hypothesis: {e['hypothesis']})" if e.get("hypothesis") else "")
-                  + (f"; in the statement of the {c['claim']['kind']}" if e.get("in_statement")
-                     and c.get("claim") else "")]
-        if sev == "proof-error":
-            lines.append("- **Statement survives**: "
-                         + (f"yes, by {e['repair']}" if e.get("survives")
-                            else "not shown (no repaired argument)"))
-        by = e.get("verified_by") or []
-        lines.append("- **Correction verified**: "
-                     + ("yes" + (f", by the step \"{by[0]}\"" if by else "") if e["verified"]
-                        else "no"))
-        lines.append(f"- **Claim's outcome**: {c.get('outcome', 'open')} "
-                     f"({strength_text(c)})")
-        lines += ["- **Evidence** (the failing instance):", "", "  ```json"]
-        lines += ["  " + ln for ln in _json_block(e.get("instance")).splitlines()]
-        lines += ["  ```", f"- **Reproduce**: `seprank prove {c['id']}`", ""]
+        lines += _entry(n, c, e, source_file)
     return "\n".join(lines).rstrip("\n") + "\n"

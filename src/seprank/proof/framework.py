@@ -35,22 +35,8 @@ from seprank.proof.statuses import (  # the vocabularies, re-exported here
     VERIFIED,
 )
 
-__all__ = [
-    "VERDICTS",
-    "STEP_STATUSES",
-    "VERIFIED",
-    "REFUTED",
-    "INCONCLUSIVE",
-    "PASSED",
-    "FAILED",
-    "ERROR",
-    "Step",
-    "StepHandle",
-    "CheckContext",
-    "CheckSpec",
-    "CheckResult",
-    "run_check",
-]
+__all__ = ["VERDICTS", "STEP_STATUSES", "VERIFIED", "REFUTED", "INCONCLUSIVE", "PASSED", "FAILED",
+           "ERROR", "Step", "StepHandle", "CheckContext", "CheckSpec", "CheckResult", "run_check"]
 
 
 
