@@ -130,3 +130,26 @@ def test_unknown_hook_name_is_refused():
     with pytest.raises(SeprankError, match="unknown hook 'nope'"):
         paper_hooks.hook_functions("nope")
 
+
+def test_seprank_papers_prints_one_block_per_paper(capsys):
+    from seprank.cli import main
+
+    assert main(["papers"]) == 0
+    blocks = capsys.readouterr().out.rstrip("\n").split("\n\n")
+    assert [b.splitlines()[0] for b in blocks][:5] == BUILTIN
+    first = blocks[0].splitlines()
+    assert first[1] == "  " + paper_hooks.paper("levine2020").reference()
+    assert first[2] == "  text: levine2020_depth_to_width_self_attention.txt"
+
+
+def test_seprank_papers_json(capsys, tmp_path):
+    import json
+
+    from seprank.cli import main
+
+    assert main(["papers", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)       # nothing but the JSON on stdout
+    assert [p["key"] for p in data][:5] == BUILTIN
+    assert data[1]["authors"][0] == "Noam Wies" and data[1]["year"] == 2021
+    assert main(["papers", "--json", str(tmp_path / "p.json")]) == 0
+    assert json.loads((tmp_path / "p.json").read_text()) == data

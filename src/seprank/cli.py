@@ -7,6 +7,7 @@
                  [--engine flint|numba|cuda] [--certify] [--explain] [--json [PATH]]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
     seprank errata PAPER [--from REPORT.json] [--output PATH] [--full]
+    seprank papers [--json [PATH]]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected]
                    [--json [PATH]]
@@ -189,6 +190,17 @@ def _cmd_errata(args: argparse.Namespace) -> int:
     out = write_text(Path(args.output or f"errata-{paper}.md"), sheet)
     n = sum(len(c.get("errata") or []) for c in data["checks"] if paper_of_check(c) == paper)
     print(f"{n} errata of {paper}: {out}")
+    return 0
+
+
+def _cmd_papers(args: argparse.Namespace) -> int:
+    from seprank.paper_hooks import papers, papers_text
+
+    if args.json:
+        _emit_json([p.to_dict() for p in papers().values()], args.json)
+        if args.json == _STDOUT:
+            return 0
+    sys.stdout.write(papers_text())
     return 0
 
 
@@ -552,6 +564,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="default: errata-PAPER.md; '-' prints to stdout")
     errata.add_argument("--full", action="store_true", help="run the full (slow) tier")
     errata.set_defaults(func=_cmd_errata)
+
+    papers = _subparser(sub, "papers", "the registered papers: key, full reference and text "
+                        "file of each (the project's wings and installed plugins')",
+                        "seprank papers --json -")
+    _json_option(papers, "the papers (a list of their fields)")
+    papers.set_defaults(func=_cmd_papers)
 
     sweep = _subparser(sub, "sweep", "run a grid of computations on Dask, resumably",
                        "seprank sweep docs/sweeps/float_vs_exact.toml --workers 2 --dry-run")

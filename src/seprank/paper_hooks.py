@@ -36,7 +36,7 @@ from seprank.errors import SeprankError
 from seprank.proof.paper import Paper
 
 __all__ = ["ENTRY_POINT_GROUP", "BUILTIN_WINGS", "HOOK_NAMES", "Wing", "wings", "papers",
-           "paper", "hook_functions", "bound_entry", "network_bounds",
+           "paper", "papers_text", "hook_functions", "bound_entry", "network_bounds",
            "embedding_bounds", "clear_cache"]
 
 #: the entry-point group a wing registers under
@@ -159,6 +159,23 @@ def paper(key: str) -> Paper:
     if key not in known:
         raise SeprankError(f"unknown paper {key!r}; known: {', '.join(known)}")
     return known[key]
+
+
+def papers_text() -> str:
+    """The registered papers as text (``seprank papers``): per paper its key, its full
+    reference and the text file its checks cite, a blank line between papers.
+
+    Examples
+    --------
+    >>> print(papers_text().split(2 * chr(10))[1])      # blocks are split by a blank line
+    wies2021
+      Noam Wies, Yoav Levine, Daniel Jannai, Amnon Shashua. Which Transformer architecture \
+fits my data? A vocabulary bottleneck in self-attention. Proceedings of the 38th International \
+Conference on Machine Learning (ICML 2021), PMLR 139, pp. 11170-11181, 2021. arXiv:2105.03928.
+      text: wies2021_vocabulary_bottleneck.txt
+    """
+    return "\n\n".join(f"{p.key}\n  {p.reference()}\n  text: {p.file}"
+                        for p in papers().values()) + "\n"
 
 
 @cache
