@@ -26,7 +26,7 @@ EXPECTED_OUTCOME = {
     "R-norm": "false",
     "L-Thm1": "open", "L-Cor1": "open", "R-bound": "open",
     # issue 10 integration: Theorems 3 and 5 hold by verified repaired arguments (swap-set
-    # count; Gram count chain); the one-hot family (proofs/levine_counterexample.py) is a
+    # count; Gram count chain); the one-hot family (proofs/levine2020/levine_counterexample.py) is a
     # certified counterexample to eq. (19), Theorem 6, the upper bound of eq. (8) and
     # wies2021 eq. (9)/(11); Corollary 2 is not derived (boundary 3^L = d_x)
     "L-Thm3": "holds", "L-Thm5": "holds", "L-Thm2": "false", "L-Thm4": "false",
@@ -62,6 +62,13 @@ def test_check_and_claim_sources_cite_known_papers():
         assert _cites_known_papers(spec.source), (cid, spec.source)
         if spec.claim is not None:
             assert _cites_known_papers(spec.claim.source), (cid, spec.claim.source)
+
+
+def test_every_check_names_the_paper_of_its_subpackage():
+    """Issue 19: @check(..., paper=...) is explicit, and proofs/<key>/ holds key's checks."""
+    for cid, spec in SPECS.items():
+        assert spec.paper in PAPERS, cid
+        assert spec.func.__module__.split(".")[1] == spec.paper.key, (cid, spec.func.__module__)
 
 
 def test_known_paper_check_rejects_free_text():

@@ -19,8 +19,9 @@ from seprank.constructions.known_seprank import (
 from seprank.proof import FAILED, PASSED, registered_checks, run_check
 
 EXPECTED = {
-    # refuted: displays of their proofs fail as printed (proofs/levine_proof_displays.py;
-    # L-Thm4, L-Thm6 also by the one-hot counterexample, proofs/levine_counterexample.py);
+    # refuted: displays of their proofs fail as printed (proofs/levine2020/levine_proof_displays.py;
+    # L-Thm4, L-Thm6 also by the one-hot counterexample of
+    # proofs/levine2020/levine_counterexample.py);
     # L-Claim2 and L-Cor2: proof failures are failed steps with errata (issue 10)
     "L-Thm3": "refuted", "L-Thm4": "refuted", "L-Thm5": "refuted", "L-Thm6": "refuted",
     "L-Lemma2": "verified", "L-Claim1": "verified", "L-Claim2": "refuted",
@@ -79,7 +80,7 @@ def test_network_sep_rank_smallest_case_is_tight():
 
 
 def test_least_root():
-    from seprank_proofs.l_cor1_cor2 import least_root
+    from seprank_proofs.levine2020.l_cor1_cor2 import least_root
 
     assert least_root(Fraction(27), 3) == 3
     assert least_root(Fraction(28), 3) == 4

@@ -28,28 +28,24 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from seprank.bounds.moments import (
-    moment_bound,
-    moment_form_output,
-    moment_vs_thm3,
-    split_patch_rank,
-)
-from seprank.constructions.collapse_family import (
-    collapse_regime,
-    iv_digits,
-    layer_closed_form,
-)
-from seprank.constructions.monomial_chain import (
+from seprank.models import SelfAttentionNetwork
+from seprank.network_theory.moment_form import moment_bound, moment_form_output
+from seprank.network_theory.one_hot import (
     family_log2_lower_bound,
     moment_jacobian_rank,
     monomial_exponents,
     monomial_network,
     monomial_sep,
 )
-from seprank.constructions.nn_reduction import frobenius_gap
-from seprank.constructions.rank_collapse import mp_san
-from seprank.constructions.scalar_chain import scalar_chain_network
-from seprank.models import SelfAttentionNetwork
+from seprank.papers.amsel.nn_reduction import frobenius_gap
+from seprank.papers.rank_collapse.collapse_family import (
+    collapse_regime,
+    iv_digits,
+    layer_closed_form,
+)
+from seprank.papers.rank_collapse.pure_attention import mp_san
+from seprank.papers.wies2021.moment_comparison import moment_vs_thm3, split_patch_rank
+from seprank.papers.wies2021.scalar_chain import scalar_chain_network
 from seprank.proof import registered_checks, run_check
 from seprank.proof.claims import Settled, apply_dependencies
 
@@ -163,7 +159,7 @@ def test_w_thm2_hand_worked_scalar_chain():
 def test_a_thm2_hand_worked_rank_gap_and_empty_regime():
     assert frobenius_gap([[1, 0, 0], [0, 1, 0], [0, 0, 0]]) == 1
     assert frobenius_gap([[1, 0], [0, 1]], Fraction(1)) == 0
-    from seprank.bounds.levine2020 import e_bounds
+    from seprank.scalars.enclosures import e_bounds
 
     lo, _hi = e_bounds(14)
     assert 5 < 2 * lo * 1          # d = 5, r = 1: d / (2 e r) < 1

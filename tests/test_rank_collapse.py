@@ -1,4 +1,4 @@
-"""Tests of seprank.constructions.rank_collapse and the R- checks built on it."""
+"""Tests of seprank.papers.rank_collapse.pure_attention and the R- checks built on it."""
 
 import random
 from fractions import Fraction
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy
 
-from seprank.constructions.rank_collapse import (
+from seprank.papers.rank_collapse.pure_attention import (
     composite_sq,
     float_log_ratio,
     mp_bound_sides,

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import seprank
-from seprank.bounds.levine2020 import thm3_bound
 from seprank.errors import InputError, ParameterError
 from seprank.models import SelfAttentionNetwork
 from seprank.models.reference import literal_outputs
+from seprank.papers.levine2020.bounds import thm3_bound
 from seprank.separation import load_weights, weights_from_json
 from seprank.separation.polynomial import coefficient_blocks, network_polynomial
 

@@ -7,6 +7,7 @@
                  [--engine flint|numba|cuda] [--certify] [--explain] [--json [PATH]]
     seprank report REPORT.json|STORE.sqlite [--markdown PATH] [--html PATH]
     seprank errata PAPER [--from REPORT.json] [--output PATH] [--full]
+    seprank papers [--json [PATH]]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
     seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected]
                    [--json [PATH]]
@@ -164,28 +165,46 @@ def _cmd_errata(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from seprank.output_files import write_text
-    from seprank.proof.errata import errata_markdown, paper_key
-    from seprank.proof.report import PAPERS, load_report, paper_of, report_dict
+    from seprank.proof.errata import errata_markdown, known_papers, paper_key
+    from seprank.proof.report import (
+        READABLE_VERSIONS,
+        load_report,
+        paper_of_check,
+        report_dict,
+        report_papers,
+    )
 
-    paper = paper_key(args.paper)
     if args.report:
         data = load_report(args.report)
-        if data.get("schema_version") != 2:
+        if data.get("schema_version") not in READABLE_VERSIONS:
             raise SeprankError(f"{args.report}: a schema-1 report has no errata; rerun "
                                "`seprank prove`")
+        paper = paper_key(args.paper, [*report_papers(data), *known_papers()])
     else:
         from seprank.proof import registered_checks, run_checks
 
-        specs = registered_checks()
-        ids = [cid for cid in specs if paper_of(cid) == paper]
+        specs = registered_checks()  # a plugin's paper may be known only by its checks
+        paper = paper_key(args.paper, known_papers(specs))
+        ids = [cid for cid, spec in specs.items() if getattr(spec.paper, "key", None) == paper]
         data = report_dict(run_checks(specs, ids, full=args.full))
     sheet = errata_markdown(data, paper)
     if args.output == "-":
         sys.stdout.write(sheet)
         return 0
     out = write_text(Path(args.output or f"errata-{paper}.md"), sheet)
-    n = sum(len(c.get("errata") or []) for c in data["checks"] if paper_of(c["id"]) == paper)
-    print(f"{n} errata of {PAPERS[paper][1]}: {out}")
+    n = sum(len(c.get("errata") or []) for c in data["checks"] if paper_of_check(c) == paper)
+    print(f"{n} errata of {paper}: {out}")
+    return 0
+
+
+def _cmd_papers(args: argparse.Namespace) -> int:
+    from seprank.paper_hooks import papers, papers_text
+
+    if args.json:
+        _emit_json([p.to_dict() for p in papers().values()], args.json)
+        if args.json == _STDOUT:
+            return 0
+    sys.stdout.write(papers_text())
     return 0
 
 
@@ -743,13 +762,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     errata = _subparser(sub, "errata", "Markdown erratum sheet of one paper (runs its "
                         "checks, or reads a proof JSON report)", "seprank errata wies2021 -o -")
-    errata.add_argument("paper", help="levine2020, wies2021, chapter7, rank_collapse or amsel")
+    errata.add_argument("paper", help="a paper key: levine2020, wies2021, chapter7, "
+                        "rank_collapse, amsel, or an installed plugin's (`seprank papers`)")
     errata.add_argument("--from", dest="report", metavar="REPORT.json", default=None,
                         help="take the errata from this `seprank prove` JSON report")
     errata.add_argument("--output", "-o", metavar="PATH", default=None,
                         help="default: errata-PAPER.md; '-' prints to stdout")
     errata.add_argument("--full", action="store_true", help="run the full (slow) tier")
     errata.set_defaults(func=_cmd_errata)
+
+    papers = _subparser(sub, "papers", "the registered papers: key, full reference and text "
+                        "file of each (the project's wings and installed plugins')",
+                        "seprank papers --json -")
+    _json_option(papers, "the papers (a list of their fields)")
+    papers.set_defaults(func=_cmd_papers)
 
     sweep = _subparser(sub, "sweep", "run a grid of computations on Dask, resumably",
                        "seprank sweep docs/sweeps/float_vs_exact.toml --workers 2 --dry-run")

@@ -273,9 +273,8 @@ def network_sep_ranks(L: int, d_x: int, H: int, N: int, *, residual: bool = Fals
 
     Examples
     --------
-    >>> from seprank.bounds.levine2020 import thm3_bound
     >>> r = network_sep_ranks(1, 1, 1, 2)
-    >>> list(r["sep_ranks"]), r["max_rank"] <= thm3_bound(1, 1, 1)   # bound (1 * (1 + 1))^1
+    >>> list(r["sep_ranks"]), r["max_rank"] <= 2   # levine2020 Thm 3: (1 * (1 + 1))^1
     (['{1}|{2}'], True)
     """
     from seprank.models import SelfAttentionNetwork

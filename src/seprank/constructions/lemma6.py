@@ -475,7 +475,7 @@ def lemma6_constant(L: int, N: int, d_a: int) -> GaussianRational:
     for the corrected assignment.
 
     The constant of the corrected assignment (derived in the module docstring
-    of proofs/l_lemma6.py; confirmed there case by case).
+    of proofs/levine2020/l_lemma6.py; confirmed there case by case).
 
     Examples
     --------

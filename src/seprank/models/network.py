@@ -90,7 +90,7 @@ from math import lcm
 import numpy as np
 
 from seprank.errors import InputError, ParameterError
-from seprank.scalars.gaussian import GaussianRational, residues, sqrt_minus_one
+from seprank.scalars.gaussian import GaussianRational, has_imaginary, residues, sqrt_minus_one
 from seprank.scalars.primes import require_prime
 
 __all__ = ["SelfAttentionNetwork", "NetworkFunction", "DOMAINS", "MAX_NETWORK_PRIME",
@@ -318,7 +318,7 @@ class _Modular:
         self._s: int | None = None
 
     def _res(self, values):
-        if self._s is None and _has_imaginary(values):
+        if self._s is None and has_imaginary(values):
             self._s = sqrt_minus_one(self.p)
         return residues(values, self.p, self._s)
 
@@ -352,16 +352,16 @@ class _Float(_ArrayOps):
 
     def __init__(self, net: SelfAttentionNetwork):
         self.net = net
-        self.dtype = np.complex128 if any(_has_imaginary(net.weights[k]) for k in _KINDS) \
+        self.dtype = np.complex128 if any(has_imaginary(net.weights[k]) for k in _KINDS) \
             else np.float64
 
     def _arr(self, values):
-        if _has_imaginary(values):
+        if has_imaginary(values):
             self.dtype = np.complex128
         return np.asarray(values).astype(self.dtype)
 
     def inputs(self, X):
-        dtype = np.complex128 if _has_imaginary(X) else self.dtype
+        dtype = np.complex128 if has_imaginary(X) else self.dtype
         self.dtype = dtype
         return X.astype(dtype), None
 
@@ -379,15 +379,6 @@ def _ones(n: int) -> np.ndarray:
     out = np.empty(n, dtype=object)
     out[:] = [1] * n
     return out
-
-
-def _has_imaginary(values: object) -> bool:
-    arr = np.asarray(values)
-    if arr.dtype.kind == "c":
-        return bool(np.any(arr.imag != 0))
-    if arr.dtype.kind != "O":
-        return False
-    return any(isinstance(x, GaussianRational) and x.imag != 0 for x in arr.flat)
 
 
 def _matmul_mod(a: np.ndarray, b: np.ndarray, p: int) -> np.ndarray:

@@ -78,7 +78,7 @@ import numpy as np
 
 from seprank.errors import InputError, ParameterError
 from seprank.linalg.memory import require_fits
-from seprank.scalars.gaussian import residues, sqrt_minus_one
+from seprank.scalars.gaussian import has_imaginary, residues, sqrt_minus_one
 from seprank.scalars.primes import require_prime
 
 __all__ = ["MAX_KERNEL_PRIME", "reduction_interval", "network_residues", "evaluate_mod_p",
@@ -104,12 +104,6 @@ def reduction_interval(p: int) -> int:
     return max(1, (bound - (p - 1)) // max(1, (p - 1) ** 2))
 
 
-def _imaginary(values: object) -> bool:
-    from seprank.models.network import _has_imaginary
-
-    return _has_imaginary(values)
-
-
 def network_residues(net, p: int, *, extra: Sequence[object] = ()
                      ) -> tuple[tuple[np.ndarray, ...], int | None]:
     """The weights (Q, K, V, O) of ``net`` as int64 residues mod p, and the s used for i.
@@ -128,7 +122,7 @@ def network_residues(net, p: int, *, extra: Sequence[object] = ()
     """
     p = require_prime(p, max_value=MAX_KERNEL_PRIME)
     s = None
-    if any(_imaginary(net.weights[k]) for k in _KINDS) or any(_imaginary(e) for e in extra):
+    if any(has_imaginary(net.weights[k]) for k in _KINDS) or any(has_imaginary(e) for e in extra):
         s = sqrt_minus_one(p)
     out = tuple(np.ascontiguousarray(residues(net.weights[k], p, s)) for k in _KINDS)
     return out, s

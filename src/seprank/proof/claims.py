@@ -84,6 +84,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from seprank.proof.evidence import jsonable
+from seprank.proof.statuses import ERROR, FAILED
 
 __all__ = [
     "CLAIM_KINDS",
@@ -359,8 +360,6 @@ def settle(claim: Claim | None, conclusion: Conclusion | None, steps: list,
     >>> s.outcome, s.violations
     ('open', ['holds-corrected needs a verified correction of an erratum in the statement'])
     """
-    from seprank.proof.framework import ERROR, FAILED
-
     if conclusion is None:
         return Settled(OPEN, NONE, "the check does not conclude",
                        violations=["the check body does not call ctx.conclude(...)"])

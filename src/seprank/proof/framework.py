@@ -24,33 +24,20 @@ from seprank.proof.claims import (
     severity_rank,
 )
 from seprank.proof.evidence import jsonable
+from seprank.proof.statuses import (  # the vocabularies, re-exported here
+    ERROR,
+    FAILED,
+    INCONCLUSIVE,
+    PASSED,
+    REFUTED,
+    STEP_STATUSES,
+    VERDICTS,
+    VERIFIED,
+)
 
-__all__ = [
-    "VERIFIED",
-    "REFUTED",
-    "INCONCLUSIVE",
-    "PASSED",
-    "FAILED",
-    "ERROR",
-    "Step",
-    "StepHandle",
-    "CheckContext",
-    "CheckSpec",
-    "CheckResult",
-    "run_check",
-]
+__all__ = ["VERDICTS", "STEP_STATUSES", "VERIFIED", "REFUTED", "INCONCLUSIVE", "PASSED", "FAILED",
+           "ERROR", "Step", "StepHandle", "CheckContext", "CheckSpec", "CheckResult", "run_check"]
 
-# check verdicts
-VERIFIED = "verified"
-REFUTED = "refuted"
-INCONCLUSIVE = "inconclusive"
-VERDICTS = (VERIFIED, REFUTED, INCONCLUSIVE)
-
-# step statuses (INCONCLUSIVE is shared between the two vocabularies)
-PASSED = "passed"
-FAILED = "failed"
-ERROR = "error"
-STEP_STATUSES = (PASSED, FAILED, INCONCLUSIVE, ERROR)
 
 
 @dataclass
@@ -408,7 +395,7 @@ class CheckSpec:
     claim: Claim | None = None
     #: figures drawn from this check's evidence in reports (seprank.proof.figures.Figure)
     figures: tuple[Any, ...] = ()
-    #: the cited paper, when ``source`` was given as a seprank.proof.paper.Paper
+    #: the seprank.proof.paper.Paper whose claim the check decides (reports group by it)
     paper: Any = None
 
 
@@ -440,6 +427,13 @@ class CheckResult:
     claim: Claim | None = None
     settled: Settled | None = None
     dependency_outcomes: dict[str, str] = field(default_factory=dict)
+    #: the seprank.proof.paper.Paper of the check (None: no paper declared)
+    paper: Any = None
+
+    @property
+    def paper_key(self) -> str | None:
+        """The key of the check's paper (None without one), as the report writes it."""
+        return getattr(self.paper, "key", None) or None
 
     @property
     def counterexamples(self) -> list[Step]:
@@ -520,6 +514,7 @@ class CheckResult:
             "id": self.id,
             "title": self.title,
             "source": self.source,
+            "paper": self.paper_key,
             "claim": self.claim.to_dict() if self.claim is not None else None,
             "verdict": self.verdict,
             **settled.to_dict(),
@@ -595,4 +590,4 @@ def run_check(spec: CheckSpec, *, full: bool = False,
     return CheckResult(id=spec.id, title=spec.title, source=spec.source,
                        verdict=verdict_of(ctx.steps), steps=ctx.steps,
                        seconds=seconds, depends=spec.depends, full=full,
-                       claim=spec.claim, settled=settled)
+                       claim=spec.claim, settled=settled, paper=spec.paper)

@@ -77,6 +77,7 @@ __all__ = [
     "GaussianMatrix",
     "I",
     "as_gaussian",
+    "has_imaginary",
     "sqrt_minus_one",
     "next_prime_1_mod_4",
     "to_residue",
@@ -304,6 +305,28 @@ def gaussian_array(values: object) -> np.ndarray:
     for idx, x in np.ndenumerate(arr):
         out[idx] = as_gaussian(x, f"entry {idx}")
     return out
+
+
+def has_imaginary(values: object) -> bool:
+    """Whether an array of numbers has an entry with a nonzero imaginary part.
+
+    A complex dtype is checked entry by entry; an object array looks for a
+    :class:`GaussianRational` with a nonzero imaginary part; any other dtype has none.
+    (The network evaluators pick their arithmetic by it.)
+
+    Examples
+    --------
+    >>> has_imaginary([[1, 2]]), has_imaginary(gaussian_array([[1, I]]))
+    (False, True)
+    >>> has_imaginary(np.array([1 + 0j])), has_imaginary([GaussianRational(3)])
+    (False, False)
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind == "c":
+        return bool(np.any(arr.imag != 0))
+    if arr.dtype.kind != "O":
+        return False
+    return any(isinstance(x, GaussianRational) and x.imag != 0 for x in arr.flat)
 
 
 # -- reduction modulo a prime ideal above p = 1 mod 4 ----------------------------------

@@ -43,16 +43,12 @@ __all__ = ["embedded_separation_rank", "MAX_TOKEN_SEQUENCES"]
 MAX_TOKEN_SEQUENCES = 40_000
 
 
-def _bounds(L: int, r: int, r_e: int, which: str, value: int) -> dict:
-    from seprank.bounds import wies2021 as wb
+def _bounds(L: int, r: int, r_e: int, embedding: str, value: int) -> dict:
+    """The papers' bounds behind this embedding (:func:`seprank.paper_hooks.embedding_bounds`:
+    today wies2021's Theorem 3 for a vocabulary, Theorem 4 for a convolution)."""
+    from seprank.paper_hooks import embedding_bounds
 
-    fn = wb.thm3_bound if which == "W-Thm3" else wb.thm4_bound
-    b = fn(L, r, r_e)
-    src = "wies2021_vocabulary_bottleneck.txt " + ("A.2 eq. (9) l.381" if which == "W-Thm3"
-                                                    else "A.3 eq. (11) l.455")
-    return {which: {"value": b, "kind": "upper", "statement":
-                    "sep <= ((r + r_e, 3^L)) ((4, 3^L)) (3^L + 1)^(r + r_e)", "source": src,
-                    "respected": value <= b, "r": r, "r_e": r_e}}
+    return embedding_bounds(L, r, r_e, embedding, value)
 
 
 def embedded_separation_rank(net, embedding, *, partition=None, position: int = 0,
@@ -104,7 +100,7 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
         mat = vals.reshape(len(rows), len(cols)).tolist()
         res = seprank.rank(mat, "auto")
         value, kind, shape = res.value, res.kind, [len(rows), len(cols)]
-        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm3", value)
+        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "vocabulary", value)
         blocks: list = []
         what = {"embedding": "vocabulary", "V": V, "M_V": embedding.M_V.tolist(),
                 "P": embedding.P.tolist()}
@@ -143,7 +139,7 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
                            "shape": list(blk.shape), "rank": rr.value, "kind": rr.kind})
         kind = "exact" if kinds <= {"exact"} else "lower_bound"
         shape = [sum(b["shape"][0] for b in blocks), sum(b["shape"][1] for b in blocks)]
-        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm4", value)
+        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "convolution", value)
         what = {"embedding": "convolution", "M": M, "k": k, "d_input": din,
                 "W_conv": embedding.W.tolist(), "P": embedding.P.tolist()}
     else:

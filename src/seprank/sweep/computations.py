@@ -297,7 +297,8 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     grid tensor (Sec. 7, eq. (7.1)) uses ``templates`` integer template
     vectors; ``partition`` (default: the first half of the positions) is I.
     Without residual connections the result also carries the Theorem 3 bound
-    (H (d_a + 1))^C(L) and the Theorem 4 bound (levine2020 eq. (19)).
+    (H (d_a + 1))^C(L) and the Theorem 4 bound (levine2020 eq. (19)), from the paper
+    wings (:func:`seprank.paper_hooks.network_bounds`).
 
     Examples
     --------
@@ -310,8 +311,8 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     import numpy as np
 
     import seprank
-    from seprank.bounds.levine2020 import thm3_bound, thm4_bound
     from seprank.models.network import SelfAttentionNetwork
+    from seprank.paper_hooks import network_bounds
     from seprank.tensors.grid import check_partition, grid_matrix
 
     params = {"depth": depth, "width": width, "heads": heads, "da": da, "residual": residual,
@@ -337,9 +338,10 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
         "seq_len": N, "templates": templates, "seed": seed,
         "partition": {"I": list(I), "J": list(J)}, "matrix_shape": list(mat.shape),
         "rank": res.to_dict(), "grid_cap": int(min(mat.shape))}
-    if not residual:
-        out["thm3_bound"] = thm3_bound(depth, heads, net.d_a)
-        out["thm4_bound"] = str(thm4_bound(depth, width))
+    if not residual:  # levine2020's Theorems 3 and 4, asked of the paper wings
+        bounds = network_bounds(depth, width, heads, net.d_a, N, residual)
+        out["thm3_bound"] = bounds["L-Thm3"]["value"]
+        out["thm4_bound"] = str(bounds["L-Thm4"]["value"])
     if certify:
         out["certificate_verified"] = seprank.verify(mat, res.certificate)
     return out
@@ -574,7 +576,7 @@ def execute(computation: str, params: dict[str, Any]) -> dict[str, Any]:
     'failed'
     """
     from seprank.proof.evidence import jsonable
-    from seprank.sweep.store import code_version
+    from seprank.sweep.version import code_version
 
     start = time.perf_counter()
     outcome: dict[str, Any] = {"pid": os.getpid(), "code_version": code_version()}

@@ -35,7 +35,7 @@ upper limit and exponent N_2 (= |B|) where their own worked example (fig 7.3)
 uses N_1 (= |A|), and print uniform M = 2 for a tensor whose third mode takes 3
 values. The two agree with the convention above only after those corrections;
 in the balanced, uniform case of levine2020 (N_1 = N_2 = N/2) the slip is
-invisible. The check C7-matricize (proofs/c7_matricize.py) shows both.
+invisible. The check C7-matricize (proofs/chapter7/c7_matricize.py) shows both.
 
 Worked example (fig 7.3 of the lecture notes)
 ---------------------------------------------

@@ -1,0 +1,1 @@
+"""The checks of amsel (mission-map rows of the paper seprank.papers.amsel)."""
