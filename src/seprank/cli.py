@@ -616,13 +616,15 @@ def _shape_options(p: argparse.ArgumentParser, *, depth_required: bool, width: b
         p.add_argument("--width", "-d_x", type=int, required=False, default=None,
                        metavar="DX", help="embedding dimension d_x"
                        + (" (required)" if width_required else ""))
-        p.add_argument("--dx", type=int, default=None, help=argparse.SUPPRESS)
+        p.add_argument("--dx", type=int, default=None, metavar="DX",
+                       help="old name of --width (deprecated)")
     p.add_argument("--heads", "-H", type=int, default=heads, metavar="H",
                    help=f"heads per layer (default: {1 if heads is None else heads})")
     p.add_argument("--head-dim", "-d_a", dest="head_dim", type=int, default=None,
                    metavar="DA", help="attention dimension d_a (default: "
                    + ("d_x / H)" if head_dim is None else f"{head_dim})"))
-    p.add_argument("--da", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--da", type=int, default=None, metavar="DA",
+                   help="old name of --head-dim (deprecated)")
     p.add_argument("--seq-len", "-N", type=seq_len, default=2, metavar="N",
                    help="sequence length N (default: %(default)s)"
                    + ("; 'inf': the limit N -> infinity" if seq_len is not int else ""))
@@ -682,8 +684,8 @@ def _sep_rank_parser(sub) -> None:
                      help="add the skip connections (levine2020 A.4)")
     _partition_option(sep)
     src = sep.add_mutually_exclusive_group()
-    src.add_argument("--seed", type=int, default=None,
-                     help="seed of the random integer weights (default 0)")
+    src.add_argument("--seed", "--weights-seed", dest="seed", type=int, default=None,
+                     metavar="S", help="seed of the random integer weights (default 0)")
     src.add_argument("--weights", metavar="FILE", default=None,
                      help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
     sep.add_argument("--points-seed", type=int, default=None, metavar="S",

@@ -86,6 +86,11 @@ class CoefficientRoute(SeparationRoute):
     Can run any finite request; ``auto`` prefers it up to
     :data:`AUTO_COEFFICIENT_MAX_TERMS` possible monomials, and runs it after a
     non-exact answer up to :data:`AUTO_FALLBACK_MAX_TERMS`.
+
+    >>> from seprank.separation import plan_separation
+    >>> req = plan_separation(3, 4, 2).request        # 5379616 possible monomials
+    >>> ROUTE.should_run(req), ROUTE.should_run(req, fallback=True)[0]
+    ((False, '5379616 possible monomials > AUTO_COEFFICIENT_MAX_TERMS = 200000'), False)
     """
 
     name = "coefficient"

@@ -113,7 +113,14 @@ def scale_powers(specs: list[tuple[int | str, int, int]], residual: bool) -> lis
 
 
 def check_scales(n_scales: int, p: int) -> None:
-    """ParameterError when p is too small for ``n_scales`` distinct squares 1..m mod p."""
+    """ParameterError when p is too small for ``n_scales`` distinct squares 1..m mod p.
+
+    >>> check_scales(2, 5)
+    >>> check_scales(3, 5)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: p = 5 is too small to separate 3 degrees by scaling ...
+    """
     if 2 * n_scales >= p:
         raise ParameterError(f"p = {p} is too small to separate {n_scales} degrees by "
                              "scaling (the scales 1..m need distinct squares mod p); use a "
@@ -254,6 +261,11 @@ class GridRoute(SeparationRoute):
 
     Can run any finite request; preferred by ``auto`` whenever it can run (the
     coefficient route, asked first, takes the small outputs); never a fallback.
+
+    >>> from seprank.separation import plan_separation
+    >>> rp = ROUTE.plan(plan_separation(1, 1, 1, weights_seed=0).request)
+    >>> rp.prime, [b.cap for b in rp.blocks], rp.kinds
+    (2147483647, [0, 1, 0, 1], ('exact', 'lower_bound'))
     """
 
     name = "grid"
@@ -283,7 +295,8 @@ class GridRoute(SeparationRoute):
         factor = 2 if net.residual else 1
         notes = (f"points: uniform in GF({p}), drawn from points_seed = {request.points_seed}",
                  f"error bound: value = rank mod {p} of the coefficient matrix except with "
-                 f"probability <= {factor} D (value) / p (Schwartz-Zippel, D = {D})")
+                 f"probability <= {'2 ' if factor == 2 else ''}D (value) / p (Schwartz-Zippel, "
+                 f"D = {D})")
         return RoutePlan(blocks, _estimate(request, specs, n_scales), (EXACT, LOWER_BOUND),
                          prime=p, uses_points_seed=True, notes=notes)
 

@@ -40,7 +40,11 @@ __all__ = ["SeparationPlan", "RouteCandidate", "plan_separation"]
 @dataclass(frozen=True)
 class RouteCandidate:
     """What one registered route answered for this request: whether it can run (and why
-    not), whether ``auto`` should choose it, whether it should run as a fallback."""
+    not), whether ``auto`` should choose it, whether it should run as a fallback.
+
+    >>> [c.name for c in plan_separation(1, 1, 1).candidates if c.cannot is None]
+    ['coefficient', 'grid']
+    """
 
     name: str
     cannot: str | None
@@ -152,6 +156,7 @@ class SeparationPlan:
         prime: 2147483647
         ...
         answers: exact or lower_bound
+        certificates: none (certify=False)
         """
         return "\n".join(_explain_lines(self))
 
@@ -195,7 +200,11 @@ def _choose(request: SeparationRequest, asked: str):
     if not runnable:
         raise _no_route(request, cands)
     chosen, cand = next(((r, c) for r, c in runnable if c.prefers), runnable[0])
-    reason = cand.why if cand.prefers else f"the first route that can run ({cand.why})"
+    declined = [f"{c.name} declines: {c.why}" for r, c in runnable if r is not chosen
+                and cands.index((r, c)) < cands.index((chosen, cand))]
+    reason = "; ".join([*declined, f"{cand.name}: {cand.why}" if declined else cand.why])
+    if not cand.prefers:
+        reason = f"no route prefers this request; the first that can run ({reason})"
     fallback = next(((r, c) for r, c in runnable if c.fallback and r is not chosen), None)
     fb_reason = ""
     if fallback is not None:
@@ -285,10 +294,10 @@ def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None 
     --------
     >>> plan = plan_separation(depth=3, width=4, heads=2)
     >>> plan.route, plan.fallback, plan.request.possible_terms
-    ('grid', 'coefficient', 5379616)
-    >>> plan.route_reason
-    '5379616 possible monomials > AUTO_COEFFICIENT_MAX_TERMS = 200000'
-    >>> plan_separation(2, 2, 1, L=2)
+    ('grid', None, 5379616)
+    >>> print(plan.route_reason.split("; ")[0])
+    coefficient declines: 5379616 possible monomials > AUTO_COEFFICIENT_MAX_TERMS = 200000
+    >>> plan_separation(2, 2, 1, depth=2)
     Traceback (most recent call last):
     ...
     seprank.errors.ParameterError: give L or depth, not both (they are one parameter)

@@ -243,7 +243,7 @@ class SeparationRankResult:
 
         >>> from seprank.separation import separation_rank
         >>> separation_rank(1, 1, 1, weights={k: [[[[1]]]] for k in "QKVO"}
-        ...                 )._repr_html_()[:56]
+        ...                 )._repr_html_()[:55]
         '<table><caption>separation rank 2 (exact) of y[0][0]</c'
         """
         from seprank._display import html_table
@@ -260,7 +260,7 @@ class SeparationRankResult:
         >>> from seprank.separation import separation_rank
         >>> print(separation_rank(1, 1, 1, weights={k: [[[[1]]]] for k in "QKVO"}
         ...                       )._repr_markdown_().splitlines()[4][:50])
-        | 2 | exact | 2 | coefficient | coefficient matri
+        | 2 | exact | 2 | coefficient | coefficient matrix
         """
         from seprank._display import md_table
 

@@ -134,6 +134,9 @@ class RoutePlan:
     ``estimate``; ``kinds`` it can return; ``prime`` it will use (None: none);
     ``uses_points_seed``; ``notes`` (lines for :meth:`SeparationPlan.explain`);
     ``data``: what the route wants to keep for :meth:`SeparationRoute.run`.
+
+    >>> RoutePlan((), WorkEstimate((), 0, 0), ("exact",)).blocks_known
+    'exactly'
     """
 
     blocks: tuple[PlannedBlock, ...]
@@ -159,6 +162,9 @@ class RouteOutcome:
     seconds), ``certificates_verified``, ``matrix_rank`` (the RankResult of a
     single matrix), ``template_certificate``; ``facts``: JSON-ready facts a new
     route adds (shown under ``details`` in ``to_dict``).
+
+    >>> RouteOutcome(2, "exact", 2, [], "coefficient matrix", matrix_shape=(2, 2)).terms is None
+    True
     """
 
     value: int
@@ -187,6 +193,12 @@ class SeparationRoute:
 
     The defaults: a route can run every finite request, is not preferred, and is
     never a fallback.
+
+    >>> from types import SimpleNamespace
+    >>> class Toy(SeparationRoute):
+    ...     name = "toy"
+    >>> Toy().can_run(SimpleNamespace(finite=False)), Toy().should_run(None)
+    ('needs a finite N', (False, 'not preferred'))
     """
 
     name: str = ""

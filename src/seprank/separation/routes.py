@@ -55,12 +55,20 @@ def _registry() -> dict[str, SeparationRoute]:
 
 
 def routes() -> tuple[SeparationRoute, ...]:
-    """The registered routes, in the order ``auto`` asks them."""
+    """The registered routes, in the order ``auto`` asks them.
+
+    >>> [r.name for r in routes()][:2]
+    ['coefficient', 'grid']
+    """
     return tuple(_registry().values())
 
 
 def route_names() -> tuple[str, ...]:
-    """Names of the registered routes, in order (``auto`` is not one of them)."""
+    """Names of the registered routes, in order (``auto`` is not one of them).
+
+    >>> "auto" in route_names(), "grid" in route_names()
+    (False, True)
+    """
     return tuple(_registry())
 
 
@@ -93,7 +101,7 @@ def register_route(route: SeparationRoute, *, first: bool = False) -> None:
     ...     name = "toy"
     >>> register_route(Toy()); route_names()[-1]
     'toy'
-    >>> unregister_route("toy"); "toy" in route_names()
+    >>> _ = unregister_route("toy"); "toy" in route_names()
     False
     """
     reg = _registry()
@@ -108,7 +116,13 @@ def register_route(route: SeparationRoute, *, first: bool = False) -> None:
 
 
 def unregister_route(name: str) -> SeparationRoute:
-    """Remove the route called ``name`` from the registry and return it."""
+    """Remove the route called ``name`` from the registry and return it.
+
+    >>> unregister_route("nope")
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: route must be one of auto, ...; got 'nope'
+    """
     route = get_route(name)
     del _registry()[name]
     return route

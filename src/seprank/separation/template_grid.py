@@ -168,6 +168,12 @@ class TemplateGridRoute(SeparationRoute):
 
     Can run when ``templates`` are given (and only then: the other routes do not
     take them); preferred whenever it can run.
+
+    >>> from seprank.separation import separation_rank
+    >>> r = separation_rank(1, 1, 1, weights={k: [[[[1]]]] for k in "QKVO"},
+    ...                     templates=[[1], [2], [3], [4]])   # 4 = monomials of degree <= 3
+    >>> r.route, r.value, r.kind, r.template_certificate["ok"]
+    ('template-grid', 2, 'exact', True)
     """
 
     name = "template-grid"
