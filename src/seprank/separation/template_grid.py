@@ -30,6 +30,7 @@ bound. ``seprank grid-rank`` and
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -49,7 +50,7 @@ from seprank.separation.route import (
     WorkEstimate,
     rank_method,
 )
-from seprank.tensors.grid import grid_matrix
+from seprank.tensors.grid import grid_tensor, matricize
 
 __all__ = ["monomial_exponents", "side_points", "monomial_matrix", "monomial_certificate",
            "TemplateGridRoute", "ROUTE"]
@@ -124,8 +125,23 @@ def monomial_certificate(templates: np.ndarray, N: int, I: Sequence[int],
     (2, True)
     """
     T = np.asarray(templates, dtype=object)
+    key = (tuple(map(tuple, T.tolist())), N, len(I), max_deg)
+    if key not in _CERTIFICATES:  # it depends on the templates and the sides' sizes only
+        if len(_CERTIFICATES) >= _CERTIFICATE_CACHE_SIZE:
+            _CERTIFICATES.clear()
+        _CERTIFICATES[key] = _certificate(T, N, len(I), max_deg)
+    return dict(_CERTIFICATES[key])
+
+
+#: certificates already computed (the template-grid route asks again for every partition
+#: of the same sizes; known_seprank.certified_templates asked first)
+_CERTIFICATES: dict[tuple, dict] = {}
+_CERTIFICATE_CACHE_SIZE = 256
+
+
+def _certificate(T: np.ndarray, N: int, n_I: int, max_deg: int) -> dict:
     d = T.shape[1]
-    sizes = {"I": len(I), "J": N - len(I)}
+    sizes = {"I": n_I, "J": N - n_I}
     out = {"max_deg_per_side": max_deg}
     ok = True
     for side, P in sizes.items():
@@ -161,6 +177,30 @@ def _domain(net, T: np.ndarray) -> str:
     exact_ints = all(Fraction(x).denominator == 1 for x in T.flat) and all(
         Fraction(w).denominator == 1 for k in "QKVO" for w in net.weights[k].flat)
     return "ZZ" if exact_ints else "QQ"
+
+
+#: the last grid tensor evaluated, by what determines it: asking again for another
+#: partition of the same network, templates and output (known_seprank.network_sep_ranks
+#: asks for every balanced partition) matricizes it instead of evaluating M^N values again
+_LAST_TENSOR: dict[str, np.ndarray] = {}
+#: a tensor of more values is not kept (about 100 MB of Python integers)
+_LAST_TENSOR_MAX_ENTRIES = 10**6
+
+
+def _grid_tensor(net, T: np.ndarray, N: int, position: int, coordinate: int) -> np.ndarray:
+    """The grid tensor of y_coordinate^position on the templates, exactly (M^N values)."""
+    what = repr((net.L, net.d_x, net.H, net.d_a, net.residual,
+                 [net.weights[k].tolist() for k in "QKVO"], T.tolist(), str(T.dtype), N,
+                 position, coordinate))
+    key = hashlib.sha256(what.encode()).hexdigest()
+    if key not in _LAST_TENSOR:
+        f = net.as_function(position, coordinate, _domain(net, T))
+        A = grid_tensor(f, T, N)
+        _LAST_TENSOR.clear()
+        if A.size > _LAST_TENSOR_MAX_ENTRIES:  # too big to keep after the call
+            return A
+        _LAST_TENSOR[key] = A
+    return _LAST_TENSOR[key]
 
 
 class TemplateGridRoute(SeparationRoute):
@@ -214,8 +254,8 @@ class TemplateGridRoute(SeparationRoute):
         T, net = plan.data, request.network
         method = rank_method(request)
         t0 = time.perf_counter()
-        f = net.as_function(request.position, request.coordinate, _domain(net, T))
-        mat = np.asarray(grid_matrix(f, T, request.N, request.I, request.J), dtype=object)
+        A = _grid_tensor(net, T, request.N, request.position, request.coordinate)
+        mat = np.asarray(matricize(A, request.I, request.J), dtype=object)
         t1 = time.perf_counter()
         res = rank(mat, method, certify=request.certify)
         t2 = time.perf_counter()
