@@ -41,7 +41,8 @@ class SeparationRequest:
     network : SelfAttentionNetwork
     N : int or float
         the sequence length (>= 2), or ``math.inf`` for the limit N -> infinity
-        (then ``I`` and ``J`` are None: a route for that limit says what it takes).
+        (then ``I`` and ``J`` are None and a given partition is ``options["partition"]``,
+        as given: only a route that takes ``"partition"`` can run with one).
     I, J : tuple of int or None
         the partition of the positions (0-based, increasing).
     position, coordinate : int
