@@ -3,7 +3,9 @@
 The front door for ranks is :func:`seprank.rank`; every answer carries its kind
 (``exact``, ``lower_bound``, ``upper_bound``, ``probabilistic`` or
 ``float_estimate``). :func:`seprank.verify` re-checks a certificate with code
-that shares nothing with the engines.
+that shares nothing with the engines. :func:`seprank.hadamard_rank` ranks
+G = (V V^T)^(Hadamard lam) for any V exactly, beside its float64 rank and the
+bound ((d, lam)); :mod:`seprank.constructions` builds the papers' matrices.
 """
 
 __version__ = "0.1.0"
@@ -34,7 +36,9 @@ from seprank.linalg.verify import verify  # noqa: E402
 #: Dask, matplotlib or networkx (tests/test_import_light.py); name -> module
 _LAZY = {"separation_rank": "seprank.separation", "plan_separation": "seprank.separation",
          "SeparationPlan": "seprank.separation",
-         "SeparationRankResult": "seprank.separation"}
+         "SeparationRankResult": "seprank.separation",
+         "hadamard_rank": "seprank.gram_hadamard_rank",
+         "HadamardRankResult": "seprank.gram_hadamard_rank"}
 
 
 def __getattr__(name: str):
@@ -59,6 +63,8 @@ __all__ = [
     "plan_separation",
     "SeparationPlan",
     "SeparationRankResult",
+    "hadamard_rank",
+    "HadamardRankResult",
     "RankResult",
     "RankCertificate",
     "LowerBoundCertificate",

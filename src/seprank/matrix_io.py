@@ -7,6 +7,11 @@ Formats (chosen by extension):
   method only. The shape is read from the header first so that a matrix too
   large for memory is refused before it is loaded.
 * ``.json``: a list of rows; entries are integers or strings ``"p/q"``.
+* ``.csv``: comma-separated values, one row per line, read with Python's
+  :mod:`csv` module (quoted cells allowed); cells as in text files. Lines that
+  are empty or start with ``#`` are skipped; there is no header row (a first
+  line without a single number is refused as one, with a one-line error, like
+  any text cell, an empty cell or malformed quoting).
 * anything else: whitespace-separated text, one row per line; tokens are
   integers or ``p/q`` (decimal numbers only for the float method); lines that
   are empty or start with ``#`` are skipped.
@@ -28,6 +33,8 @@ line, never a traceback:
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import re
@@ -41,7 +48,7 @@ import numpy as np
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
 
-__all__ = ["load_matrix", "read_json", "parse_integer", "workspace_bytes"]
+__all__ = ["load_matrix", "read_json", "read_csv_rows", "parse_integer", "workspace_bytes"]
 
 # Python objects per text/JSON byte are far larger than the byte itself.
 _TEXT_EXPANSION = 40
@@ -173,6 +180,68 @@ def _parse_token(tok: object, where: str, allow_float: bool) -> int | Fraction |
     raise InputError(f"{where}: {tok!r} ({type(tok).__name__}) is not a number")
 
 
+def _is_number(cell: str) -> bool:
+    try:
+        _parse_token(cell, "", allow_float=True)
+    except InputError:
+        return False
+    return True
+
+
+def read_csv_rows(path: str | os.PathLike) -> list[list[str]]:
+    """The cells of a CSV file as strings, one list per row (comments, blank lines skipped).
+
+    Refuses, with one :class:`~seprank.errors.InputError` line naming the file
+    and line: a file that is not UTF-8 text, malformed quoting, an empty cell,
+    and a first row without a single number (a header: seprank reads CSV
+    without one). Cells are parsed into numbers by :func:`load_matrix`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     f = Path(d) / "m.csv"
+    ...     _ = f.write_text("# V, two rows\\n1, 2\\n3,\\"1/2\\"\\n")
+    ...     read_csv_rows(f)
+    [['1', '2'], ['3', '1/2']]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     f = Path(d) / "m.csv"
+    ...     _ = f.write_text("a,b\\n1,2\\n")
+    ...     try:
+    ...         read_csv_rows(f)
+    ...     except InputError as exc:
+    ...         print(str(exc).split(": ", 1)[1])
+    line 1 looks like a header (no number in 'a', 'b'); seprank reads CSV without a header row
+    """
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    reader = csv.reader(io.StringIO(text), strict=True, skipinitialspace=True)
+    rows: list[list[str]] = []
+    try:
+        for record in reader:
+            cells = [c.strip() for c in record]
+            if not any(cells) or cells[0].startswith("#"):
+                continue
+            line = reader.line_num
+            if not rows and not any(_is_number(c) for c in cells):
+                shown = ", ".join(repr(c) for c in cells[:3]) + (", ..." if len(cells) > 3
+                                                                 else "")
+                raise InputError(f"{path}: line {line} looks like a header (no number in "
+                                 f"{shown}); seprank reads CSV without a header row")
+            if "" in cells:
+                raise InputError(f"{path}: line {line}: empty cell in column "
+                                 f"{cells.index('') + 1}; every cell must hold a number")
+            rows.append(cells)
+    except csv.Error as exc:
+        raise InputError(f"{path}: not valid CSV (line {reader.line_num}: {exc})") from None
+    return rows
+
+
 def _load_npy(path: Path, allow_float: bool, method: str) -> np.ndarray:
     try:
         with open(path, "rb") as fh:
@@ -249,6 +318,8 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
         if not isinstance(data, list) or (data and not all(isinstance(r, list) for r in data)):
             raise InputError(f"{path}: matrix must be 2-dimensional: a JSON list of rows")
         rows = data
+    elif path.suffix.lower() == ".csv":
+        rows = read_csv_rows(path)
     else:
         try:
             text = path.read_text()

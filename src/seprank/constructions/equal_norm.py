@@ -78,6 +78,8 @@ SELECTION_PRIME = 2_147_483_647
 class EqualNormWitness:
     """A matrix A (n x d, natural entries, equal squared row norms c) and its provenance.
 
+    The object of wies2021_vocabulary_bottleneck.txt B.3, Lemma 8 (l.704-732, eq. (23)).
+
     Examples
     --------
     >>> w = EqualNormWitness(d=2, lam=1, n=2, A=[[3, 4], [4, 3]], c=25, method="sphere",
@@ -319,6 +321,8 @@ def equal_norm_witness(d: int, lam: int, *, seed: int = 0, positive: bool = True
                        max_work: int = 2_000_000) -> EqualNormWitness:
     """Build A (n x d, entries >= 1 or >= 0, equal |row|^2 = c) with full-rank Hadamard power.
 
+    A constructive witness of wies2021_vocabulary_bottleneck.txt B.3, Lemma 8 (l.704-732, eq. (23)).
+
     See the module docstring for the construction. ``method``: "auto", "sphere"
     or "gaussian" (d = 2 only). The returned rows are certified full rank mod
     ``SELECTION_PRIME`` (recorded in ``details``); callers certify over Q with
@@ -417,6 +421,8 @@ def _sphere_search(d, lam, n, p, seed, positive, square_norm, max_work, common):
 
 def check_witness_shape(w: EqualNormWitness) -> dict[str, Any]:
     """Exact checks of everything but the rank: shape, entries in N, equal norms.
+
+    The hypotheses of wies2021_vocabulary_bottleneck.txt B.3, Lemma 8 (l.704-732).
 
     Also checks identity (AA^T)^(odot lam) = M Delta M^T (wies2021 eqs. (25)-(26))
     when n <= 60 (it multiplies n x n integer matrices).

@@ -244,21 +244,19 @@ def float_vs_exact(d: int, lam: int, family: str = "omega", seed: int = 0,
     built in float64 from the unit rows u_i / |u_i| (row scaling does not change
     the rank). A float rank is ``wrong`` when it differs from an ``exact``
     rank. The float64 range can overflow for large entries: then the raw float
-    rank is ``None`` and ``raw_overflow`` is true.
+    rank is ``None`` and ``raw_overflow`` is true. ``times`` holds the seconds
+    of each path (build of the exact G, exact rank, each float rank). The work
+    is :func:`seprank.float_vs_exact.compare_ranks`, as in ``seprank float-vs-exact``.
 
     Examples
     --------
     >>> r = float_vs_exact(2, 2)            # 3 x 3, far too small to fool float64
     >>> r["exact"]["value"], r["exact"]["kind"], r["raw"]["value"], r["raw"]["wrong"]
     (3, 'exact', 3, False)
-    >>> r["raw"]["kind"]
-    'float_estimate'
+    >>> r["raw"]["kind"], sorted(r["times"])[:2]
+    ('float_estimate', ['build_s', 'exact_s'])
     """
-    import numpy as np
-
-    import seprank
-    from seprank.constructions.omega import gram_hadamard_exact, omega_rows
-    from seprank.linalg.float_engine import float_rank
+    from seprank.float_vs_exact import compare_ranks, family_V
 
     params = {"d": d, "lam": lam, "family": family, "seed": seed, "rtol": rtol, "max_n": max_n,
               "delay_s": delay_s}
@@ -266,32 +264,7 @@ def float_vs_exact(d: int, lam: int, family: str = "omega", seed: int = 0,
     too_big = _float_vs_exact_too_big(params)
     if too_big:
         raise ParameterError(f"{too_big}: raise max_n to insist (SVD and exact rank grow as n^3)")
-    n = comb(d + lam - 1, lam)
-    if family == "omega":
-        U = omega_rows(d, lam, 2)
-    else:
-        U = np.random.default_rng([seed, d, lam]).integers(-3, 4, size=(n, d)).tolist()
-    G = gram_hadamard_exact(U, lam)
-    exact = seprank.rank(G, "auto").to_dict()
-    out: dict[str, Any] = {"n": n, "exact": exact, "rtol": rtol}
-
-    def judged(r: int | None, details: dict) -> dict[str, Any]:
-        wrong = None if r is None or exact["kind"] != "exact" else r != exact["value"]
-        return {"value": r, "kind": "float_estimate", "wrong": wrong,
-                "tolerance": details.get("tolerance"), "gap": details.get("gap")}
-
-    entries = [int(x) for x in G.entries()]
-    if max(abs(x) for x in entries) >= 2.0 ** 1023:
-        out["raw"] = {"value": None, "kind": "float_estimate", "wrong": None}
-        out["raw_overflow"] = True
-    else:
-        raw = np.array([float(x) for x in entries]).reshape(n, n)
-        out["raw"] = judged(*float_rank(raw, rtol=rtol))
-        out["raw_overflow"] = False
-    V = np.asarray(U, dtype=float)
-    V = V / np.linalg.norm(V, axis=1, keepdims=True)
-    out["normalized"] = judged(*float_rank((V @ V.T) ** lam, rtol=rtol))
-    return out
+    return compare_ranks(family_V(family, d, lam, seed), lam, rtol=rtol)
 
 
 # ---------------------------------------------------------------- grid_rank
@@ -410,24 +383,17 @@ def lemma6_identity(depth: int, heads: int = 1, da: int = 3, seq_len: int = 2, h
     >>> lemma6_identity(depth=2, corrected=True)["identity_holds"]
     True
     """
-    import numpy as np
 
     from seprank.constructions import lemma6 as l6
     from seprank.models.network import SelfAttentionNetwork
     from seprank.proof.evidence import jsonable
-    from seprank.scalars.sphere import sphere_points
 
     params = {"depth": depth, "heads": heads, "da": da, "seq_len": seq_len, "half": half,
               "seed": seed, "corrected": corrected, "delay_s": delay_s}
     get_computation("lemma6").normalize(params)
     L, H, d_a, N = depth, heads, da, seq_len
     fixes = set(l6.CORRECTIONS) if corrected else set()
-    d = H * (d_a - 1) // 2
-    if d == 1:
-        V = np.empty((half, 1), dtype=object)
-        V[:, 0] = [1 if k % 2 == 0 else -1 for k in range(half)]
-    else:
-        V = sphere_points(half, d, seed=seed)
+    V = l6.lemma6_V(H, d_a, half, seed=seed)
     lam = 3 ** (L - 2)
     out: dict[str, Any] = {
         "depth": L, "heads": H, "d_a": d_a, "d_x": H * d_a, "seq_len": N, "M": 2 * half,
