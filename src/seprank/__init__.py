@@ -34,7 +34,9 @@ from seprank.linalg.verify import verify  # noqa: E402
 
 #: attributes imported on first use, so that ``import seprank`` loads no SymPy, numba,
 #: Dask, matplotlib or networkx (tests/test_import_light.py); name -> module
-_LAZY = {"separation_rank": "seprank.separation",
+_LAZY = {"separation_rank": "seprank.separation", "plan_separation": "seprank.separation",
+         "SeparationPlan": "seprank.separation",
+         "SeparationRankResult": "seprank.separation",
          "hadamard_rank": "seprank.gram_hadamard_rank",
          "HadamardRankResult": "seprank.gram_hadamard_rank"}
 
@@ -58,6 +60,9 @@ __all__ = [
     "RankPlan",
     "verify",
     "separation_rank",
+    "plan_separation",
+    "SeparationPlan",
+    "SeparationRankResult",
     "hadamard_rank",
     "HadamardRankResult",
     "RankResult",

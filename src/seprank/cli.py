@@ -9,16 +9,20 @@
     seprank errata PAPER [--from REPORT.json] [--output PATH] [--full]
     seprank papers [--json [PATH]]
     seprank sweep SPEC.toml|SPEC.yaml [--scheduler ADDRESS] [--workers N] [--store PATH] ...
-    seprank lemma6 --depth L --heads H --da D --seq-len N [--printed | --corrected]
-                   [--json [PATH]]
-    seprank grid-rank --depth L --width DX [--heads H] [--seq-len N] [--templates M] ...
-                      [--json [PATH]]
-    seprank sep-rank -L L --width DX -H H [--residual] -N N [--seed S | --weights FILE] ...
+    seprank lemma6 -L/--depth L [-H/--heads H] [-d_a/--head-dim D] [-N/--seq-len N]
+                   [--printed | --corrected] [--json [PATH]]
+    seprank grid-rank -L/--depth L -d_x/--width DX [-H/--heads H] [-N/--seq-len N]
+                      [--templates M] ... [--json [PATH]]
+    seprank sep-rank -L/--depth L -d_x/--width DX [-H/--heads H] [--residual] [-N N]
+                     [--seed S | --weights FILE] [--points-seed S] [--explain] ...
                      [--json [PATH]]
     seprank hadamard-rank (FILE --lam LAM | --omega D LAMBDA | --lemma6 L H DA HALF
                           | --equal-norm D LAMBDA) [--method M] [--certify] [--json [PATH]]
     seprank float-vs-exact --out DIR [--family omega|random|file] [--d FROM:TO]
                            [--lam FROM:TO] [--matrix FILE] [--max-n N] ...
+
+Shape options: the long names are spelled out, the short ones are the papers' symbols;
+``--da`` and ``--dx`` are old spellings that still work (with a note on stderr).
 
 ``--json [PATH]`` means the same everywhere: write JSON to PATH; with no PATH
 (or ``-``) print it to standard output and nothing else. Exit status: 0
@@ -335,11 +339,36 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return 0 if summary.complete else 1
 
 
+def _renamed(args: argparse.Namespace, new: str, old: str, old_flag: str, new_flag: str) -> None:
+    """An option's old spelling (``--da``, ``--dx``) still works, with a note on stderr;
+    refused when given together with the new one."""
+    from seprank.errors import ParameterError
+
+    value = getattr(args, old, None)
+    if value is None:
+        return
+    if getattr(args, new) is not None:
+        raise ParameterError(f"give {new_flag} or {old_flag} (its old name), not both")
+    print(f"seprank: note: {old_flag} is deprecated; use {new_flag}", file=sys.stderr)
+    setattr(args, new, value)
+
+
+def _shape_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The shape options after their old spellings are folded in."""
+    _renamed(args, "head_dim", "da", "--da", "--head-dim")
+    if hasattr(args, "dx"):
+        _renamed(args, "width", "dx", "--dx", "--width")
+    return args
+
+
 def _cmd_lemma6(args: argparse.Namespace) -> int:
     from seprank.sweep.computations import lemma6_identity
 
-    out = lemma6_identity(depth=args.depth, heads=args.heads, da=args.da, seq_len=args.seq_len,
-                          half=args.half, seed=args.seed, corrected=args.corrected)
+    _shape_args(args)
+    out = lemma6_identity(depth=args.depth, heads=args.heads,
+                          da=3 if args.head_dim is None else args.head_dim,
+                          seq_len=args.seq_len, half=args.half, seed=args.seed,
+                          corrected=args.corrected)
     if args.json:
         _emit_json(out, args.json)
     # with the JSON on stdout, the human lines go to stderr
@@ -356,17 +385,18 @@ def _cmd_lemma6(args: argparse.Namespace) -> int:
 
 
 def _cmd_grid_rank(args: argparse.Namespace) -> int:
-    from seprank.errors import ParameterError
+    from seprank.separation.vocabulary import partition_from_text
     from seprank.sweep.computations import grid_rank
 
-    partition = None
-    if args.partition:
-        try:
-            partition = [int(x) for x in args.partition.split(",")]
-        except ValueError:
-            raise ParameterError(f"--partition {args.partition!r}: give 0-based positions "
-                                 "separated by commas, e.g. 0,1") from None
-    out = grid_rank(depth=args.depth, width=args.width, heads=args.heads, da=args.da,
+    _shape_args(args)
+    if args.width is None:
+        from seprank.errors import ParameterError
+
+        raise ParameterError("give the embedding dimension: -d_x/--width DX")
+    partition = None if args.partition is None else partition_from_text(args.partition)
+    if isinstance(partition, tuple):
+        partition = [partition[0], partition[1]]
+    out = grid_rank(depth=args.depth, width=args.width, heads=args.heads, da=args.head_dim,
                     residual=args.residual, seq_len=args.seq_len, templates=args.templates,
                     template_bound=args.template_bound, position=args.position,
                     coordinate=args.coordinate, partition=partition, seed=args.seed,
@@ -388,70 +418,63 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_sep_rank(args: argparse.Namespace) -> int:
+def _sep_network(args: argparse.Namespace):
+    """The network of ``sep-rank``, built once: from --weights FILE or the seeded draw."""
     from seprank.errors import ParameterError
-    from seprank.separation import load_weights, separation_rank
+    from seprank.separation import build_network, load_weights
 
-    partition = None
-    if args.partition is not None:
-        try:
-            partition = [int(x) for x in args.partition.split(",") if x.strip()]
-        except ValueError:
-            raise ParameterError(f"--partition {args.partition!r}: give the 0-based positions "
-                                 "of I separated by commas, e.g. 0,1") from None
-    weights, residual = None, args.residual
     if args.weights:
         weights, dims = load_weights(args.weights)
-        residual = residual or dims.get("residual", False)
-    elif args.depth is None or args.width is None:
-        raise ParameterError("give -L and --width (and -H), or --weights FILE")
+        residual = args.residual or dims.get("residual", False)
+        return build_network(args.depth, args.width, args.heads, args.head_dim,
+                             residual=residual, weights=weights), None
+    if args.depth is None or args.width is None:
+        raise ParameterError("give -L/--depth and --width (and -H/--heads), or --weights FILE")
+    seed = 0 if args.seed is None else args.seed
+    return build_network(args.depth, args.width, args.heads, args.head_dim,
+                         residual=args.residual, weights_seed=seed), seed
+
+
+def _cmd_sep_rank(args: argparse.Namespace) -> int:
+    from seprank.errors import ParameterError
+    from seprank.separation import execute, plan_separation
+    from seprank.separation.vocabulary import partition_from_text
+
+    _shape_args(args)
+    partition = None if args.partition is None else partition_from_text(args.partition)
+    net, weights_seed = _sep_network(args)
     if args.embedding:
-        res = _embedded(args, weights, partition, residual)
+        if args.explain:
+            raise ParameterError("--explain plans the network routes; it does not apply to "
+                                 "--embedding")
+        res = _embedded(args, net, partition)
     else:
-        res = separation_rank(args.depth, args.width, args.heads, args.da, N=args.seq_len,
-                              partition=partition, position=args.position,
-                              coordinate=args.coordinate, residual=residual, seed=args.seed,
-                              weights=weights, route=args.route, prime=args.prime,
-                              certify=args.certify)
+        plan = plan_separation(network=net, weights_seed=weights_seed, N=args.seq_len,
+                               partition=partition, position=args.position,
+                               coordinate=args.coordinate, points_seed=args.points_seed,
+                               route=args.route, prime=args.prime, certify=args.certify)
+        if args.explain:  # the plan only: checks and decisions, no rank work
+            if args.json:
+                _emit_json(plan.to_dict(), args.json)
+            if args.json != _STDOUT:
+                print(plan.explain())
+            return 0
+        with _spinner(f"separation rank ({plan.route})"):
+            res = execute(plan)
     if args.json:
         _emit_json(res.to_dict(), args.json)
         if args.json == _STDOUT:
             return 0
-    rows, cols = (res.details.get("matrix_shape")
-                  or [res.details["grid"]["matrix_points"]] * 2)
-    what = {"coefficient": "coefficient matrix", "grid": "grid blocks mod p",
-            "full domain": "value matrix on all token sequences"}[res.route]
     print(f"{res.value} {res.kind}")
-    print(str(res))
-    nonzero = sum(1 for b in res.blocks if not b.get("zero_by_parity"))
-    in_blocks = f" in {nonzero} blocks" if res.blocks else ""
-    print(f"{what}: {rows} x {cols}{in_blocks}; certified upper bound {res.upper_bound}; "
-          f"{res.details['seconds']} s")
-    if res.route == "grid":
-        print(f"  {res.details['grid']['probabilistic']}")
-    for name, b in res.bounds.items():
-        verdict = {True: "respected", False: "VIOLATED", None: "undecided"}[b["respected"]]
-        ranks = f" with r = {b['r']}, r_e = {b['r_e']}" if "r" in b else ""
-        print(f"  {name} ({b['kind']}): {b['statement']}{ranks} = {b['value']}: {verdict}")
-    if "certificates_verified" in res.details:
-        print(f"certificates independently verified: {res.details['certificates_verified']}")
+    print(res)
     return 0
 
 
-def _embedded(args: argparse.Namespace, weights, partition, residual):
+def _embedded(args: argparse.Namespace, net, partition):
     """sep-rank behind a wies2021 embedding drawn from --embedding-seed."""
     from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
-    from seprank.models.network import SelfAttentionNetwork
     from seprank.separation import embedded_separation_rank
-    from seprank.separation.weights import weights_from_json
 
-    if weights is not None:
-        w, dims = weights_from_json({k: v.tolist() for k, v in weights.items()})
-        net = SelfAttentionNetwork(dims["L"], dims["d_x"], dims["H"], dims["d_a"],
-                                   residual=residual, weights=w)
-    else:
-        net = SelfAttentionNetwork.random(args.depth, args.width, args.heads or 1, args.da,
-                                          residual=residual, seed=args.seed, nonzero=True)
     r = net.d_x if args.emb_rank is None else args.emb_rank
     if args.embedding == "vocabulary":
         emb = VocabularyEmbedding.random(args.vocab, net.d_x, args.seq_len, r, args.pos_rank,
@@ -794,16 +817,55 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
     sweep.set_defaults(func=_cmd_sweep)
 
+    _lemma6_parser(sub)
+    _grid_rank_parser(sub)
+    _sep_rank_parser(sub)
+    _add_hadamard_rank_parser(sub)
+    _add_float_vs_exact_parser(sub)
+    return parser
+
+
+def _seq_len(text: str) -> int | float:
+    """``-N``: an integer, or ``inf`` for the limit N -> infinity."""
+    import math
+
+    if text.strip().lower() in ("inf", "infinity"):
+        return math.inf
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"N must be an integer or 'inf', got {text!r}") from None
+
+
+def _shape_options(p: argparse.ArgumentParser, *, depth_required: bool, width: bool,
+                   width_required: bool = False, heads: int | None = None,
+                   head_dim: int | None = None, seq_len=int) -> None:
+    """One vocabulary: the long options spell the names out, the short ones are the papers'
+    symbols (-L, -d_x, -H, -d_a, -N); --dx and --da are the old spellings (a note on use)."""
+    p.add_argument("--depth", "-L", type=int, required=depth_required, default=None,
+                   metavar="L", help="number of self-attention layers L")
+    if width:
+        p.add_argument("--width", "-d_x", type=int, required=False, default=None,
+                       metavar="DX", help="embedding dimension d_x"
+                       + (" (required)" if width_required else ""))
+        p.add_argument("--dx", type=int, default=None, metavar="DX",
+                       help="old name of --width (deprecated)")
+    p.add_argument("--heads", "-H", type=int, default=heads, metavar="H",
+                   help=f"heads per layer (default: {1 if heads is None else heads})")
+    p.add_argument("--head-dim", "-d_a", dest="head_dim", type=int, default=None,
+                   metavar="DA", help="attention dimension d_a (default: "
+                   + ("d_x / H)" if head_dim is None else f"{head_dim})"))
+    p.add_argument("--da", type=int, default=None, metavar="DA",
+                   help="old name of --head-dim (deprecated)")
+    p.add_argument("--seq-len", "-N", type=seq_len, default=2, metavar="N",
+                   help="sequence length N (default: %(default)s)"
+                   + ("; 'inf': the limit N -> infinity" if seq_len is not int else ""))
+
+
+def _lemma6_parser(sub) -> None:
     lem = _subparser(sub, "lemma6", "levine2020 Lemma 6's identity, exactly over Q(i); "
                      "exit 1 when it fails", "seprank lemma6 -L 3 --corrected --json l6.json")
-    lem.add_argument("--depth", "-L", type=int, required=True, metavar="L",
-                     help="number of self-attention layers L (>= 2)")
-    lem.add_argument("--heads", "-H", type=int, default=1, metavar="H",
-                     help="heads per layer (default: %(default)s)")
-    lem.add_argument("--da", type=int, default=3, metavar="D",
-                     help="attention dimension d_a, odd (default: %(default)s)")
-    lem.add_argument("--seq-len", "-N", type=int, default=2, metavar="N",
-                     help="sequence length N (default: %(default)s)")
+    _shape_options(lem, depth_required=True, width=False, heads=1, head_dim=3)
     lem.add_argument("--half", type=int, default=3, metavar="M2",
                      help="M/2, the sub-matrix size (default: %(default)s)")
     lem.add_argument("--seed", type=int, default=0, help="seed of the sphere points V")
@@ -815,29 +877,27 @@ def build_parser() -> argparse.ArgumentParser:
     _json_option(lem, "the result")
     lem.set_defaults(func=_cmd_lemma6, corrected=False)
 
+
+def _partition_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--partition", default=None, metavar="I",
+                   help="positions of I, 0-based, comma-separated (e.g. 0,1), or I|J (e.g. "
+                   "0,2|1,3) (default: the first half)")
+    p.add_argument("--position", type=int, default=0, help="output position i (0-based)")
+    p.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
+
+
+def _grid_rank_parser(sub) -> None:
     grid = _subparser(sub, "grid-rank", "exact rank of a random network's grid matricization",
                       "seprank grid-rank -L 2 --width 4 -H 2 -N 2 -M 12 --certify")
-    grid.add_argument("--depth", "-L", type=int, required=True, metavar="L",
-                      help="number of self-attention layers L")
-    grid.add_argument("--width", "--dx", type=int, required=True, metavar="DX",
-                      help="embedding dimension d_x")
-    grid.add_argument("--heads", "-H", type=int, default=1, metavar="H",
-                      help="heads per layer (default: %(default)s)")
-    grid.add_argument("--da", type=int, default=None, metavar="DA",
-                      help="attention dimension (default: d_x / H)")
-    grid.add_argument("--residual", action="store_true",
-                      help="add the residual connections")
-    grid.add_argument("--seq-len", "-N", type=int, default=2, metavar="N",
-                      help="sequence length N (default: %(default)s)")
+    _shape_options(grid, depth_required=True, width=True, width_required=True, heads=1)
+    grid.add_argument("--residual", action="store_true", help="add the residual connections")
     grid.add_argument("--templates", "-M", type=int, default=6, metavar="M",
                       help="number of templates M (default: %(default)s)")
     grid.add_argument("--template-bound", type=int, default=3, metavar="B",
                       help="template entries uniform in [-B, B] (default: %(default)s)")
-    grid.add_argument("--position", type=int, default=0, help="output position i (0-based)")
-    grid.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
-    grid.add_argument("--partition", default=None, metavar="I",
-                      help="positions of I, 0-based, comma-separated (default: first half)")
-    grid.add_argument("--seed", type=int, default=0, help="seed of the random weights")
+    _partition_option(grid)
+    grid.add_argument("--seed", type=int, default=0,
+                      help="seed of the random weights (the templates: seed + 1)")
     grid.add_argument("--method", default="auto", choices=["auto", "exact", "modular"],
                       help="exact rank, or one prime (modular: a lower bound)")
     grid.add_argument("--certify", action="store_true",
@@ -845,35 +905,34 @@ def build_parser() -> argparse.ArgumentParser:
     _json_option(grid, "the result")
     grid.set_defaults(func=_cmd_grid_rank)
 
+
+def _sep_rank_parser(sub) -> None:
+    from seprank.separation.routes import AUTO, route_names
+
     sep = _subparser(sub, "sep-rank", "separation rank of one output of an eq. (3) network",
                      "seprank sep-rank -L 2 --width 4 -H 2 -N 2 --certify")
-    sep.add_argument("--depth", "-L", type=int, default=None, metavar="L",
-                     help="number of self-attention layers L")
-    sep.add_argument("--width", "--dx", type=int, default=None, metavar="DX",
-                     help="embedding dimension d_x")
-    sep.add_argument("--heads", "-H", type=int, default=None, metavar="H",
-                     help="heads per layer (default 1)")
-    sep.add_argument("--da", type=int, default=None, metavar="DA",
-                     help="attention dimension (default: d_x / H)")
+    _shape_options(sep, depth_required=False, width=True, seq_len=_seq_len)
     sep.add_argument("--residual", action="store_true",
                      help="add the skip connections (levine2020 A.4)")
-    sep.add_argument("--seq-len", "-N", type=int, default=2, metavar="N",
-                     help="sequence length N (default: %(default)s)")
-    sep.add_argument("--partition", default=None, metavar="I",
-                     help="positions of I, 0-based, comma-separated (default: first half)")
-    sep.add_argument("--position", type=int, default=0, help="output position i (0-based)")
-    sep.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
+    _partition_option(sep)
     src = sep.add_mutually_exclusive_group()
-    src.add_argument("--seed", type=int, default=0, help="seed of the random integer weights")
+    src.add_argument("--seed", "--weights-seed", dest="seed", type=int, default=None,
+                     metavar="S", help="seed of the random integer weights (default 0)")
     src.add_argument("--weights", metavar="FILE", default=None,
                      help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
-    sep.add_argument("--route", default="auto", choices=["auto", "coefficient", "grid"],
-                     help="exact coefficient matricization, or grid blocks mod p (default: "
-                     "by the number of output monomials)")
+    sep.add_argument("--points-seed", type=int, default=None, metavar="S",
+                     help="seed of the grid route's random points (default: the weights seed)")
+    sep.add_argument("--route", default=AUTO, choices=[AUTO, *route_names()],
+                     help="exact coefficient matricization, grid blocks mod p, ... (default: "
+                     "by the number of output monomials; --explain says why)")
     sep.add_argument("--prime", type=int, default=None, metavar="P",
                      help="prime of the grid route")
     sep.add_argument("--certify", action="store_true",
                      help="certify every block's rank and verify the certificates")
+    sep.add_argument("--explain", action="store_true",
+                     help="print the plan (route and why, prime, seeds, blocks, estimated work "
+                     "and memory, answer kinds) and exit without computing; with --json, the "
+                     "plan as JSON")
     _json_option(sep, "the result")
     emb = sep.add_argument_group("wies2021 input embeddings (random, from --embedding-seed)")
     emb.add_argument("--embedding", choices=["vocabulary", "convolution"], default=None,
@@ -887,9 +946,6 @@ def build_parser() -> argparse.ArgumentParser:
     emb.add_argument("--embedding-seed", type=int, default=0,
                      help="seed of the random embedding (default 0)")
     sep.set_defaults(func=_cmd_sep_rank)
-    _add_hadamard_rank_parser(sub)
-    _add_float_vs_exact_parser(sub)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

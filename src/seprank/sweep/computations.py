@@ -280,25 +280,34 @@ def _validate_grid(p: dict[str, Any]) -> None:
     _check_bool("certify", p["certify"])
     _check_choice("method", p["method"], ("auto", "exact", "modular"))
     part = p["partition"]
-    if part is not None and not (isinstance(part, list)
-                                 and all(isinstance(x, int) and not isinstance(x, bool)
-                                         for x in part)):
-        raise ParameterError("parameter 'partition' must be a list of 0-based positions")
+
+    def side(x) -> bool:
+        return isinstance(x, list) and all(isinstance(v, int) and not isinstance(v, bool)
+                                           for v in x)
+
+    if part is not None and not (side(part) or (isinstance(part, list) and len(part) == 2
+                                                and all(side(x) for x in part))):
+        raise ParameterError("parameter 'partition' must be a list of 0-based positions "
+                             "(I), or a pair [I, J] of such lists")
 
 
 def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
               residual: bool = False, seq_len: int = 2, templates: int = 6,
               template_bound: int = 3, position: int = 0, coordinate: int = 0,
-              partition: list[int] | None = None, seed: int = 0, method: str = "auto",
+              partition: list | None = None, seed: int = 0, method: str = "auto",
               certify: bool = False, delay_s: float = 0) -> dict[str, Any]:
     """Rank of a random integer network's grid matricization, with the paper's bounds.
 
     The network is levine2020 eq. (3) with integer weights from ``seed``; the
     grid tensor (Sec. 7, eq. (7.1)) uses ``templates`` integer template
-    vectors; ``partition`` (default: the first half of the positions) is I.
-    Without residual connections the result also carries the Theorem 3 bound
-    (H (d_a + 1))^C(L) and the Theorem 4 bound (levine2020 eq. (19)), from the paper
-    wings (:func:`seprank.paper_hooks.network_bounds`).
+    vectors (drawn from ``seed + 1``); ``partition`` (default: the first half of the
+    positions) is I, or [I, J]. The rank is the separation front door's
+    ``template-grid`` route (:mod:`seprank.separation.template_grid`); ``separation``
+    says what it means for the separation rank (``exact`` only when the templates'
+    monomial certificate holds, else a ``lower_bound``). Without residual connections
+    the result also carries the Theorem 3 bound (H (d_a + 1))^C(L) and the Theorem 4
+    bound (levine2020 eq. (19)), from the paper wings
+    (:func:`seprank.paper_hooks.network_bounds`).
 
     Examples
     --------
@@ -307,13 +316,14 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     [3, 3]
     >>> r["rank"]["value"] <= min(r["grid_cap"], r["thm3_bound"])
     True
+    >>> r["separation"]["kind"]           # 3 templates cannot separate 10 monomials
+    'lower_bound'
     """
     import numpy as np
 
-    import seprank
     from seprank.models.network import SelfAttentionNetwork
     from seprank.paper_hooks import network_bounds
-    from seprank.tensors.grid import check_partition, grid_matrix
+    from seprank.separation import separation_rank
 
     params = {"depth": depth, "width": width, "heads": heads, "da": da, "residual": residual,
               "seq_len": seq_len, "templates": templates, "template_bound": template_bound,
@@ -326,24 +336,24 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
             raise ParameterError(f"seq_len N = {N} is odd: the default balanced partition "
                                  "needs N even (or give a partition)")
         partition = list(range(N // 2))
-    I, J = check_partition(N, tuple(partition))
     net = SelfAttentionNetwork.random(depth, width, heads, da, residual=residual, seed=seed)
     rng = np.random.default_rng(seed + 1)
     T = rng.integers(-template_bound, template_bound + 1, size=(templates, width))
-    f = net.as_function(position, coordinate, "ZZ")
-    mat = np.asarray(grid_matrix(f, T, N, I, J), dtype=object)
-    res = seprank.rank(mat, method, certify=certify)
+    res = separation_rank(network=net, N=N, partition=partition, position=position,
+                          coordinate=coordinate, route="template-grid", templates=T,
+                          rank_method=method, certify=certify)
     out: dict[str, Any] = {
         "depth": depth, "width": width, "heads": heads, "d_a": net.d_a, "residual": residual,
-        "seq_len": N, "templates": templates, "seed": seed,
-        "partition": {"I": list(I), "J": list(J)}, "matrix_shape": list(mat.shape),
-        "rank": res.to_dict(), "grid_cap": int(min(mat.shape))}
+        "seq_len": N, "templates": templates, "seed": seed, "partition": res.partition,
+        "matrix_shape": list(res.matrix_shape), "rank": res.matrix_rank.to_dict(),
+        "grid_cap": int(min(res.matrix_shape)),
+        "separation": {"value": res.value, "kind": res.kind, "upper_bound": res.upper_bound}}
     if not residual:  # levine2020's Theorems 3 and 4, asked of the paper wings
         bounds = network_bounds(depth, width, heads, net.d_a, N, residual)
         out["thm3_bound"] = bounds["L-Thm3"]["value"]
         out["thm4_bound"] = str(bounds["L-Thm4"]["value"])
     if certify:
-        out["certificate_verified"] = seprank.verify(mat, res.certificate)
+        out["certificate_verified"] = res.certificates_verified
     return out
 
 
@@ -471,7 +481,9 @@ def _validate_sep(p: dict[str, Any]) -> None:
     _check_int("seed", p["seed"], 0)
     _check_bool("residual", p["residual"])
     _check_choice("family", p["family"], FAMILIES)
-    _check_choice("route", p["route"], ("auto", "coefficient", "grid"))
+    from seprank.separation.routes import AUTO, route_names
+
+    _check_choice("route", p["route"], (AUTO, *route_names()))
 
 
 def _sep_skip(p: dict[str, Any]) -> str | None:
