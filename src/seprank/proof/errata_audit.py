@@ -145,6 +145,17 @@ def locate_errata(report: dict[str, Any], papers_dir: str | os.PathLike) -> list
     ``beyond the file``; ``no paper`` when the paper's file is not in ``papers_dir``).
     The match is exact (no tolerance of neighbouring lines), case- and
     whitespace-insensitive.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "p.txt").write_text("Theorem 2.\\nsep <= 3^L (8)\\n")
+    >>> report = {"papers": {"p": {"file": "p.txt"}}, "checks": [{"id": "T", "paper": "p",
+    ...           "errata": [{"location": "l.1, eq. (8)", "severity": "constant"}]}]}
+    >>> row = locate_errata(report, folder)[0]
+    >>> row["status"], row["nearest"]
+    ('mislocated', 2)
     """
     folder = Path(papers_dir)
     files = {k: p.get("file") for k, p in (report.get("papers") or {}).items()}
