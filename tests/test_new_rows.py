@@ -47,7 +47,8 @@ from seprank.papers.rank_collapse.pure_attention import mp_san
 from seprank.papers.wies2021.moment_comparison import moment_vs_thm3, split_patch_rank
 from seprank.papers.wies2021.scalar_chain import scalar_chain_network
 from seprank.proof import registered_checks, run_check
-from seprank.proof.claims import Settled, apply_dependencies
+from seprank.proof.claims import Settled
+from seprank.proof.rules import apply_dependencies
 
 NEW = ("W-Thm1", "W-Thm2", "A-Thm2", "R-collapse")
 SPECS = registered_checks()
