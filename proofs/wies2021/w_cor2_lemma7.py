@@ -112,6 +112,18 @@ def _label(case):
     return {"H": H, "d_a": d_a, "d_x": H * d_a, "r": r, "L": L, "d": (r - 1 - H) // 2}
 
 
+def _corrected_mismatch(cases, rng, full):
+    """The first mismatch of the corrected construction (every balanced partition) over
+    ``cases``, labelled with its case, or None; every case is run (``rng`` advances alike)."""
+    bad = None
+    for c in cases:
+        res = _run(c, printed_MV=False, printed_pi=False, rng=rng, full=full,
+                   all_partitions=True)
+        if res:
+            bad = bad or {**_label(c), **res}
+    return bad
+
+
 CLAIM_W_LEMMA7 = Claim("lemma",
                        "Lemma 7: with repeated tokens (maps pi_P, pi_Q of eqs. (21)-(22)) the "
                        "first self-attention layer outputs (sum_h W^O W^V) u with u as stated "
@@ -125,83 +137,11 @@ def w_lemma7(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)
 
-    with ctx.step("eq. (17)-(19): with W^{K,1,h} = W^{Q,1,h} = 1_{i=1, j=d_a} (l.672) and the "
-                  "printed M_V (constant row d_a is 1), every score is 1 and the first layer "
-                  "outputs (sum_h W^O W^V) sum_j M_V w^(d_j) at every position",
-                  source=PAPER.cite("l.672-682")) as s:
-        bad, n_seq = None, 0
-        for c in cases[:6]:
-            H, d_a, r, L = c
-            M = wa.lemma7_MV(r, r=r, H=H, d_a=d_a)
-            net, OV = _first_layer(H, d_a, seed=SEED + r)
-            seqs = [[rng.randint(1, r) for _ in range(N)] for N in (2, 3, 5) for _ in range(3)]
-            for seq in seqs:
-                out = net.evaluate(np.array([[list(M[:, i - 1]) for i in seq]], dtype=object),
-                                   "ZZ")
-                total = sum((M[:, i - 1] for i in seq), np.zeros(H * d_a, dtype=object))
-                n_seq += 1
-                if any(list(out[0, p]) != list(OV.dot(total)) for p in range(len(seq))):
-                    bad = bad or {**_label(c), "sequence": seq}
-        s.record(sequences=n_seq)
-        s.require(bad is None, "the first layer is not the summation", counterexample=bad)
-
-    with ctx.step("rank(M_V) <= r (l.674), printed and corrected, exactly",
-                  source=PAPER.cite("l.674")) as s:
-        bad, worst = None, []
-        for c in cases:
-            H, d_a, r, L = c
-            for printed in (True, False):
-                rk = seprank.rank(wa.lemma7_MV(r, r=r, H=H, d_a=d_a, printed=printed).tolist(),
-                                  "exact").value
-                worst.append(rk - r)
-                if rk > r:
-                    bad = bad or {**_label(c), "printed": printed, "rank": rk}
-        s.record(cases=len(cases), max_rank_minus_r=max(worst))
-        s.require(bad is None, "rank exceeds r", counterexample=bad)
-
-    with ctx.step("pi_P, pi_Q as printed (eq. (21)-(22)) are defined for t in [N/2], "
-                  "N >= E (r-1-H)", source=PAPER.cite("l.686-692")) as s:
-        first = None
-        for c in cases:
-            first = _run(c, printed_MV=False, printed_pi=True, rng=rng, full=ctx.full)
-            if first and "undefined" in first:
-                first = {**_label(c), **first}
-                break
-            first = None
-        s.record(cases=len(cases))
-        if first:
-            s.fail("segment floor(t/E) + 1 reaches column d + 1 of A at t = dE <= N/2",
-                   smallest_counterexample=first)
-
-    with ctx.step("M_V as printed (l.670) with corrected pi: the first layer outputs "
-                  "(sum_h W^O W^V) u with u as stated (l.700)",
-                  source=PAPER.cite("l.670, l.700")) as s:
-        first = None
-        for c in cases:
-            bad = _run(c, printed_MV=True, printed_pi=False, rng=rng, full=ctx.full)
-            if bad:
-                first = {**_label(c), **bad}
-                break
-        s.record(cases=len(cases))
-        if first:
-            s.fail("M_V puts token i on every coordinate with phi(alpha) = i - 1, whatever its "
-                   "half of the segment, so pi_Q's tokens c + 1 + d do not land on the "
-                   "coordinates with phi(alpha - (d_a-1)/2) = c", smallest_counterexample=first)
-
-    with ctx.step("corrected M_V (token c+1 on first-half coordinates phi(alpha) = c, token "
-                  "c+1+d on second-half coordinates phi(alpha - (d_a-1)/2) = c) and corrected "
-                  "pi (segment floor((t-1)/E) + 1, filler 1 past segment d): the first layer "
-                  "outputs exactly (sum_h W^O W^V) u at every position, for every balanced "
-                  "partition (small N) and both N = N_0, N_0 + 2",
-                  source=PAPER.cite("l.668-700"), corrected=True) as s:
-        bad = None
-        for c in cases:
-            res = _run(c, printed_MV=False, printed_pi=False, rng=rng, full=ctx.full,
-                       all_partitions=True)
-            if res:
-                bad = bad or {**_label(c), **res}
-        s.record(cases=len(cases))
-        s.require(bad is None, "corrected construction fails", counterexample=bad)
+    _first_layer_sums_the_embeddings(ctx, cases, rng)
+    _mv_rank_at_most_r(ctx, cases)
+    _printed_pi_is_defined(ctx, cases, rng)
+    _printed_mv_gives_the_stated_u(ctx, cases, rng)
+    _corrected_construction_gives_u(ctx, cases, rng)
 
     # -- outcome (seprank.proof.claims) --
     pi = "pi_P, pi_Q as printed"
@@ -227,6 +167,89 @@ def w_lemma7(ctx):
                  "first-layer output u exactly at every tested size (step 5) and rank(M_V) <= r "
                  "(step 2); no step proves it for every size",
                  count=info["count"], largest=info["largest"], binding=True)
+
+
+def _first_layer_sums_the_embeddings(ctx, cases, rng):
+    with ctx.step("eq. (17)-(19): with W^{K,1,h} = W^{Q,1,h} = 1_{i=1, j=d_a} (l.672) and the "
+                  "printed M_V (constant row d_a is 1), every score is 1 and the first layer "
+                  "outputs (sum_h W^O W^V) sum_j M_V w^(d_j) at every position",
+                  source=PAPER.cite("l.672-682")) as s:
+        bad, n_seq = None, 0
+        for c in cases[:6]:
+            H, d_a, r, L = c
+            M = wa.lemma7_MV(r, r=r, H=H, d_a=d_a)
+            net, OV = _first_layer(H, d_a, seed=SEED + r)
+            seqs = [[rng.randint(1, r) for _ in range(N)] for N in (2, 3, 5) for _ in range(3)]
+            for seq in seqs:
+                out = net.evaluate(np.array([[list(M[:, i - 1]) for i in seq]], dtype=object),
+                                   "ZZ")
+                total = sum((M[:, i - 1] for i in seq), np.zeros(H * d_a, dtype=object))
+                n_seq += 1
+                if any(list(out[0, p]) != list(OV.dot(total)) for p in range(len(seq))):
+                    bad = bad or {**_label(c), "sequence": seq}
+        s.record(sequences=n_seq)
+        s.require(bad is None, "the first layer is not the summation", counterexample=bad)
+
+
+def _mv_rank_at_most_r(ctx, cases):
+    with ctx.step("rank(M_V) <= r (l.674), printed and corrected, exactly",
+                  source=PAPER.cite("l.674")) as s:
+        bad, worst = None, []
+        for c in cases:
+            H, d_a, r, L = c
+            for printed in (True, False):
+                rk = seprank.rank(wa.lemma7_MV(r, r=r, H=H, d_a=d_a, printed=printed).tolist(),
+                                  "exact").value
+                worst.append(rk - r)
+                if rk > r:
+                    bad = bad or {**_label(c), "printed": printed, "rank": rk}
+        s.record(cases=len(cases), max_rank_minus_r=max(worst))
+        s.require(bad is None, "rank exceeds r", counterexample=bad)
+
+
+def _printed_pi_is_defined(ctx, cases, rng):
+    with ctx.step("pi_P, pi_Q as printed (eq. (21)-(22)) are defined for t in [N/2], "
+                  "N >= E (r-1-H)", source=PAPER.cite("l.686-692")) as s:
+        first = None
+        for c in cases:
+            first = _run(c, printed_MV=False, printed_pi=True, rng=rng, full=ctx.full)
+            if first and "undefined" in first:
+                first = {**_label(c), **first}
+                break
+            first = None
+        s.record(cases=len(cases))
+        if first:
+            s.fail("segment floor(t/E) + 1 reaches column d + 1 of A at t = dE <= N/2",
+                   smallest_counterexample=first)
+
+
+def _printed_mv_gives_the_stated_u(ctx, cases, rng):
+    with ctx.step("M_V as printed (l.670) with corrected pi: the first layer outputs "
+                  "(sum_h W^O W^V) u with u as stated (l.700)",
+                  source=PAPER.cite("l.670, l.700")) as s:
+        first = None
+        for c in cases:
+            bad = _run(c, printed_MV=True, printed_pi=False, rng=rng, full=ctx.full)
+            if bad:
+                first = {**_label(c), **bad}
+                break
+        s.record(cases=len(cases))
+        if first:
+            s.fail("M_V puts token i on every coordinate with phi(alpha) = i - 1, whatever its "
+                   "half of the segment, so pi_Q's tokens c + 1 + d do not land on the "
+                   "coordinates with phi(alpha - (d_a-1)/2) = c", smallest_counterexample=first)
+
+
+def _corrected_construction_gives_u(ctx, cases, rng):
+    with ctx.step("corrected M_V (token c+1 on first-half coordinates phi(alpha) = c, token "
+                  "c+1+d on second-half coordinates phi(alpha - (d_a-1)/2) = c) and corrected "
+                  "pi (segment floor((t-1)/E) + 1, filler 1 past segment d): the first layer "
+                  "outputs exactly (sum_h W^O W^V) u at every position, for every balanced "
+                  "partition (small N) and both N = N_0, N_0 + 2",
+                  source=PAPER.cite("l.668-700"), corrected=True) as s:
+        bad = _corrected_mismatch(cases, rng, ctx.full)
+        s.record(cases=len(cases))
+        s.require(bad is None, "corrected construction fails", counterexample=bad)
 
 
 CLAIM_W_COR2 = Claim("corollary",
@@ -259,12 +282,7 @@ def w_cor2(ctx):
                   "j_1, j_2, the first layer on pi_P(j_1), pi_Q(j_2) is (sum_h W^O W^V) u, u as "
                   "in l.644 (constant coordinate N)", source=PAPER.cite("l.642-650"),
                   corrected=True) as s:
-        bad = None
-        for c in cases:
-            res = _run(c, printed_MV=False, printed_pi=False, rng=rng, full=ctx.full,
-                       all_partitions=True)
-            if res:
-                bad = bad or {**_label(c), **res}
+        bad = _corrected_mismatch(cases, rng, ctx.full)
         s.record(cases=len(cases))
         s.require(bad is None, "hypothesis not met", counterexample=bad)
 
@@ -284,9 +302,6 @@ def w_cor2(ctx):
         s.record(instances=got, L_checked=sorted({c[3] for c in CONCLUSION_CASES}))
         s.require(bad is None, "rank below ((d, 3^(L-2)))", counterexample=bad)
 
-
-#: (H, d_a, r, L, A) for the conclusion (16); A has equal row norms and full-rank
-#: (A A^T)^(Hadamard 3^(L-2)) (Lemma 8's property), ((d, 3^(L-2))) rows.
 
     # -- outcome (seprank.proof.claims) --
     rows_step = "d := (r-1-H)/2 is a natural number"
@@ -308,6 +323,8 @@ def w_cor2(ctx):
                                             "L": max(c[3] for c in cases)}, binding=True)
 
 
+#: (H, d_a, r, L, A) for the conclusion (16); A has equal row norms and full-rank
+#: (A A^T)^(Hadamard 3^(L-2)) (Lemma 8's property), ((d, 3^(L-2))) rows.
 CONCLUSION_CASES = [
     (1, 5, 4, 2, ((1,),)),
     (1, 5, 6, 2, ((1, 2), (2, 1))),

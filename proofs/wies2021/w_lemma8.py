@@ -58,8 +58,24 @@ CLAIM_W_LEMMA8 = Claim("lemma",
        claim=CLAIM_W_LEMMA8, paper=WIES2021)
 def w_lemma8(ctx):
     ladder = FULL_LADDER if ctx.full else FAST_LADDER
-    witnesses = {}
 
+    witnesses = _witnesses_have_the_exact_properties(ctx, ladder)
+    _normalized_rows_on_the_unit_sphere(ctx, witnesses)
+    _multinomial_factorization(ctx, witnesses)
+    _gram_power_certified_full_rank(ctx, witnesses)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("open", "instances",
+                 f"a certified witness for each of the {len(ladder)} (d, lambda) of the ladder "
+                 "(each search could have failed); the paper's density argument for all "
+                 "(d, lambda) is not re-checked", count=len(ladder),
+                 largest={"d": max(d for d, _ in ladder), "lambda": max(x for _, x in ladder)},
+                 binding=True)
+
+
+def _witnesses_have_the_exact_properties(ctx, ladder):
+    """The witness A of each (d, lambda) of the ladder, by (d, lambda)."""
+    witnesses = {}
     with ctx.step("For each (d, lambda) of the ladder we construct A with ((d, lambda)) rows and "
                   "d columns, entries natural numbers (>= 1), and every row of squared norm c "
                   "with c a perfect square (so the l2 norm sqrt(c) is in N too)",
@@ -80,7 +96,10 @@ def w_lemma8(ctx):
             s.require(ok, f"witness for (d, lambda) = ({d}, {lam}) fails an exact property",
                       counterexample=dict(entry, **shape))
         s.record(cases=rows, largest_n=max(r["n"] for r in rows), seed=0)
+    return witnesses
 
+
+def _normalized_rows_on_the_unit_sphere(ctx, witnesses):
     with ctx.step("The normalized rows A / sqrt(c) are rational points of the unit sphere with "
                   "non-negative coordinates, which is the object the paper's density argument "
                   "looks for (exact Fractions)", source=SRC.cite("l.726-730")) as s:
@@ -94,6 +113,8 @@ def w_lemma8(ctx):
                 checked += 1
         s.record(rows_checked=checked)
 
+
+def _multinomial_factorization(ctx, witnesses):
     with ctx.step("Eqs. (24)-(26): (A A^T)^(odot lambda) = M Delta M^T with M[alpha, k] = "
                   "prod_r A[alpha, r]^k_r over the compositions k of lambda and Delta the "
                   "multinomial coefficients, so its rank is rank M (exact, n <= "
@@ -111,6 +132,8 @@ def w_lemma8(ctx):
                       counterexample={"d": d, "lam": lam, "rank_M": M.rank()})
         s.record(cases=done)
 
+
+def _gram_power_certified_full_rank(ctx, witnesses):
     with ctx.step("rank (A A^T)^(odot lambda) = ((d, lambda)) for every witness: certified by "
                   "seprank.rank(certify=True) and re-checked by seprank.verify",
                   source=SRC.cite("l.712-714, eq. (23)")) as s:
@@ -132,11 +155,3 @@ def w_lemma8(ctx):
             s.require(verified is True, "certificate did not verify independently",
                       counterexample=entry)
         s.record(cases=rows, largest_n=max(r["n"] for r in rows))
-
-    # -- outcome (seprank.proof.claims) --
-    ctx.conclude("open", "instances",
-                 f"a certified witness for each of the {len(ladder)} (d, lambda) of the ladder "
-                 "(each search could have failed); the paper's density argument for all "
-                 "(d, lambda) is not re-checked", count=len(ladder),
-                 largest={"d": max(d for d, _ in ladder), "lambda": max(x for _, x in ladder)},
-                 binding=True)
