@@ -66,8 +66,6 @@ def a_nn(ctx):
                     "(not uniform in the inputs)",
                     "notation", step="As printed, the last equality",
                     verified_by="Corrected: for fixed inputs",
-                    instance=ctx.find_step("As printed, the last equality").evidence.get(
-                        "counterexample"),
                     message="an informal '=': the softmax head at scale 10^10 only approximates "
                             "the hardmax head (positive weight on every target; far off on "
                             "near-tied inputs); the headline claim is about the hardmax head")

@@ -62,15 +62,13 @@ def c7_claims(ctx):
         ctx.erratum("l.243-251 (eqs. (7.5)-(7.6))",
                     "a_hj^i in R^{d_x x d_x}; W^{V,l,h} y^{l,j} in R^{da x da}",
                     "a_hj^i a scalar; W^{V,l,h} y^{l,j} in R^{d_a}; close the parenthesis of "
-                    "(7.6)", "notation", step=ty, verified_by="Corrected (7.6)",
-                    instance=ctx.find_step(ty).evidence.get("counterexample"))
+                    "(7.6)", "notation", step=ty, verified_by="Corrected (7.6)")
     c2 = "Thm 7.2 / eq. (7.11)"
     if ctx.failed(c2):
         ctx.erratum("l.355-361 (eq. (7.11), c_2)",
                     "c_2 = -2 d_x log_3 d_x / 2 sqrt(2e) + log_3 d_x",
                     "c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x (levine2020 eq. (8))",
-                    "notation", in_statement=True, step=c2, verified=True,
-                    instance=ctx.find_step(c2).evidence.get("counterexample"))
+                    "notation", in_statement=True, step=c2, verified=True)
     ctx.conclude("open", "none",
                  "restatements: with the notation corrected they are the papers' results, "
                  "whose outcomes are those of L-Thm1, L-Thm2, W-Thm3/4, W-Cor2 (open); Thm 7.3 "

@@ -99,8 +99,7 @@ def r_norm(ctx):
                     "it is positive and absolutely homogeneous but violates the triangle "
                     "inequality: not a norm (it is submultiplicative); a bound stated with it "
                     "is still meaningful, but not as a distance (the notes' question, l.130)",
-                    "false-statement", step=tri,
-                    instance=ctx.find_step(tri).evidence.get("counterexample"))
+                    "false-statement", step=tri)
         for prop in ("positivity", "absolute homogeneity", "submultiplicativity"):
             ctx.find_step(prop).verifies.append(err)  # the corrected description's parts
     res = "res(X) is well defined as printed"
@@ -108,8 +107,7 @@ def r_norm(ctx):
         ctx.erratum("l.72-74 (residual)", "x = argmin_x ||X - 1 x^T||_2",
                     "x = argmin_x ||X - 1 x^T||_F, whose unique minimiser is the column "
                     "mean m, so res(X) = X - 1 m^T", "notation", step=res,
-                    verified_by="corrected (Frobenius reading)",
-                    instance=ctx.find_step(res).evidence.get("counterexample"))
+                    verified_by="corrected (Frobenius reading)")
     ctx.conclude("false", "proof",
                  "an exact counterexample to the triangle inequality (step 3) shows the "
                  "composite is not a norm; res is well defined only with ||.||_F",

@@ -192,8 +192,7 @@ def r_path(ctx):
                     "proof-error", step=two, verified_by="corrected: SA_L o .. o SA_1(X)",
                     survives=True,
                     repair="induction on L with the P's in reverse layer order, using only "
-                           "P e = e (steps 4-5)",
-                    instance=ctx.find_step(two).evidence.get("counterexample"))
+                           "P e = e (steps 4-5)")
     ctx.conclude("holds", "proof",
                  "Theorem 2.1 with P_path read as P^L_{h_L}..P^1_{h_1}: proved as an identity "
                  "in the free noncommutative algebra with the rewrite P e -> e (step 4) for "

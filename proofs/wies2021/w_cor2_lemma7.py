@@ -151,16 +151,14 @@ def w_lemma7(ctx):
                     "seprank.constructions)", "proof-error", step=pi,
                     verified_by="corrected M_V (token c+1", survives=True,
                     repair="with the corrected pi_P, pi_Q and M_V the layer outputs u exactly "
-                           "(step 5)",
-                    instance=ctx.find_step(pi).evidence.get("counterexample"))
+                           "(step 5)")
     mv = "M_V as printed (l.670)"
     if ctx.failed(mv):
         ctx.erratum("l.670 (M_V)", "token i on every coordinate with phi(alpha) = i - 1",
                     "token c+1 on first-half coordinates phi(alpha) = c, token c+1+d on "
                     "second-half coordinates phi(alpha - (d_a-1)/2) = c", "proof-error", step=mv,
                     verified_by="corrected M_V (token c+1", survives=True,
-                    repair="the corrected M_V with the corrected pi (step 5)",
-                    instance=ctx.find_step(mv).evidence.get("counterexample"))
+                    repair="the corrected M_V with the corrected pi (step 5)")
     info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L"))
     ctx.conclude("open", "instances",
                  f"consistent on {info['count']} sizes: the repaired assignment gives the "

@@ -110,8 +110,7 @@ def w_lemma5(ctx):
                     "pack the <= r coordinates eq. (15) can make nonzero into input slots "
                     "1, 2, ... in order", "proof-error", step=k,
                     verified_by="corrected (packed) kernel", survives=True,
-                    repair="the packed kernel of step 4 outputs eq. (15) exactly, rank <= r",
-                    instance=ctx.find_step(k).evidence.get("counterexample"))
+                    repair="the packed kernel of step 4 outputs eq. (15) exactly, rank <= r")
     d2 = "the derivation's step (2)"
     if ctx.failed(d2):
         ctx.erratum("l.600 (derivation, step (2))",
@@ -119,8 +118,7 @@ def w_lemma5(ctx):
                     "no 'alpha <= r' on the constant coordinates; A_{i_j - V/2, "
                     "phi(alpha - (d_a-1)/2)}", "proof-error", step=d2,
                     verified_by="corrected (packed) kernel", survives=True,
-                    repair="eq. (15) itself is right; the packed kernel produces it (step 4)",
-                    instance=ctx.find_step(d2).evidence.get("counterexample"))
+                    repair="eq. (15) itself is right; the packed kernel produces it (step 4)")
     info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L", "k", "d_in"))
     ctx.conclude("open", "instances",
                  f"consistent on {info['count']} sizes: the repaired construction (packed "

@@ -113,16 +113,14 @@ def w_lemma6(ctx):
         ctx.erratum("l.624 (M_V)", "M_V without the guard phi(.) <= (r-H)/2",
                     "M_V with the guards of l.612 restored", "proof-error", step=mv,
                     verified_by="corrected M_V", survives=True,
-                    repair="the guarded M_V outputs the stated y^(0,j) exactly (step 3)",
-                    instance=ctx.find_step(mv).evidence.get("counterexample"))
+                    repair="the guarded M_V outputs the stated y^(0,j) exactly (step 3)")
     ph = "the stated outputs (l.612, printed phi)"
     if ctx.failed(ph):
         ctx.erratum("l.612, l.560 (phi)", "phi with stride d_a - 1 per segment",
                     "phi with stride (d_a - 1)/2 per segment, as in levine2020's corrected "
                     "Lemma 6", "proof-error", step=ph, verified_by="corrected phi", survives=True,
                     repair="with the corrected phi every column of A appears and token i "
-                           "carries its unit row (step 5)",
-                    instance=ctx.find_step(ph).evidence.get("counterexample"))
+                           "carries its unit row (step 5)")
     info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L"))
     ctx.conclude("open", "instances",
                  f"consistent on {info['count']} sizes: the repaired M_V (guards and stride "
