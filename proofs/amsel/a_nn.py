@@ -4,7 +4,9 @@ Source: amsel_benefits_of_rank_talk.txt, "Target Function: Nearest Neighbor" and
 Bound", l.491-515. For unit vectors y, x_1..x_N the talk writes (l.500)
 argmin ||x - y|| = argmax x^T y = X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y), and states
 (l.509) that a single full-rank hardmax head represents the nearest neighbour function
-exactly, for any inputs (l.513).
+exactly, for any inputs (l.513). Why: this is the upper bound that the talk's lower bound
+(Theorem 2, A-Thm2) is set against: one full-rank head does exactly what many low-rank
+heads only approximate.
 
 Our construction (the talk's): M = I_d, W = I_d, hardmax scores X^T M y. Checked exactly on
 rational points of the sphere (Fractions); the softmax line is checked with rigorous

@@ -4,7 +4,8 @@ Source: amsel_benefits_of_rank_talk.txt, "Multi-head Attention", l.216-256. Each
 W^Q, W^K, W^V, W^O in R^{r x d} (l.222), so H heads have 4rHd entries (l.224); merged,
 the layer is sum_h W_h X sm(X^T M_h y) with M_h = (W^K)^T W^Q and W_h = (W^O)^T W^V rank-r
 d x d matrices (l.232-240); with H = d/r the count is 4d^2, the same as H = 1, r = d
-(l.255-256).
+(l.255-256). Why: the talk compares low-rank and full-rank heads at this equal parameter budget,
+so the count and the merged form are what the comparison rests on.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ a two-layer rank-1 construction for N = 2.
 Source: amsel_benefits_of_rank_talk.txt, "Modified Attention Construction: L = 2, N = 2",
 l.781-831. The head is hm(X^T q q^T y) (l.793); the vote is tallied with an index
 coordinate (+1 for x_1, -1 for x_2) and a scratchpad coordinate (l.815-819); layer 2 looks
-up the target whose index sign matches the tally (l.831).
+up the target whose index sign matches the tally (l.831). Why: it is the talk's answer to
+the one-layer lower bound (A-Thm2): with a second layer, rank-1 heads solve N = 2.
 
 Analysis used here (our own): with u = x_1 - x_2 the head picks x_1 iff
 sign(q^T u) = sign(q^T y); for Gaussian q the pair (q^T u, q^T y) is rotation invariant in

@@ -11,6 +11,10 @@ then show a 6 x 2 matrix of an order-3 tensor (fig. 7.3, l.123-128) and work
 the entry A_123 out to row 3, column 2 (l.130-134). levine2020 B.1.1 (l.613)
 gives the balanced, uniform-M case with I = {i_1, ..., i_{N/2}}.
 
+Why: the grid-tensor lower bounds of levine2020 and wies2021 (Claim 1) are ranks of such
+matricizations, and seprank.tensors.matricize follows this convention, so the formula is
+checked against it.
+
 Steps: the figure reproduced by seprank's convention; the worked example's
 numbers; the printed row formula (upper limit N_2) against the figure and
 against the worked example's own arithmetic; the single radix M = 2 against

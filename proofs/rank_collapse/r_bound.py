@@ -1,5 +1,9 @@
 """R-bound: Theorem 2.2's residual bound on sampled softmax networks (rank_collapse_notes l.76-82).
 
+Source: rank_collapse_notes.txt, Theorem 2.2 (l.78-80) and the remark after it (l.82).
+Why: the notes mean to derive their goal, res -> 0 with depth (R-collapse), from this
+bound and the path decomposition (l.82).
+
 The claim: for L layers of single-head softmax attention with
 ||W_QK^l||_1 ||W_V^l||_{1,inf} <= beta for every layer,
 ||res SAN(X)||_{1,inf} <= (4 beta / sqrt(d_qk))^((3^L - 1)/2) ||res X||_{1,inf}^(3^L).

@@ -3,9 +3,12 @@
 Source: rank_collapse_notes.txt, Definition 2.1, l.66-76 (and the notes' own
 question at l.130). ||X||_1 and ||X||_inf are read as the induced matrix norms
 (largest absolute column sum, largest absolute row sum), as in the paper the
-notes discuss. Every comparison uses the square ||X||_1 ||X||_inf, so it is
-exact over Q; the triangle inequality sqrt(c) <= sqrt(a) + sqrt(b) is decided
-as: it fails iff c - a - b > 0 and (c - a - b)^2 > 4ab.
+notes discuss. Why: every bound of the notes is stated in this quantity,
+and res is what the goal says tends to 0 (R-bound, R-collapse).
+
+Every comparison uses the square ||X||_1 ||X||_inf, so it is exact over Q; the
+triangle inequality sqrt(c) <= sqrt(a) + sqrt(b) is decided as: it fails iff
+c - a - b > 0 and (c - a - b)^2 > 4ab.
 
 Steps: positivity, absolute homogeneity (hold); the triangle inequality (fails:
 smallest counterexample by exhaustive search, then square shapes and a seeded

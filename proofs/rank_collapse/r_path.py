@@ -1,5 +1,9 @@
 """R-path: path decomposition of a pure-attention network (rank_collapse_notes l.33-64).
 
+Source: rank_collapse_notes.txt, sec. 2.1 l.33-64 (one head l.35-39, one layer l.48-52,
+two layers l.56, Theorem 2.1 l.60-64). Why: the notes plan to prove their goal with this
+decomposition (l.82), so its formulas are checked as identities.
+
 The attention matrices P_h of a layer depend on that layer's input, but the
 decomposition treats them as given matrices and uses only P_h e = e (each row
 sums to one, l.37). So exact rational row-stochastic matrices stand in for

@@ -4,6 +4,10 @@ Source: wies2021_vocabulary_bottleneck.txt, B.2.2, l.636-702 (Corollary 2 l.642-
 Lemma 7 l.658-666, M_V and W^{K,Q} l.668-672, eq. (17)-(20) l.676-682, pi_P and pi_Q
 eq. (21)-(22) l.686-692, the final u l.698-700).
 
+Why: for a vocabulary smaller than Lemma 6 needs, Theorem 2 (l.137, N -> infinity) rests
+on Corollary 2 (eq. (16)), whose hypothesis is Lemma 7's first-layer output; these two
+rows are that route of W-Thm2's chain.
+
 The first layer is the exact levine2020 layer (seprank.models.SelfAttentionNetwork,
 L = 1, no softmax), with the printed W^{K,1,h} = W^{Q,1,h} and random integer
 W^{V,1,h}, W^{O,1,h}; the input is the vocabulary embedding of eq. (1) (one-hot

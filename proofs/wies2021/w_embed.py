@@ -1,5 +1,10 @@
 """W-embed: the input embedding layers of wies2021, eqs. (1)-(4) (sec. 2.1, l.56-84).
 
+Source: wies2021_vocabulary_bottleneck.txt, sec. 2.1 (l.56-84): the vocabulary embedding
+eq. (1), the convolution embedding eq. (2), and their ranks eqs. (3)-(4). Why: every
+wies2021 bound is stated for a network behind one of these embeddings, with r their rank,
+so the embeddings themselves are checked first (W-Thm1, W-Thm3 and W-Thm4 depend on it).
+
 What is computed (exact integer arithmetic, seprank.models.embedding):
 
 * eq. (1): the vocabulary embedding of every token sequence in [V]^N equals

@@ -1,5 +1,9 @@
 """W-Lemma4: wies2021's Lemma 4, a lower bound on ((n, k)) as printed (B.2, l.568-570).
 
+Source: wies2021_vocabulary_bottleneck.txt, B.2 l.566-570. Why: Lemma 4 is the last step
+of Theorem 2's proof, which turns the multiset coefficient of Corollaries 1-2 into the
+rate of eq. (7); W-Thm2 depends on it.
+
 Printed statement (l.568): ``((n, k)) >= (2e(n+k)/n)^n``. This is the reverse of
 the paper's own Lemma 3 (l.367, the same as levine2020 Lemma 4), and its proof
 (l.570) derives something else: ``((n, k)) >= ((n+k-1)/(n-1))^{n-1}``. The

@@ -4,6 +4,9 @@ Source: wies2021_vocabulary_bottleneck.txt, B.2.1, l.572-606 (statement and eq. 
 l.574-578, kernel l.588, templates l.594, derivation l.596-604); the embedding is
 eq. (2) (l.80) and its rank eq. (4) (l.84).
 
+Why: Lemma 5 is how the convolution embedding meets Corollary 1's hypothesis, the
+convolution route of Theorem 2 (W-Thm2 depends on it).
+
 Notation: d = (r - H)/2, n = ((d, 3^(L-2))) rows of A (exactly l2-unit rows), E = 2n,
 d_x = H d_a, k = M/N the kernel width, d_in the raw input dimension, r <= min(d_x, k d_in).
 

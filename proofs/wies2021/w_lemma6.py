@@ -3,6 +3,9 @@
 Source: wies2021_vocabulary_bottleneck.txt, B.2.2, l.608-634 (statement l.610-614,
 assignment l.620-624, rank claim l.626, output l.628-632).
 
+Why: Lemma 6 is how the vocabulary embedding meets Corollary 1's hypothesis when V is
+large, the first vocabulary route of Theorem 2 (W-Thm2 and W-Cor1 depend on it).
+
 Notation: d = (r - H)/2, lambda = 3^(L-2), n = ((d, lambda)) rows of A, E = 2n,
 d_x = H d_a. A is exactly l2-normalized (rational sphere points). Templates
 w^i := i (one-hot tokens), p := 0; the embedding is eq. (1), y = M_V w + p.

@@ -4,7 +4,8 @@ Source: wies2021_vocabulary_bottleneck.txt, B.3 l.704-732 (Lemma 8, eq. (23)).
 Claim: for all d, lambda there is A in N^{((d, lambda)) x d} whose rows share one
 l2 norm c in N such that rank (A A^T)^(odot lambda) = ((d, lambda)). The paper
 argues by continuity and the density of rational points on the sphere
-(l.724-730) without producing A. We produce one for a ladder of (d, lambda)
+(l.724-730) without producing A. Why: Corollaries 1-2 (eqs. (14), (16)) need such an A,
+so Theorem 2's lower bound rests on its existence. We produce one for a ladder of (d, lambda)
 (:func:`seprank.constructions.equal_norm.equal_norm_witness`) and certify it:
 
 * exactly: shape, entries >= 1 (so A is in N under either convention for N),
