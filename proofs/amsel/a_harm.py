@@ -4,6 +4,8 @@ Source: amsel_benefits_of_rank_talk.txt, "Spherical Harmonics", l.648-674. The t
 names N(d, l) (l.670) and prints only examples: in ambient dimension 3 the
 degree 0, 1, 2 parts have dimensions 1, 3, 5 (l.670, l.674). It prints no closed
 form; we compare with the classical one, N(d, l) = C(d+l-1, l) - C(d+l-3, l-2).
+Why: N(d, l) is what the lower bound's sketch sets against H M(d, l) in its "Combining"
+display (l.702-708); A-M and A-Thm2 depend on this row.
 
 The degree-l harmonic polynomials are the kernel of the Laplacian from the
 homogeneous polynomials of degree l to those of degree l-2 (integer matrix on the

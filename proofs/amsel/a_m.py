@@ -8,7 +8,8 @@ x-side count behind it: after a rotation, K_h^T x is the first r coordinates x' 
 square-integrable function of x' is a limit of polynomials in x'; the H_l components of those
 polynomials span the part of H_l the head can touch. Its dimension is an exact rank
 (seprank.papers.amsel.harmonics.touched_harmonic_dimension). The operator T and the y side
-are not checked here.
+are not checked here. Why: this count is the head lemma of Theorem 2's sketch (l.695); A-Thm2
+depends on it.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ Source: amsel_benefits_of_rank_talk.txt, "Target Function: Nearest Neighbor" and
 Bound", l.491-515. For unit vectors y, x_1..x_N the talk writes (l.500)
 argmin ||x - y|| = argmax x^T y = X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y), and states
 (l.509) that a single full-rank hardmax head represents the nearest neighbour function
-exactly, for any inputs (l.513).
+exactly, for any inputs (l.513). Why: this is the upper bound that the talk's lower bound
+(Theorem 2, A-Thm2) is set against: one full-rank head does exactly what many low-rank
+heads only approximate.
 
 Our construction (the talk's): M = I_d, W = I_d, hardmax scores X^T M y. Checked exactly on
 rational points of the sphere (Fractions); the softmax line is checked with rigorous
@@ -52,6 +54,31 @@ def a_nn(ctx):
     rng = random.Random(7)
     n_inst = 1500 if ctx.full else 300
 
+    _distance_is_an_inner_product(ctx, rng)
+    _hardmax_head_returns_the_nearest(ctx, n_inst, rng)
+    _printed_softmax_equality(ctx)
+    _softmax_error_bound_by_score_gap(ctx, rng)
+
+    # -- outcome (seprank.proof.claims) --
+    if ctx.failed("As printed, the last equality"):
+        ctx.erratum("l.500 (last member of the display)",
+                    "X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y)",
+                    "X hm(X^T y) = lim_{s -> inf} I_d X sm(X^T (s I_d) y) for inputs with a "
+                    "unique nearest neighbour, with error <= 2 (N-1) exp(-s g) at score gap g "
+                    "(not uniform in the inputs)",
+                    "notation", step="As printed, the last equality",
+                    verified_by="Corrected: for fixed inputs",
+                    message="an informal '=': the softmax head at scale 10^10 only approximates "
+                            "the hardmax head (positive weight on every target; far off on "
+                            "near-tied inputs); the headline claim is about the hardmax head")
+    ctx.conclude("holds", "proof",
+                 "on the unit sphere ||x - y||^2 = 2 - 2 x^T y (identity, step 1), so the argmin "
+                 "of the distance is the argmax of x^T y, which X hm(X^T I_d y) returns (step 2 "
+                 "checks it exactly); the failing '=' concerns the softmax approximation only",
+                 basis="argument")
+
+
+def _distance_is_an_inner_product(ctx, rng):
     with ctx.step("On the unit sphere ||x - y||^2 = 2 - 2 x^T y, so argmin of the distance is "
                   "argmax of the inner product (exact on rational sphere points)",
                   source=SRC.cite("l.498-499")) as s:
@@ -64,6 +91,8 @@ def a_nn(ctx):
         s.record(instances=100, failures=bad[:1])
         s.require(not bad, "identity failed", counterexample=bad[:1])
 
+
+def _hardmax_head_returns_the_nearest(ctx, n_inst, rng):
     with ctx.step("The head I_d X hm(X^T I_d y) returns the nearest neighbour exactly, for every "
                   "instance with a unique nearest neighbour (random rational instances, "
                   "d in 2..6, N in 2..8, plus near-ties); M = W = I_d have exact rank d",
@@ -95,6 +124,8 @@ def a_nn(ctx):
                   counterexample=mism[:1])
         s.require(all(ranks[d] == d for d in ranks), "I_d not full rank")
 
+
+def _printed_softmax_equality(ctx):
     with ctx.step("As printed, the last equality X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y) is "
                   "exact for all unit inputs", source=SRC.cite("l.500")) as s:
         # smallest instance: d = 2, N = 2, a rational near tie around y = (0, 1)
@@ -120,6 +151,8 @@ def a_nn(ctx):
                                 "error_enclosure": iv.nstr(err0, 12)})
         s.record(error_lower_bound_positive=bool(err.a > 0 and err0.a > 0))
 
+
+def _softmax_error_bound_by_score_gap(ctx, rng):
     with ctx.step("Corrected: for fixed inputs with a unique nearest neighbour and score gap "
                   "g > 0, ||I_d X sm(X^T (s I_d) y) - f|| <= 2 (N-1) exp(-s g) -> 0 as s grows "
                   "(the talk's 'scale up the weights', l.505); not uniform in the inputs",
@@ -149,23 +182,3 @@ def a_nn(ctx):
                  uniformity="for any fixed s a near-tied input with gap << 1/s gives error "
                             "close to ||x_1 - x_2|| / 2 (previous step)")
         s.require(not bad, "softmax error exceeded 2(N-1)exp(-s g)", counterexample=bad[:1])
-
-    # -- outcome (seprank.proof.claims) --
-    if ctx.failed("As printed, the last equality"):
-        ctx.erratum("l.500 (last member of the display)",
-                    "X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y)",
-                    "X hm(X^T y) = lim_{s -> inf} I_d X sm(X^T (s I_d) y) for inputs with a "
-                    "unique nearest neighbour, with error <= 2 (N-1) exp(-s g) at score gap g "
-                    "(not uniform in the inputs)",
-                    "notation", step="As printed, the last equality",
-                    verified_by="Corrected: for fixed inputs",
-                    instance=ctx.find_step("As printed, the last equality").evidence.get(
-                        "counterexample"),
-                    message="an informal '=': the softmax head at scale 10^10 only approximates "
-                            "the hardmax head (positive weight on every target; far off on "
-                            "near-tied inputs); the headline claim is about the hardmax head")
-    ctx.conclude("holds", "proof",
-                 "on the unit sphere ||x - y||^2 = 2 - 2 x^T y (identity, step 1), so the argmin "
-                 "of the distance is the argmax of x^T y, which X hm(X^T I_d y) returns (step 2 "
-                 "checks it exactly); the failing '=' concerns the softmax approximation only",
-                 basis="argument")

@@ -4,7 +4,8 @@ Source: amsel_benefits_of_rank_talk.txt, "Multi-head Attention", l.216-256. Each
 W^Q, W^K, W^V, W^O in R^{r x d} (l.222), so H heads have 4rHd entries (l.224); merged,
 the layer is sum_h W_h X sm(X^T M_h y) with M_h = (W^K)^T W^Q and W_h = (W^O)^T W^V rank-r
 d x d matrices (l.232-240); with H = d/r the count is 4d^2, the same as H = 1, r = d
-(l.255-256).
+(l.255-256). Why: the talk compares low-rank and full-rank heads at this equal parameter budget,
+so the count and the merged form are what the comparison rests on.
 """
 
 from __future__ import annotations
@@ -58,6 +59,19 @@ def a_params(ctx):
     dr = FULL_DR if ctx.full else FAST_DR
     rng = random.Random(20240601)
 
+    _parameter_count(ctx)
+    _merging_is_exact(ctx, dr, rng)
+    _merged_ranks_are_r(ctx, dr, rng)
+    _merged_set_dimension(ctx, dr, rng)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "the count is arithmetic (step 1, symbolic); merging is associativity of matrix "
+                 "products (step 2) and rank(A^T B) <= r for r x d factors is the rank of a "
+                 "product (step 3 confirms it exactly, generic rank = r)", basis="argument")
+
+
+def _parameter_count(ctx):
     with ctx.step("Counting: four r x d matrices per head, H heads: 4rHd entries; with H = d/r "
                   "this is 4d^2, equal to the count for H = 1, r = d",
                   source=SRC.cite("l.222-224, l.255-256")) as s:
@@ -70,6 +84,8 @@ def a_params(ctx):
         s.require(total == 4 * r * H * d and sympy.simplify(std - 4 * d**2) == 0
                   and total.subs({H: 1, r: d}) == 4 * d**2, "count differs from 4rHd")
 
+
+def _merging_is_exact(ctx, dr, rng):
     with ctx.step("Merging is exact: (W^K X)^T (W^Q y) = X^T M y with M = (W^K)^T W^Q and "
                   "(W^O)^T (W^V X) a = W X a with W = (W^O)^T W^V, on random integer data",
                   source=SRC.cite("l.232-236")) as s:
@@ -85,6 +101,8 @@ def a_params(ctx):
         s.record(cases=len(dr[:12]), failures=bad)
         s.require(not bad, "merged form differs", counterexample=bad[:1])
 
+
+def _merged_ranks_are_r(ctx, dr, rng):
     with ctx.step("Exact ranks: for random integer factors, rank M_h = rank W_h = r (generic) "
                   "for every (d, r) with r <= d; and rank never exceeds r, also for "
                   "adversarial (rank-deficient) factors", source=SRC.cite("l.238")) as s:
@@ -113,6 +131,8 @@ def a_params(ctx):
                           "factorization)")
         s.require(not over, "merged rank exceeded r", counterexample=over[:1])
 
+
+def _merged_set_dimension(ctx, dr, rng):
     with ctx.step("Remark on the count: the merged matrices range over rank-<= r d x d matrices, "
                   "a set of dimension 2dr - r^2 (exact Jacobian rank of (A, B) -> A^T B at "
                   "random integer points), so the layer has 2H(2dr - r^2) = 4rHd - 2Hr^2 "
@@ -130,9 +150,3 @@ def a_params(ctx):
                 bad.append(row)
         s.record(rows=rows)
         s.require(not bad, "Jacobian rank differs from 2dr - r^2", counterexample=bad[:1])
-
-    # -- outcome (seprank.proof.claims) --
-    ctx.conclude("holds", "proof",
-                 "the count is arithmetic (step 1, symbolic); merging is associativity of matrix "
-                 "products (step 2) and rank(A^T B) <= r for r x d factors is the rank of a "
-                 "product (step 3 confirms it exactly, generic rank = r)", basis="argument")

@@ -59,6 +59,22 @@ def _rank_k(rng, n, k):
 def a_thm2(ctx):
     rng = random.Random(SEED)
 
+    _reduction_to_orthonormal_inputs(ctx, rng)
+    err_mid = _printed_combining_norm(ctx)
+    err_first = _printed_combining_shares_the_diagonal(ctx)
+    _repaired_rank_gap_bound(ctx, err_mid, err_first, rng)
+    _hypotheses_exclude_the_exact_case(ctx)
+    _statement_constants_not_given(ctx)
+
+    ctx.conclude(
+        "open", "none",
+        "Theorem 2 asserts universal constants the talk does not give, and only a sketch of the "
+        "informal bound is shown; the sketch's reduction holds exactly, its 'Combining' display "
+        "is wrong as printed and repaired by a rank (Eckart-Young) argument, and the hypotheses "
+        "are consistent with the exact upper bound (A-nn)")
+
+
+def _reduction_to_orthonormal_inputs(ctx, rng):
     with ctx.step("reduction (l.563-569): for orthonormal x_1, x_2 the nearest neighbour is "
                   "(x_1+x_2)/2 + sgn(y^T(x_1-x_2)) (x_1-x_2)/2, and its component along "
                   "u = x_1 - x_2 is sgn(y^T u)|u|/2 = sgn(y^T u)/sqrt(2), so projecting the "
@@ -81,6 +97,9 @@ def a_thm2(ctx):
         s.record(points=n, factor="(u^T f)^2 / |u|^2 = 1/2 exactly")
         s.require(bad is None, "the reduction identity fails", counterexample=bad)
 
+
+def _printed_combining_norm(ctx):
+    """The erratum of the printed norm identity (l.706-707), or None where it holds."""
     with ctx.step("'Combining' (l.706-707) as printed: || sum_l beta_l (N(d,l) - H M(d,l)) "
                   "T(Y_l^i (x) Y_l^i) ||^2 = sum_l beta_l^2 (N(d,l) - H M(d,l)); with the "
                   "T(Y (x) Y) orthonormal the left side is sum_l beta_l^2 (N - HM)^2. Exact at "
@@ -99,7 +118,11 @@ def a_thm2(ctx):
                 "free in the printed middle; the right side is the correct lower bound)",
                 "notation", instance={"d": 5, "l": 1, "H": 1, "r": 1, "N": N, "M": M,
                                       "printed_middle": lhs, "printed_right": rhs})
+    return err_mid
 
+
+def _printed_combining_shares_the_diagonal(ctx):
+    """The erratum of the shared-diagonal equality (l.706); the repaired bound verifies it."""
     with ctx.step("'Combining' first equality (l.706): every head's degree-l component is "
                   "written on the same diagonal elements T(Y_l^i (x) Y_l^i), i <= M(d,l); a "
                   "head's component is a general coefficient matrix whose x-side lies in its own "
@@ -124,7 +147,10 @@ def a_thm2(ctx):
                    "beta^2 (N - rank A) with Pi the projector on ker A",
             instance={"N": 3, "H": 2, "M": 1, "error_of_two_heads": 1,
                       "display_accounting": 2})
+    return err_first
 
+
+def _repaired_rank_gap_bound(ctx, err_mid, err_first, rng):
     with ctx.step("repaired: ||beta I_N - A||_F^2 >= beta^2 (N - rank A) (A Pi = 0 on the "
                   "kernel projector Pi, ||M||_F >= ||M Pi||_F), with equality for a coordinate "
                   "projection; exact on random rational A of rank <= k, N <= 7",
@@ -146,6 +172,8 @@ def a_thm2(ctx):
         s.record(instances=n)
         s.require(bad is None, "the rank inequality fails", counterexample=bad)
 
+
+def _hypotheses_exclude_the_exact_case(ctx):
     with ctx.step("the hypotheses exclude the exactly representable case (A-nn: r = d, H = 1, "
                   "error 0) whatever the constants: regime 1 needs r <= d - 3; in regime 2, "
                   "r >= d/(2e) makes the base d/(2e(r + C'/eps)) < 1, so H <= 1/2 and no H >= 1 "
@@ -164,6 +192,8 @@ def a_thm2(ctx):
                  regime_2_requires="r < d/(2e)")
         s.require(bad is None, "an r >= d/(2e) case is not decided", counterexample=bad)
 
+
+def _statement_constants_not_given(ctx):
     with ctx.step("the statement: it asserts the existence of universal constants c, c', C, C' "
                   "that the talk does not give, and the talk proves only a sketch of the "
                   "informal version (l.519-525); the step from the sketch's sum "
@@ -171,10 +201,3 @@ def a_thm2(ctx):
                   source=SRC.cite("l.716-736")) as s:
         s.record(constants="unspecified", proof_in_source="sketch of the informal bound only")
         s.inconclusive("the statement quantifies over unstated constants; not decided here")
-
-    ctx.conclude(
-        "open", "none",
-        "Theorem 2 asserts universal constants the talk does not give, and only a sketch of the "
-        "informal bound is shown; the sketch's reduction holds exactly, its 'Combining' display "
-        "is wrong as printed and repaired by a rank (Eckart-Young) argument, and the hypotheses "
-        "are consistent with the exact upper bound (A-nn)")

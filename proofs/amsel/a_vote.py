@@ -5,7 +5,8 @@ a two-layer rank-1 construction for N = 2.
 Source: amsel_benefits_of_rank_talk.txt, "Modified Attention Construction: L = 2, N = 2",
 l.781-831. The head is hm(X^T q q^T y) (l.793); the vote is tallied with an index
 coordinate (+1 for x_1, -1 for x_2) and a scratchpad coordinate (l.815-819); layer 2 looks
-up the target whose index sign matches the tally (l.831).
+up the target whose index sign matches the tally (l.831). Why: it is the talk's answer to
+the one-layer lower bound (A-Thm2): with a second layer, rank-1 heads solve N = 2.
 
 Analysis used here (our own): with u = x_1 - x_2 the head picks x_1 iff
 sign(q^T u) = sign(q^T y); for Gaussian q the pair (q^T u, q^T y) is rotation invariant in
@@ -96,6 +97,22 @@ def a_vote(ctx):
     n_mc = 200_000 if ctx.full else 40_000
     dims = [4, 16, 64, 256, 1024] if ctx.full else [4, 16, 64, 256]
 
+    _exact_success_probability(ctx)
+    _monte_carlo_matches_the_exact_probability(ctx, dims, n_mc)
+    _majority_vote_computes_the_tally(ctx)
+    _majority_of_heads_is_correct_whp(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "step 1's argument: p(d) = 1/2 + E[arcsin|rho|]/pi exactly, and |rho| <= "
+                 "arcsin|rho| <= (pi/2)|rho| sandwiches p(d) - 1/2 between multiples of "
+                 "E|rho| = Gamma(d/2)/(sqrt(pi) Gamma((d+1)/2)) ~ sqrt(2/(pi d)), so "
+                 "p(d) = 1/2 + Theta(1/sqrt(d)); given the inputs the H votes are independent, "
+                 "so Hoeffding bounds the majority's error by E[exp(-2H (arcsin|rho|/pi)^2)] "
+                 "-> 0 (step 4); the Monte Carlo steps only illustrate", basis="argument")
+
+
+def _exact_success_probability(ctx):
     with ctx.step("Exact success probability: p(d) = 1/2 + E[arcsin|rho|]/pi in closed form "
                   "(sympy) for d = 3..8, and (1/pi) E|rho| <= p(d) - 1/2 <= (1/2) E|rho| with "
                   "E|rho| = Gamma(d/2)/(sqrt(pi) Gamma((d+1)/2)) ~ sqrt(2/(pi d)), so "
@@ -121,6 +138,8 @@ def a_vote(ctx):
                                "constant is wrong: the true constant is sqrt(2)/pi^1.5 ~ 0.254; "
                                "read as order of growth (as the brief states, c/sqrt(d)) it holds")
 
+
+def _monte_carlo_matches_the_exact_probability(ctx, dims, n_mc):
     with ctx.step("Monte Carlo (seeded, full-dimensional q, x_1, x_2, y uniform): the observed "
                   "success rate of hm(X^T q q^T y); test: the exact p(d) lies in each 99.9% "
                   "Wilson interval, and the interval for p - 1/2 excludes 0",
@@ -145,6 +164,8 @@ def a_vote(ctx):
         s.record(rows=rows, test="per-d two-sided 99.9% Wilson score interval",
                  seed=20240607)
 
+
+def _majority_vote_computes_the_tally(ctx):
     with ctx.step("The majority-vote construction (rank-1 attention matrices, tokens "
                   "[x1; 1; 0], [x2; -1; 0], [y; 0; 0]) computes, exactly on rational points "
                   "with integer q_h, the target whose index sign matches the tally of the "
@@ -187,6 +208,8 @@ def a_vote(ctx):
                   counterexample=bad[:1])
         s.require(rank_m <= {0, 1}, "a layer-1 attention matrix has rank > 1")
 
+
+def _majority_of_heads_is_correct_whp(ctx):
     with ctx.step("Majority of H random rank-1 heads is correct with high probability: Monte "
                   "Carlo (2-d reduction of q onto span(u, y), exact in distribution) with "
                   "99.9% Wilson intervals; success grows towards 1 with H",
@@ -228,12 +251,3 @@ def a_vote(ctx):
             rs = [r for r in rows if r["d"] == d]
             s.require(rs[-1]["ci999"][0] > rs[0]["ci999"][1],
                       "majority vote did not improve with H", counterexample=rs)
-
-    # -- outcome (seprank.proof.claims) --
-    ctx.conclude("holds", "proof",
-                 "step 1's argument: p(d) = 1/2 + E[arcsin|rho|]/pi exactly, and |rho| <= "
-                 "arcsin|rho| <= (pi/2)|rho| sandwiches p(d) - 1/2 between multiples of "
-                 "E|rho| = Gamma(d/2)/(sqrt(pi) Gamma((d+1)/2)) ~ sqrt(2/(pi d)), so "
-                 "p(d) = 1/2 + Theta(1/sqrt(d)); given the inputs the H votes are independent, "
-                 "so Hoeffding bounds the majority's error by E[exp(-2H (arcsin|rho|/pi)^2)] "
-                 "-> 0 (step 4); the Monte Carlo steps only illustrate", basis="argument")

@@ -45,6 +45,37 @@ CLAIM_C7_CLAIMS = Claim("theorem",
                 "W-Thm4", "W-Cor2", "W-Thm1", "W-Thm2"),
        claim=CLAIM_C7_CLAIMS, paper=CHAPTER7)
 def c7_claims(ctx):
+    _claim_7_1_is_levine_claim_1(ctx)
+    _claim_7_2_is_levine_claim_2_over_r(ctx)
+    net, y = _eqs_7_5_7_6_type_annotations(ctx)
+    _corrected_7_6_is_levine_eq3(ctx, net, y)
+    _eq_7_7_counts_arguments(ctx)
+    _prop_7_1_is_levine_prop_1(ctx)
+    _thm_7_1_is_levine_thm_1(ctx)
+    _thm_7_2_c2_precedence(ctx)
+    _thm_7_3_drops_two_hypotheses(ctx)
+    _eq_7_9_inputs_have_rank_r(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    ty = "Eqs. (7.5)-(7.6) as printed"
+    if ctx.failed(ty):
+        ctx.erratum("l.243-251 (eqs. (7.5)-(7.6))",
+                    "a_hj^i in R^{d_x x d_x}; W^{V,l,h} y^{l,j} in R^{da x da}",
+                    "a_hj^i a scalar; W^{V,l,h} y^{l,j} in R^{d_a}; close the parenthesis of "
+                    "(7.6)", "notation", step=ty, verified_by="Corrected (7.6)")
+    c2 = "Thm 7.2 / eq. (7.11)"
+    if ctx.failed(c2):
+        ctx.erratum("l.355-361 (eq. (7.11), c_2)",
+                    "c_2 = -2 d_x log_3 d_x / 2 sqrt(2e) + log_3 d_x",
+                    "c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x (levine2020 eq. (8))",
+                    "notation", in_statement=True, step=c2, verified=True)
+    ctx.conclude("open", "none",
+                 "restatements: with the notation corrected they are the papers' results, "
+                 "whose outcomes are those of L-Thm1, L-Thm2, W-Thm3/4, W-Cor2 (open); Thm 7.3 "
+                 "drops wies2021's N -> infinity hypothesis, which the papers do not decide")
+
+
+def _claim_7_1_is_levine_claim_1(ctx):
     with ctx.step("Claim 7.1 (l.142-146) is levine2020 Claim 1 (B.1.2 l.619-627) stated for any "
                   "scalar function y (the paper's proof is already general): tested by L-Claim1; "
                   "rerun: a function of known separation rank 4 has grid rank <= 4 for random "
@@ -62,6 +93,8 @@ def c7_claims(ctx):
         s.require(R == 4 and max(ranks) <= R and ranks[-1] == R, "Claim 7.1 instance fails",
                   ranks=ranks)
 
+
+def _claim_7_2_is_levine_claim_2_over_r(ctx):
     with ctx.step("Claim 7.2 (l.174-187) is levine2020 Claim 2 (l.650-665) restricted to a real "
                   "point Theta in R^K (the paper allows R or C), with R for the paper's r; its "
                   "proof's equivalence f(Theta) = 0 <=> all minors vanish <=> rank < R holds for "
@@ -75,6 +108,9 @@ def c7_claims(ctx):
         s.record(cross_reference="L-Claim2", complex_point_f=str(f_val), rank=A.rank())
         s.require(f_val == 0 and A.rank() == 1, "example does not behave as described")
 
+
+def _eqs_7_5_7_6_type_annotations(ctx):
+    """The network and inputs of the instance; the next step reuses them."""
     with ctx.step("Eqs. (7.5)-(7.6) as printed annotate a_j^i (and a_hj^i) as an element of "
                   "R^{d_x x d_x} and W^{V,l,h} y^{l,j} as an element of R^{da x da}; computed: "
                   "a_hj^i = <W^Q y^i, W^K y^j> is a scalar and W^V y^j a vector in R^{d_a}",
@@ -90,7 +126,10 @@ def c7_claims(ctx):
         s.fail("the type annotations of eqs. (7.5)-(7.6) are wrong: a_hj^i is a scalar (not "
                "d_x x d_x) and W^{V,l,h} y^{l,j} is in R^{d_a} (not d_a x d_a); (7.6) also lacks "
                "a closing parenthesis", counterexample=shapes)
+    return net, y
 
+
+def _corrected_7_6_is_levine_eq3(ctx, net, y):
     with ctx.step("Corrected (7.6) (a scalar, W^V y in R^{d_a}) is eq. (3) of levine2020: the "
                   "layer computed from (7.6) equals the network's exact evaluation",
                   source=NOTES.cite("l.249-251", PAPER.cite("eq. (3) l.71-75")),
@@ -106,6 +145,8 @@ def c7_claims(ctx):
         s.require(bool((out == direct).all()), "(7.6) differs from eq. (3)")
         s.record(equal=True, d_x=4, H=2, N=3)
 
+
+def _eq_7_7_counts_arguments(ctx):
     with ctx.step("Eq. (7.7): the notes say g^L integrates C + 1 input vectors, the paper's text "
                   "(l.81) says C = (3^L - 1)/2; both eq. (4)/(16) and (7.7) write g^L(x^i, "
                   "x^{j_1}, ..., x^{j_C}) with C + 1 arguments: the paper's count is the number "
@@ -138,6 +179,8 @@ def c7_claims(ctx):
                   {sum(m) for m in g0.monoms()} == {9}, "unexpected summand structure",
                   degrees=degs)
 
+
+def _prop_7_1_is_levine_prop_1(ctx):
     with ctx.step("Prop. 7.1 / eq. (7.8) is levine2020 Prop. 1 / eq. (6) (same statement for "
                   "balanced partitions): tested by L-Prop1; rerun: equal exact separation ranks "
                   "over the 3 balanced partitions of N = 4",
@@ -146,11 +189,15 @@ def c7_claims(ctx):
         s.record(cross_reference="L-Prop1", sep_ranks=case["sep_ranks"])
         s.require(len(set(case["sep_ranks"].values())) == 1, "ranks differ")
 
+
+def _thm_7_1_is_levine_thm_1(ctx):
     with ctx.step("Thm 7.1 / eq. (7.10) is levine2020 Theorem 1 / eq. (7) verbatim (same a, same "
                   "regime remark): tested by L-Thm1 (and the upper bound by L-Thm3)",
                   source=NOTES.cite("l.345-350", PAPER.cite("l.126-132"))) as s:
         s.record(cross_reference=["L-Thm1", "L-Thm3"])
 
+
+def _thm_7_2_c2_precedence(ctx):
     with ctx.step("Thm 7.2 / eq. (7.11): b_1, b_2, c_1 agree with levine2020 eq. (8); c_2 is "
                   "printed '-2 d_x log_3 d_x / 2 sqrt(2e) + log_3 d_x', which read with the "
                   "usual precedence, (log_3 d_x)/(2 sqrt(2e)), differs from the paper's "
@@ -168,6 +215,8 @@ def c7_claims(ctx):
                "c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x",
                counterexample=rows[0])
 
+
+def _thm_7_3_drops_two_hypotheses(ctx):
     with ctx.step("Thm 7.3 / eqs. (7.12)-(7.13) are wies2021 Thms 1-2 (eqs. (6)-(7), l.127-140) "
                   "(tested by W-Thm3, W-Thm4 and W-Cor2), except that the notes drop two "
                   "qualifications: the lower bound for the vocabulary embedding assumes N -> "
@@ -182,6 +231,8 @@ def c7_claims(ctx):
                        "not decided by the papers (wies2021 only conjectures N = Omega(r L / "
                        "log_3 r))")
 
+
+def _eq_7_9_inputs_have_rank_r(ctx):
     with ctx.step("Eq. (7.9): inputs x^j = M w^j with M in R^{d_x x r}, r < d_x, have rank <= r "
                   "as a d_x x N matrix (exact), the embedding rank of wies2021 eqs. (3)-(4) "
                   "(W-embed); note the notes reuse M, which also names the number of templates",
@@ -195,23 +246,3 @@ def c7_claims(ctx):
             rows.append({"d_x": d_x, "r": r, "N": N, "rank_X": rk})
             s.require(rk <= r, "rank exceeds r", case=rows[-1])
         s.record(cases=rows, cross_reference="W-embed")
-
-    # -- outcome (seprank.proof.claims) --
-    ty = "Eqs. (7.5)-(7.6) as printed"
-    if ctx.failed(ty):
-        ctx.erratum("l.243-251 (eqs. (7.5)-(7.6))",
-                    "a_hj^i in R^{d_x x d_x}; W^{V,l,h} y^{l,j} in R^{da x da}",
-                    "a_hj^i a scalar; W^{V,l,h} y^{l,j} in R^{d_a}; close the parenthesis of "
-                    "(7.6)", "notation", step=ty, verified_by="Corrected (7.6)",
-                    instance=ctx.find_step(ty).evidence.get("counterexample"))
-    c2 = "Thm 7.2 / eq. (7.11)"
-    if ctx.failed(c2):
-        ctx.erratum("l.355-361 (eq. (7.11), c_2)",
-                    "c_2 = -2 d_x log_3 d_x / 2 sqrt(2e) + log_3 d_x",
-                    "c_2 = -2 d_x log_3(d_x / (2 sqrt(2e))) + log_3 d_x (levine2020 eq. (8))",
-                    "notation", in_statement=True, step=c2, verified=True,
-                    instance=ctx.find_step(c2).evidence.get("counterexample"))
-    ctx.conclude("open", "none",
-                 "restatements: with the notation corrected they are the papers' results, "
-                 "whose outcomes are those of L-Thm1, L-Thm2, W-Thm3/4, W-Cor2 (open); Thm 7.3 "
-                 "drops wies2021's N -> infinity hypothesis, which the papers do not decide")

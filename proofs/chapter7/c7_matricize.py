@@ -11,6 +11,10 @@ then show a 6 x 2 matrix of an order-3 tensor (fig. 7.3, l.123-128) and work
 the entry A_123 out to row 3, column 2 (l.130-134). levine2020 B.1.1 (l.613)
 gives the balanced, uniform-M case with I = {i_1, ..., i_{N/2}}.
 
+Why: the grid-tensor lower bounds of levine2020 and wies2021 (Claim 1) are ranks of such
+matricizations, and seprank.tensors.matricize follows this convention, so the formula is
+checked against it.
+
 Steps: the figure reproduced by seprank's convention; the worked example's
 numbers; the printed row formula (upper limit N_2) against the figure and
 against the worked example's own arithmetic; the single radix M = 2 against
@@ -105,6 +109,42 @@ def c7_matricize(ctx):
     fig = _figure_positions()
     labels = sorted(fig)
 
+    _figure_is_seprank_matricization(ctx)
+    _worked_example_agrees(ctx, fig)
+    _printed_row_formula_places_the_figure(ctx, fig, labels)
+    _single_radix_places_the_figure(ctx, fig, labels)
+    _stated_setting_fits_the_example(ctx)
+    _corrected_formula_is_matricize(ctx, fig, labels)
+    _levine_b11_agrees_in_the_balanced_case(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    fix = "Corrected formula: row = 1 + sum_{t=1}^{N_1}"
+    one = "As printed, the row formula"
+    if ctx.failed(one):
+        ctx.erratum("l.117 (row formula)", "row = 1 + sum_{t=1}^{N_2} (j_{a_t} - 1) M^(N_2 - t)",
+                    "row = 1 + sum_{t=1}^{N_1} (j_{a_t} - 1) prod_{s>t} M_{a_s} (the rows are "
+                    "indexed by A, |A| = N_1)", "notation", in_statement=True, step=one,
+                    verified_by=fix)
+    two = "With the row sum corrected to N_1"
+    if ctx.failed(two):
+        ctx.erratum("l.84, l.117 (radix)", "one radix M for every mode",
+                    "mixed radix prod_{s>t} M_{a_s} (fig. 7.3's third mode has 3 values)",
+                    "notation", in_statement=True, step=two, verified_by=fix)
+    three = "The stated setting fits the example"
+    if ctx.failed(three):
+        ctx.erratum("l.102 (setting and type)",
+                    "w.r.t. the balanced partition (A, B), [[A]]_{A,B} in R^{M_1 x ... x M_N}",
+                    "w.r.t. any partition (A, B), [[A]]_{A,B} in R^{(prod_{a in A} M_a) x "
+                    "(prod_{b in B} M_b)}", "notation", in_statement=True, step=three,
+                    verified_by=fix)
+    ctx.conclude("holds-corrected", "proof",
+                 "the corrected mixed-radix formula places every entry of fig. 7.3 where the "
+                 "figure shows it (exhaustive over the example's 12 entries) and agrees with "
+                 "levine2020 B.1.1; as a definition it is a bijection by the mixed-radix "
+                 "argument", basis="exhaustive")
+
+
+def _figure_is_seprank_matricization(ctx):
     with ctx.step("Fig. 7.3 is the matricization of an order-3 tensor with mode dimensions "
                   "(2, 2, 3) w.r.t. A = {1, 3} (rows), B = {2} (columns), the first position "
                   "of A most significant: seprank.tensors.matricize reproduces it entry by entry",
@@ -115,6 +155,8 @@ def c7_matricize(ctx):
         s.require(Mat.tolist() == FIG_7_3, "seprank's matricization differs from fig. 7.3",
                   counterexample={"got": Mat.tolist(), "figure": FIG_7_3})
 
+
+def _worked_example_agrees(ctx, fig):
     with ctx.step("The worked example: j = (1, 2, 3) goes to row 3, column 2, and the figure "
                   "shows A_123 there", source=NOTES.cite("l.130-134")) as s:
         printed_answer = (3, 2)
@@ -123,6 +165,8 @@ def c7_matricize(ctx):
         s.require(fig["123"] == printed_answer == _corrected((1, 2, 3), FIG_A, FIG_B, FIG_SHAPE),
                   "worked example, figure and convention disagree")
 
+
+def _printed_row_formula_places_the_figure(ctx, fig, labels):
     with ctx.step("As printed, the row formula sums t = 1..N_2 with M^(N_2 - t), N_2 = |B|; "
                   "it should place every entry where fig. 7.3 shows it",
                   source=NOTES.cite("l.117 (row formula)")) as s:
@@ -139,6 +183,8 @@ def c7_matricize(ctx):
                                   "figure_row_col": fig["123"], "misplaced_entries": wrong,
                                   "cells_hit_twice": clashes})
 
+
+def _single_radix_places_the_figure(ctx, fig, labels):
     with ctx.step("With the row sum corrected to N_1 as in the worked example, one radix M = 2 "
                   "(the worked example's 2^(2-t); 'M_1 = M_2 = M_3 = 2' at l.84) should still "
                   "place every entry of fig. 7.3 in its own cell",
@@ -154,6 +200,8 @@ def c7_matricize(ctx):
                   "j_1 = 1 (with j_1 = 2, A_223 would land in row 5, the figure has row 6)",
                   counterexample={"misplaced_entries": wrong, "cells_hit_twice": clashes})
 
+
+def _stated_setting_fits_the_example(ctx):
     with ctx.step("The stated setting fits the example: the matricization is defined 'w.r.t. "
                   "the balanced partition (A, B)' with [[A]]_{A,B} in R^{M_1 x ... x M_N}",
                   source=NOTES.cite("l.102")) as s:
@@ -170,6 +218,8 @@ def c7_matricize(ctx):
                   "R^{(prod_{a in A} M_a) x (prod_{b in B} M_b)}",
                   counterexample={"A": FIG_A, "B": FIG_B, "matrix_shape": (rows, cols)})
 
+
+def _corrected_formula_is_matricize(ctx, fig, labels):
     with ctx.step("Corrected formula: row = 1 + sum_{t=1}^{N_1} (j_{a_t} - 1) prod_{s>t} M_{a_s}, "
                   "col = 1 + sum_{t=1}^{N_2} (j_{b_t} - 1) prod_{s>t} M_{b_s}; it places all 12 "
                   "entries of fig. 7.3 as printed, is a bijection onto [6] x [2], and equals "
@@ -196,6 +246,8 @@ def c7_matricize(ctx):
                 tested += 1
         s.record(placement=where, partitions_tested=tested)
 
+
+def _levine_b11_agrees_in_the_balanced_case(ctx):
     with ctx.step("Cross-reference: levine2020 B.1.1 places A_{d_1...d_N} at row 1 + sum_{t=1}^"
                   "{N/2} (d_{i_t} - 1) M^{N/2 - t} (columns alike over J), balanced partitions "
                   "and one M only; reading i_1 < ... < i_{N/2} (the paper does not say), it "
@@ -227,30 +279,3 @@ def c7_matricize(ctx):
         s.record(cases=tested,
                  ambiguity="B.1.1 does not state the order of i_1, ..., i_{N/2}; the notes fix "
                            "a_1 < ... < a_{N_1}, and seprank follows them")
-
-    # -- outcome (seprank.proof.claims) --
-    fix = "Corrected formula: row = 1 + sum_{t=1}^{N_1}"
-    one = "As printed, the row formula"
-    if ctx.failed(one):
-        ctx.erratum("l.117 (row formula)", "row = 1 + sum_{t=1}^{N_2} (j_{a_t} - 1) M^(N_2 - t)",
-                    "row = 1 + sum_{t=1}^{N_1} (j_{a_t} - 1) prod_{s>t} M_{a_s} (the rows are "
-                    "indexed by A, |A| = N_1)", "notation", in_statement=True, step=one,
-                    verified_by=fix, instance=ctx.find_step(one).evidence.get("counterexample"))
-    two = "With the row sum corrected to N_1"
-    if ctx.failed(two):
-        ctx.erratum("l.84, l.117 (radix)", "one radix M for every mode",
-                    "mixed radix prod_{s>t} M_{a_s} (fig. 7.3's third mode has 3 values)",
-                    "notation", in_statement=True, step=two, verified_by=fix,
-                    instance=ctx.find_step(two).evidence.get("counterexample"))
-    three = "The stated setting fits the example"
-    if ctx.failed(three):
-        ctx.erratum("l.102 (setting and type)",
-                    "w.r.t. the balanced partition (A, B), [[A]]_{A,B} in R^{M_1 x ... x M_N}",
-                    "w.r.t. any partition (A, B), [[A]]_{A,B} in R^{(prod_{a in A} M_a) x "
-                    "(prod_{b in B} M_b)}", "notation", in_statement=True, step=three,
-                    verified_by=fix, instance=ctx.find_step(three).evidence.get("counterexample"))
-    ctx.conclude("holds-corrected", "proof",
-                 "the corrected mixed-radix formula places every entry of fig. 7.3 where the "
-                 "figure shows it (exhaustive over the example's 12 entries) and agrees with "
-                 "levine2020 B.1.1; as a definition it is a bijection by the mixed-radix "
-                 "argument", basis="exhaustive")

@@ -1,5 +1,9 @@
 """R-bound: Theorem 2.2's residual bound on sampled softmax networks (rank_collapse_notes l.76-82).
 
+Source: rank_collapse_notes.txt, Theorem 2.2 (l.78-80) and the remark after it (l.82).
+Why: the notes mean to derive their goal, res -> 0 with depth (R-collapse), from this
+bound and the path decomposition (l.82).
+
 The claim: for L layers of single-head softmax attention with
 ||W_QK^l||_1 ||W_V^l||_{1,inf} <= beta for every layer,
 ||res SAN(X)||_{1,inf} <= (4 beta / sqrt(d_qk))^((3^L - 1)/2) ||res X||_{1,inf}^(3^L).
@@ -122,6 +126,26 @@ CLAIM_R_BOUND = Claim("theorem",
        "||res X||^(3^L), sampled", source=SRC.cite("l.76-82"),
        claim=CLAIM_R_BOUND, paper=RANK_COLLAPSE)
 def r_bound(ctx):
+    rng = np.random.default_rng(SEED)
+    setup = {"seed": SEED, "digits": DPS, "res": "column centring (Frobenius reading)",
+             "layer": "softmax(Y W_QK Y^T / sqrt d_qk) Y W_V, W_QK = W_Q W_K^T, no bias",
+             "beta": "max_l ||W_QK^l||_1 sqrt(||W_V^l||_1 ||W_V^l||_inf)",
+             "weights": "float64 values, exact binary rationals, listed as repr()"}
+
+    _exponents_compose(ctx)
+    _random_networks_within_the_bound(ctx, rng, setup)
+    _adversarial_search_within_the_bound(ctx, rng, setup)
+
+    # -- outcome (seprank.proof.claims) --
+    n = ctx.find_step("random softmax networks").evidence.get("instances", 0)
+    ctx.conclude("open", "instances",
+                 f"consistent on {n} sampled softmax networks decided in interval arithmetic "
+                 "(each could have violated the bound) and on a heuristic adversarial search; "
+                 "the notes give no proof of the one-layer bound and sampling cannot prove it",
+                 count=n or 1, largest={"L": 3, "n": 5, "d": 4, "d_qk": 3}, binding=True)
+
+
+def _exponents_compose(ctx):
     with ctx.step("the exponents compose: if one layer gives r' <= c r^3 (c = 4 beta/sqrt d_qk, "
                   "beta bounding every layer), L layers give c^((3^L-1)/2) r^(3^L); "
                   "e_1 = 1, e_L = 3 e_(L-1) + 1 = (3^L-1)/2 (exact, L <= 12; sympy in general)",
@@ -135,12 +159,8 @@ def r_bound(ctx):
         s.record(recursion_checked_up_to=12, closed_form_identity=closed)
         s.require(ok and closed, "exponent recursion does not give (3^L-1)/2")
 
-    rng = np.random.default_rng(SEED)
-    setup = {"seed": SEED, "digits": DPS, "res": "column centring (Frobenius reading)",
-             "layer": "softmax(Y W_QK Y^T / sqrt d_qk) Y W_V, W_QK = W_Q W_K^T, no bias",
-             "beta": "max_l ||W_QK^l||_1 sqrt(||W_V^l||_1 ||W_V^l||_inf)",
-             "weights": "float64 values, exact binary rationals, listed as repr()"}
 
+def _random_networks_within_the_bound(ctx, rng, setup):
     with ctx.step("random softmax networks (L = 1..3, n = 2..5, d = 1..4, d_qk = 1..3, input, "
                   "mean and W_QK scales log-uniform over e^-3..e^3): both sides at 50 digits, "
                   "then decided per instance in interval arithmetic",
@@ -162,6 +182,8 @@ def r_bound(ctx):
                            f"({counts['undecided']} undecided); sampling cannot prove it "
                            f"for all networks", undecided=undecided[:2])
 
+
+def _adversarial_search_within_the_bound(ctx, rng, setup):
     with ctx.step("adversarial search: float64 hill climbing (heuristic only) on log(lhs/rhs) "
                   "for L = 1, 2; the best candidates re-evaluated at 50 digits and decided in "
                   "interval arithmetic", source=SRC.cite("l.78-80")) as s:
@@ -196,11 +218,3 @@ def r_bound(ctx):
                            f"search still satisfy the bound ({counts['holds']} decided by "
                            f"interval arithmetic, {counts['undecided']} undecided)",
                            undecided=undecided[:2])
-
-    # -- outcome (seprank.proof.claims) --
-    n = ctx.find_step("random softmax networks").evidence.get("instances", 0)
-    ctx.conclude("open", "instances",
-                 f"consistent on {n} sampled softmax networks decided in interval arithmetic "
-                 "(each could have violated the bound) and on a heuristic adversarial search; "
-                 "the notes give no proof of the one-layer bound and sampling cannot prove it",
-                 count=n or 1, largest={"L": 3, "n": 5, "d": 4, "d_qk": 3}, binding=True)

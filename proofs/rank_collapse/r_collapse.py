@@ -56,6 +56,21 @@ def _iv_close(a, b):
        source=SRC.cite("l.76-82"), depends=("R-norm", "R-path", "R-bound"), claim=CLAIM,
        paper=RANK_COLLAPSE)
 def r_collapse(ctx):
+    _one_layer_two_token_closed_form(ctx)
+    _residual_grows_at_wqk_1_wv_2(ctx)
+    _residual_can_stay_constant(ctx)
+    _where_the_goal_holds(ctx)
+
+    ctx.conclude(
+        "false", "proof",
+        "rational weights W_QK = 1, W_V = 2 on X = [1, -1]^T make the residual grow without "
+        "bound (closed form a symbolic identity, 2 tanh 1 > 1 certified in interval "
+        "arithmetic, monotone growth t_L >= (2 tanh 1)^L); the goal needs a smallness "
+        "condition on the weights relative to the input's residual",
+        basis="certificate")
+
+
+def _one_layer_two_token_closed_form(ctx):
     with ctx.step("one softmax layer on X = [t, -t]^T (d = d_qk = 1, W_QK = w, W_V = v) outputs "
                   "[t', -t'] with t' = v t tanh(w t^2): symbolic identity of the softmax "
                   "row (e^a t - e^-a t)/(e^a + e^-a) = t tanh(a), a = w t^2; and the network "
@@ -90,6 +105,8 @@ def r_collapse(ctx):
         s.require(ident, "the closed form is not an identity")
         s.require(bad is None, "the network disagrees with the closed form", counterexample=bad)
 
+
+def _residual_grows_at_wqk_1_wv_2(ctx):
     with ctx.step("the goal for W_QK = 1, W_V = 2 (rational, the same in every layer) and "
                   "X = [1, -1]^T: g = 2 tanh(1) > 1 (interval arithmetic), so t_L >= "
                   "(2 tanh 1)^L and ||res SAN(X)||_{1,inf} = sqrt(2) t_L -> infinity; the "
@@ -128,6 +145,8 @@ def r_collapse(ctx):
                           "res_norm_L8": str(enc[8]), "g": regime["g_enclosure"]},
                 message="the residual grows: t_L >= (2 tanh 1)^L with 2 tanh 1 > 1.52")
 
+
+def _residual_can_stay_constant(ctx):
     with ctx.step("the residual can also stay exactly constant: with W_V = coth(1), W_QK = 1, "
                   "X = [1, -1]^T, one layer maps t = 1 to coth(1) tanh(1) = 1 (symbolic), so "
                   "||res SAN(X)||_{1,inf} = sqrt(2) for every L (bounded weights, no decay)",
@@ -137,6 +156,8 @@ def r_collapse(ctx):
                  fixed_point=fixed, W_V_enclosure=str(1 + 2 / (mpmath.iv.exp(2) - 1)))
         s.require(fixed, "coth(1) tanh(1) is not 1")
 
+
+def _where_the_goal_holds(ctx):
     with ctx.step("where the goal does hold: W_QK = 0 gives uniform attention and res = 0 after "
                   "one layer (exact); in the two-token family, res -> 0 iff v tanh(w t0^2) < 1, "
                   "e.g. for every t0 when v <= 1 (tanh < 1), and then doubly exponentially: "
@@ -176,11 +197,3 @@ def r_collapse(ctx):
                                                  "undecided")})
         s.require(uniform_zero, "uniform attention did not collapse the residual")
         s.require(bad is None, "a v <= 1 case did not collapse", counterexample=bad)
-
-    ctx.conclude(
-        "false", "proof",
-        "rational weights W_QK = 1, W_V = 2 on X = [1, -1]^T make the residual grow without "
-        "bound (closed form a symbolic identity, 2 tanh 1 > 1 certified in interval "
-        "arithmetic, monotone growth t_L >= (2 tanh 1)^L); the goal needs a smallness "
-        "condition on the weights relative to the input's residual",
-        basis="certificate")

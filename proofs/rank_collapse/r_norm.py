@@ -3,9 +3,12 @@
 Source: rank_collapse_notes.txt, Definition 2.1, l.66-76 (and the notes' own
 question at l.130). ||X||_1 and ||X||_inf are read as the induced matrix norms
 (largest absolute column sum, largest absolute row sum), as in the paper the
-notes discuss. Every comparison uses the square ||X||_1 ||X||_inf, so it is
-exact over Q; the triangle inequality sqrt(c) <= sqrt(a) + sqrt(b) is decided
-as: it fails iff c - a - b > 0 and (c - a - b)^2 > 4ab.
+notes discuss. Why: every bound of the notes is stated in this quantity,
+and res is what the goal says tends to 0 (R-bound, R-collapse).
+
+Every comparison uses the square ||X||_1 ||X||_inf, so it is exact over Q; the
+triangle inequality sqrt(c) <= sqrt(a) + sqrt(b) is decided as: it fails iff
+c - a - b > 0 and (c - a - b)^2 > 4ab.
 
 Steps: positivity, absolute homogeneity (hold); the triangle inequality (fails:
 smallest counterexample by exhaustive search, then square shapes and a seeded
@@ -84,6 +87,37 @@ CLAIM_R_NORM = Claim("definition",
 def r_norm(ctx):
     small = [m for r, c in _shapes(4) for m in _matrices(r, c, 1)]
 
+    _positivity(ctx, small)
+    _absolute_homogeneity(ctx, small)
+    _triangle_inequality(ctx)
+    _submultiplicativity(ctx)
+    _printed_res_is_well_defined(ctx)
+    _frobenius_res_is_column_centring(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    tri = "triangle inequality"
+    if ctx.failed(tri):
+        err = ctx.erratum("l.68-70 (Definition 2.1, 'composite norm')",
+                    "||X||_{1,inf} = sqrt(||X||_1 ||X||_inf) is a norm",
+                    "it is positive and absolutely homogeneous but violates the triangle "
+                    "inequality: not a norm (it is submultiplicative); a bound stated with it "
+                    "is still meaningful, but not as a distance (the notes' question, l.130)",
+                    "false-statement", step=tri)
+        for prop in ("positivity", "absolute homogeneity", "submultiplicativity"):
+            ctx.find_step(prop).verifies.append(err)  # the corrected description's parts
+    res = "res(X) is well defined as printed"
+    if ctx.failed(res):
+        ctx.erratum("l.72-74 (residual)", "x = argmin_x ||X - 1 x^T||_2",
+                    "x = argmin_x ||X - 1 x^T||_F, whose unique minimiser is the column "
+                    "mean m, so res(X) = X - 1 m^T", "notation", step=res,
+                    verified_by="corrected (Frobenius reading)")
+    ctx.conclude("false", "proof",
+                 "an exact counterexample to the triangle inequality (step 3) shows the "
+                 "composite is not a norm; res is well defined only with ||.||_F",
+                 basis="certificate")
+
+
+def _positivity(ctx, small):
     with ctx.step("positivity: ||X||_1 ||X||_inf >= 0, with equality only for X = 0 (exhaustive "
                   "over all matrices with <= 4 entries in {-1,0,1}, exact)",
                   source=SRC.cite("l.70")) as s:
@@ -93,6 +127,8 @@ def r_norm(ctx):
         s.record(matrices=len(small))
         s.require(not bad, "positivity fails", counterexample=bad[:1])
 
+
+def _absolute_homogeneity(ctx, small):
     with ctx.step("absolute homogeneity: ||cX||_1 ||cX||_inf = c^2 ||X||_1 ||X||_inf, i.e. "
                   "||cX||_{1,inf} = |c| ||X||_{1,inf} (exhaustive small matrices, c in a set "
                   "of rationals)", source=SRC.cite("l.70")) as s:
@@ -102,6 +138,8 @@ def r_norm(ctx):
         s.record(multipliers=[str(c) for c in cs])
         s.require(not bad, "homogeneity fails", counterexample=bad[:1])
 
+
+def _triangle_inequality(ctx):
     with ctx.step("triangle inequality ||X+Y||_{1,inf} <= ||X||_{1,inf} + ||Y||_{1,inf} (needed "
                   "for Definition 2.1's 'norm'): exhaustive search by number of entries, then "
                   "entry bound; smallest counterexample overall and among square matrices",
@@ -124,6 +162,8 @@ def r_norm(ctx):
                   "is not a norm (answering the notes' question at l.130)",
                   counterexample=smallest)
 
+
+def _submultiplicativity(ctx):
     with ctx.step("submultiplicativity ||XY||_{1,inf} <= ||X||_{1,inf} ||Y||_{1,inf} (not "
                   "claimed by the notes; it follows from submultiplicativity of ||.||_1 and "
                   "||.||_inf): exhaustive 2 x 2 with entries in {-1,0,1}, exact squares",
@@ -134,6 +174,8 @@ def r_norm(ctx):
         s.record(pairs=len(mats) ** 2)
         s.require(not bad, "submultiplicativity fails", counterexample=bad[:1])
 
+
+def _printed_res_is_well_defined(ctx):
     with ctx.step("res(X) is well defined as printed, reading ||.||_2 as the spectral norm: "
                   "for X = [[1,0],[-1,0]] every x = (0, s) with |s| <= 1 attains the minimum "
                   "||X - 1x^T||_2^2 = 2 (exact: (X-1x^T)^T (X-1x^T) = diag(2, 2s^2), and "
@@ -167,6 +209,8 @@ def r_norm(ctx):
                   "||res X||_{1,inf}^2 ranges over [2, 4] for this X: res is ill-defined",
                   counterexample={"X": [[1, 0], [-1, 0]], "minimisers": minimisers})
 
+
+def _frobenius_res_is_column_centring(ctx):
     with ctx.step("corrected (Frobenius reading): ||X - 1x^T||_F^2 = ||X - 1m^T||_F^2 + "
                   "n ||x - m||^2 with m the column means (sympy, symbolic 3 x 2), so the "
                   "minimiser is unique and res(X) = X - 1m^T; then res(X + 1y^T) = res(X), "
@@ -206,27 +250,3 @@ def r_norm(ctx):
                                 "norminf": str(norminf([[1, 2], [3, -4]]))})
         s.require(identity and not bad, "Frobenius residual property fails",
                   counterexample=bad[:1])
-
-    # -- outcome (seprank.proof.claims) --
-    tri = "triangle inequality"
-    if ctx.failed(tri):
-        err = ctx.erratum("l.68-70 (Definition 2.1, 'composite norm')",
-                    "||X||_{1,inf} = sqrt(||X||_1 ||X||_inf) is a norm",
-                    "it is positive and absolutely homogeneous but violates the triangle "
-                    "inequality: not a norm (it is submultiplicative); a bound stated with it "
-                    "is still meaningful, but not as a distance (the notes' question, l.130)",
-                    "false-statement", step=tri,
-                    instance=ctx.find_step(tri).evidence.get("counterexample"))
-        for prop in ("positivity", "absolute homogeneity", "submultiplicativity"):
-            ctx.find_step(prop).verifies.append(err)  # the corrected description's parts
-    res = "res(X) is well defined as printed"
-    if ctx.failed(res):
-        ctx.erratum("l.72-74 (residual)", "x = argmin_x ||X - 1 x^T||_2",
-                    "x = argmin_x ||X - 1 x^T||_F, whose unique minimiser is the column "
-                    "mean m, so res(X) = X - 1 m^T", "notation", step=res,
-                    verified_by="corrected (Frobenius reading)",
-                    instance=ctx.find_step(res).evidence.get("counterexample"))
-    ctx.conclude("false", "proof",
-                 "an exact counterexample to the triangle inequality (step 3) shows the "
-                 "composite is not a norm; res is well defined only with ||.||_F",
-                 basis="certificate")

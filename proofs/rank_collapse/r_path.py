@@ -1,5 +1,9 @@
 """R-path: path decomposition of a pure-attention network (rank_collapse_notes l.33-64).
 
+Source: rank_collapse_notes.txt, sec. 2.1 l.33-64 (one head l.35-39, one layer l.48-52,
+two layers l.56, Theorem 2.1 l.60-64). Why: the notes plan to prove their goal with this
+decomposition (l.82), so its formulas are checked as identities.
+
 The attention matrices P_h of a layer depend on that layer's input, but the
 decomposition treats them as given matrices and uses only P_h e = e (each row
 sums to one, l.37). So exact rational row-stochastic matrices stand in for
@@ -176,6 +180,32 @@ CLAIM_R_PATH = Claim("theorem",
 def r_path(ctx):
     rng = random.Random(SEED)
 
+    _one_head_carries_the_bias(ctx, rng)
+    _one_layer_is_a_sum_over_heads(ctx, rng)
+    _printed_two_layer_order(ctx)
+    _corrected_path_order(ctx)
+    _theorem_2_1_over_q(ctx, rng)
+
+    # -- outcome (seprank.proof.claims) --
+    two = "the two-layer formula as printed"
+    if ctx.failed(two):
+        ctx.erratum("l.56 (second line of the SA o SA display)",
+                    "sum_{h1,h2} P_{h1} P_{h2} X W_{h1} W_{h2} + e b^T",
+                    "sum_{h1,h2} P_{h2} P_{h1} X W_{h1} W_{h2} + e b^T (the P's in reverse "
+                    "layer order; Theorem 2.1's P_path = P^L_{h_L} ... P^1_{h_1})",
+                    "proof-error", step=two, verified_by="corrected: SA_L o .. o SA_1(X)",
+                    survives=True,
+                    repair="induction on L with the P's in reverse layer order, using only "
+                           "P e = e (steps 4-5)")
+    ctx.conclude("holds", "proof",
+                 "Theorem 2.1 with P_path read as P^L_{h_L}..P^1_{h_1}: proved as an identity "
+                 "in the free noncommutative algebra with the rewrite P e -> e (step 4) for "
+                 "L <= 3, H <= 2, whose induction step is the same for every L; confirmed "
+                 "exactly over Q for L <= 4, H <= 3 (step 5). Only the l.56 display is wrong",
+                 basis="identity")
+
+
+def _one_head_carries_the_bias(ctx, rng):
     with ctx.step("one head: P(X W_V + e b_V^T) = P X W_V + e b_V^T for row-stochastic "
                   "rational P (uses only P e = e); with row sums != 1 it fails",
                   source=SRC.cite("l.35-39")) as s:
@@ -194,6 +224,8 @@ def r_path(ctx):
         s.record(seed=SEED, control_matrix=_show(Q), control_breaks_identity=control)
         s.require(not bad and control, "single-head bias identity fails", counterexample=bad[:1])
 
+
+def _one_layer_is_a_sum_over_heads(ctx, rng):
     with ctx.step("one layer: [SA_1 .. SA_H] [W_O,1; ..; W_O,H] = sum_h P_h X W_h + e b_O^T "
                   "with W_h = W_V,h W_O,h and b_O^T = sum_h b_V,h^T W_O,h (exact)",
                   source=SRC.cite("l.48-52")) as s:
@@ -213,6 +245,8 @@ def r_path(ctx):
                 bad.append({"H": H, "n": n, "d": d})
         s.require(not bad, "one-layer formula fails", counterexample=bad[:1])
 
+
+def _printed_two_layer_order(ctx):
     with ctx.step("the two-layer formula as printed, sum_{h1,h2} P_h1 P_h2 X W_h1 W_h2 + e b^T "
                   "(same index order in both products), equals SA o SA(X) for some b: tested "
                   "under each consistent reading of the indices (a: h_i is layer i; b: h_1 is "
@@ -231,6 +265,8 @@ def r_path(ctx):
                   f"more than e b^T under readings {failing}: the P's must multiply in the "
                   f"reverse order of the W's", counterexample=found)
 
+
+def _corrected_path_order(ctx):
     with ctx.step("corrected: SA_L o .. o SA_1(X) = sum_paths P^L_{h_L}..P^1_{h_1} X "
                   "W^1_{h_1}..W^L_{h_L} + e b^T, with b^T = (..(b_1^T S_2 + b_2^T)..) S_L + "
                   "b_L^T, S_l = sum_h W^l_h; proved in the free noncommutative algebra using "
@@ -247,6 +283,8 @@ def r_path(ctx):
         counts = all(r["paths"] == (r["H"] + r["skip"]) ** r["L"] for r in results)
         s.require(not bad and counts, "free-algebra expansion differs", counterexample=bad[:1])
 
+
+def _theorem_2_1_over_q(ctx, rng):
     with ctx.step("Theorem 2.1 with that ordering, exactly over Q: for L <= 4, H <= 3 the "
                   "sum over the H^L paths (or (H+1)^L with skip connections) plus e b^T equals "
                   "the direct layer-by-layer evaluation; SAN(X) - path sum has equal rows",
@@ -269,22 +307,3 @@ def r_path(ctx):
         s.record(seed=SEED, n=3, d=3, d_v=2, instances=rows)
         s.require(not bad, "path decomposition differs from direct evaluation",
                   counterexample=bad[:1])
-
-    # -- outcome (seprank.proof.claims) --
-    two = "the two-layer formula as printed"
-    if ctx.failed(two):
-        ctx.erratum("l.56 (second line of the SA o SA display)",
-                    "sum_{h1,h2} P_{h1} P_{h2} X W_{h1} W_{h2} + e b^T",
-                    "sum_{h1,h2} P_{h2} P_{h1} X W_{h1} W_{h2} + e b^T (the P's in reverse "
-                    "layer order; Theorem 2.1's P_path = P^L_{h_L} ... P^1_{h_1})",
-                    "proof-error", step=two, verified_by="corrected: SA_L o .. o SA_1(X)",
-                    survives=True,
-                    repair="induction on L with the P's in reverse layer order, using only "
-                           "P e = e (steps 4-5)",
-                    instance=ctx.find_step(two).evidence.get("counterexample"))
-    ctx.conclude("holds", "proof",
-                 "Theorem 2.1 with P_path read as P^L_{h_L}..P^1_{h_1}: proved as an identity "
-                 "in the free noncommutative algebra with the rewrite P e -> e (step 4) for "
-                 "L <= 3, H <= 2, whose induction step is the same for every L; confirmed "
-                 "exactly over Q for L <= 4, H <= 3 (step 5). Only the l.56 display is wrong",
-                 basis="identity")

@@ -1,5 +1,8 @@
 """R-shift: row-wise softmax ignores a constant added to each row (rank_collapse_notes l.27-31).
 
+Source: rank_collapse_notes.txt l.27-31. Why: the notes name this invariance as the basis
+of the path decomposition theorem (l.31, R-path).
+
 The notes write softmax(A + x 1^T) = softmax(A): x 1^T adds x_i to every entry
 of row i, and softmax acts on each row. Steps: a symbolic proof with sympy for
 small shapes (exp(a + c) = exp(a) exp(c), then the common factor cancels); the

@@ -3,6 +3,10 @@
 Source: wies2021_vocabulary_bottleneck.txt, B.1.1 (matricization, l.534-536), B.1.2
 (grid tensors, Claim 1, l.538-552), B.2 (Corollary 1, l.556-566).
 
+Why: Theorem 2's lower bound (l.136-140) is proved through Corollary 1 (eq. (14)), and
+Corollary 1 turns a rank of the grid matricization into a bound on sep through Claim 1;
+both are the first links of the chain that W-Thm2 follows.
+
 Claim 1 in the token setting: y is a function on [V]^N, so its separation rank w.r.t.
 (P, Q) is exactly the rank of the full matricization with templates 1..V (a function on
 a finite product set is a matrix); any template list (Z arbitrary, repetitions allowed)

@@ -4,6 +4,10 @@ Source: wies2021_vocabulary_bottleneck.txt, B.2.2, l.636-702 (Corollary 2 l.642-
 Lemma 7 l.658-666, M_V and W^{K,Q} l.668-672, eq. (17)-(20) l.676-682, pi_P and pi_Q
 eq. (21)-(22) l.686-692, the final u l.698-700).
 
+Why: for a vocabulary smaller than Lemma 6 needs, Theorem 2 (l.137, N -> infinity) rests
+on Corollary 2 (eq. (16)), whose hypothesis is Lemma 7's first-layer output; these two
+rows are that route of W-Thm2's chain.
+
 The first layer is the exact levine2020 layer (seprank.models.SelfAttentionNetwork,
 L = 1, no softmax), with the printed W^{K,1,h} = W^{Q,1,h} and random integer
 W^{V,1,h}, W^{O,1,h}; the input is the vocabulary embedding of eq. (1) (one-hot
@@ -112,6 +116,18 @@ def _label(case):
     return {"H": H, "d_a": d_a, "d_x": H * d_a, "r": r, "L": L, "d": (r - 1 - H) // 2}
 
 
+def _corrected_mismatch(cases, rng, full):
+    """The first mismatch of the corrected construction (every balanced partition) over
+    ``cases``, labelled with its case, or None; every case is run (``rng`` advances alike)."""
+    bad = None
+    for c in cases:
+        res = _run(c, printed_MV=False, printed_pi=False, rng=rng, full=full,
+                   all_partitions=True)
+        if res:
+            bad = bad or {**_label(c), **res}
+    return bad
+
+
 CLAIM_W_LEMMA7 = Claim("lemma",
                        "Lemma 7: with repeated tokens (maps pi_P, pi_Q of eqs. (21)-(22)) the "
                        "first self-attention layer outputs (sum_h W^O W^V) u with u as stated "
@@ -125,6 +141,37 @@ def w_lemma7(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)
 
+    _first_layer_sums_the_embeddings(ctx, cases, rng)
+    _mv_rank_at_most_r(ctx, cases)
+    _printed_pi_is_defined(ctx, cases, rng)
+    _printed_mv_gives_the_stated_u(ctx, cases, rng)
+    _corrected_construction_gives_u(ctx, cases, rng)
+
+    # -- outcome (seprank.proof.claims) --
+    pi = "pi_P, pi_Q as printed"
+    if ctx.failed(pi):
+        ctx.erratum("l.686-692 (eqs. (21)-(22))", "segment floor(t/E) + 1 of A",
+                    "segments that stay within the d columns of A (the corrected pi of "
+                    "seprank.constructions)", "proof-error", step=pi,
+                    verified_by="corrected M_V (token c+1", survives=True,
+                    repair="with the corrected pi_P, pi_Q and M_V the layer outputs u exactly "
+                           "(step 5)")
+    mv = "M_V as printed (l.670)"
+    if ctx.failed(mv):
+        ctx.erratum("l.670 (M_V)", "token i on every coordinate with phi(alpha) = i - 1",
+                    "token c+1 on first-half coordinates phi(alpha) = c, token c+1+d on "
+                    "second-half coordinates phi(alpha - (d_a-1)/2) = c", "proof-error", step=mv,
+                    verified_by="corrected M_V (token c+1", survives=True,
+                    repair="the corrected M_V with the corrected pi (step 5)")
+    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L"))
+    ctx.conclude("open", "instances",
+                 f"consistent on {info['count']} sizes: the repaired assignment gives the "
+                 "first-layer output u exactly at every tested size (step 5) and rank(M_V) <= r "
+                 "(step 2); no step proves it for every size",
+                 count=info["count"], largest=info["largest"], binding=True)
+
+
+def _first_layer_sums_the_embeddings(ctx, cases, rng):
     with ctx.step("eq. (17)-(19): with W^{K,1,h} = W^{Q,1,h} = 1_{i=1, j=d_a} (l.672) and the "
                   "printed M_V (constant row d_a is 1), every score is 1 and the first layer "
                   "outputs (sum_h W^O W^V) sum_j M_V w^(d_j) at every position",
@@ -145,6 +192,8 @@ def w_lemma7(ctx):
         s.record(sequences=n_seq)
         s.require(bad is None, "the first layer is not the summation", counterexample=bad)
 
+
+def _mv_rank_at_most_r(ctx, cases):
     with ctx.step("rank(M_V) <= r (l.674), printed and corrected, exactly",
                   source=PAPER.cite("l.674")) as s:
         bad, worst = None, []
@@ -159,6 +208,8 @@ def w_lemma7(ctx):
         s.record(cases=len(cases), max_rank_minus_r=max(worst))
         s.require(bad is None, "rank exceeds r", counterexample=bad)
 
+
+def _printed_pi_is_defined(ctx, cases, rng):
     with ctx.step("pi_P, pi_Q as printed (eq. (21)-(22)) are defined for t in [N/2], "
                   "N >= E (r-1-H)", source=PAPER.cite("l.686-692")) as s:
         first = None
@@ -173,6 +224,8 @@ def w_lemma7(ctx):
             s.fail("segment floor(t/E) + 1 reaches column d + 1 of A at t = dE <= N/2",
                    smallest_counterexample=first)
 
+
+def _printed_mv_gives_the_stated_u(ctx, cases, rng):
     with ctx.step("M_V as printed (l.670) with corrected pi: the first layer outputs "
                   "(sum_h W^O W^V) u with u as stated (l.700)",
                   source=PAPER.cite("l.670, l.700")) as s:
@@ -188,45 +241,17 @@ def w_lemma7(ctx):
                    "half of the segment, so pi_Q's tokens c + 1 + d do not land on the "
                    "coordinates with phi(alpha - (d_a-1)/2) = c", smallest_counterexample=first)
 
+
+def _corrected_construction_gives_u(ctx, cases, rng):
     with ctx.step("corrected M_V (token c+1 on first-half coordinates phi(alpha) = c, token "
                   "c+1+d on second-half coordinates phi(alpha - (d_a-1)/2) = c) and corrected "
                   "pi (segment floor((t-1)/E) + 1, filler 1 past segment d): the first layer "
                   "outputs exactly (sum_h W^O W^V) u at every position, for every balanced "
                   "partition (small N) and both N = N_0, N_0 + 2",
                   source=PAPER.cite("l.668-700"), corrected=True) as s:
-        bad = None
-        for c in cases:
-            res = _run(c, printed_MV=False, printed_pi=False, rng=rng, full=ctx.full,
-                       all_partitions=True)
-            if res:
-                bad = bad or {**_label(c), **res}
+        bad = _corrected_mismatch(cases, rng, ctx.full)
         s.record(cases=len(cases))
         s.require(bad is None, "corrected construction fails", counterexample=bad)
-
-    # -- outcome (seprank.proof.claims) --
-    pi = "pi_P, pi_Q as printed"
-    if ctx.failed(pi):
-        ctx.erratum("l.686-692 (eqs. (21)-(22))", "segment floor(t/E) + 1 of A",
-                    "segments that stay within the d columns of A (the corrected pi of "
-                    "seprank.constructions)", "proof-error", step=pi,
-                    verified_by="corrected M_V (token c+1", survives=True,
-                    repair="with the corrected pi_P, pi_Q and M_V the layer outputs u exactly "
-                           "(step 5)",
-                    instance=ctx.find_step(pi).evidence.get("counterexample"))
-    mv = "M_V as printed (l.670)"
-    if ctx.failed(mv):
-        ctx.erratum("l.670 (M_V)", "token i on every coordinate with phi(alpha) = i - 1",
-                    "token c+1 on first-half coordinates phi(alpha) = c, token c+1+d on "
-                    "second-half coordinates phi(alpha - (d_a-1)/2) = c", "proof-error", step=mv,
-                    verified_by="corrected M_V (token c+1", survives=True,
-                    repair="the corrected M_V with the corrected pi (step 5)",
-                    instance=ctx.find_step(mv).evidence.get("counterexample"))
-    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L"))
-    ctx.conclude("open", "instances",
-                 f"consistent on {info['count']} sizes: the repaired assignment gives the "
-                 "first-layer output u exactly at every tested size (step 5) and rank(M_V) <= r "
-                 "(step 2); no step proves it for every size",
-                 count=info["count"], largest=info["largest"], binding=True)
 
 
 CLAIM_W_COR2 = Claim("corollary",
@@ -259,12 +284,7 @@ def w_cor2(ctx):
                   "j_1, j_2, the first layer on pi_P(j_1), pi_Q(j_2) is (sum_h W^O W^V) u, u as "
                   "in l.644 (constant coordinate N)", source=PAPER.cite("l.642-650"),
                   corrected=True) as s:
-        bad = None
-        for c in cases:
-            res = _run(c, printed_MV=False, printed_pi=False, rng=rng, full=ctx.full,
-                       all_partitions=True)
-            if res:
-                bad = bad or {**_label(c), **res}
+        bad = _corrected_mismatch(cases, rng, ctx.full)
         s.record(cases=len(cases))
         s.require(bad is None, "hypothesis not met", counterexample=bad)
 
@@ -284,9 +304,6 @@ def w_cor2(ctx):
         s.record(instances=got, L_checked=sorted({c[3] for c in CONCLUSION_CASES}))
         s.require(bad is None, "rank below ((d, 3^(L-2)))", counterexample=bad)
 
-
-#: (H, d_a, r, L, A) for the conclusion (16); A has equal row norms and full-rank
-#: (A A^T)^(Hadamard 3^(L-2)) (Lemma 8's property), ((d, 3^(L-2))) rows.
 
     # -- outcome (seprank.proof.claims) --
     rows_step = "d := (r-1-H)/2 is a natural number"
@@ -308,6 +325,8 @@ def w_cor2(ctx):
                                             "L": max(c[3] for c in cases)}, binding=True)
 
 
+#: (H, d_a, r, L, A) for the conclusion (16); A has equal row norms and full-rank
+#: (A A^T)^(Hadamard 3^(L-2)) (Lemma 8's property), ((d, 3^(L-2))) rows.
 CONCLUSION_CASES = [
     (1, 5, 4, 2, ((1,),)),
     (1, 5, 6, 2, ((1, 2), (2, 1))),

@@ -1,5 +1,10 @@
 """W-embed: the input embedding layers of wies2021, eqs. (1)-(4) (sec. 2.1, l.56-84).
 
+Source: wies2021_vocabulary_bottleneck.txt, sec. 2.1 (l.56-84): the vocabulary embedding
+eq. (1), the convolution embedding eq. (2), and their ranks eqs. (3)-(4). Why: every
+wies2021 bound is stated for a network behind one of these embeddings, with r their rank,
+so the embeddings themselves are checked first (W-Thm1, W-Thm3 and W-Thm4 depend on it).
+
 What is computed (exact integer arithmetic, seprank.models.embedding):
 
 * eq. (1): the vocabulary embedding of every token sequence in [V]^N equals
@@ -60,6 +65,21 @@ CLAIM_W_EMBED = Claim("definition",
        source=PAPER.cite("sec. 2.1 l.56-84"), depends=("L-net",),
        claim=CLAIM_W_EMBED, paper=WIES2021)
 def w_embed(ctx):
+    _vocabulary_embedding_is_eq1(ctx)
+    _vocabulary_rank_is_eq3(ctx)
+    _convolution_embedding_is_eq2(ctx)
+    _patch_kernel_is_eq4(ctx)
+    _embedded_inputs_feed_the_network(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "the embeddings are linear maps, so eqs. (1)-(4) are the matrix products the "
+                 "steps evaluate exactly, and rank(M_V) <= min(d_x, V) is the rank of a d_x x V "
+                 "matrix; steps 2 and 4 confirm the measured rank min(r, d_x, V)",
+                 basis="argument")
+
+
+def _vocabulary_embedding_is_eq1(ctx):
     with ctx.step("eq. (1): y^{0,i} = M_V hat w^i + p^i for every token sequence in [V]^N",
                   source=PAPER.cite("eq. (1) l.64-70")) as s:
         count = 0
@@ -77,6 +97,8 @@ def w_embed(ctx):
                 count += 1
         s.record(sequences_checked=count)
 
+
+def _vocabulary_rank_is_eq3(ctx):
     with ctx.step("eq. (3): r = rank(M_V) <= min(d_x, V); factorized draws M_V = A B with inner "
                   "dimension r have measured rank min(r, d_x, V)",
                   source=PAPER.cite("eq. (3) l.80-82; eq. (10) l.385")) as s:
@@ -93,6 +115,8 @@ def w_embed(ctx):
                       "M_V is not A B", case=rows[-1])
         s.record(cases=rows)
 
+
+def _convolution_embedding_is_eq2(ctx):
     with ctx.step("eq. (2): y^{0,i} = sum_{j=1}^{M/N} W_j^conv x^{(M/N)(i-1)+j} + p^i",
                   source=PAPER.cite("eq. (2) l.72-76")) as s:
         count = 0
@@ -111,6 +135,8 @@ def w_embed(ctx):
                     count += 1
         s.record(positions_checked=count)
 
+
+def _patch_kernel_is_eq4(ctx):
     with ctx.step("eq. (4): tilde W^conv (d_x x V, V = (M/N) d_input) applied to the i-th "
                   "patch gives y^{0,i} - p^i; r = rank(tilde W^conv) <= min(d_x, V), measured "
                   "= min(r, d_x, V) for the factorized draws of eq. (12)",
@@ -134,6 +160,8 @@ def w_embed(ctx):
                           "tilde W does not reproduce eq. (2)", case=rows[-1], position=i + 1)
         s.record(cases=rows)
 
+
+def _embedded_inputs_feed_the_network(ctx):
     with ctx.step("the embeddings feed the depth-L network: exact outputs on embedded inputs, "
                   "consistent with GF(p) evaluation", source=PAPER.cite("sec. 2.2 l.84-90")) as s:
         p = 1000003
@@ -150,10 +178,3 @@ def w_embed(ctx):
                       "exact and modular outputs disagree", params=params)
             checked += len(toks)
         s.record(sequences=checked, prime=p)
-
-    # -- outcome (seprank.proof.claims) --
-    ctx.conclude("holds", "proof",
-                 "the embeddings are linear maps, so eqs. (1)-(4) are the matrix products the "
-                 "steps evaluate exactly, and rank(M_V) <= min(d_x, V) is the rank of a d_x x V "
-                 "matrix; steps 2 and 4 confirm the measured rank min(r, d_x, V)",
-                 basis="argument")

@@ -4,6 +4,9 @@ Source: wies2021_vocabulary_bottleneck.txt, B.2.1, l.572-606 (statement and eq. 
 l.574-578, kernel l.588, templates l.594, derivation l.596-604); the embedding is
 eq. (2) (l.80) and its rank eq. (4) (l.84).
 
+Why: Lemma 5 is how the convolution embedding meets Corollary 1's hypothesis, the
+convolution route of Theorem 2 (W-Thm2 depends on it).
+
 Notation: d = (r - H)/2, n = ((d, 3^(L-2))) rows of A (exactly l2-unit rows), E = 2n,
 d_x = H d_a, k = M/N the kernel width, d_in the raw input dimension, r <= min(d_x, k d_in).
 
@@ -97,6 +100,39 @@ CLAIM_W_LEMMA5 = Claim("lemma",
 def w_lemma5(ctx):
     cases = _cases(ctx.full)
 
+    _printed_kernel_gives_eq15(ctx, cases)
+    _derivation_step2_equals_eq15(ctx, cases)
+    _printed_kernel_rank_at_most_r(ctx, cases)
+    _packed_kernel_gives_eq15(ctx, cases)
+
+    # -- outcome (seprank.proof.claims) --
+    k = "kernel (l.588) and templates (l.594) as printed"
+    if ctx.failed(k):
+        ctx.erratum("l.588 (kernel)", "kernel reads coordinate alpha from input slot "
+                    "alpha = k(lambda-1) + l",
+                    "pack the <= r coordinates eq. (15) can make nonzero into input slots "
+                    "1, 2, ... in order", "proof-error", step=k,
+                    verified_by="corrected (packed) kernel", survives=True,
+                    repair="the packed kernel of step 4 outputs eq. (15) exactly, rank <= r")
+    d2 = "the derivation's step (2)"
+    if ctx.failed(d2):
+        ctx.erratum("l.600 (derivation, step (2))",
+                    "'alpha <= r' in every case; A_{i_j - M/2, phi(alpha)}",
+                    "no 'alpha <= r' on the constant coordinates; A_{i_j - V/2, "
+                    "phi(alpha - (d_a-1)/2)}", "proof-error", step=d2,
+                    verified_by="corrected (packed) kernel", survives=True,
+                    repair="eq. (15) itself is right; the packed kernel produces it (step 4)")
+    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L", "k", "d_in"))
+    ctx.conclude("open", "instances",
+                 f"consistent on {info['count']} sizes: the repaired construction (packed "
+                 "kernel) outputs eq. (15) coordinate by coordinate for every token at each "
+                 "tested size (step 4, exact), with rank <= r; no step proves it for every "
+                 "size, so the lemma is not 'holds' on this evidence; the errors are in the "
+                 "printed assignment", count=info["count"], largest=info["largest"],
+                 binding=True)
+
+
+def _printed_kernel_gives_eq15(ctx, cases):
     with ctx.step("kernel (l.588) and templates (l.594) as printed, through eq. (2) with P = 0: "
                   "the embedding outputs exactly eq. (15) for every token of [E+1]",
                   source=PAPER.cite("l.576, l.588, l.594, l.80")) as s:
@@ -116,6 +152,8 @@ def w_lemma5(ctx):
                    "(l.84) allows k d_input < d_x, and then constant coordinates come out 0",
                    smallest_counterexample=first)
 
+
+def _derivation_step2_equals_eq15(ctx, cases):
     with ctx.step("the derivation's step (2) (l.600) equals eq. (15)",
                   source=PAPER.cite("l.600-604")) as s:
         first, n_cases = None, 0
@@ -145,6 +183,8 @@ def w_lemma5(ctx):
                    "alpha > r vanish) and writes A_{i_j - M/2, phi(alpha)} for "
                    "A_{i_j - V/2, phi(alpha - (d_a-1)/2)}", smallest_counterexample=first)
 
+
+def _printed_kernel_rank_at_most_r(ctx, cases):
     with ctx.step("the printed kernel reshaped as in eq. (4) has rank <= r (exact)",
                   source=PAPER.cite("l.590, l.84")) as s:
         ranks = [(c, _run(c, packed=False)[1]) for c in cases[:40]]
@@ -152,6 +192,8 @@ def w_lemma5(ctx):
         s.record(cases=len(ranks), max_rank_minus_r=max(rk - c[2] for c, rk in ranks))
         s.require(not bad, "rank exceeds r", counterexample=bad[:1])
 
+
+def _packed_kernel_gives_eq15(ctx, cases):
     with ctx.step("corrected (packed) kernel: the <= r coordinates eq. (15) can make nonzero "
                   "go to input slots 1, 2, ... in order; eq. (2) then outputs exactly eq. (15) "
                   "for every token, and rank(W~) <= r, whenever r <= min(d_x, k d_input)",
@@ -163,31 +205,3 @@ def w_lemma5(ctx):
                 bad = bad or {**_label(c), "rank": rk, "mismatch": mism}
         s.record(cases=len(cases))
         s.require(bad is None, "packed assignment fails", counterexample=bad)
-
-    # -- outcome (seprank.proof.claims) --
-    k = "kernel (l.588) and templates (l.594) as printed"
-    if ctx.failed(k):
-        ctx.erratum("l.588 (kernel)", "kernel reads coordinate alpha from input slot "
-                    "alpha = k(lambda-1) + l",
-                    "pack the <= r coordinates eq. (15) can make nonzero into input slots "
-                    "1, 2, ... in order", "proof-error", step=k,
-                    verified_by="corrected (packed) kernel", survives=True,
-                    repair="the packed kernel of step 4 outputs eq. (15) exactly, rank <= r",
-                    instance=ctx.find_step(k).evidence.get("counterexample"))
-    d2 = "the derivation's step (2)"
-    if ctx.failed(d2):
-        ctx.erratum("l.600 (derivation, step (2))",
-                    "'alpha <= r' in every case; A_{i_j - M/2, phi(alpha)}",
-                    "no 'alpha <= r' on the constant coordinates; A_{i_j - V/2, "
-                    "phi(alpha - (d_a-1)/2)}", "proof-error", step=d2,
-                    verified_by="corrected (packed) kernel", survives=True,
-                    repair="eq. (15) itself is right; the packed kernel produces it (step 4)",
-                    instance=ctx.find_step(d2).evidence.get("counterexample"))
-    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L", "k", "d_in"))
-    ctx.conclude("open", "instances",
-                 f"consistent on {info['count']} sizes: the repaired construction (packed "
-                 "kernel) outputs eq. (15) coordinate by coordinate for every token at each "
-                 "tested size (step 4, exact), with rank <= r; no step proves it for every "
-                 "size, so the lemma is not 'holds' on this evidence; the errors are in the "
-                 "printed assignment", count=info["count"], largest=info["largest"],
-                 binding=True)

@@ -3,6 +3,9 @@
 Source: wies2021_vocabulary_bottleneck.txt, B.2.2, l.608-634 (statement l.610-614,
 assignment l.620-624, rank claim l.626, output l.628-632).
 
+Why: Lemma 6 is how the vocabulary embedding meets Corollary 1's hypothesis when V is
+large, the first vocabulary route of Theorem 2 (W-Thm2 and W-Cor1 depend on it).
+
 Notation: d = (r - H)/2, lambda = 3^(L-2), n = ((d, lambda)) rows of A, E = 2n,
 d_x = H d_a. A is exactly l2-normalized (rational sphere points). Templates
 w^i := i (one-hot tokens), p := 0; the embedding is eq. (1), y = M_V w + p.
@@ -101,6 +104,35 @@ def w_lemma6(ctx):
     cases = _cases(ctx.full)
     rng = random.Random(SEED)
 
+    _bad_parameters_are_refused(ctx)
+    _printed_mv_gives_the_stated_outputs(ctx, cases)
+    _guarded_mv_gives_the_stated_outputs(ctx, cases, rng)
+    _printed_phi_carries_every_column(ctx, cases)
+    _corrected_phi_gives_the_levine_templates(ctx, cases, rng)
+
+    # -- outcome (seprank.proof.claims) --
+    mv = "M_V as printed"
+    if ctx.failed(mv):
+        ctx.erratum("l.624 (M_V)", "M_V without the guard phi(.) <= (r-H)/2",
+                    "M_V with the guards of l.612 restored", "proof-error", step=mv,
+                    verified_by="corrected M_V", survives=True,
+                    repair="the guarded M_V outputs the stated y^(0,j) exactly (step 3)")
+    ph = "the stated outputs (l.612, printed phi)"
+    if ctx.failed(ph):
+        ctx.erratum("l.612, l.560 (phi)", "phi with stride d_a - 1 per segment",
+                    "phi with stride (d_a - 1)/2 per segment, as in levine2020's corrected "
+                    "Lemma 6", "proof-error", step=ph, verified_by="corrected phi", survives=True,
+                    repair="with the corrected phi every column of A appears and token i "
+                           "carries its unit row (step 5)")
+    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L"))
+    ctx.conclude("open", "instances",
+                 f"consistent on {info['count']} sizes: the repaired M_V (guards and stride "
+                 "(d_a-1)/2) gives the stated outputs for every token exactly and "
+                 "rank(M_V) <= r at each tested size (step 5); no step proves it for every size",
+                 count=info["count"], largest=info["largest"], binding=True)
+
+
+def _bad_parameters_are_refused(ctx):
     with ctx.step("Parameters: d_a odd >= 3, r - H even >= 2, V >= E + 1; anything else is "
                   "refused with a ParameterError", source=PAPER.cite("l.608, footnote 3")) as s:
         refused = {}
@@ -117,6 +149,8 @@ def w_lemma6(ctx):
         s.record(refused=refused)
         s.require(len(refused) == 4, "a bad parameter was accepted", refused=list(refused))
 
+
+def _printed_mv_gives_the_stated_outputs(ctx, cases):
     with ctx.step("M_V as printed (l.624; i_j read as the column index i, no guard "
                   "phi(.) <= (r-H)/2) is defined and outputs the stated y^(0,j) (l.612)",
                   source=PAPER.cite("l.624, l.628-632")) as s:
@@ -141,6 +175,8 @@ def w_lemma6(ctx):
                    "column of A that does not exist whenever some phi(alpha) > (r-H)/2",
                    smallest_counterexample=first)
 
+
+def _guarded_mv_gives_the_stated_outputs(ctx, cases, rng):
     with ctx.step("corrected M_V (the guards of l.612 restored, printed phi kept): the "
                   "embedding (eq. 1, w^i = i, p = 0) outputs exactly the stated y^(0,j) for "
                   "every token in [E+1] and for token sequences, and rank(M_V) <= r exactly, "
@@ -163,6 +199,8 @@ def w_lemma6(ctx):
                           "rank": c[5]} for c in ranks[:6]])
         s.require(bad is None, "output or rank claim fails", counterexample=bad)
 
+
+def _printed_phi_carries_every_column(ctx, cases):
     with ctx.step("the stated outputs (l.612, printed phi) carry every one of the (r-H)/2 "
                   "columns of A, so that token i's non-constant coordinates are the l2-unit "
                   "row A_i that Corollary 1 (l.560) passes on",
@@ -187,6 +225,8 @@ def w_lemma6(ctx):
             s.fail("phi has stride d_a - 1 per segment: columns (d_a-1)/2 + 1 .. d_a - 1 of "
                    "each block of A never appear in the outputs", smallest_counterexample=first)
 
+
+def _corrected_phi_gives_the_levine_templates(ctx, cases, rng):
     with ctx.step("corrected phi (stride (d_a-1)/2) and guards: outputs exact, rank(M_V) <= r, "
                   "token i <= E/2 (resp. E/2 < i <= E) carries A_i (A_{i-E/2}) with unit norm; "
                   "the columns of M_V for tokens 1..E+1 are exactly the corrected first-layer "
@@ -217,26 +257,3 @@ def w_lemma6(ctx):
                               "unit_rows": norms_ok, "equals_levine_templates": same}
         s.record(cases=n_cases)
         s.require(bad is None, "corrected assignment fails", counterexample=bad)
-
-    # -- outcome (seprank.proof.claims) --
-    mv = "M_V as printed"
-    if ctx.failed(mv):
-        ctx.erratum("l.624 (M_V)", "M_V without the guard phi(.) <= (r-H)/2",
-                    "M_V with the guards of l.612 restored", "proof-error", step=mv,
-                    verified_by="corrected M_V", survives=True,
-                    repair="the guarded M_V outputs the stated y^(0,j) exactly (step 3)",
-                    instance=ctx.find_step(mv).evidence.get("counterexample"))
-    ph = "the stated outputs (l.612, printed phi)"
-    if ctx.failed(ph):
-        ctx.erratum("l.612, l.560 (phi)", "phi with stride d_a - 1 per segment",
-                    "phi with stride (d_a - 1)/2 per segment, as in levine2020's corrected "
-                    "Lemma 6", "proof-error", step=ph, verified_by="corrected phi", survives=True,
-                    repair="with the corrected phi every column of A appears and token i "
-                           "carries its unit row (step 5)",
-                    instance=ctx.find_step(ph).evidence.get("counterexample"))
-    info = construction_instances(_cases(ctx.full), ("H", "d_a", "r", "L"))
-    ctx.conclude("open", "instances",
-                 f"consistent on {info['count']} sizes: the repaired M_V (guards and stride "
-                 "(d_a-1)/2) gives the stated outputs for every token exactly and "
-                 "rank(M_V) <= r at each tested size (step 5); no step proves it for every size",
-                 count=info["count"], largest=info["largest"], binding=True)

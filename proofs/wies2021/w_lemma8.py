@@ -4,7 +4,8 @@ Source: wies2021_vocabulary_bottleneck.txt, B.3 l.704-732 (Lemma 8, eq. (23)).
 Claim: for all d, lambda there is A in N^{((d, lambda)) x d} whose rows share one
 l2 norm c in N such that rank (A A^T)^(odot lambda) = ((d, lambda)). The paper
 argues by continuity and the density of rational points on the sphere
-(l.724-730) without producing A. We produce one for a ladder of (d, lambda)
+(l.724-730) without producing A. Why: Corollaries 1-2 (eqs. (14), (16)) need such an A,
+so Theorem 2's lower bound rests on its existence. We produce one for a ladder of (d, lambda)
 (:func:`seprank.constructions.equal_norm.equal_norm_witness`) and certify it:
 
 * exactly: shape, entries >= 1 (so A is in N under either convention for N),
@@ -58,8 +59,24 @@ CLAIM_W_LEMMA8 = Claim("lemma",
        claim=CLAIM_W_LEMMA8, paper=WIES2021)
 def w_lemma8(ctx):
     ladder = FULL_LADDER if ctx.full else FAST_LADDER
-    witnesses = {}
 
+    witnesses = _witnesses_have_the_exact_properties(ctx, ladder)
+    _normalized_rows_on_the_unit_sphere(ctx, witnesses)
+    _multinomial_factorization(ctx, witnesses)
+    _gram_power_certified_full_rank(ctx, witnesses)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("open", "instances",
+                 f"a certified witness for each of the {len(ladder)} (d, lambda) of the ladder "
+                 "(each search could have failed); the paper's density argument for all "
+                 "(d, lambda) is not re-checked", count=len(ladder),
+                 largest={"d": max(d for d, _ in ladder), "lambda": max(x for _, x in ladder)},
+                 binding=True)
+
+
+def _witnesses_have_the_exact_properties(ctx, ladder):
+    """The witness A of each (d, lambda) of the ladder, by (d, lambda)."""
+    witnesses = {}
     with ctx.step("For each (d, lambda) of the ladder we construct A with ((d, lambda)) rows and "
                   "d columns, entries natural numbers (>= 1), and every row of squared norm c "
                   "with c a perfect square (so the l2 norm sqrt(c) is in N too)",
@@ -80,7 +97,10 @@ def w_lemma8(ctx):
             s.require(ok, f"witness for (d, lambda) = ({d}, {lam}) fails an exact property",
                       counterexample=dict(entry, **shape))
         s.record(cases=rows, largest_n=max(r["n"] for r in rows), seed=0)
+    return witnesses
 
+
+def _normalized_rows_on_the_unit_sphere(ctx, witnesses):
     with ctx.step("The normalized rows A / sqrt(c) are rational points of the unit sphere with "
                   "non-negative coordinates, which is the object the paper's density argument "
                   "looks for (exact Fractions)", source=SRC.cite("l.726-730")) as s:
@@ -94,6 +114,8 @@ def w_lemma8(ctx):
                 checked += 1
         s.record(rows_checked=checked)
 
+
+def _multinomial_factorization(ctx, witnesses):
     with ctx.step("Eqs. (24)-(26): (A A^T)^(odot lambda) = M Delta M^T with M[alpha, k] = "
                   "prod_r A[alpha, r]^k_r over the compositions k of lambda and Delta the "
                   "multinomial coefficients, so its rank is rank M (exact, n <= "
@@ -111,6 +133,8 @@ def w_lemma8(ctx):
                       counterexample={"d": d, "lam": lam, "rank_M": M.rank()})
         s.record(cases=done)
 
+
+def _gram_power_certified_full_rank(ctx, witnesses):
     with ctx.step("rank (A A^T)^(odot lambda) = ((d, lambda)) for every witness: certified by "
                   "seprank.rank(certify=True) and re-checked by seprank.verify",
                   source=SRC.cite("l.712-714, eq. (23)")) as s:
@@ -132,11 +156,3 @@ def w_lemma8(ctx):
             s.require(verified is True, "certificate did not verify independently",
                       counterexample=entry)
         s.record(cases=rows, largest_n=max(r["n"] for r in rows))
-
-    # -- outcome (seprank.proof.claims) --
-    ctx.conclude("open", "instances",
-                 f"a certified witness for each of the {len(ladder)} (d, lambda) of the ladder "
-                 "(each search could have failed); the paper's density argument for all "
-                 "(d, lambda) is not re-checked", count=len(ladder),
-                 largest={"d": max(d for d, _ in ladder), "lambda": max(x for _, x in ladder)},
-                 binding=True)

@@ -103,6 +103,30 @@ def _swap_asymmetry(seed):
        "a repaired bound", source=PAPER.cite("Theorem 1 l.127-135; A.2-A.3 l.375-520"),
        depends=("W-Thm3", "W-Thm4", "W-embed", "L-net"), claim=CLAIM, paper=WIES2021)
 def w_thm1(ctx):
+    _eq9_below_a_power_of_four(ctx)
+    _a2_displays_lose_the_output_index(ctx)
+    err = _grouping_by_powers_is_not_an_identity(ctx)
+    _final_count_below_eq9(ctx)
+    _moment_form_equals_the_network(ctx, err)
+    _moment_bound_against_exact_ranks(ctx, err)
+    _moment_bound_below_eq9_for_small_s_or_L(ctx)
+    _patch_splitting_partition_grows_with_N(ctx)
+    _one_hot_closed_form_and_ranks(ctx)
+    _moment_jacobian_has_full_rank(ctx)
+    _one_hot_rate_refutes_eq6(ctx)
+    _one_hot_family_exceeds_eq11(ctx)
+
+    ctx.conclude(
+        "false", "proof",
+        "one-hot 1-dimensional heads give y = x_p prod S_bc^{e_bc} (closed form checked against "
+        "the network and by exact ranks), sep = prod(e+1) certified by the Jacobian rank of the "
+        "moments, and log2 sep >= (s(s+1)/2)(L - floor(s/2) - s): order L min{r,d_x}^2, not "
+        "O~(L min{r,d_x}); the proof's grouping display fails, and the moment argument proves "
+        "the L min{r,d_x}^2 rate (eq. (9) for r + r_e <= 4 or L <= 4)",
+        basis="certificate")
+
+
+def _eq9_below_a_power_of_four(ctx):
     with ctx.step("Theorem 1 from Theorem 3 (and 4) with r_e = 1 (l.443): eq. (9) <= "
                   "(3^L+1)^(2s+2) <= 4^(L(2s+2)) with s = r + r_e, since ((s, t)) = "
                   "prod_{i<s} (t+i)/i <= (t+1)^(s-1), ((4, t)) <= (t+1)^3 and 3^L + 1 <= 4^L; "
@@ -119,6 +143,8 @@ def w_thm1(ctx):
         s.record(cases=n, argument="each factor (t+i)/i of a multiset coefficient is <= t+1")
         s.require(bad is None, "the chain of inequalities fails", counterexample=bad)
 
+
+def _a2_displays_lose_the_output_index(ctx):
     with ctx.step("A.2 l.391-393 ('separating between the tokens and the positional "
                   "embeddings') and l.403-405 ('open the inner products') as printed: the first "
                   "drops the factor B^{(0,h)}_{r_1,p}, so its right side does not depend on the "
@@ -145,6 +171,9 @@ def w_thm1(ctx):
                       "(sum_gamma,delta token products): one sum over r enclosing both brackets",
                       "notation", instance={"free_index": "r_1 in B^{(0,h)}_{r_1,p}"})
 
+
+def _grouping_by_powers_is_not_an_identity(ctx):
+    """The erratum of the grouped display (l.417-427), or None; later steps verify its repair."""
     with ctx.step("A.2 l.417-427 as printed: after grouping by the total powers n_alpha, "
                   "y = sum lambda_{N, n, p} (sum over every distribution n_{alpha,j} of the "
                   "powers over the positions) prod M^vocab...; with r_e = 0 the right-hand "
@@ -175,7 +204,10 @@ def w_thm1(ctx):
         else:
             err = None
             s.inconclusive("no asymmetric instance found in 20 draws")
+    return err
 
+
+def _final_count_below_eq9(ctx):
     with ctx.step("the count that ends the proof (l.439-441): the printed sum of "
                   "prod ((2, n_alpha)) prod ((2, p_sigma)) over N_{A Delta B}, N_{A cap B} (from 1 "
                   "as printed), the powers and the (m_P, m_Q), (z_P, z_Q) pairs is <= "
@@ -196,6 +228,8 @@ def w_thm1(ctx):
         s.record(table=rows)
         s.require(bad is None, "the final count exceeds its bound", counterexample=bad)
 
+
+def _moment_form_equals_the_network(ctx, err):
     with ctx.step("repaired argument, identity: one layer maps y^{l,i} to sum_h W^O W^V S_l "
                   "(W^K)^T W^Q y^{l,i} with S_l = sum_j y^{l,j} y^{l,j}^T, hence y^{L,i} = "
                   "G_L(S) y^{0,i}, G_{l+1} = sum_h W^O W^V G_l S G_l^T (W^K)^T W^Q G_l; as "
@@ -228,6 +262,8 @@ def w_thm1(ctx):
         s.require(sym_ok, "the moment form differs from the network as polynomials")
         s.require(bad is None, "the moment form differs at a rational point", counterexample=bad)
 
+
+def _moment_bound_against_exact_ranks(ctx, err):
     with ctx.step("repaired bound against exact separation ranks: for vocabulary-embedded "
                   "networks (every partition of [N], grid over all of [V]^N, so grid rank = "
                   "sep), sep <= s ((s(s+1)/2 + 1, C(L))), s = r + r_e, at sizes where the "
@@ -251,6 +287,8 @@ def w_thm1(ctx):
         s.require(bad is None, "an exact separation rank exceeds the moment bound",
                   counterexample=bad)
 
+
+def _moment_bound_below_eq9_for_small_s_or_L(ctx):
     with ctx.step("the moment bound against eq. (9): (a) for s = r + r_e <= 4 and every L at "
                   "once (both sides are polynomials in t = 3^L; their difference has no real root "
                   "in [3, oo) and is positive at 3, exact Sturm count); (b) for L <= 4 and every "
@@ -272,6 +310,8 @@ def w_thm1(ctx):
         s.require(all(row["holds_for_all_s"] for row in by_L[:4]),
                   "the moment bound is not below eq. (9) for some L <= 4")
 
+
+def _patch_splitting_partition_grows_with_N(ctx):
     with ctx.step("the convolution embedding and a partition of the M raw inputs that splits "
                   "every patch (Theorem 4: 'any partition P u Q = [M]'; Theorem 1 names no "
                   "restriction): L = 1, d_x = H = 1, kernel (1, 2) of rank r = 1, no positional "
@@ -294,6 +334,8 @@ def w_thm1(ctx):
                                  "patch (the hypothesis Corollary 1 states, l.562)",
                       instance=inst)
 
+
+def _one_hot_closed_form_and_ranks(ctx):
     with ctx.step("structured weights, closed form: one-hot 1-dimensional heads (d_x = H = s, "
                   "d_a = 1; head a of layer l reads channels (b, c) = (a, a + delta_l)) keep the "
                   "moment form diagonal, so y_p^i = x^i_p prod_{b<=c} S_bc^{e_bc} with integer "
@@ -314,6 +356,8 @@ def w_thm1(ctx):
         s.require(all(r["closed_form_equals_network"] for r in ident),
                   "the closed form differs from the network")
 
+
+def _moment_jacobian_has_full_rank(ctx):
     with ctx.step("certificate for prod (e + 1): the Jacobian of the s(s+1)/2 entries of "
                   "S^P = sum_{j in P} x^j x^j^T w.r.t. the inputs in P has exact rank s(s+1)/2 "
                   "at a rational point when |P| = s (s <= 10), so the entries are algebraically "
@@ -324,6 +368,8 @@ def w_thm1(ctx):
         s.record(jacobian_ranks=jac)
         s.require(all(jac[sv] == sv * (sv + 1) // 2 for sv in jac), "Jacobian rank deficient")
 
+
+def _one_hot_rate_refutes_eq6(ctx):
     with ctx.step("the rate of eq. (6): for the family, log2 sep >= (s(s+1)/2)(L - floor(s/2) - s) "
                   "(every exponent >= 2^(L - floor(s/2) - s) by counting paths through the "
                   "shift-1 layers; module seprank.constructions.monomial_chain), checked against "
@@ -370,6 +416,8 @@ def w_thm1(ctx):
                                           "convolution embedding of width 1",
                                 "at_L=4s": table})
 
+
+def _one_hot_family_exceeds_eq11(ctx):
     with ctx.step("Theorem 4's eq. (11) against the family: convolution embedding with M = N "
                   "(kernel width 1, no patch to split), W^conv = I of rank r = d_x = s = 8, no "
                   "positional embedding (r_e = 0), L = 9, N = 16, P = the first 8 positions: "
@@ -404,15 +452,6 @@ def w_thm1(ctx):
                       "the moment bound s ((s(s+1)/2+1, C(L))) holds",
                       "false-statement", in_statement=False, instance=inst,
                       message=f"sep = {float(sep):.3e} > eq. (11) = {float(inst['eq11']):.3e}")
-
-    ctx.conclude(
-        "false", "proof",
-        "one-hot 1-dimensional heads give y = x_p prod S_bc^{e_bc} (closed form checked against "
-        "the network and by exact ranks), sep = prod(e+1) certified by the Jacobian rank of the "
-        "moments, and log2 sep >= (s(s+1)/2)(L - floor(s/2) - s): order L min{r,d_x}^2, not "
-        "O~(L min{r,d_x}); the proof's grouping display fails, and the moment argument proves "
-        "the L min{r,d_x}^2 rate (eq. (9) for r + r_e <= 4 or L <= 4)",
-        basis="certificate")
 
 
 def _exponents_by_layer(sv, sched):

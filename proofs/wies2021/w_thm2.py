@@ -73,11 +73,32 @@ CHAIN = {
        source=PAPER.cite("Theorem 2 l.136-140; B.2-B.3 l.554-732"),
        depends=tuple(CHAIN), claim=CLAIM, paper=WIES2021)
 def w_thm2(ctx):
+    _the_chain_of_the_proof(ctx)
+    err = _printed_lemma4_at_the_smallest_case(ctx)
+    _repaired_multiset_inequality(ctx, err)
+    _construction_ranks_reach_their_bounds(ctx)
+    _one_coordinate_network_covers_small_r_minus_h(ctx)
+    _unstated_hypotheses(ctx)
+
+    ctx.conclude(
+        "open", "instances",
+        "eq. (7) is asymptotic; its proof rests on levine2020's lower-bound analysis through "
+        "Corollaries 1-2 (checked here and in W-Cor1/W-Cor2 only on instances), Lemma 4 is "
+        "false as printed but the proof's own inequality repairs the step, and the small r - H "
+        "cases are covered by the one-coordinate network; unstated hypotheses (d_a odd, no "
+        "patch split) remain", count=7 + (2 if ctx.full else 0),
+        largest={"L": 5 if ctx.full else 4, "r": 6, "N": 28}, binding=False)
+
+
+def _the_chain_of_the_proof(ctx):
     with ctx.step("the chain of the proof and what each link contributes (their outcomes are "
                   "those of the rows named; this row adds the steps below)",
                   source=PAPER.cite("B.2 l.554-566, l.604-606, l.636-656")) as s:
         s.record(chain=CHAIN)
 
+
+def _printed_lemma4_at_the_smallest_case(ctx):
+    """The erratum of Lemma 4 as used for eq. (7), or None; the next step verifies its repair."""
     with ctx.step("the step from eq. (14)/(16) to eq. (7) uses Lemma 4 as printed, "
                   "((n, k)) >= (2e(n+k)/n)^n; exact (certified enclosure of e) at the "
                   "smallest case n = k = 1", source=PAPER.cite("l.566-570")) as s:
@@ -96,7 +117,10 @@ def w_thm2(ctx):
                 repair="use the inequality the proof of Lemma 4 derives (l.570) instead of "
                        "the printed one",
                 instance={"n": 1, "k": 1, "((n,k))": 1, "printed_rhs": "4e > 10"})
+    return err
 
+
+def _repaired_multiset_inequality(ctx, err):
     with ctx.step("repaired: ((n, k)) = prod_{i<n} (k+i)/i >= (1 + k/(n-1))^(n-1) (each factor "
                   "1 + k/i >= 1 + k/(n-1)); with n = (r-H)/2, k = 3^(L-2) and 3^L > d_x >= r "
                   "> 2n (the hypothesis L > log_3 d_x): k/(n-1) > 2/9, so ((n, k)) >= "
@@ -122,6 +146,8 @@ def w_thm2(ctx):
         s.record(cases=cases)
         s.require(bad is None, "the repaired inequality fails", counterexample=bad)
 
+
+def _construction_ranks_reach_their_bounds(ctx):
     with ctx.step("exact ranks at the sizes the constructions need: the Lemma 6 route "
                   "(corrected) gives a sub-matrix of the grid matricization of rank "
                   ">= (((r-H)/2, 3^(L-2))) and the Lemma 7 route (corrected, N large) one of "
@@ -138,6 +164,8 @@ def w_thm2(ctx):
         s.require(rk >= n and rkl >= nl, "a construction's rank is below its bound",
                   counterexample={"lemma6": v_route, "lemma7": n_route})
 
+
+def _one_coordinate_network_covers_small_r_minus_h(ctx):
     with ctx.step("the cases the construction does not reach: for d = (r-H)/2 <= 1 (or "
                   "(r-1-H)/2 <= 1) the bound is ((1, k)) = 1 and gives no growth, yet eq. (7) "
                   "claims Omega~(L) there. The one-coordinate network (all weights e_1 e_1^T) "
@@ -156,6 +184,8 @@ def w_thm2(ctx):
         s.require(bad is None, "the one-coordinate network's rank is not C(L) + 1",
                   counterexample=bad)
 
+
+def _unstated_hypotheses(ctx):
     with ctx.step("hypotheses the proof uses that the statement does not state: d_a odd (the "
                   "construction fills (d_a-1)/2 coordinates per half-segment; footnote 3 "
                   "treats only the parity of r - H); for the convolution embedding a partition "
@@ -167,12 +197,3 @@ def w_thm2(ctx):
         s.record(unstated=["d_a odd (or >= 3 with floor((d_a-1)/2))",
                            "convolution: no patch split by the partition"])
         s.inconclusive("eq. (7) without these hypotheses is not decided")
-
-    ctx.conclude(
-        "open", "instances",
-        "eq. (7) is asymptotic; its proof rests on levine2020's lower-bound analysis through "
-        "Corollaries 1-2 (checked here and in W-Cor1/W-Cor2 only on instances), Lemma 4 is "
-        "false as printed but the proof's own inequality repairs the step, and the small r - H "
-        "cases are covered by the one-coordinate network; unstated hypotheses (d_a odd, no "
-        "patch split) remain", count=7 + (2 if ctx.full else 0),
-        largest={"L": 5 if ctx.full else 4, "r": 6, "N": 28}, binding=False)

@@ -4,6 +4,8 @@ Source: wies2021_vocabulary_bottleneck.txt, A.2 (Theorem 3, eq. (9), l.375-441,
 vocabulary embedding) and A.3 (Theorem 4, eq. (11), l.449-520, convolution
 embedding): sep(y_p^i) <= ((r + r_e, 3^L)) ((4, 3^L)) (3^L + 1)^{r + r_e},
 ((n, k)) the multiset coefficient (seprank.papers.wies2021.bounds).
+Why: Theorem 1's upper bound (eq. (6)) is proved as a corollary of these two theorems
+(l.443, l.520), so W-Thm1 depends on them.
 
 What is computed:
 

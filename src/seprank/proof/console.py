@@ -28,6 +28,7 @@ from seprank.proof.framework import (
     Step,
 )
 from seprank.proof.runner import Reporter
+from seprank.proof.strength import scope_text
 
 __all__ = ["ConsoleReporter", "summary_table"]
 
@@ -113,6 +114,9 @@ class ConsoleReporter(Reporter):
         if step.message:
             self._print(f"note: {step.message}", "      ")
         if self.verbose:
+            scope = scope_text(step.scope, step.sizes)
+            if scope:
+                self._print(f"scope: {scope}", "      ", style="dim")
             line = _evidence_line(step)
             if line:
                 self._print(line, "      ", style="dim")
@@ -132,6 +136,22 @@ class ConsoleReporter(Reporter):
         if self._progress is not None:
             self._progress.stop()
         self.console.print(summary_table(results, width=self._width()))
+
+
+def _strength(result: CheckResult) -> str:
+    """The summary's strength: an argument says whether every step holds for all sizes.
+
+    >>> from seprank.proof.claims import Settled
+    >>> res = CheckResult("demo", "demo", "none", "verified", [], 0.0,
+    ...                   settled=Settled("holds", "proof", "x", basis="argument",
+    ...                                   steps_at_sizes=[{"step": 1, "scope": None}]))
+    >>> _strength(res)
+    'proof (at sizes)'
+    """
+    s = result.settled
+    if s is None or s.strength != "proof" or s.basis != "argument" or s.steps_at_sizes is None:
+        return result.strength
+    return "proof (at sizes)" if s.steps_at_sizes else "proof (all sizes)"
 
 
 def summary_table(results: list[CheckResult], width: int = WIDTH) -> Table:
@@ -170,6 +190,6 @@ def summary_table(results: list[CheckResult], width: int = WIDTH) -> Table:
             found += f" (+{more} more)"
         verdict = _VERDICT[r.verdict] + ("" if passed == len(r.steps)
                                          else f" {passed}/{len(r.steps)}")
-        table.add_row(r.id, Text(r.outcome, style=_OUTCOME.get(r.outcome, "")), r.strength,
-                      verdict, Text(found))
+        table.add_row(r.id, Text(r.outcome, style=_OUTCOME.get(r.outcome, "")),
+                      _strength(r), verdict, Text(found))
     return table

@@ -104,9 +104,9 @@ def _entry(n: int, c: dict[str, Any], e: dict[str, Any], source_file: str) -> li
                      + (f"yes, by {e['repair']}" if e.get("survives")
                         else "not shown (no repaired argument)"))
     by = e.get("verified_by") or []
-    lines.append("- **Correction verified**: "
-                 + ("yes" + (f", by the step \"{by[0]}\"" if by else "") if e["verified"]
-                    else "no"))
+    where = (f", {by[0]}" if by and by[0].startswith("check ") else
+             f", by the step \"{by[0]}\"" if by else "")
+    lines.append("- **Correction verified**: " + ("yes" + where if e["verified"] else "no"))
     lines.append(f"- **Claim's outcome**: {c.get('outcome', 'open')} "
                  f"({strength_text(c)})")
     lines += ["- **Evidence** (the failing instance):", "", "  ```json"]

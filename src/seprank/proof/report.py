@@ -29,6 +29,7 @@ from seprank.proof.report_schema import (
     report_papers,
     validate_report,
 )
+from seprank.proof.strength import argument_text, scope_text
 
 __all__ = ["SCHEMA_VERSION", "READABLE_VERSIONS", "STANDING", "paper_of_check", "report_papers",
            "strength_text", "environment", "report_dict", "validate_report", "write_json",
@@ -172,8 +173,12 @@ STANDING = {"holds": "stands", "holds-corrected": "stands after correction", "fa
             "open": "open"}
 
 
-def strength_text(check: dict[str, Any]) -> str:
+def strength_text(check: dict[str, Any], short: bool = False) -> str:
     """The strength of a check's evidence in words: proof basis, or instance count and binding.
+
+    An argument says whether every step holds for all sizes, or which steps were
+    verified only at listed sizes (``steps_at_sizes``, :mod:`seprank.proof.strength`).
+    ``short``: the few words a summary table has room for.
 
     Examples
     --------
@@ -182,18 +187,27 @@ def strength_text(check: dict[str, Any]) -> str:
     'instances (24, not binding; largest L=3)'
     >>> strength_text({"strength": "proof", "basis": "identity"})
     'proof (identity)'
+    >>> strength_text({"strength": "proof", "basis": "argument",
+    ...                "steps_at_sizes": [{"step": 3, "scope": "sizes"}]})
+    'proof (argument; step 3 verified only at listed sizes)'
+    >>> strength_text({"strength": "proof", "basis": "argument", "steps_at_sizes": []})
+    'proof (argument, every step for all sizes)'
     >>> strength_text({"verdict": "verified"})     # a schema-1 report has no strength
     'none'
     """
     strength = check.get("strength", "none")
     if strength == "proof":
-        return f"proof ({check.get('basis') or 'argument'})"
+        basis = check.get("basis") or "argument"
+        if basis == "argument":
+            return f"proof ({argument_text(check.get('steps_at_sizes'), short)})"
+        return f"proof ({basis})"
     if strength == "instances":
         inst = check.get("instances") or {}
-        largest = ", ".join(f"{k}={v}" for k, v in (inst.get("largest") or {}).items())
         bind = "binding" if check.get("binding") else "not binding"
-        return (f"instances ({inst.get('count', '?')}, {bind}"
-                + (f"; largest {largest})" if largest else ")"))
+        largest = ", ".join(f"{k}={v}" for k, v in (inst.get("largest") or {}).items())
+        if short or not largest:
+            return f"instances ({inst.get('count', '?')}, {bind})"
+        return f"instances ({inst.get('count', '?')}, {bind}; largest {largest})"
     return "none"
 
 
@@ -254,13 +268,21 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
         survives = None
         if e["severity"] == "proof-error":
             survives = f"yes, by {e['repair']}" if e.get("survives") else "not shown"
+        elsewhere = [b[len("check "):].split(",")[0] for b in e.get("verified_by") or []
+                     if b.startswith("check ")]
+        verified = "yes" if e["verified"] else "no"
+        if elsewhere:
+            verified += f" (in {', '.join(elsewhere)})"
         errata.append({"severity": e["severity"], "location": e["location"],
                        "printed": e["printed"], "corrected": e["corrected"],
-                       "verified": "yes" if e["verified"] else "no",
+                       "verified": verified,
                        "hypothesis": e.get("hypothesis"), "survives": survives,
                        "instance": _short(e.get("instance"))})
     steps = [{"status": s["status"], "corrected": bool(s.get("corrected")),
               "claim": s["claim"], "source": s.get("source"), "message": s.get("message"),
+              "scope": scope_text(s.get("scope"), s.get("sizes")),
+              "least": [r["phrase"] + (f" (by {r['proven_by']})" if r.get("proven_by") else "")
+                        for r in s.get("least") or []],
               "evidence": [(k, _short(v)) for k, v in s["evidence"].items()
                            if k != "traceback"]}
              for s in c["steps"]]
@@ -271,6 +293,7 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
             "reason": (c.get("reason") or "").rstrip("."), "violations": c.get("violations") or [],
             "relies": [f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
                        for d in c.get("depends") or []],
+            "restates": [f"{d} ({o})" for d, o in (c.get("restated_outcomes") or {}).items()],
             "errata": errata, "steps": steps}
 
 

@@ -4,13 +4,18 @@ JSON shape, schema version 3 (checked by :func:`validate_report`)::
 
     {"schema_version": 3,
      "checks": [{"id", "title", "source", "paper", "verdict", "tier", "depends", "findings",
-                 "claim": {"kind", "main_result", "statement", "source", "universal"},
+                 "claim": {"kind", "main_result", "statement", "source", "universal",
+                           "asymptotic"?, "restates"?},
                  "outcome", "strength", "binding", "basis", "reason",
                  "instances": {"count", "largest"} | null,
+                 "steps_at_sizes"?: [{"step", "claim", "scope", "sizes"}],
                  "requested_outcome", "violations", "dependency_outcomes",
+                 "restated_outcomes"?,
                  "errata": [{"location", "printed", "corrected", "severity",
-                             "in_statement", "verified", "instance", "step", ...}],
-                 "steps": [{"claim", "source", "status", "evidence", "seconds", ...}],
+                             "in_statement", "verified", "instance", "step",
+                             "anchor"?, "slip"?, "correction_id"?, ...}],
+                 "steps": [{"claim", "source", "status", "evidence", "seconds",
+                            "scope"?, "sizes"?, "least"?, ...}],
                  "seconds"}],
      "summary": {"verified": n, "refuted": n, "inconclusive": n},
      "outcomes": {"holds": n, "holds-corrected": n, "false": n, "open": n},
@@ -20,6 +25,15 @@ JSON shape, schema version 3 (checked by :func:`validate_report`)::
      "papers": {key: {"key", "file", "title", "authors", "venue", "year", "arxiv", "url",
                       "doi", "note", "reference"}},
      "environment": {...}}
+
+Fields marked ``?`` are optional (added within version 3, issue 21): ``asymptotic``
+(the claim is a rate or a limit), ``restates`` (ids of the checks it states again) and
+``restated_outcomes`` (their outcomes); ``steps_at_sizes`` (for basis ``argument``: the
+passed steps of the argument not verified for all sizes, see
+:mod:`seprank.proof.strength`); a step's ``scope`` (``all-sizes``, ``sizes``,
+``instance``), ``sizes`` and ``least`` (smallest failing sizes: ``name``, ``value``,
+``least`` (True: proven least; False: least found), ``proven_by``, ``phrase``); an
+erratum's ``anchor``, ``slip`` and ``correction_id``.
 
 ``verdict`` is the verdict on the printed text (verified / refuted /
 inconclusive); ``outcome`` is what happens to the claim (see
@@ -38,8 +52,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, STRENGTHS
+from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, SLIPS, STRENGTHS
 from seprank.proof.statuses import STEP_STATUSES, VERDICTS
+from seprank.proof.strength import SCOPES
 
 __all__ = ["SCHEMA_VERSION", "READABLE_VERSIONS", "paper_of_check", "report_papers",
            "validate_report"]
@@ -125,6 +140,34 @@ _ERRATUM_FIELDS = {"location": str, "printed": str, "corrected": str,
                    "severity": SEVERITIES, "in_statement": bool, "verified": bool}
 _STEP_FIELDS = {"claim": str, "status": STEP_STATUSES, "evidence": dict,
                 "seconds": (int, float)}
+#: optional fields (absent in older version-3 files): where -> {key: type or vocabulary}
+_OPTIONAL = {
+    "check": {"steps_at_sizes": list, "restated_outcomes": dict, "own_argument": str},
+    "claim": {"asymptotic": bool, "restates": list},
+    "erratum": {"anchor": str, "slip": tuple(SLIPS), "correction_id": str},
+    "step": {"scope": SCOPES, "sizes": str, "least": list},
+}
+
+
+def _optional_errors(where: str, obj: Any, kind: str) -> list[str]:
+    """Type errors of the optional fields of ``obj`` (a check, claim, erratum or step)."""
+    if not isinstance(obj, dict):
+        return []
+    spec = {k: v for k, v in _OPTIONAL[kind].items() if k in obj}
+    out = _type_errors(where, obj, spec)
+    if kind == "check":
+        for e in obj.get("steps_at_sizes") or []:
+            if not isinstance(e, dict) or not isinstance(e.get("step"), int):
+                out.append(f"{where}.steps_at_sizes: each entry names its step (an int)")
+        for d, o in (obj.get("restated_outcomes") or {}).items():
+            if o not in OUTCOMES:
+                out.append(f"{where}.restated_outcomes.{d}: {o!r} is not an outcome")
+    if kind == "step":
+        for r in obj.get("least") or []:
+            if not isinstance(r, dict) or not isinstance(r.get("least"), bool) \
+                    or not isinstance(r.get("phrase"), str):
+                out.append(f"{where}.least: each record has least (bool) and phrase")
+    return out
 
 
 def validate_report(data: Any) -> list[str]:
@@ -165,8 +208,10 @@ def validate_report(data: Any) -> list[str]:
             continue
         if papers is not None and c["paper"] is not None and c["paper"] not in papers:
             out.append(f"{where}: paper {c['paper']!r} is not described in 'papers'")
+        out += _optional_errors(where, c, "check")
         if c["claim"] is not None:
             out += _type_errors(where + ".claim", c["claim"], _CLAIM_FIELDS)
+            out += _optional_errors(where + ".claim", c["claim"], "claim")
         if c["strength"] == "instances":
             if not isinstance(c["binding"], bool):
                 out.append(f"{where}: instance evidence without a binding flag")
@@ -174,7 +219,7 @@ def validate_report(data: Any) -> list[str]:
                 out.append(f"{where}: instance evidence without a count")
         for j, e in enumerate(c["errata"]):
             w = f"{where}.errata[{j}]"
-            out += _type_errors(w, e, _ERRATUM_FIELDS)
+            out += _type_errors(w, e, _ERRATUM_FIELDS) + _optional_errors(w, e, "erratum")
             if isinstance(e, dict) and e.get("severity") == "proof-error" and \
                     not isinstance(e.get("survives"), bool):
                 out.append(f"{w}: a proof-error says whether the statement survives")
@@ -183,4 +228,5 @@ def validate_report(data: Any) -> list[str]:
                 out.append(f"{w}: a missing-hypothesis names the hypothesis")
         for j, s in enumerate(c["steps"]):
             out += _type_errors(f"{where}.steps[{j}]", s, _STEP_FIELDS)
+            out += _optional_errors(f"{where}.steps[{j}]", s, "step")
     return out

@@ -3,7 +3,8 @@
 Text: ``amsel_benefits_of_rank_talk.txt``. Modules: :mod:`.nearest_neighbor`
 (exact points, hardmax heads, the nearest-neighbour target), :mod:`.nn_reduction`
 (Theorem 2's reduction) and :mod:`.harmonics` (spherical-harmonic dimensions by
-exact rank).
+exact rank). Why a wing: the talk's objects (the nearest-neighbour target, hardmax
+heads, spherical harmonics) are used only by its checks (proofs/amsel), not by the core.
 """
 
 from seprank.proof.paper import Paper

@@ -6,6 +6,11 @@ Laplacian maps degree ``l`` to degree ``l - 2``; the degree-``l`` harmonic
 polynomials are its kernel, and (restricted to the unit sphere) they are the
 degree-``l`` spherical harmonics, of dimension ``N(d, l)``.
 
+Source: amsel_benefits_of_rank_talk.txt, "Spherical Harmonics" (l.648-674, N(d, l) at
+l.670) and "Expansion of the head functions" (l.691-700, the bound M(d, l) <= C(r+l, l)
+at l.695). Why: the lower bound's sketch (Theorem 2, l.702-708) compares N(d, l) with
+H M(d, l); the checks A-harm and A-M compute both as exact ranks.
+
 For the projection question (a function that depends on ``x`` only through its
 first ``r`` coordinates ``x'``), :func:`touched_harmonic_dimension` computes the
 dimension of the span of the degree-``l`` harmonic components of the

@@ -5,6 +5,11 @@ Rational points of the unit sphere come from inverse stereographic projection,
 distance below is an exact :class:`fractions.Fraction`. Softmax weights are
 enclosed with :mod:`mpmath`'s interval arithmetic (``mpmath.iv``), so the
 error bounds they give are rigorous enclosures, not float estimates.
+
+Source: amsel_benefits_of_rank_talk.txt, the nearest-neighbour target and its full-rank
+head (l.491-515, the softmax line l.500-505) and the two-layer rank-1 vote
+(l.781-831). Why: the talk's upper bounds are statements about these heads on these
+inputs; the checks A-nn and A-vote evaluate them exactly.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Exact pieces of the talk's lower-bound argument (amsel_benefits_of_rank_talk.txt).
 
+Why: Theorem 2 (l.722-736) is proved only as a sketch (l.519-708); the check A-Thm2 tests
+the sketch's reduction and its "Combining" display with these functions.
+
 * :func:`orthonormal_pair`: two orthonormal rational vectors (columns of a Cayley
   transform (I - S)(I + S)^{-1} of a rational skew matrix S, which is orthogonal), for
   the distribution D_2 of the talk (x_1 orthogonal to x_2).

@@ -2,7 +2,9 @@
 
 Text: ``tensors_for_dl_theory_chapter7.txt``. Its checks (``proofs/chapter7/``)
 compare the chapter's claims with levine2020 and wies2021; the wing itself holds
-only the paper.
+only the paper. Why a wing: the notes cite the papers' results by their own
+numbers (Claims 7.1-7.2, Thms 7.1-7.3, l.140-375), and their checks group and report
+under this paper.
 """
 
 from seprank.proof.paper import Paper

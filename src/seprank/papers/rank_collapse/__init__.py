@@ -3,7 +3,8 @@
 Text: ``rank_collapse_notes.txt``. Modules: :mod:`.pure_attention` (softmax,
 pure-attention networks exactly and in interval arithmetic, the norms of the
 notes) and :mod:`.collapse_family` (a two-token family that decides the
-collapse goal).
+collapse goal). Why a wing: these objects are the notes' (softmax networks
+without MLPs, the composite norm); only the checks of proofs/rank_collapse use them.
 """
 
 from seprank.proof.paper import Paper

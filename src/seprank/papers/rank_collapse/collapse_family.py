@@ -18,6 +18,9 @@ g(t) = v tanh(w t^2) increases in t > 0 (w, v > 0). Hence, for t_0 > 0:
 * g(t_0) > 1: t_l increases, t_l >= g(t_0)^l t_0 -> infinity (the residual grows).
 
 Interval arithmetic (mpmath.iv) decides the sign of g(t_0) - 1 rigorously.
+Why: the goal is stated for every network and input, so one family where the residual
+grows decides it (the check R-collapse); the same family shows the smallness condition
+under which it does collapse.
 """
 
 from __future__ import annotations

@@ -1,5 +1,11 @@
 """Objects of rank_collapse_notes.txt (pure attention losing rank), in exact form.
 
+Source: rank_collapse_notes.txt, sec. 2.1 (softmax shift l.27-31, path decomposition and
+Theorem 2.1 l.33-64) and sec. 2.2 (Definition 2.1 l.66-76, Theorem 2.2 l.78-82). Why: the
+checks R-shift, R-path, R-norm and R-bound evaluate the notes' statements with these
+functions, exactly where the statement is algebraic and in interval arithmetic where it
+involves exp.
+
 * row-wise softmax and its shift invariance (symbolic, and in the
   multiplicative form ``t u_i / sum_j t u_j`` over the rationals);
 * pure-attention networks whose attention matrices are replaced by fixed

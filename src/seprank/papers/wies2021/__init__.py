@@ -5,6 +5,11 @@ Text: ``wies2021_vocabulary_bottleneck.txt`` (arXiv:2105.03928). Modules:
 :mod:`.moment_comparison` (the repaired moment bound against Theorem 3's),
 :mod:`.assignments` (B.2's Lemmas 5-7), :mod:`.scalar_chain` (Theorem 2's
 one-coordinate network) and :mod:`.hooks` (the embedding bounds, for the core).
+
+Why a wing: these formulas are the paper's, some of them wrong as printed; the checks of
+proofs/wies2021 decide them, and the core reaches the bounds it reports (Theorems 3-4,
+A.2-A.3 l.375-520) only through :mod:`seprank.paper_hooks`, never by importing this
+package.
 """
 
 from seprank.proof.paper import Paper

@@ -1,6 +1,9 @@
 """Explicit embedding assignments of wies2021 B.2 (Lemmas 5-7), exactly.
 
-Source: wies2021_vocabulary_bottleneck.txt, B.2.2 (Lemma 6, l.608-634).
+Source: wies2021_vocabulary_bottleneck.txt, B.2.1 (Lemma 5, l.572-606) and B.2.2 (Lemma 6,
+l.608-634; Lemma 7, l.658-702). Why: these lemmas build the embeddings and first layers
+that meet Corollaries 1-2, the lower-bound route of Theorem 2; the checks W-Lemma5,
+W-Lemma6, W-Lemma7, W-Cor1 and W-Cor2 evaluate them as printed and corrected.
 Conventions: the paper's indices are 1-based; arguments and results named
 ``alpha``, ``i``, ``j`` here are 1-based too, arrays are 0-based. Entries are
 exact (int / Fraction / whatever ``A`` holds). ``d_x = H d_a`` (d_a odd),

@@ -1,8 +1,10 @@
 """The bounds of wies2021 (vocabulary bottleneck paper) as exact functions.
 
 Source: ``wies2021_vocabulary_bottleneck.txt`` (line numbers of that file).
+Why: the checks of proofs/wies2021 compare exact separation ranks with these bounds, and
+the core reports Theorems 3-4 beside an embedded network's rank (:mod:`.hooks`).
 In that text extraction the multiset coefficient is typeset like a binomial:
-A.1 (l.351) declares ``\\binom{n}{k}`` to mean the multiset coefficient
+A.1 (l.351) declares ``\binom{n}{k}`` to mean the multiset coefficient
 ``((n, k)) = C(n + k - 1, k)``, and the statements of Theorems 3 and 4
 (l.381, l.455) use that notation, while their proofs write it with the double
 parentheses (l.441, l.515). Here ``((n, k))`` is always

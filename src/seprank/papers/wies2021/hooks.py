@@ -3,7 +3,10 @@
 Registered in :data:`seprank.papers.wies2021.HOOKS` and called through
 :func:`seprank.paper_hooks.embedding_bounds` (the ``bounds`` of
 ``seprank.separation.embedded_separation_rank``). Source:
-``wies2021_vocabulary_bottleneck.txt``.
+``wies2021_vocabulary_bottleneck.txt``. Why: the core must not import a
+wing (tests/test_house.py), yet ``embedded_separation_rank`` reports Theorem 3's bound for
+the vocabulary embedding and Theorem 4's for the convolution embedding (eqs. (9), (11),
+A.2-A.3 l.375-520) beside its answer; this hook is the one place that does it.
 """
 
 from __future__ import annotations

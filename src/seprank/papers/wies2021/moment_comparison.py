@@ -4,7 +4,10 @@ The moment form and its bound ``s ((s(s+1)/2 + 1, C(L)))`` are generic
 (:mod:`seprank.network_theory.moment_form`); this module compares them with the
 printed eq. (9)/(11) of ``wies2021_vocabulary_bottleneck.txt`` (A.2 l.375-441, A.3
 l.455), counts the summands the proof of Theorem 3 counts (l.439), and measures a
-partition that splits convolution patches (outside eq. (11)'s hypothesis).
+partition that splits convolution patches (outside eq. (11)'s hypothesis). Why: W-Thm1
+decides Theorem 1 (eq. (6), l.127-135) with these comparisons: the repaired bound holds
+where eq. (9) does, and the split partition shows the convolution case needs a hypothesis
+Theorem 1 does not state.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The four rows added for issue 10 (W-Thm1, W-Thm2, A-Thm2, R-collapse): the rules, and
-one hand-worked fact per row.
+"""wies2021 Theorems 1 and 2 (checks W-Thm1, W-Thm2): W-Thm1's outcome and errata, and
+facts worked by hand for the modules behind both rows.
 
 Hand-worked facts (expectations derived on paper, not read off the code):
 
@@ -16,16 +16,12 @@ Hand-worked facts (expectations derived on paper, not read off the code):
   of the two parts of u_i, plus two).
 * W-Thm2: the one-coordinate network with H = 2 heads at L = 2 computes H^4 S^4 v_1: on
   values (1, 2), 2^4 * 5^4 * 1 = 10000.
-* A-Thm2: the best rank-2 approximation of I_3 leaves ||I_3 - A||_F^2 = 1; regime 2 is
-  empty at d = 5, r = 1 because 5 < 2e (the base d / (2e r) < 1).
-* R-collapse: one layer on [1, -1]^T with W_QK = 1, W_V = 2 gives 2 tanh(1) = 1.5231...
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
 import pytest
 
 from seprank.models import SelfAttentionNetwork
@@ -37,51 +33,17 @@ from seprank.network_theory.one_hot import (
     monomial_network,
     monomial_sep,
 )
-from seprank.papers.amsel.nn_reduction import frobenius_gap
-from seprank.papers.rank_collapse.collapse_family import (
-    collapse_regime,
-    iv_digits,
-    layer_closed_form,
-)
-from seprank.papers.rank_collapse.pure_attention import mp_san
 from seprank.papers.wies2021.moment_comparison import moment_vs_thm3, split_patch_rank
 from seprank.papers.wies2021.scalar_chain import scalar_chain_network
 from seprank.proof import registered_checks, run_check
-from seprank.proof.claims import Settled, apply_dependencies
-
-NEW = ("W-Thm1", "W-Thm2", "A-Thm2", "R-collapse")
-SPECS = registered_checks()
 
 
 @pytest.fixture(scope="module")
 def results():
-    return {cid: run_check(SPECS[cid]) for cid in NEW}
+    return {"W-Thm1": run_check(registered_checks()["W-Thm1"])}
 
 
-# ----------------------------------------------------------------------------- the rules
-
-def test_rows_declare_claims_and_dependencies():
-    for cid in NEW:
-        spec = SPECS[cid]
-        assert spec.claim is not None
-        # main results are the theorems; the notes' stated goal is a claim
-        assert spec.claim.main_result == (spec.claim.kind == "theorem")
-        assert spec.depends and all(dep in SPECS for dep in spec.depends)
-
-
-def test_no_rule_was_violated_and_no_step_raised(results):
-    for cid, res in results.items():
-        assert res.violations == [], (cid, res.violations)
-        assert all(st.status != "error" for st in res.steps), cid
-
-
-def test_asymptotic_and_existential_claims_are_not_decided_by_instances(results):
-    # eq. (7) and the talk's Theorem 2 quantify over infinite families (and unstated
-    # constants): no sample of instances may make them hold
-    for cid in ("W-Thm2", "A-Thm2"):
-        assert results[cid].outcome == "open"
-        assert results[cid].settled.binding in (False, None)
-
+# ----------------------------------------------------------------------------- outcome
 
 def test_w_thm1_is_decided_by_a_family_not_by_a_sample(results):
     res = results["W-Thm1"]
@@ -91,32 +53,12 @@ def test_w_thm1_is_decided_by_a_family_not_by_a_sample(results):
     assert "eq. (6)" in first.location
 
 
-def test_rank_collapse_goal_is_false_with_a_certified_counterexample(results):
-    res = results["R-collapse"]
-    assert (res.outcome, res.strength) == ("false", "proof")
-    worst = res.errata[0]
-    assert worst.severity == "false-statement" and worst.in_statement
-    assert res.findings[0].startswith("false-statement")   # most severe first
-
-
-def test_a_false_dependency_blocks_holds(results):
-    settled = Settled("holds", "proof", "relies on the goal", basis="argument")
-    assert apply_dependencies(settled, {"R-collapse": results["R-collapse"].outcome}).outcome \
-        == "open"
-
-
 def test_w_thm1_records_the_missing_patch_hypothesis_and_the_proof_error(results):
     sev = [e.severity for e in results["W-Thm1"].errata]
     assert {"missing-hypothesis", "proof-error", "notation"} <= set(sev)
 
 
-def test_repairs_are_verified_by_passing_corrected_steps(results):
-    for cid in ("W-Thm2", "A-Thm2"):
-        repaired = [e for e in results[cid].errata if e.severity == "proof-error"]
-        assert repaired and all(e.verified and e.survives for e in repaired), cid
-
-
-# ----------------------------------------------------------------- hand-worked, per row
+# ----------------------------------------------------------------- hand-worked
 
 def _unit_net(L=1):
     return SelfAttentionNetwork(L, 1, 1, 1, weights={k: [[[[1]]]] * L for k in "QKVO"})
@@ -154,23 +96,3 @@ def test_w_thm1_hand_worked_split_patch_rank():
 def test_w_thm2_hand_worked_scalar_chain():
     net = scalar_chain_network(2, d_x=1, H=2, d_a=1)
     assert net.evaluate([[[1], [2]]], "ZZ")[0, 0, 0] == 2 ** 4 * 5 ** 4
-
-
-def test_a_thm2_hand_worked_rank_gap_and_empty_regime():
-    assert frobenius_gap([[1, 0, 0], [0, 1, 0], [0, 0, 0]]) == 1
-    assert frobenius_gap([[1, 0], [0, 1]], Fraction(1)) == 0
-    from seprank.scalars.enclosures import e_bounds
-
-    lo, _hi = e_bounds(14)
-    assert 5 < 2 * lo * 1          # d = 5, r = 1: d / (2 e r) < 1
-
-
-def test_r_collapse_hand_worked_one_layer():
-    with iv_digits(30):
-        x = layer_closed_form(1, 2, 1)
-        assert x.a > mpmath.mpf("1.5231") and x.b < mpmath.mpf("1.5232")
-        _y, R = mp_san(mpmath.iv, mpmath.iv.matrix([[1], [-1]]),
-                       [(mpmath.iv.matrix([[1]]), mpmath.iv.matrix([[2]]))], 1)
-        assert R[0, 0].a > mpmath.mpf("1.5231") and R[0, 0].b < mpmath.mpf("1.5232")
-    assert collapse_regime(1, Fraction(1, 2), 1)["regime"] == "tends to 0"
-    assert collapse_regime(1, 2, 1)["regime"] == "grows without bound"
