@@ -10,7 +10,6 @@ an exact computation at the listed sizes. The family's steps (the lower bound) a
 
 from __future__ import annotations
 
-import inspect
 import random
 from contextlib import AbstractContextManager
 from fractions import Fraction
@@ -35,17 +34,10 @@ from seprank.network_theory.moment_form import moment_form_matrix, moment_matrix
 __all__ = ["scoped_step", "moment_form_steps", "degree_steps", "count_step",
            "expansion_step", "coefficient_ranks_step", "product_bound_step", "mpoly_output"]
 
-_SCOPE_WORDS = {"all-sizes": "for all sizes", "sizes": "at sizes", "instance": "at the instance"}
-
-
 def scoped_step(ctx, claim: str, source: str, scope: str,
                 sizes: str | None = None) -> AbstractContextManager:
-    """``ctx.step`` with the step's scope: the framework's ``scope=``/``sizes=`` when it has
-    them, otherwise the same words at the end of the claim."""
-    if "scope" in inspect.signature(ctx.step).parameters:
-        return ctx.step(claim, source, scope=scope, sizes=sizes)
-    words = _SCOPE_WORDS[scope] + (f" {sizes}" if sizes else "")
-    return ctx.step(f"{claim} [verified {words}]", source)
+    """``ctx.step(claim, source, scope=scope, sizes=sizes)``: every step here states its scope."""
+    return ctx.step(claim, source, scope=scope, sizes=sizes)
 
 
 def _is_zero(expr) -> bool:
@@ -246,28 +238,42 @@ def _expansion_row(L, d, H, residual, seed) -> dict:
             "degree_in_x_is_1_and_blocks_as_stated": blocks_ok}
 
 
+def _substitution_degree() -> bool:
+    """prod_k (t U_k + t W_k)^{a_k} = t^{sum a_k} prod_k (U_k + W_k)^{a_k}, symbolic a_k."""
+    t = sp.symbols("t", positive=True)
+    a1, a2 = sp.symbols("a1 a2", integer=True, nonnegative=True)
+    u1, u2, w1, w2 = sp.symbols("u1 u2 w1 w2", positive=True)
+    ratio = ((t * u1 + t * w1) ** a1 * (t * u2 + t * w2) ** a2
+             / ((u1 + w1) ** a1 * (u2 + w2) ** a2))
+    return sp.powsimp(sp.simplify(ratio)) == t ** (a1 + a2)
+
+
 def expansion_step(ctx, source: str) -> None:
     """The separation argument: y_p^i = sum_gamma A_gamma(X_I) W^gamma, |gamma| <= C."""
     with scoped_step(ctx, "upper bound: with S = S_I + S_J (S_J = sum_{j in J} x^j x^j^T a "
                      "function of the J inputs; i in I, or swap the roles), y_p^i = sum_k x^i_k "
-                     "g_pk(S_I + S_J) with deg g_pk <= C(L); expanding in the monomials W^gamma "
-                     "of the D entries of W = S_J (binomial theorem: (u + w)^a has w-degree "
-                     "<= a) gives y_p^i = sum_{|gamma| <= C} A_gamma(X_I) W(X_J)^gamma, so "
-                     "sep(y_p^i; I, J) <= C(C + D, D) for every N, partition, weights, H, d_a, "
-                     "plain or residual; block form: the I-side factor of |gamma| = g lies in "
-                     "span{x^i_k S_I^alpha : |alpha| = C - g} (plain) or |alpha| <= C - g "
-                     "(residual). Checked by expanding y_1^i = e_1^T G_L(U + W) x as a "
-                     "polynomial in symbolic U, W, x (exact fmpz_mpoly): its W-monomials "
-                     "number <= C(C + D, D), it is linear in x, and each term has total "
-                     "S-degree C (plain) or <= C (residual)", source, "sizes",
-                     "L <= 3, d_x <= 3") as s:
+                     "g_pk(S_I + S_J) with deg g_pk <= C(L). Substituting S_k = U_k + W_k in a "
+                     "monomial of degree c gives a polynomial homogeneous of degree c in (U, W) "
+                     "(sympy: prod_k (t U_k + t W_k)^{a_k} = t^{sum a_k} prod_k (U_k + W_k)^{a_k} "
+                     "for symbolic exponents; more factors by induction), so of W-degree <= C: "
+                     "y_p^i = sum_{|gamma| <= C} A_gamma(X_I) W(X_J)^gamma and sep(y_p^i; I, J) "
+                     "<= C(C + D, D) for every N, partition, weights, H, d_a, plain or residual. "
+                     "Block form: the I-side factor of |gamma| = g lies in span{x^i_k S_I^alpha "
+                     ": |alpha| = C - g} (plain: G_L homogeneous) or |alpha| <= C - g "
+                     "(residual). Cross-check: y_1^i = e_1^T G_L(U + W) x expanded exactly "
+                     "(fmpz_mpoly) has <= C(C + D, D) W-monomials, is linear in x and has "
+                     "S-degree C (plain) or <= C (residual) in every term", source,
+                     "all-sizes") as s:
+        symbolic = _substitution_degree()
         cases = [(1, 3, 1, False, 5), (2, 2, 1, False, 6), (2, 2, 1, True, 7),
                  (2, 3, 3, False, 8), (3, 2, 1, False, 9), (3, 2, 2, True, 10)]
         rows = [_expansion_row(*c) for c in cases]
-        s.record(instances=rows)
+        s.record(substitution_is_homogeneous_symbolic=symbolic, cross_check=rows,
+                 cross_check_sizes="L <= 3, d_x <= 3")
         bad = [r for r in rows if r["distinct_W_monomials"] > r["C(C+D,D)"]
                or not r["degree_in_x_is_1_and_blocks_as_stated"]]
-        s.require(not bad, "the expansion is not of the stated form", counterexample=bad[:1])
+        s.require(symbolic and not bad, "the expansion is not of the stated form",
+                  counterexample=(bad or [None])[0])
 
 
 def _coefficient_rank(L, d, H, residual, seed) -> dict:

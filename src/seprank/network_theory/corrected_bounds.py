@@ -326,7 +326,8 @@ def draw_figure(value: dict, ax, printed_label: str, title: str) -> None:
 
     One color per width; dotted: the printed bound, solid: the corrected upper bound,
     dashed: the family's proven lower bound, dots: the family's exact values, crosses:
-    the atlas's N -> infinity values (when present).
+    the atlas's N -> infinity values (when present), plus signs: other exact N -> infinity
+    values a check adds under ``random``.
     """
     styles = (("printed", ":", printed_label),
               ("upper", "-", "corrected upper bound log_3 C(C+D, D)"),
@@ -338,11 +339,13 @@ def draw_figure(value: dict, ax, printed_label: str, title: str) -> None:
             if pts:
                 ax.plot(*zip(*pts, strict=True), ls, color=color, lw=1.2)
         ax.plot(Ls, series["family"], "o", color=color, ms=2.5, label=name)
-        if series.get("atlas"):
-            ax.plot(*zip(*series["atlas"], strict=True), "x", color=color, ms=5)
+        for key, marker in (("atlas", "x"), ("random", "+")):
+            if series.get(key):
+                ax.plot(*zip(*series[key], strict=True), marker, color=color, ms=6)
     for _, ls, label in styles:
         ax.plot([], [], ls, color="k", label=label)
     ax.plot([], [], "o", color="k", ms=2.5, label="one-hot family, exact sep")
     ax.plot([], [], "x", color="k", label="atlas, exact sep at N -> infinity (when present)")
+    ax.plot([], [], "+", color="k", label="random networks, exact sep at N -> infinity")
     ax.set(yscale="log", xlabel="depth L", ylabel="log_3 sep", title=title)
     ax.legend(fontsize=6, ncol=2)
