@@ -212,7 +212,8 @@ def shift_lemma_step(ctx, source: str) -> None:
     with scoped_step(ctx, "shift lemma: M = 2 I + P (P the cyclic shift on s channels) has "
                      "M^m = sum_j C(m, j) 2^(m-j) P^j (I and P commute); P^0..P^(s-1) are the s "
                      "distinct shifts, so (M^(s-1))_{ca} = C(s-1, j) 2^(s-1-j), a positive integer "
-                     "(sympy: positive), hence >= 1, with j = (a - c) mod s, and every row of M^m sums to sum_j C(m, j) 2^(m-j) = 3^m "
+                     "(sympy: positive), hence >= 1, with j = (a - c) mod s, and every row of "
+                     "M^m sums to sum_j C(m, j) 2^(m-j) = 3^m "
                      "(sympy, symbolic m); so (M^n)_{pa} = sum_c (M^(n-s+1))_{pc} (M^(s-1))_{ca} "
                      ">= 3^(n-s+1) for n >= s - 1. Cross-check: exact integer powers", source,
                      "all-sizes") as s:

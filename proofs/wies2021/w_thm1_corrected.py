@@ -233,7 +233,8 @@ def _convolution_lower_step(ctx) -> None:
         X = [[[1, -2, 3], [0, 1, 2], [4, 1, -1], [2, 2, 0]]]
         table = [exponent_floor_table(sv, 30) for sv in range(1, 9)]
         s.record(identity_symbolic=bool(identity), embedded_equals_input=emb.embed(X).tolist() == X,
-                 rank=emb.rank(), floor_violations=[r["violation"] for r in table if r["violation"]])
+                 rank=emb.rank(),
+                 floor_violations=[r["violation"] for r in table if r["violation"]])
         s.require(identity and emb.embed(X).tolist() == X and emb.rank() == 3
                   and not any(r["violation"] for r in table), "the convolution route fails")
 

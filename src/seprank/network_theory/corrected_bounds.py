@@ -345,7 +345,9 @@ def draw_figure(value: dict, ax, printed_label: str, title: str) -> None:
     for _, ls, label in styles:
         ax.plot([], [], ls, color="k", label=label)
     ax.plot([], [], "o", color="k", ms=2.5, label="one-hot family, exact sep")
-    ax.plot([], [], "x", color="k", label="atlas, exact sep at N -> infinity (when present)")
-    ax.plot([], [], "+", color="k", label="random networks, exact sep at N -> infinity")
+    if any(series.get("atlas") for series in value.values()):
+        ax.plot([], [], "x", color="k", label="atlas, exact sep at N -> infinity")
+    if any(series.get("random") for series in value.values()):
+        ax.plot([], [], "+", color="k", label="random networks, exact sep at N -> infinity")
     ax.set(yscale="log", xlabel="depth L", ylabel="log_3 sep", title=title)
     ax.legend(fontsize=6, ncol=2)

@@ -224,7 +224,7 @@ def family_log3_lower_bound(s: int, L: int) -> int:
 
 
 def exponent_floor(s: int, L: int) -> int | None:
-    """3^(L - floor(s/2) - s), the proven floor of every exponent e_k; None below L = floor(s/2) + s.
+    """3^(L - floor(s/2) - s), the proven floor of every exponent e_k (None below floor(s/2) + s).
 
     Examples
     --------
@@ -355,18 +355,7 @@ def padded_network(s: int, L: int):
     >>> net.evaluate([X], "ZZ")[0, 0].tolist()
     [10, 10, 0, 0]
     """
-    from seprank.models import SelfAttentionNetwork
-
-    d_x = 2 * s
-    W = {k: np.zeros((L, s, 2, d_x) if k != "O" else (L, s, d_x, 2), dtype=object)
-         for k in "QKVO"}
-    for layer, pairs in enumerate(shift_schedule(s, L)):
-        for a, (b, c) in enumerate(pairs):
-            W["Q"][layer, a, 0, a] = 1
-            W["K"][layer, a, 0, c] = 1
-            W["V"][layer, a, 0, b] = 1
-            W["O"][layer, a, a, 0] = 1
-    return SelfAttentionNetwork(L, d_x, s, 2, weights=W)
+    return channel_family_network(s, L, 2 * s, s)
 
 
 def first_exceeding(exceeds: Callable[[int, int, int], bool], s: int, L_max: int,
