@@ -328,6 +328,17 @@ def draw_figure(value: dict, ax, printed_label: str, title: str) -> None:
     dashed: the family's proven lower bound, dots: the family's exact values, crosses:
     the atlas's N -> infinity values (when present), plus signs: other exact N -> infinity
     values a check adds under ``random``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> draw_figure(figure_series((2, 3), 6, lambda L, d: None), ax, "printed", "demo")
+    >>> ax.get_yscale(), len(ax.get_legend().get_texts())
+    ('log', 6)
+    >>> plt.close(fig)
     """
     styles = (("printed", ":", printed_label),
               ("upper", "-", "corrected upper bound log_3 C(C+D, D)"),
