@@ -8,6 +8,8 @@ exact rank).
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -19,6 +21,7 @@ PAPER = Paper(
     note='The paper: Noah Amsel, Gilad Yehudai, Joan Bruna, "On the Benefits of Rank in '
          'Attention Layers", arXiv:2407.16153, 2024',
     url="https://arxiv.org/abs/2407.16153",
+    outline=OUTLINE,
 )
 
 HOOKS: dict[str, str] = {}

@@ -7,6 +7,8 @@ only the paper.
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -19,6 +21,7 @@ PAPER = Paper(
           "Elsevier (Academic Press), pp. 215-248",
     year=2022,
     note="Copyright 2022 (some catalogues say 2021); no arXiv version",
+    outline=OUTLINE,
 )
 
 HOOKS: dict[str, str] = {}

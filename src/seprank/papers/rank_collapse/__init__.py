@@ -8,6 +8,8 @@ collapse goal).
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -20,6 +22,7 @@ PAPER = Paper(
     note='Notes on Yihe Dong, Jean-Baptiste Cordonnier, Andreas Loukas, "Attention is not '
          'all you need: pure attention loses rank doubly exponentially with depth", '
          "ICML 2021, arXiv:2103.03404",
+    outline=OUTLINE,
 )
 
 HOOKS: dict[str, str] = {}

@@ -9,6 +9,8 @@ one-coordinate network) and :mod:`.hooks` (the embedding bounds, for the core).
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -21,6 +23,7 @@ PAPER = Paper(
     year=2021,
     arxiv="2105.03928",
     url="https://arxiv.org/abs/2105.03928",
+    outline=OUTLINE,
 )
 
 #: hook name -> "module:function" (seprank.paper_hooks loads it on first use)
