@@ -23,7 +23,8 @@ from typing import Any
 from seprank.proof.outline import split_top
 from seprank.proof.paper import Paper
 
-__all__ = ["PAPERS_ENV", "render", "papers_by_file", "add_citations", "texts_folder",
+__all__ = ["PAPERS_ENV", "render", "papers_by_file", "add_citations", "with_citations",
+           "texts_folder",
            "missing_texts", "missing_texts_note"]
 
 #: the environment variable that names the folder of the paper texts
@@ -121,6 +122,16 @@ def add_citations(data: dict[str, Any]) -> dict[str, Any]:
         for e in c.get("errata") or []:
             e["citation"] = render(e.get("location"), papers, own)
     return data
+
+
+def with_citations(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` when every check has its ``citation``, else a copy with them added (a
+    report written before citations existed; the file's dictionary is not changed)."""
+    if all("citation" in c for c in data.get("checks") or []):
+        return data
+    import copy
+
+    return add_citations(copy.deepcopy(data))
 
 
 def texts_folder() -> Path | None:
