@@ -157,15 +157,18 @@ def texts_folder() -> Path | None:
 
 
 def missing_texts(papers: Iterable[Paper]) -> list[str]:
-    """The files of ``papers`` that :func:`texts_folder` does not hold as mapped (absent,
-    or a different version from the one the paper's text map was made from)."""
+    """The bundled texts of ``papers`` that :func:`texts_folder` does not hold as mapped
+    (absent, or another version than the one the paper's map was made from); a paper
+    without a map (a plugin's, say) has no bundled text to miss."""
     folder = texts_folder()
     out = []
     for p in papers:
+        if p.outline is None:
+            continue
         path = None if folder is None else folder / p.file
         if path is None or not path.is_file():
             out.append(p.file)
-        elif p.outline is not None and p.outline.digest:
+        elif p.outline.digest:
             digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
             if digest != p.outline.digest:
                 out.append(f"{p.file} (another version)")
@@ -176,11 +179,14 @@ def missing_texts_note(papers: Iterable[Paper]) -> str | None:
     """One line for ``seprank prove`` when the texts of ``papers`` are not at hand (None
     when they all are): what is missing and what is lost (only the line pointers).
 
-    >>> note = missing_texts_note([Paper("no-such-text.txt", key="x")])
-    >>> note.startswith("seprank: note: 1 paper text not found")
+    >>> from seprank.proof.outline import Outline
+    >>> text = Paper("no-such-text.txt", key="x", outline=Outline("no-such-text.txt", 9))
+    >>> missing_texts_note([text]).startswith("seprank: note: 1 paper text not found")
+    True
+    >>> missing_texts_note([Paper("plugin.txt", key="p")]) is None    # no map, no text
     True
     """
-    missing = missing_texts(p for p in papers if p.file)
+    missing = missing_texts(papers)
     if not missing:
         return None
     where = texts_folder()
