@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
-import os
 import re
 import sys
 from pathlib import Path
@@ -172,11 +171,14 @@ OUTLINE = Outline.from_rows(
 
 
 def papers_folder(given: str | None) -> Path:
-    """The folder of the texts: ``given``, ``$SEPRANK_PAPERS`` or ``../shared/papers``."""
-    for candidate in (given, os.environ.get("SEPRANK_PAPERS"), ROOT.parent / "shared" / "papers"):
-        if candidate and Path(candidate).is_dir():
-            return Path(candidate)
-    sys.exit("paper_maps: the paper texts are not found: give --papers DIR")
+    """The folder of the texts: ``given``, else where seprank looks for them
+    (:func:`seprank.proof.citation.texts_folder`: ``$SEPRANK_PAPERS``, ``../shared/papers``)."""
+    from seprank.proof.citation import texts_folder
+
+    folder = Path(given) if given else texts_folder()
+    if folder is None or not folder.is_dir():
+        sys.exit("paper_maps: the paper texts are not found: give --papers DIR")
+    return folder
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -60,7 +60,13 @@ def json_option(parser: argparse.ArgumentParser, what: str, note: str = "") -> N
 
 
 def subparser(sub, name: str, help: str, example: str) -> argparse.ArgumentParser:
-    """A subcommand's parser: ``help`` as its description, ``example`` as its epilog."""
+    """A subcommand's parser: ``help`` as its description, ``example`` as its epilog.
+
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> demo = subparser(sub, "demo", "a demo command", "seprank demo --json")
+    >>> demo.description, demo.epilog
+    ('A demo command.', 'example:\\n  seprank demo --json')
+    """
     return sub.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".",
                           epilog="example:\n  " + example.replace("\n", "\n  "),
                           formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -68,7 +74,13 @@ def subparser(sub, name: str, help: str, example: str) -> argparse.ArgumentParse
 
 @contextlib.contextmanager
 def spinner(what: str, delay: float | None = None):
-    """Show a rich spinner on stderr after ``delay`` seconds, only when stderr is a terminal."""
+    """Show a rich spinner on stderr after ``delay`` seconds, only when stderr is a terminal.
+
+    >>> with spinner("adding"):          # stderr is no terminal here: nothing is drawn
+    ...     total = 1 + 1
+    >>> total
+    2
+    """
     if not sys.stderr.isatty():
         yield
         return
@@ -101,7 +113,12 @@ def spinner(what: str, delay: float | None = None):
 
 @contextlib.contextmanager
 def progress_bar(what: str, enabled: bool):
-    """A rich progress bar on stderr (a terminal only); yields its update(done, total, label)."""
+    """A rich progress bar on stderr (a terminal only); yields its update(done, total, label).
+
+    >>> with progress_bar("cases", enabled=True) as update:   # no terminal: no bar
+    ...     print(update)
+    None
+    """
     if not enabled or not sys.stderr.isatty():
         yield None
         return
@@ -126,7 +143,15 @@ def progress_bar(what: str, enabled: bool):
 
 def run(args: argparse.Namespace) -> int:
     """Run the command ``args.func(args)``: a user's error is one line on stderr and
-    exit status 2, an interruption 130, a reader that leaves a pipe early 0."""
+    exit status 2, an interruption 130, a reader that leaves a pipe early 0.
+
+    >>> def bad(args):
+    ...     raise SeprankError("N must be >= 2")
+    >>> run(argparse.Namespace(func=bad))     # stderr: seprank: error: N must be >= 2
+    2
+    >>> run(argparse.Namespace(func=lambda args: 0))
+    0
+    """
     # Printing exact answers (kernel vectors, big entries) must not stop at Python's
     # 4300-digit limit for int <-> str. Input digits are parsed by python-flint
     # (seprank.matrix_io.parse_integer), which has no quadratic-time risk to guard.

@@ -101,7 +101,21 @@ def _add_hadamard_rank_parser(sub) -> None:
 
 
 def study_lines(study: dict) -> list[str]:
-    """The console summary of a float-vs-exact study: one line per case, then the totals."""
+    """The console summary of a float-vs-exact study: one line per case, then the totals.
+
+    >>> row = {"d": 2, "lam": 3, "n": 4, "exact_rank": 4, "exact_kind": "exact",
+    ...        "raw_rank": 4, "raw_wrong": False, "normalized_rank": 3,
+    ...        "normalized_wrong": True, "build_s": 0.001, "exact_s": 0.002,
+    ...        "float_raw_s": 0.0, "float_normalized_s": 0.0}
+    >>> summary = {"raw": {"wrong": 0, "decided": 1, "smallest_n_wrong_per_lam": {}},
+    ...            "normalized": {"wrong": 1, "decided": 1,
+    ...                           "smallest_n_wrong_per_lam": {3: 4}}}
+    >>> lines = study_lines({"rows": [row], "summary": summary})
+    >>> lines[1].split()[:7]
+    ['2', '3', '4', '4', 'exact', '4', '3']
+    >>> lines[1].split()[7], lines[-1]
+    ('WRONG', '  smallest n wrong per lam (normalized): lam=3: 4')
+    """
     def mark(r: dict, v: str) -> str:
         if r[f"{v}_rank"] is None:
             return "overflow"
@@ -195,6 +209,13 @@ def _add_float_vs_exact_parser(sub) -> None:
 
 
 def add_parsers(sub) -> None:
-    """Declare ``seprank hadamard-rank`` and ``seprank float-vs-exact``."""
+    """Declare ``seprank hadamard-rank`` and ``seprank float-vs-exact``.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add_parsers(sub)
+    >>> sorted(sub.choices)
+    ['float-vs-exact', 'hadamard-rank']
+    """
     _add_hadamard_rank_parser(sub)
     _add_float_vs_exact_parser(sub)

@@ -21,7 +21,7 @@ import time
 from seprank.cli.common import STDOUT, json_option, subparser
 from seprank.errors import SeprankError
 
-__all__ = ["add_parsers", "cmd_prove", "refuse_ids_as_paths"]
+__all__ = ["add_parsers", "refuse_ids_as_paths"]
 
 
 def refuse_ids_as_paths(args: argparse.Namespace, ids) -> None:
@@ -125,7 +125,7 @@ def _failures(args, results) -> list[str]:
     return out
 
 
-def cmd_prove(args: argparse.Namespace) -> int:
+def _cmd_prove(args: argparse.Namespace) -> int:
     """``seprank prove``: run, report, and exit 1 on a step that raised (or ``--strict``)."""
     from rich.console import Console
     from rich.text import Text
@@ -159,7 +159,14 @@ def cmd_prove(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub) -> None:
-    """Declare ``seprank prove``."""
+    """Declare ``seprank prove``.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add_parsers(sub)
+    >>> sorted(sub.choices)
+    ['prove']
+    """
     prove = subparser(sub, "prove", "run the step-by-step proof checks",
                       "seprank prove L-Omega W-Lemma4 -v --report-dir out")
     prove.add_argument("ids", nargs="*", metavar="ID", help="mission-map ids (default: all)")
@@ -189,4 +196,4 @@ def add_parsers(sub) -> None:
     prove.add_argument("--strict", action="store_true",
                        help="exit 1 unless every check's claim holds or holds-corrected "
                        "(an open or false outcome fails the run)")
-    prove.set_defaults(func=cmd_prove)
+    prove.set_defaults(func=_cmd_prove)

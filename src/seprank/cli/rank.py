@@ -11,10 +11,10 @@ import argparse
 
 from seprank.cli.common import STDOUT, emit_json, json_option, spinner, subparser
 
-__all__ = ["add_parsers", "cmd_rank"]
+__all__ = ["add_parsers"]
 
 
-def cmd_rank(args: argparse.Namespace) -> int:
+def _cmd_rank(args: argparse.Namespace) -> int:
     """``seprank rank``: print ``VALUE KIND`` and the result (or its JSON)."""
     import seprank
     from seprank.matrix_io import load_matrix
@@ -51,7 +51,14 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub) -> None:
-    """Declare ``seprank rank``."""
+    """Declare ``seprank rank``.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add_parsers(sub)
+    >>> sorted(sub.choices)
+    ['rank']
+    """
     from seprank.linalg.engines import METHOD_REGISTRY, REGISTRY
 
     rank = subparser(sub, "rank", "rank of a matrix in a .npy, .json or text file",
@@ -74,4 +81,4 @@ def add_parsers(sub) -> None:
                       "certificate, answer kinds) and exit without computing; with --json, "
                       "the plan as JSON")
     json_option(rank, "the result")
-    rank.set_defaults(func=cmd_rank)
+    rank.set_defaults(func=_cmd_rank)

@@ -104,7 +104,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub) -> None:
-    """Declare ``seprank report``, ``seprank errata`` and ``seprank papers``."""
+    """Declare ``seprank report``, ``seprank errata`` and ``seprank papers``.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add_parsers(sub)
+    >>> sorted(sub.choices)
+    ['errata', 'papers', 'report']
+    """
     report = subparser(sub, "report", "Markdown and HTML from a proof JSON report or a "
                         "sweep store", "seprank report seprank-report/report.json --html r.html")
     report.add_argument("report", help="the JSON written by `seprank prove --json`, or the "

@@ -293,7 +293,14 @@ def _sep_rank_parser(sub) -> None:
 
 
 def add_parsers(sub) -> None:
-    """Declare ``seprank lemma6``, ``seprank grid-rank`` and ``seprank sep-rank``."""
+    """Declare ``seprank lemma6``, ``seprank grid-rank`` and ``seprank sep-rank``.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add_parsers(sub)
+    >>> sorted(sub.choices)
+    ['grid-rank', 'lemma6', 'sep-rank']
+    """
     _lemma6_parser(sub)
     _grid_rank_parser(sub)
     _sep_rank_parser(sub)

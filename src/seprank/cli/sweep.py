@@ -12,7 +12,7 @@ import sys
 
 from seprank.cli.common import EXIT_INTERRUPTED, subparser
 
-__all__ = ["add_parsers", "cmd_sweep"]
+__all__ = ["add_parsers"]
 
 
 def _dry_run(spec, store: str) -> int:
@@ -39,7 +39,7 @@ def _dry_run(spec, store: str) -> int:
     return 0
 
 
-def cmd_sweep(args: argparse.Namespace) -> int:
+def _cmd_sweep(args: argparse.Namespace) -> int:
     """``seprank sweep``: run the tasks not yet in the store; exit 1 while some failed."""
     import os
 
@@ -77,7 +77,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub) -> None:
-    """Declare ``seprank sweep``."""
+    """Declare ``seprank sweep``.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add_parsers(sub)
+    >>> sorted(sub.choices)
+    ['sweep']
+    """
     sweep = subparser(sub, "sweep", "run a grid of computations on Dask, resumably",
                        "seprank sweep docs/sweeps/float_vs_exact.toml --workers 2 --dry-run")
     sweep.add_argument("spec", help="a .toml or .yaml sweep specification")
@@ -93,4 +100,4 @@ def add_parsers(sub) -> None:
     sweep.add_argument("--dry-run", action="store_true",
                        help="say what would run, run nothing")
     sweep.add_argument("--no-progress", action="store_true", help="no progress bar")
-    sweep.set_defaults(func=cmd_sweep)
+    sweep.set_defaults(func=_cmd_sweep)

@@ -22,7 +22,11 @@ __all__ = ["Section", "Equation", "Outline", "render_where", "line_pointers", "s
 
 class Section(NamedTuple):
     """A section of a text: ``label`` ("B.3"; "" for an unnumbered one), its heading,
-    and its first and last line (1-based, inclusive)."""
+    and its first and last line (1-based, inclusive).
+
+    >>> Section("B.3", "Technical lemmas", 720, 853).label
+    'B.3'
+    """
 
     label: str
     title: str
@@ -31,7 +35,11 @@ class Section(NamedTuple):
 
 
 class Equation(NamedTuple):
-    """A numbered display: its ``number`` ("31", "7.11") and its lines (1-based)."""
+    """A numbered display: its ``number`` ("31", "7.11") and its lines (1-based).
+
+    >>> Equation("7.11", 357, 357).number
+    '7.11'
+    """
 
     number: str
     first: int
