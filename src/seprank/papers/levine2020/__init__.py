@@ -11,6 +11,8 @@ bounds), :mod:`.binding` (the smallest binding instances of Theorems 3-6) and
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -24,6 +26,7 @@ PAPER = Paper(
     arxiv="2006.12467",
     url="https://arxiv.org/abs/2006.12467",
     note="The bundled text is the arXiv version",
+    outline=OUTLINE,
 )
 
 #: hook name -> "module:function" (seprank.paper_hooks loads it on first use)
