@@ -26,7 +26,7 @@ from math import comb
 
 from seprank_proofs import LEVINE2020
 from seprank_proofs.levine2020.levine_counterexample import thm2_counterexample
-from seprank_proofs.levine2020.levine_proof_displays import lower_bound_displays
+from seprank_proofs.levine2020.levine_residual_displays import lower_bound_displays
 
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.errors import ParameterError

@@ -20,7 +20,7 @@ from fractions import Fraction
 from seprank_proofs import LEVINE2020
 from seprank_proofs.levine2020.l_thm3_thm4 import _binding as _plain_binding
 from seprank_proofs.levine2020.levine_counterexample import thm6_counterexample
-from seprank_proofs.levine2020.levine_proof_displays import thm56_displays
+from seprank_proofs.levine2020.levine_residual_displays import thm56_displays
 
 from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
