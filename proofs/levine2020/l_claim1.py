@@ -5,6 +5,10 @@ eq. (23): for any M and any templates, sep_(I,J)(y) >= rank [[A(y)]]_{I,J}.
 The proof writes y = sum_{nu=1}^K g_nu^I g_nu^J and observes that the
 matricized grid tensor is then sum_nu v_nu u_nu^T (l.636-643).
 
+Why: every lower bound of the paper goes through it. B.2 bounds the separation
+rank from below by the rank of a grid matricization (l.674), and the exact
+ranks of the other checks are grid ranks with templates that certify them.
+
 Computed: functions of known separation rank R, y = sum_{r=1}^R f_r(x_I) g_r(x_J)
 with random integer polynomials f_r, g_r (R is certified exactly as the rank
 of the coefficient matrix, which for a polynomial *is* its separation rank:

@@ -7,6 +7,10 @@ K variables, if rank A(theta) >= r at one theta in R^K or C^K, then
 f = sum_i f_i^2 over all r x r minors f_i and uses that a nonzero polynomial
 vanishes only on a null set.
 
+Why: B.2 shows rank >= ((d, lambda)) at one weight assignment (Lemma 6's, with
+complex weights); Claim 2 turns that into "for all weights but a null set", the
+form in which Theorems 1 and 2 state their lower bounds (l.126-156).
+
 Computed, for one-parameter families A(t) (K = 1), exactly with sympy:
 the generic rank (rank over the field Q(t)); the rank at random rational
 points; the rank-deficient set as the roots of the gcd of the r x r minors

@@ -15,6 +15,10 @@ shallower network's upper bound (Thm 3 / eq. (18)) reaches the deep network's
 lower bound (Thm 1, eq. (7)); for Cor. 2 the least integer beta_2 for which
 the shallow network's certified B.2 rank ((d, 3^(L-2))) exceeds the smaller of
 the deep network's proven upper bounds (Thms 3 and 4).
+
+Why: the corollaries are the paper's conclusions on depth efficiency (sec. 4.1,
+4.2): they are only as strong as Theorems 1 and 2 (L-Thm1, L-Thm2), and these
+checks say which parts of them the theorems carry.
 """
 
 from __future__ import annotations

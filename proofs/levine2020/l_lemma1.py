@@ -9,6 +9,11 @@ The induction (l.339-364) substitutes three copies of Y^L into one layer,
 giving 3 C(L) + 1 = C(L+1) factors M. Corollary 3 (eq. (16)): y^i is a sum over
 j_1..j_C in [N] of g^L(x^i, x^{j_1}, ..., x^{j_C}), one position sum per M.
 
+Why: the upper bounds rest on this form: Theorem 3's proof splits every M-unit
+over the partition (A.2 l.393-397) and Theorem 4's opens eq. (16) coordinate by
+coordinate (A.3 l.437); the chains are also what
+:mod:`seprank.papers.levine2020.chains` builds for those checks.
+
 Computed: (a) the recursion C(L+1) = 3 C(L) + 1 with C(1) = 1 and the closed
 form; (b) a symbolic (sympy) expansion of small networks: every output entry
 is a homogeneous polynomial of degree 3^L and equals the network's exact

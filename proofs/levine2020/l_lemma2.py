@@ -6,6 +6,9 @@ layer's output entries have sep(y_p^i) <= N d_x^4 K^3 / H (l.491). The proof
 (l.493-498) expands eq. (3) over matrix indices (eq. (21)) and multiplies the
 number of summed terms by K^3.
 
+Why: Theorem 5's proof applies it layer by layer along the branches of the
+unraveled residual network (A.4 l.510-518).
+
 Computed: inputs g^j (j = 1..N) that are polynomials of the raw scalar inputs
 x^1..x^N, each entry a sum of K products a_r(x_I) b_r(x_J) of random integer
 polynomials, with its separation rank certified exactly = K (coefficient-matrix

@@ -1,4 +1,9 @@
-"""L-Lemma3: the AM-GM inequality for products of multiset coefficients (levine2020 A.5).
+"""L-Lemma3: the AM-GM inequality for products of multiset coefficients.
+
+Source: levine2020_depth_to_width_self_attention.txt, A.5, Lemma 3 (l.540-548)
+and its proof (l.550-565). Why: Theorem 4's proof bounds its count of separable
+terms with it (the case n = 2, A.3 l.463-465), so an error here would reach
+eq. (19).
 
 Lemma 3 (l.540-548): for integers n >= 1, k >= 1 and r_1..r_k >= 0 with sum M,
 ``prod_j ((n, r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k``.

@@ -1,4 +1,9 @@
-"""L-Lemma4: the multiset coefficient bound ((n, k)) <= (2e(n+k)/n)^n (levine2020 A.5).
+"""L-Lemma4: the multiset coefficient bound ((n, k)) <= (2e(n+k)/n)^n.
+
+Source: levine2020_depth_to_width_self_attention.txt, A.5, Lemma 4 (l.567-569)
+and its proof, a chain through the textbook bound C(N, K) <= (e N/K)^K
+(l.571-576). Why: Theorem 2's upper bound follows from Theorem 4's by this
+lemma (eq. (20), A.3 l.469-476).
 
 Every comparison is exact: e enters only through the certified rational
 enclosure ``S_m < e < S_m + 1/(m! m)`` of :func:`seprank.scalars.enclosures.e_bounds`

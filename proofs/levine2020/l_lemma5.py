@@ -12,6 +12,9 @@ term + Y^L; the proof continues from it, expanding the cubic over E, F, G in
 {X, Y^L - X} (l.594-596, again without + Y^L), substituting the hypothesis
 (l.598-601) and counting "8 terms" (l.603).
 
+Why: Theorem 6 (A.4 l.520-536) counts separable terms through this form of the
+residual network, as Theorem 4 does through Lemma 1's.
+
 Computed exactly (integer inputs): the base case; the printed induction step
 against the residual network (fails: the skip is missing; smallest instance
 below); the corrected step Y^(L+1) = Y^L + f(Y^L) with f(Y^L) = the 8-term sum

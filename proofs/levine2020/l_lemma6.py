@@ -2,6 +2,13 @@
 
 Source: levine2020_depth_to_width_self_attention.txt, B.3, l.720-815 (Lemma 6,
 its assignment l.738-757 and its proof eq. (31)-(54)); used in B.2, l.666-718.
+Why: Lemma 6 is the construction behind the lower bounds of Theorems 1 and 2
+(eq. (24), l.676-680); with L-Omega it gives rank >= ((d, 3^(L-2))).
+
+Layout: one step function per printed formula (``_step_*``), the check
+``l_lemma6`` the list of them; the network evaluation they share (the rows V,
+the network and templates with a chosen set of corrections, the fit of the
+constant, the smallest failing instance) is :mod:`.lemma6_evaluation`.
 
 What is checked. The network of eq. (3) is built with the weights of l.740-746
 and the M+1 templates of l.750-752 over Q(i), V having exactly l2-normalized

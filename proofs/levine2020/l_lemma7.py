@@ -1,4 +1,7 @@
-"""L-Lemma7: a unique top-degree permutation makes det A a nonzero polynomial (levine2020 B.3).
+"""L-Lemma7: a unique top-degree permutation makes det A a nonzero polynomial.
+
+Source: levine2020_depth_to_width_self_attention.txt, B.3, Lemma 7 (l.817-824).
+Why: B.2 needs det A(Omega) != 0 for all but finitely many Omega (l.718).
 
 Lemma 7 (l.817-824), in our words: let A be an N x N matrix whose entries are
 polynomials in one variable x, and write det A = sum_sigma sgn(sigma) p_sigma(x)

@@ -1,4 +1,8 @@
-"""L-Lemma8: the vector rearrangement inequality (levine2020 B.3, Lemma 8).
+"""L-Lemma8: the vector rearrangement inequality.
+
+Source: levine2020_depth_to_width_self_attention.txt, B.3, Lemma 8
+(l.825-852). Why: it makes the identity the unique top-degree permutation of
+det A(Omega), which Lemma 7 and B.2 need (l.716-718).
 
 Lemma 8 (l.825-832): for N pairwise different vectors with non-negative
 entries, every permutation sigma other than the identity has

@@ -4,6 +4,10 @@ Source: levine2020_depth_to_width_self_attention.txt, sec. 2.2, eq. (3),
 l.71-75 (the layer), l.75-77 (depth by composition), l.81 (4LH weight matrices),
 and A.4, fig. 5, l.478-484 (the residual variant).
 
+Why: every other check of the paper evaluates this network (through
+:class:`seprank.models.SelfAttentionNetwork`), so its evaluator is checked
+against the printed definition first, over every domain the checks use.
+
 Steps: the vectorized evaluator against a literal transcription of eq. (3)
 (rational and Gaussian weights, d_a = d_x/H and other d_a); a hand-worked case
 showing unnormalized, unscaled scores; depth = composition of layers;

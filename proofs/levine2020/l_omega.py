@@ -6,6 +6,9 @@ d = (d_x - H)/2 and lambda = 3^(L-2), the rows of V are the vectors
 lambda, each divided by its norm; the claim is that (V V^T)^(Hadamard lambda)
 has full rank n for every Omega outside a finite set.
 
+Why: with Lemma 6 it gives the rank ((d, 3^(L-2))) of a grid sub-matrix, the
+lower bound of Theorems 1 and 2 (eq. (24), l.674-690).
+
 Steps: the construction; row scaling (normalization) does not change the rank;
 the multinomial expansion G = A diag(multinomials) A^T on small cases; exact
 full rank on a ladder of (d, lambda) (certified, kinds stated); the determinant

@@ -4,6 +4,9 @@ Source: levine2020_depth_to_width_self_attention.txt, sec. 3, Proposition 1
 (l.106-112), proved in App. C (Claim 3, l.854-889); the lecture notes repeat
 it as Proposition 7.1 (tensors_for_dl_theory_chapter7.txt l.268-305).
 
+Why: the paper states its bounds for one balanced partition and uses this
+proposition to speak of "the" separation rank of y_p^i (sec. 3, l.106-112).
+
 The proof: y_p^i (output at position i) is unchanged when the *other*
 positions are permuted, because every other position enters only through the
 sums over j_1, ..., j_C of eq. (4); w.l.o.g. both partitions put i on their

@@ -1,5 +1,10 @@
 """L-Thm1 and L-Thm2: the two-regime bounds of levine2020 sec 4 and B.2's multiset bound.
 
+Source: levine2020_depth_to_width_self_attention.txt, sec. 4 (Theorem 1
+l.126-132, Theorem 2 l.150-156), A.2-A.3 (the upper bounds' proofs) and B.2
+(l.666-718, the lower bounds). Why: these are the paper's main results, the
+depth-to-width regimes that Corollaries 1 and 2 draw on.
+
 Theorem 1 (l.126-132), regime ``3^L < d_x``:
 ``3^{L-2} (log_3(d_x - H) + a) <= log_3 sep <= (3^L - 1)/2 log_3(d_x + H)``,
 ``a = -L + 2 - log_3 2``, with the remark that ``log_3(d_x - H) + a > 0``.

@@ -13,6 +13,11 @@ rank(C), the separation rank (see seprank.constructions.known_seprank). The
 grid cap M^(N/2) is recorded next to each rank; by construction it is at least
 the number of monomials of a side, so the ranks are not capped by the grid.
 The bounds come from seprank.papers.levine2020.bounds (exact ints / Fractions).
+
+Why: Theorems 3 and 4 are the upper bounds behind Theorems 1 and 2 (eq. (18)
+l.422, eq. (20) l.469-476). Each check first runs the steps of its proof's
+displays (:mod:`.levine_proof_displays`); L-Thm4 ends with the one-hot family
+that decides eq. (19) (:mod:`.levine_counterexample`).
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ Theorem 6 (l.520-536): sep <= d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^d_x.
 Computed: exact separation ranks of y_1^1 of random residual networks
 (x^{l+1} = x^l + f_l(x^l)) over all balanced partitions, certified as for
 L-Thm3 (seprank.constructions.known_seprank.network_sep_ranks).
+
+Why: the paper says its analysis carries over to residual networks (A.4
+l.478-484, l.508). Each check first runs the steps of its proof's displays
+(:mod:`.levine_residual_displays`); L-Thm6 ends with the one-hot family
+(:mod:`.levine_counterexample`).
 """
 
 from __future__ import annotations

@@ -53,6 +53,15 @@ _RES_FAST = [(2, 2, 1, 2, 41), (2, 2, 2, 2, 42), (1, 3, 1, 2, 43)]  # (L, d_x, H
 _RES_FULL = _RES_FAST + [(2, 2, 1, 4, 44), (3, 1, 1, 2, 45)]
 
 
+def _lemma2_layers(rng):
+    """Per case of _L2_CASES: (d_x, H, N, seed, one-layer network, input X, G = X^T), the
+    input drawn from ``rng`` when the case is reached."""
+    for d_x, H, N, seed in _L2_CASES:
+        net = random_network(1, d_x, H, seed)
+        X = rational_input(rng, N, d_x)
+        yield d_x, H, N, seed, net, X, np.asarray(X, dtype=object).T
+
+
 def _step_eq21(ctx, rng):
     """Eq. (21): the layer of eq. (3) written over matrix indices."""
     with ctx.step("Eq. (21) (Lemma 2, l.496): y^i_p = sum_h sum_{a1..a6, j} W^O_{p a1} W^V_{a1 "
@@ -60,10 +69,7 @@ def _step_eq21(ctx, rng):
                   "layer of eq. (3) on the columns of G (exact, random rational G)",
                   source=SRC.cite("A.4 eq. (21) l.496")) as s:
         rows = []
-        for d_x, H, N, seed in _L2_CASES:
-            net = random_network(1, d_x, H, seed)
-            X = rational_input(rng, N, d_x)
-            G = np.asarray(X, dtype=object).T
+        for d_x, H, N, seed, net, X, G in _lemma2_layers(rng):
             out = net.evaluate([X])[0]
             for i in range(N):
                 for p in range(d_x):
@@ -80,10 +86,7 @@ def _step_eq21_regrouped(ctx, rng):
                   "of three input entries (each of sep rank <= K^3), and N d_x^3 <= N d_x^4/H",
                   source=SRC.cite("A.4 l.491-498")) as s:
         rows = []
-        for d_x, H, N, seed in _L2_CASES:
-            net = random_network(1, d_x, H, seed)
-            X = rational_input(rng, N, d_x)
-            G = np.asarray(X, dtype=object).T
+        for d_x, H, N, _seed, net, X, G in _lemma2_layers(rng):
             val, count = idl.lemma2_regrouped(net, 0, G, 0, 0)
             s.require(val == net.evaluate([X])[0, 0, 0], "the regrouped sum differs", d_x=d_x)
             s.require(count == N * d_x ** 3 <= N * d_x ** 4 // H, "count", count=count)
