@@ -27,8 +27,8 @@ det A(B) determines all c_j as its balanced base-B digits. One exact
 determinant of an integer matrix (python-flint ``fmpz_mat.det``) gives the whole
 polynomial; it is cross-checked by exact determinants at other integer points
 (:func:`check_polynomial_at_points`) and, for n <= 8, by the Leibniz sum itself
-(:func:`omega_det_leibniz`). Timings (2 cores): n = 35 in 0.02 s, n = 56 in
-0.15 s, (d, lambda) = (3, 9) (n = 55, degree 2475) in about 12 s.
+(:func:`omega_det_leibniz`). Its timings: ``benchmarks/omega_polynomial.py``
+and ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
