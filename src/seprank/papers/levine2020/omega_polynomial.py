@@ -1,5 +1,10 @@
 """det A(Omega) as an exact integer polynomial (levine2020 B.2, l.666-718; Lemmas 7-8).
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, B.2 (l.714-718) and B.3
+(Lemmas 7-8, l.817-852). Why: B.2's lower bound needs det A(Omega) != 0; with the
+whole polynomial in hand the checks L-Omega and L-Lemma7 read off its degree, its
+leading coefficient and its finitely many bad Omega exactly.
+
 The matrix. Index rows and columns by the compositions q_1, ..., q_n of lambda
 into d non-negative parts (n = ((d, lambda)), in the order of
 :func:`seprank.combinatorics.compositions`) and set
