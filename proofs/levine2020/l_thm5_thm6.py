@@ -97,14 +97,8 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, **kw):
     return _plain_binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=True, **kw)
 
 
-@paper_check(LEVINE2020, "L-Thm5", "Theorem 5: residual networks, log_3 sep <= L log_3 L + "
-                                   "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
-             where="A.4 l.500-518", claim_where="A.4 l.500-506", depends=("L-net", "L-Lemma2"),
-             kind="theorem", main_result=True,
-             statement="Theorem 5 (residual): log_3 sep <= L log_3 L + "
-                       "(4 log_3 d_x + log_3 N - log_3 H) C(L)")
-def l_thm5(ctx):
-    thm56_displays(ctx, part=5)
+def _step_exact_form(ctx):
+    """Step: the exact form L^L (N d_x^4/H)^C(L) is 3^(the printed bound)."""
     with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
                   "log_3 lies in the arb ball of the printed expression",
                   source=SRC.cite("A.4 Theorem 5 l.506")) as s:
@@ -118,11 +112,17 @@ def l_thm5(ctx):
             s.require(ok, "exact form disagrees with the printed log bound", case=rows[-1])
         s.record(cases=rows)
 
+
+def _step_thm5_exact_ranks(ctx):
+    """Step: exact ranks of residual networks beside the printed bound."""
     with ctx.step("Exact separation ranks of residual networks never exceed the printed "
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (nor the proof's product and recursion "
                   "bounds, which are larger)", source=SRC.cite("A.4 Theorem 5 l.502-506")) as s:
         _ranks_below(ctx, s, _thm5_bounds, "printed bound")
 
+
+def _step_thm5_binding(ctx):
+    """Step: the same at the smallest binding N."""
     with ctx.step("Binding instances: at the smallest N whose size cap reaches the printed "
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (it grows with N), the exact separation "
                   "rank of random and structured residual networks stays <= it; rank/bound "
@@ -133,6 +133,9 @@ def l_thm5(ctx):
                  [(1, 1, 1), (1, 2, 2), (1, 2, 1), (1, 4, 4), (2, 1, 1), (2, 2, 2)],
                  depends_on_N=True, N_max=64)
 
+
+def _step_printed_product_recursion(ctx):
+    """Step: the printed bound, the proof's product and its recursion compared."""
     with ctx.step("Where the printed bound, the proof's final product (l.518) and the proof's "
                   "own recursion (l.512-516: S_l <= (N d_x^4/H) (l S_{l-1})^3, sep <= (L+1) S_L) "
                   "differ (observation): the printed L^L is below the product's (L+1)! for "
@@ -156,9 +159,23 @@ def l_thm5(ctx):
         s.require(rows[0]["printed_factor_L^L"] < rows[0]["product_factor_(L+1)!"],
                   "expected the printed factor below the proof's at L = 1", rows=rows)
 
+
+@paper_check(LEVINE2020, "L-Thm5", "Theorem 5: residual networks, log_3 sep <= L log_3 L + "
+                                   "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
+             where="A.4 l.500-518", claim_where="A.4 l.500-506", depends=("L-net", "L-Lemma2"),
+             kind="theorem", main_result=True,
+             statement="Theorem 5 (residual): log_3 sep <= L log_3 L + "
+                       "(4 log_3 d_x + log_3 N - log_3 H) C(L)")
+def l_thm5(ctx):
+    thm56_displays(ctx, part=5)
+    _step_exact_form(ctx)
+    _step_thm5_exact_ranks(ctx)
+    _step_thm5_binding(ctx)
+    _step_printed_product_recursion(ctx)
+
     # -- outcome (seprank.proof.claims) --
     # The l.512-518 failure is recorded once, by the verified proof-error of the step
-    # "l.516-518 AS PRINTED" (thm56_displays); the comparison step above is an observation.
+    # "l.516-518 AS PRINTED" (thm56_displays); the comparison step is an observation.
     from seprank_proofs._verdicts import bound_instances
     info = bound_instances(ctx, "Exact separation ranks of residual networks", "thm5_printed")
     ctx.conclude("holds", "proof", "repaired argument (the Gram count chain): y^(i) = G_L(S) "
@@ -175,7 +192,7 @@ def l_thm5(ctx):
              where="A.4 l.520-536", claim_where="A.4 l.520-528", depends=("L-net", "L-Lemma5"),
              kind="theorem", main_result=True,
              statement="Theorem 6 (residual): sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) "
-                        "(2C(L)/d_x + 1)^d_x")
+                       "(2C(L)/d_x + 1)^d_x")
 def l_thm6(ctx):
     thm56_displays(ctx, part=6)
     with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 6's "
