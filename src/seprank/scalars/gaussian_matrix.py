@@ -19,8 +19,13 @@ import flint
 import numpy as np
 
 from seprank.errors import InputError, ParameterError
-from seprank.scalars.gaussian import GaussianRational, _as_fraction, as_gaussian, sqrt_minus_one
-from seprank.scalars.gaussian import I  # noqa: F401  (the imaginary unit of the examples)
+from seprank.scalars.gaussian import (
+    GaussianRational,
+    I,  # noqa: F401  (the imaginary unit of the examples)
+    _as_fraction,
+    as_gaussian,
+    sqrt_minus_one,
+)
 from seprank.scalars.primes import require_prime
 
 __all__ = ["GaussianMatrix"]
