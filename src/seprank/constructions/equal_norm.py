@@ -128,7 +128,7 @@ class _WorkLimit(Exception):
 
 def points_of_norm(c: int, d: int, *, positive: bool = True, work_limit: int | None = None
                    ) -> tuple[list[tuple[int, ...]], int]:
-    """All integer points x in Z^d with ``|x|^2 = c`` and every coordinate >= 1 (>= 0 if not positive).
+    """All integer points x in Z^d with ``|x|^2 = c``, each coordinate >= 1 (>= 0 if not positive).
 
     Depth-first search over the coordinates; the last coordinate is solved for
     exactly (``math.isqrt``). Returns ``(points, work)`` with ``work`` the number
