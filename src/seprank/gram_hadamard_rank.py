@@ -210,7 +210,7 @@ def _integer_rows(rows: list[list[int | Fraction]]) -> tuple[list[list[int]], bo
 # ------------------------------------------------------------------ memory
 
 def memory_estimate(n: int, d: int, lam: int, max_abs: int) -> dict[str, int]:
-    """Bytes each path needs for an n x n G from V with d columns, entries |v| <= max_abs.
+    """Bytes each path needs for an n x n G from V with d columns, entries ``|v| <= max_abs``.
 
     ``mod_p``: float64 residues of G and the modular engine's workspace (32 n^2).
     ``exact``: G's big integers twice (the object array and the ``fmpz_mat``),

@@ -1,7 +1,7 @@
 """Rank certificates: small objects that prove a bound and can be re-checked.
 
 * :class:`LowerBoundCertificate`: a prime p and index sets R (rows), C
-  (columns) with |R| = |C| = r such that det A[R, C] != 0 mod p. For a matrix
+  (columns) with ``|R| = |C| = r`` such that det A[R, C] != 0 mod p. For a matrix
   over Q (rows cleared of denominators) a minor that is nonzero mod p is a
   nonzero integer, so rank_Q(A) >= r.
 * :class:`UpperBoundCertificate`: k integer vectors in the kernel of A (right

@@ -5,21 +5,21 @@ Every computation returns a JSON-able dict. Ranks carry their answer kind
 as :class:`seprank.RankResult` does; nothing here turns a bound into an
 exact value.
 
-=================  =====================================================================
-``hadamard_rank``  rank over Q of G = (U U^T)^(Hadamard lam), U the Omega rows of
-                   levine2020 A.3 (l.526) or random integer rows; beside it the bound
-                   ((d, lam)) = C(d+lam-1, lam) (DESIGN.md, "Sizes that matter").
-``grid_rank``      rank of a random network's grid matricization (levine2020 eq. (3),
-                   Sec. 7), with the Theorem 3 and 4 bounds.
-``lemma6``         levine2020 Lemma 6's identity, printed or corrected assignment,
-                   exactly over Q(i).
-``float_vs_exact`` the same G: its exact rank beside numpy's float64 rank of the
-                   correctly rounded G and of the row-normalized G (float estimates),
-                   and whether each float rank is wrong.
-``check``          one registered proof check (mission-map id), fast or full tier.
-``separation_rank`` the separation rank of y_1^1 of a random or structured eq. (3) network
-                   (:func:`seprank.separation_rank`), with the bounds that apply.
-=================  =====================================================================
+===================  =====================================================================
+``hadamard_rank``    rank over Q of G = (U U^T)^(Hadamard lam), U the Omega rows of
+                     levine2020 A.3 (l.526) or random integer rows; beside it the bound
+                     ((d, lam)) = C(d+lam-1, lam) (DESIGN.md, "Sizes that matter").
+``grid_rank``        rank of a random network's grid matricization (levine2020 eq. (3),
+                     Sec. 7), with the Theorem 3 and 4 bounds.
+``lemma6``           levine2020 Lemma 6's identity, printed or corrected assignment,
+                     exactly over Q(i).
+``float_vs_exact``   the same G: its exact rank beside numpy's float64 rank of the
+                     correctly rounded G and of the row-normalized G (float estimates),
+                     and whether each float rank is wrong.
+``check``            one registered proof check (mission-map id), fast or full tier.
+``separation_rank``  the separation rank of y_1^1 of a random or structured eq. (3) network
+                     (:func:`seprank.separation_rank`), with the bounds that apply.
+===================  =====================================================================
 
 The command-line ``grid-rank`` and ``lemma6`` commands call the same functions.
 """

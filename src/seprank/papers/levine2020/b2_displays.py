@@ -58,7 +58,7 @@ def hadamard_power_terms(V, lam: int) -> tuple[np.ndarray, np.ndarray, int]:
 def multinomial_expansion_is_identity(d: int, lam: int) -> bool:
     """Eq. (26)-(27) as a polynomial identity in 2d symbols (sympy expansion).
 
-    (sum_r v_r w_r)^lam - sum_{|k| = lam} multinomial(k) prod v_r^k_r prod w_r^k_r
+    ``(sum_r v_r w_r)^lam - sum_{|k| = lam} multinomial(k) prod v_r^k_r prod w_r^k_r``
     expands to 0.
 
     >>> multinomial_expansion_is_identity(2, 3)
