@@ -30,14 +30,16 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
-from math import prod
 
 import numpy as np
 import sympy
 from seprank_proofs import WIES2021
+from seprank_proofs.wies2021.one_hot_steps import (
+    moment_jacobian_has_full_rank,
+    one_hot_closed_form_and_ranks,
+)
 from seprank_proofs.wies2021.w_thm3_thm4 import vocab_case
 
-import seprank
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import VocabularyEmbedding
 from seprank.network_theory.exponent_growth import (
@@ -52,9 +54,7 @@ from seprank.network_theory.exponent_growth import (
 from seprank.network_theory.moment_form import moment_bound, moment_form_output
 from seprank.network_theory.one_hot import (
     exponents_by_layer,
-    moment_jacobian_rank,
     monomial_exponents,
-    monomial_network,
     monomial_sep,
     shift_schedule,
 )
@@ -79,11 +79,6 @@ BIND_FULL = BIND_FAST + [(2, 2, 1, 6, 4, 1, 0), (1, 3, 3, 8, 4, 2, 0), (2, 2, 1,
                          (1, 4, 2, 10, 2, 3, 0)]
 
 SPLIT_N = 40
-#: (s, L, N, output coordinate p) for exact value-matrix ranks of the one-hot family
-MONO_RANK = [(2, 2, 4, 0), (3, 2, 6, 2)]
-MONO_RANK_FULL = MONO_RANK + [(2, 3, 4, 1), (2, 3, 6, 0)]
-#: (s, L, N) for the closed form against the network at a rational point
-MONO_IDENTITY = [(3, 3, 6), (4, 4, 8), (8, 9, 16)]
 
 CLAIM = Claim(
     "theorem",
@@ -119,8 +114,8 @@ def w_thm1(ctx):
     _moment_bound_against_exact_ranks(ctx, err)
     _moment_bound_below_eq9_for_small_s_or_L(ctx)
     _patch_splitting_partition_grows_with_N(ctx)
-    _one_hot_closed_form_and_ranks(ctx)
-    _moment_jacobian_has_full_rank(ctx)
+    one_hot_closed_form_and_ranks(ctx)
+    moment_jacobian_has_full_rank(ctx)
     _one_hot_layer_recursion(ctx)
     _every_exponent_grows(ctx)
     _moment_entries_independent(ctx)
@@ -364,42 +359,6 @@ def _patch_splitting_partition_grows_with_N(ctx):
                       instance=inst, anchor="Theorem 1")
 
 
-def _one_hot_closed_form_and_ranks(ctx):
-    with ctx.step("structured weights, closed form: one-hot 1-dimensional heads (d_x = H = s, "
-                  "d_a = 1; head a of layer l reads channels (b, c) = (a, a + delta_l)) keep the "
-                  "moment form diagonal, so y_p^i = x^i_p prod_{b<=c} S_bc^{e_bc} with integer "
-                  "exponents; sep = prod (e_bc + 1) when the entries of S^P and S^Q are "
-                  "algebraically independent. Checked: the closed form equals the network exactly "
-                  "at rational points (up to s = 8, L = 9), and the exact rank of value matrices "
-                  "on random P- and Q-points equals prod (e + 1) at small sizes",
-                  source=PAPER.cite("eq. (5) l.108; A.3 eq. (11) l.455"), corrected=True) as s:
-        s.set_scope("sizes", "closed form s <= 8, L <= 9; ranks s <= 3, L <= 3" if ctx.full
-                    else "closed form s <= 8, L <= 9; ranks s <= 3, L <= 2")
-        rows, bad = [], None
-        for sv, L, N, p in (MONO_RANK_FULL if ctx.full else MONO_RANK):
-            inst = _monomial_rank(sv, L, N, p, seed=SEED)
-            rows.append(inst)
-            if inst["rank"] != inst["prod(e+1)"]:
-                bad = bad or inst
-        ident = [_monomial_identity(sv, L, N, seed=SEED) for sv, L, N in MONO_IDENTITY]
-        s.record(ranks=rows, identities=ident)
-        s.require(bad is None, "a value-matrix rank differs from prod(e+1)", counterexample=bad)
-        s.require(all(r["closed_form_equals_network"] for r in ident),
-                  "the closed form differs from the network")
-
-
-def _moment_jacobian_has_full_rank(ctx):
-    with ctx.step("certificate for prod (e + 1): the Jacobian of the s(s+1)/2 entries of "
-                  "S^P = sum_{j in P} x^j x^j^T w.r.t. the inputs in P has exact rank s(s+1)/2 "
-                  "at a rational point when |P| = s (s <= 10), so the entries are algebraically "
-                  "independent (Jacobian criterion) and the P-side and Q-side monomials are "
-                  "linearly independent", source=PAPER.cite("sec. 3 l.120-124"),
-                  corrected=True, scope="sizes", sizes="s <= 10") as s:
-        jac = {sv: moment_jacobian_rank(sv, sv, seed=SEED) for sv in range(1, 11)}
-        s.record(jacobian_ranks=jac)
-        s.require(all(jac[sv] == sv * (sv + 1) // 2 for sv in jac), "Jacobian rank deficient")
-
-
 def _one_hot_layer_recursion(ctx):
     with ctx.step("all sizes, one layer of the family: a head with W^Q = e_a^T, W^K = e_c^T, "
                   "W^V = e_b^T, W^O = e_a adds to channel a the value y^i_a sum_j y^j_b y^j_c; "
@@ -540,35 +499,6 @@ def _exponents_by_layer(sv, sched):
     """The exponents of monomial_exponents after each prefix of the schedule (one pass)."""
     for g in exponents_by_layer(sv, sched):
         yield [dict(e) for e in g]
-
-
-def _monomial_rank(sv, L, N, p, seed):
-    """Exact rank of [y_p^1(P-point a, Q-point b)] for the one-hot family, K > prod(e+1)."""
-    sched = shift_schedule(sv, L)
-    ex = monomial_exponents(sv, sched)[p]
-    want = monomial_sep(ex)
-    net = monomial_network(sv, sched)
-    rng = random.Random(seed)
-    K, half = want + 4, N // 2
-    pts = [[[rng.randint(-60, 60) for _ in range(sv)] for _ in range(half)] for _ in range(2 * K)]
-    X = np.array([pts[a] + pts[K + b] for a in range(K) for b in range(K)], dtype=object)
-    out = net.evaluate(X, "ZZ")
-    A = [[out[a * K + b, 0, p] for b in range(K)] for a in range(K)]
-    return {"s": sv, "L": L, "N": N, "p": p + 1, "exponents": {str(k): v for k, v in ex.items()},
-            "prod(e+1)": want, "K": K, "rank": seprank.rank(A, "exact").value}
-
-
-def _monomial_identity(sv, L, N, seed):
-    """Network output at position 1 against x_p prod S^e, exactly, at a rational point."""
-    sched = shift_schedule(sv, L)
-    ex = monomial_exponents(sv, sched)
-    rng = random.Random(seed)
-    X = [[Fraction(rng.randint(-3, 3), rng.randint(1, 2)) for _ in range(sv)] for _ in range(N)]
-    out = monomial_network(sv, sched).evaluate([X], "QQ")
-    S = np.array(X, dtype=object).T.dot(np.array(X, dtype=object))
-    ok = all(out[0, 0, p] == X[0][p] * prod(S[b][c] ** e for (b, c), e in ex[p].items())
-             for p in range(sv))
-    return {"s": sv, "L": L, "N": N, "closed_form_equals_network": ok}
 
 
 def _symbolic_network(net, X, position):

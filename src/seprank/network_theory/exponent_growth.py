@@ -13,10 +13,10 @@ module holds that argument as symbolic computations whose sizes (s, N, L) are sy
    E' >= (2I + P) E entrywise (P the cyclic shift), the first floor(s/2) + 1 layers introduce
    every unordered pair {b, c} (min(delta, s - delta) <= floor(s/2));
 3. :func:`shift_power_facts`: (2I + P)^n = sum_j C(n, j) 2^(n-j) P^j (binomial theorem,
-   I and P commute; its inductive step, Pascal's rule, symbolic), so (2I + P)^(s-1) >= J (every cyclic shift P^j, j < s, occurs with a
-   coefficient >= 1) and the rows of (2I + P)^m sum to 3^m ((2I + P) 1 = 3 . 1);
-   hence every exponent after L layers is >= 3^(L - floor(s/2) - s)
-   (:func:`exponent_lower_bound`);
+   I and P commute; its inductive step, Pascal's rule, symbolic), so (2I + P)^(s-1) >= J
+   (every cyclic shift P^j, j < s, occurs with a coefficient >= 1) and the rows of
+   (2I + P)^m sum to 3^m ((2I + P) 1 = 3 . 1); hence every exponent after L layers is
+   >= 3^(L - floor(s/2) - s) (:func:`exponent_lower_bound`);
 4. :func:`moment_map_is_submersive`: the differential of X -> X^T X at X = I is
    dX -> dX^T + dX, onto the symmetric matrices (symbolic size s), so the s(s+1)/2
    entries of S^P are algebraically independent when |P| >= s (Jacobian criterion);
