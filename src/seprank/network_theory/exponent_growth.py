@@ -42,10 +42,11 @@ __all__ = [
     "rate_beats_every_polylog",
     "exponent_lower_bound",
     "family_log3_lower_bound",
+    "delta_sum",
 ]
 
 
-def _in_range(expr: sp.Expr, indices: list, size: sp.Symbol) -> sp.Expr:
+def _in_range(expr: sp.Expr, indices: list, size: sp.Expr) -> sp.Expr:
     """Piecewise((f, cond), (0, True)) -> f where cond only says 1 <= u <= size, u in indices.
 
     A KroneckerDelta sum over t = 1..size evaluates to such a Piecewise; every channel
@@ -61,6 +62,22 @@ def _in_range(expr: sp.Expr, indices: list, size: sp.Symbol) -> sp.Expr:
         return value if all(p in allowed or p is sp.true for p in parts) else pw
 
     return expr.replace(lambda e: isinstance(e, sp.Piecewise), first_branch)
+
+
+def delta_sum(expr: sp.Expr, index: sp.Symbol, size: sp.Expr, in_range: list) -> sp.Expr:
+    """sum_{index = 1}^{size} expr, evaluated by sympy, for ``in_range`` indices in [1, size].
+
+    ``expr`` contains KroneckerDelta(u, index) for some u of ``in_range``; the sum picks the
+    term index = u, valid because u lies in [1, size] (the hypothesis the caller states).
+
+    Examples
+    --------
+    >>> t, a, s = sp.symbols("t a s", integer=True, positive=True)
+    >>> y = sp.IndexedBase("y")
+    >>> delta_sum(sp.KroneckerDelta(a, t) * y[t], t, s, [a])
+    y[a]
+    """
+    return _in_range(sp.Sum(expr, (index, 1, size)).doit(), in_range, size)
 
 
 def one_hot_layer_identity() -> dict[str, Any]:
