@@ -33,6 +33,8 @@ __all__ = [
     "lemma7_token_counts",
     "lemma7_u",
     "grid_matrix_factorizes",
+    "binomial_factor_bound",
+    "embedding_identities",
 ]
 
 _INT = {"integer": True}
@@ -267,3 +269,51 @@ def grid_matrix_factorizes() -> dict[str, Any]:
     want = sp.Sum(U[a, r] * V[b, r], (r, 0, R - 1))
     return {"holds": bool(entry.dummy_eq(want)), "entry": str(want),
             "sizes": "symbolic R, numbers of row and column templates"}
+
+
+def binomial_factor_bound() -> dict[str, Any]:
+    """C(N, K) >= (N/K)^K (Lemma 4's proof, l.570) for every 1 <= K <= N, symbolically.
+
+    C(N, K) = prod_{i<K} (N - i)/(K - i) (sympy checks the quotient of consecutive
+    terms, C(N, K+1)/C(N, K) = (N - K)/(K + 1)), and each factor is >= N/K because
+    K (N - i) - N (K - i) = i (N - K) >= 0 for 0 <= i < K <= N. With N = n + k - 1,
+    K = n - 1 this is ((n, k)) = C(n+k-1, n-1) >= ((n+k-1)/(n-1))^(n-1), n >= 2.
+
+    Examples
+    --------
+    >>> binomial_factor_bound()["holds"]
+    True
+    """
+    N, K, i = sp.symbols("N K i", integer=True, nonnegative=True)
+    ratio = sp.combsimp(sp.binomial(N, K + 1) / sp.binomial(N, K))
+    step_ok = sp.simplify(ratio - (N - K) / (K + 1)) == 0
+    slack = sp.factor(K * (N - i) - N * (K - i))
+    return {"holds": bool(step_ok and sp.simplify(slack - i * (N - K)) == 0),
+            "consecutive_ratio": str(ratio), "factor_slack": str(slack),
+            "sizes": "symbolic N, K, i"}
+
+
+def embedding_identities() -> dict[str, Any]:
+    """eqs. (1)-(4) for every size: one-hot tokens read a column; a patch is one index.
+
+    eq. (1): (M_V w^i)_p = sum_t (M_V)_{p,t} [t = w_i] = (M_V)_{p, w_i} (KroneckerDelta sum,
+    symbolic V). eq. (2) -> eq. (4): sum_{j=1}^{k} sum_{c=1}^{d_in} W_{j,p,c} x^{k(i-1)+j}_c
+    is sum_{sigma=1}^{k d_in} tilde W_{p,sigma} z_sigma with sigma = k(c-1) + j (the pair
+    (j, c) read back by :func:`division_lemma`, D = k), z the stacked patch: a reindexing of
+    a finite sum by a bijection; sympy checks that sigma - 1 = k(c-1) + (j-1) is the division
+    of sigma - 1 by k with remainder j - 1 < k.
+
+    Examples
+    --------
+    >>> embedding_identities()["holds"]
+    True
+    """
+    p, t, V, w = sp.symbols("p t V w", **_POS)
+    M = sp.IndexedBase("M_V")
+    column = delta_sum(sp.KroneckerDelta(w, t) * M[p, t], t, V, [w])
+    j, c, k = sp.symbols("j c k", **_POS)
+    sigma = k * (c - 1) + j
+    split_ok = sp.expand((sigma - 1) - (k * (c - 1) + (j - 1))) == 0
+    return {"holds": bool(column == M[p, w] and split_ok and division_lemma()["holds"]),
+            "one_hot_column": str(column), "patch_index": "sigma = k (c - 1) + j",
+            "sizes": "symbolic V, k, d_input"}
