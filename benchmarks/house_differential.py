@@ -21,6 +21,12 @@ Usage::
     python benchmarks/house_differential.py --out /tmp/after      # on the new code
     python benchmarks/house_differential.py --compare /tmp/before /tmp/after
     python benchmarks/house_differential.py --compare /tmp/before /tmp/after --ignore-paper-keys
+    python benchmarks/house_differential.py --compare /tmp/before /tmp/after --ignore citation
+
+``--ignore KEY`` (repeatable) forgives a key that the AFTER side adds to an object whose
+BEFORE side lacks it (e.g. ``citation``, which the report adds beside each ``source``
+and erratum ``location``): such a key is not a difference; a key of that name present on
+both sides is still compared, and one the AFTER side lost is still a difference.
 """
 
 from __future__ import annotations
@@ -183,21 +189,23 @@ def _dump(path: Path, obj) -> None:
     path.write_text(json.dumps(obj, indent=1, sort_keys=True, default=str) + "\n")
 
 
-def _diff(a, b, where="", out=None):
+def _diff(a, b, where="", out=None, ignore=frozenset()):
     out = [] if out is None else out
     if type(a) is not type(b):
         out.append(f"{where}: {a!r:.120} != {b!r:.120}")
     elif isinstance(a, dict):
         for k in sorted(set(a) | set(b)):
+            if k not in a and k in ignore:
+                continue  # a key the after side adds, forgiven by --ignore
             if k not in a or k not in b:
                 out.append(f"{where}/{k}: only in {'after' if k in b else 'before'}")
             else:
-                _diff(a[k], b[k], f"{where}/{k}", out)
+                _diff(a[k], b[k], f"{where}/{k}", out, ignore)
     elif isinstance(a, list):
         if len(a) != len(b):
             out.append(f"{where}: length {len(a)} != {len(b)}")
         for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            _diff(x, y, f"{where}[{i}]", out)
+            _diff(x, y, f"{where}[{i}]", out, ignore)
     elif a != b:
         out.append(f"{where}: {a!r:.120} != {b!r:.120}")
     return out
@@ -230,13 +238,14 @@ def _drop_paper_keys(before: dict, after: dict) -> list[str]:
     return out
 
 
-def compare(before: Path, after: Path, ignore_paper_keys: bool = False) -> int:
+def compare(before: Path, after: Path, ignore_paper_keys: bool = False,
+            ignore: tuple[str, ...] = ()) -> int:
     total = 0
     for name in ("prove.json", "sep_rank.json", "rank.json"):
         a = json.loads((before / name).read_text())
         b = json.loads((after / name).read_text())
         notes = _drop_paper_keys(a, b) if ignore_paper_keys and name == "prove.json" else []
-        diffs = notes + _diff(a, b, name)
+        diffs = notes + _diff(a, b, name, ignore=frozenset(ignore))
         total += len(diffs)
         print(f"{name}: {len(diffs)} differences")
         for line in diffs[:40]:
@@ -253,13 +262,17 @@ def main(argv=None) -> int:
                     help="with --compare: ignore what report schema 3 adds to a schema-2 "
                     "prove.json (each check's paper, the papers, the version), after checking "
                     "that each paper is the one the check id's prefix implied")
+    ap.add_argument("--ignore", action="append", default=[], metavar="KEY",
+                    help="with --compare: a key the AFTER side adds to an object that lacks "
+                    "it on the BEFORE side is not a difference (repeatable; e.g. citation)")
     ap.add_argument("--prime-seed", type=int, default=20261125,
                     help="seed of the random primes (default 20261125)")
     ap.add_argument("--only", choices=("prove", "sep_rank", "rank"), action="append",
                     help="write only these corpora (repeatable)")
     args = ap.parse_args(argv)
     if args.compare:
-        return compare(*args.compare, ignore_paper_keys=args.ignore_paper_keys)
+        return compare(*args.compare, ignore_paper_keys=args.ignore_paper_keys,
+                       ignore=tuple(args.ignore))
     if args.out is None:
         ap.error("give --out DIR or --compare BEFORE AFTER")
     args.out.mkdir(parents=True, exist_ok=True)

@@ -32,7 +32,7 @@ from seprank.proof import (
     run_checks,
 )
 from seprank.proof.claims import Erratum
-from seprank.proof.console import ConsoleReporter, summary_table
+from seprank.proof.console import ConsoleReporter
 from seprank.proof.errata_audit import effect_of, inconsistent_severities
 from seprank.proof.report import markdown_from_dict, report_dict, strength_text, validate_report
 from seprank.proof.strength import size_claims, unqualified_least
@@ -148,9 +148,6 @@ def test_report_markdown_and_console_show_the_scope():
     run_checks({"a": spec("a", argument(("sizes", "n <= 20")))},
                reporter=ConsoleReporter(console, verbose=True))
     assert "scope: verified only at n <= 20" in buf.getvalue()
-    buf = io.StringIO()
-    Console(file=buf, width=80, color_system=None).print(summary_table(results))
-    assert "proof (at sizes)" in buf.getvalue()
 
 
 def test_schema_flags_a_bad_scope():

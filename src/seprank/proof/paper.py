@@ -4,13 +4,18 @@ Steps and checks cite their sources as ``"<file> l.720"`` or ``"<file> eq. (12)"
 a :class:`Paper` builds those strings so a plugin names its paper once. The
 optional bibliographic fields (authors, venue, year, arXiv id, URL or DOI, a
 note) give :meth:`Paper.reference`, the one-line reference that erratum sheets
-open with and ``seprank papers`` prints.
+open with and ``seprank papers`` prints. The optional ``outline``
+(:class:`seprank.proof.outline.Outline`, the map of the bundled text's sections and
+numbered displays) lets :meth:`Paper.locate` say where a line is in words a reader
+of any copy of the paper can follow; it never changes :meth:`Paper.cite`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from seprank.proof.outline import Outline, render_where
 
 __all__ = ["Paper"]
 
@@ -46,6 +51,7 @@ class Paper:
     url: str = ""
     doi: str = ""
     note: str = ""
+    outline: Outline | None = field(default=None, compare=False, repr=False)
 
     def cite(self, where: str = "", *also: str) -> str:
         """The source string of a passage: ``"<file> <where>"``.
@@ -90,6 +96,44 @@ class Paper:
                 "authors": list(self.authors), "venue": self.venue, "year": self.year,
                 "arxiv": self.arxiv, "url": self.url, "doi": self.doi, "note": self.note,
                 "reference": self.reference()}
+
+    def short_name(self) -> str:
+        """How a citation names the paper: the outline's ``name``, else the first
+        author's surname ("et al." from three authors on) and the year, else the key.
+
+        >>> Paper("a.txt", authors=("Ann Author", "Bo Bee", "C. Sea"), year=2020).short_name()
+        'Author et al. 2020'
+        >>> Paper("a.txt", authors=("Ann Author", "Bo Bee")).short_name()
+        'Author and Bee'
+        >>> Paper("a.txt", key="a1").short_name(), Paper("a.txt").short_name()
+        ('a1', 'a.txt')
+        """
+        if self.outline is not None and self.outline.name:
+            return self.outline.name
+        if not self.authors:
+            return self.key or self.file
+        last = [a.split()[-1] for a in self.authors]
+        who = (f"{last[0]} et al." if len(last) > 2 else " and ".join(last))
+        return f"{who} {self.year}" if self.year else who
+
+    def locate(self, where: str = "", name: bool = True) -> str:
+        """The passage ``where`` (what :meth:`cite` takes) in words a reader can follow
+        without the bundled text: section, displays, then the line pointers.
+
+        ``name`` puts the paper's :meth:`short_name` first. Without an outline the
+        words of ``where`` are kept as they are.
+
+        >>> from seprank.proof.outline import Outline
+        >>> o = Outline.from_rows("p.txt", 50, [("B.3", "Technical lemmas", 20, 50)],
+        ...                       [("31", 30, 30)])
+        >>> p = Paper("p.txt", "P", key="p", authors=("Y. Levine", "N. Wies", "O. Sharir"),
+        ...           year=2020, outline=o)
+        >>> p.locate("l.20-40")
+        'Levine et al. 2020, sec. B.3, eq. (31) (l.20-40 of the bundled text)'
+        >>> p.cite("l.20-40")                       # the source string is unchanged
+        'p.txt l.20-40'
+        """
+        return render_where(where, self.outline, self.short_name() if name else "")
 
     def __str__(self) -> str:
         return self.file

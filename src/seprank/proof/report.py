@@ -104,7 +104,7 @@ def report_dict(results: list[CheckResult]) -> dict[str, Any]:
              "statement": c["claim"]["statement"], "outcome": c["outcome"],
              "strength": c["strength"], "binding": c["binding"]}
             for c in checks if c["claim"] is not None and c["claim"]["main_result"]]
-    return {
+    data = {
         "schema_version": SCHEMA_VERSION,
         "checks": checks,
         "summary": {v: counts.get(v, 0) for v in VERDICTS},
@@ -114,6 +114,9 @@ def report_dict(results: list[CheckResult]) -> dict[str, Any]:
         "papers": _papers_dict(results),
         "environment": environment(),
     }
+    from seprank.proof.citation import add_citations  # beside each source: its citation
+
+    return add_citations(data)
 
 
 def write_json(results: list[CheckResult] | dict[str, Any],
@@ -219,6 +222,9 @@ def _tier(data: dict[str, Any]) -> str:
 def _view(data: dict[str, Any], figures: list[tuple[str, Path]] | None,
           base: Path | None) -> dict[str, Any]:
     """What the report templates show (``seprank/templates/proof_report.*.j2``)."""
+    from seprank.proof.citation import with_citations  # a report read from an older file
+
+    data = with_citations(data)
     checks = data["checks"]
     by_id = {c["id"]: c for c in checks}
     papers = report_papers(data)
@@ -277,12 +283,14 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
                        "printed": e["printed"], "corrected": e["corrected"],
                        "verified": verified,
                        "hypothesis": e.get("hypothesis"), "survives": survives,
-                       "instance": _short(e.get("instance"))})
+                       "instance": _short(e.get("instance")),
+                       "citation": e.get("citation") or e["location"]})
     steps = [{"status": s["status"], "corrected": bool(s.get("corrected")),
               "claim": s["claim"], "source": s.get("source"), "message": s.get("message"),
               "scope": scope_text(s.get("scope"), s.get("sizes")),
               "least": [r["phrase"] + (f" (by {r['proven_by']})" if r.get("proven_by") else "")
                         for r in s.get("least") or []],
+              "citation": s.get("citation") or s.get("source"),
               "evidence": [(k, _short(v)) for k, v in s["evidence"].items()
                            if k != "traceback"]}
              for s in c["steps"]]
@@ -290,6 +298,7 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
             "strength": strength_text(c), "verdict": c["verdict"], "passed": _passed(c),
             "seconds": f"{c['seconds']:.2f}", "findings": c.get("findings", []),
             "claim": c.get("claim"), "tier": c.get("tier", "fast"), "source": c["source"],
+            "citation": c.get("citation") or c["source"],
             "reason": (c.get("reason") or "").rstrip("."), "violations": c.get("violations") or [],
             "relies": [f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
                        for d in c.get("depends") or []],

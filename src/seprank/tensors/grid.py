@@ -72,8 +72,8 @@ network functions of ``as_function(..., "GF(p)", p=p)`` do: their entries come
 from the parallel numba kernel of :mod:`seprank.models.network_mod_p`, which
 never builds the sequences. ``use_kernel=False`` here makes the functions below
 build the sequences and call f on them; ``as_function(..., kernel=False)``
-makes f itself evaluate with numpy (the ``_Modular`` back end) and decline the
-hook. All of these give the same residues.
+makes f itself evaluate with numpy (the ``ModularBackend`` of
+:mod:`seprank.models.domains`) and decline the hook. All of these give the same residues.
 """
 
 from __future__ import annotations

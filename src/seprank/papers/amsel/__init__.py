@@ -9,6 +9,8 @@ heads, spherical harmonics) are used only by its checks (proofs/amsel), not by t
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -20,6 +22,7 @@ PAPER = Paper(
     note='The paper: Noah Amsel, Gilad Yehudai, Joan Bruna, "On the Benefits of Rank in '
          'Attention Layers", arXiv:2407.16153, 2024',
     url="https://arxiv.org/abs/2407.16153",
+    outline=OUTLINE,
 )
 
 HOOKS: dict[str, str] = {}

@@ -9,6 +9,8 @@ under this paper.
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -21,6 +23,7 @@ PAPER = Paper(
           "Elsevier (Academic Press), pp. 215-248",
     year=2022,
     note="Copyright 2022 (some catalogues say 2021); no arXiv version",
+    outline=OUTLINE,
 )
 
 HOOKS: dict[str, str] = {}

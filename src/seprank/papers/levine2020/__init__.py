@@ -7,9 +7,16 @@ theorem), :mod:`.omega_polynomial` and :mod:`.rearrangement` (B.2-B.3's lower-bo
 constructions), :mod:`.counterexample` (the one-hot family against this paper's
 bounds), :mod:`.binding` (the smallest binding instances of Theorems 3-6) and
 :mod:`.hooks` (the bounds that apply to a network shape, for the core).
+
+Why a wing: the paper's formulas (bounds, both sides of each display, the lower-bound
+construction's counts) are written once, exactly, here; the checks that decide the
+paper's claims (``proofs/levine2020/``, one module per mission-map row) and the core
+(through :mod:`.hooks`) both call them, and nothing in the core imports this package.
 """
 
 from seprank.proof.paper import Paper
+
+from .sections import OUTLINE
 
 __all__ = ["PAPER", "HOOKS"]
 
@@ -24,6 +31,7 @@ PAPER = Paper(
     arxiv="2006.12467",
     url="https://arxiv.org/abs/2006.12467",
     note="The bundled text is the arXiv version",
+    outline=OUTLINE,
 )
 
 #: hook name -> "module:function" (seprank.paper_hooks loads it on first use)

@@ -1,5 +1,10 @@
 """Theorem 4 of levine2020 (A.3, l.424-477): the displays of its proof, and the repair.
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, A.3 (l.435-476). Why: one
+side of each display per function, so that the checks
+(``proofs/levine2020/levine_proof_displays.py``, ``thm4_displays``) can compare
+both sides exactly; the printed grouping fails, and the repaired count is here too.
+
 The coordinate expansion of l.438-444 with the printed or the corrected indices
 (:func:`thm4_coefficients`, :func:`thm4_expansion`), the chi functions of l.453 and
 their P/Q split (l.457-459) (:func:`thm4_chi`, :func:`thm4_chi_split`), the grouping

@@ -9,6 +9,8 @@ without MLPs, the composite norm); only the checks of proofs/rank_collapse use t
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -21,6 +23,7 @@ PAPER = Paper(
     note='Notes on Yihe Dong, Jean-Baptiste Cordonnier, Andreas Loukas, "Attention is not '
          'all you need: pure attention loses rank doubly exponentially with depth", '
          "ICML 2021, arXiv:2103.03404",
+    outline=OUTLINE,
 )
 
 HOOKS: dict[str, str] = {}

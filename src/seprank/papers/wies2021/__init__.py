@@ -14,6 +14,8 @@ package.
 
 from seprank.proof.paper import Paper
 
+from .sections import OUTLINE
+
 __all__ = ["PAPER", "HOOKS"]
 
 PAPER = Paper(
@@ -26,6 +28,7 @@ PAPER = Paper(
     year=2021,
     arxiv="2105.03928",
     url="https://arxiv.org/abs/2105.03928",
+    outline=OUTLINE,
 )
 
 #: hook name -> "module:function" (seprank.paper_hooks loads it on first use)
