@@ -106,6 +106,18 @@ def a_m(ctx):
         s.record(mismatches=mism[:5])
         s.require(not mism, "exact M differs from C(r+l-1, l)", counterexample=mism[:1])
 
+    _printed_example_is_orthogonal(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    ctx.conclude("holds", "proof",
+                 "step 1's argument: the degree-l harmonic part of a polynomial in x' is a "
+                 "combination of Laplacian powers of polynomials in x' (again polynomials in "
+                 "x' of degree <= l), a space of dimension C(r+l, l); steps 2-3 confirm the "
+                 "count exactly on the grid", basis="argument",
+                 argument_steps=["Laplacian^k of a polynomial"])
+
+
+def _printed_example_is_orthogonal(ctx):
     with ctx.step("The printed example phi([x1; x2], y) is orthogonal to x3^5: every monomial "
                   "of g(x1, x2) * x3^5 has an odd exponent of x3, and the sphere measure is "
                   "invariant under x3 -> -x3, so each integral is zero: the integrand "
@@ -121,11 +133,3 @@ def a_m(ctx):
                           "g * x3^5, so its integral over S^{d-1} equals its negative",
                  integrand_is_odd_in_x3=odd, d_required=">= 3")
         s.require(odd, "g(x1, x2) x3^5 is not odd in x3")
-
-    # -- outcome (seprank.proof.claims) --
-    ctx.conclude("holds", "proof",
-                 "step 1's argument: the degree-l harmonic part of a polynomial in x' is a "
-                 "combination of Laplacian powers of polynomials in x' (again polynomials in "
-                 "x' of degree <= l), a space of dimension C(r+l, l); steps 2-3 confirm the "
-                 "count exactly on the grid", basis="argument",
-                 argument_steps=["Laplacian^k of a polynomial"])

@@ -45,15 +45,7 @@ def r_shift(ctx):
                   "exp(a_j + c) / sum_{k<=m} exp(a_k + c) = exp(a_j) / sum_{k<=m} exp(a_k) once "
                   "exp(c) is taken out of the sum (sympy, symbolic m)", source=SRC.cite("l.29"),
                   scope="all-sizes") as s:
-        m_, j_, k_ = sympy.Symbol("m", integer=True, positive=True), *sympy.symbols(
-            "j k", integer=True)
-        c_, a_ = sympy.Symbol("c", real=True), sympy.IndexedBase("a")
-        row = sympy.expand(sympy.exp(a_[j_] + c_) / sympy.Sum(sympy.exp(a_[k_] + c_),
-                                                               (k_, 1, m_)), power_exp=True)
-        row = row.replace(lambda e: isinstance(e, sympy.Sum), lambda e: sympy.factor_terms(
-            sympy.Sum(sympy.expand(e.function, power_exp=True), *e.limits)))
-        general = sympy.simplify(row - sympy.exp(a_[j_]) / sympy.Sum(sympy.exp(a_[k_]),
-                                                                     (k_, 1, m_))) == 0
+        general = _row_identity_of_symbolic_length()
         s.record(symbolic_row_of_length_m=general)
         s.require(general, "the row identity fails for symbolic m")
         bad = []
@@ -117,3 +109,17 @@ def r_shift(ctx):
     ctx.conclude("holds", "proof",
                  "a symbolic identity for general A and x, rows of symbolic length (step 1: "
                  "exp(a + c) = exp(a) exp(c) cancels in each row's quotient)", basis="identity")
+
+
+def _row_identity_of_symbolic_length() -> bool:
+    """exp(a_j + c) / sum_{k<=m} exp(a_k + c) = exp(a_j) / sum_{k<=m} exp(a_k), symbolic m."""
+    m_, j_, k_ = sympy.Symbol("m", integer=True, positive=True), *sympy.symbols(
+        "j k", integer=True)
+    c_, a_ = sympy.Symbol("c", real=True), sympy.IndexedBase("a")
+    row = sympy.expand(sympy.exp(a_[j_] + c_) / sympy.Sum(sympy.exp(a_[k_] + c_),
+                                                           (k_, 1, m_)), power_exp=True)
+    row = row.replace(lambda e: isinstance(e, sympy.Sum), lambda e: sympy.factor_terms(
+        sympy.Sum(sympy.expand(e.function, power_exp=True), *e.limits)))
+    general = sympy.simplify(row - sympy.exp(a_[j_]) / sympy.Sum(sympy.exp(a_[k_]),
+                                                                 (k_, 1, m_))) == 0
+    return general

@@ -91,25 +91,8 @@ def w_lemma4(ctx):
         s.require(not bad_binom, "C(N, K) >= (N/K)^K fails", counterexample=bad_binom[:1])
         s.require(not bad, "the proof's lower bound fails", counterexample=bad[:1])
 
-    with ctx.step("the use at l.566 with the corrected lemma: for d = (r-H)/2 >= 2 and "
-                  "lambda = 3^{L-2}, log_3 ((d, lambda)) >= (d-1)(L-2) - (d-1) log_3(d-1), "
-                  "i.e. ((d, lambda)) (d-1)^{d-1} >= 3^{(d-1)(L-2)}",
-                  source=PAPER.cite("l.566 with l.570"), corrected=True) as s:
-        L_max, d_max = (14, 40) if ctx.full else (10, 25)
-        s.set_scope("sizes", f"L <= {L_max}, d <= {d_max}")
-        bad = [(L, d) for L in range(2, L_max + 1) for d in range(2, d_max + 1)
-               if multiset(d, 3 ** (L - 2)) * (d - 1) ** (d - 1) < 3 ** ((d - 1) * (L - 2))]
-        s.record(L_range=[2, L_max], d_range=[2, d_max])
-        s.require(not bad, "the consequence fails", counterexample=bad[:1])
-
-    with ctx.step("all sizes: C(N, K) = prod_{i<K} (N-i)/(K-i) (consecutive quotients (N-K)/(K+1)) "
-                  "and each factor is >= N/K, since K(N-i) - N(K-i) = i(N-K) >= 0; so C(N, K) >= "
-                  "(N/K)^K and ((n, k)) = C(n+k-1, n-1) >= ((n+k-1)/(n-1))^{n-1} for n >= 2 "
-                  "(sympy, symbolic N, K, i)", source=PAPER.cite("l.570"), corrected=True,
-                  scope="all-sizes") as s:
-        ev = index_identities.binomial_factor_bound()
-        s.record(**ev)
-        s.require(ev["holds"], "a symbolic identity fails")
+    _use_at_l566(ctx)
+    _factor_bound_for_every_size(ctx)
 
     # -- outcome (seprank.proof.claims) --
     if ctx.failed("Lemma 4 as printed"):
@@ -125,3 +108,27 @@ def w_lemma4(ctx):
                  "sizes (step 5); the exact checks on the range and of its use at l.566 "
                  "(step 4) are cross-checks", basis="argument",
                  argument_steps=["all sizes: C(N, K)"])
+
+
+def _factor_bound_for_every_size(ctx):
+    with ctx.step("all sizes: C(N, K) = prod_{i<K} (N-i)/(K-i) (consecutive quotients (N-K)/(K+1)) "
+                  "and each factor is >= N/K, since K(N-i) - N(K-i) = i(N-K) >= 0; so C(N, K) >= "
+                  "(N/K)^K and ((n, k)) = C(n+k-1, n-1) >= ((n+k-1)/(n-1))^{n-1} for n >= 2 "
+                  "(sympy, symbolic N, K, i)", source=PAPER.cite("l.570"), corrected=True,
+                  scope="all-sizes") as s:
+        ev = index_identities.binomial_factor_bound()
+        s.record(**ev)
+        s.require(ev["holds"], "a symbolic identity fails")
+
+
+def _use_at_l566(ctx):
+    with ctx.step("the use at l.566 with the corrected lemma: for d = (r-H)/2 >= 2 and "
+                  "lambda = 3^{L-2}, log_3 ((d, lambda)) >= (d-1)(L-2) - (d-1) log_3(d-1), "
+                  "i.e. ((d, lambda)) (d-1)^{d-1} >= 3^{(d-1)(L-2)}",
+                  source=PAPER.cite("l.566 with l.570"), corrected=True) as s:
+        L_max, d_max = (14, 40) if ctx.full else (10, 25)
+        s.set_scope("sizes", f"L <= {L_max}, d <= {d_max}")
+        bad = [(L, d) for L in range(2, L_max + 1) for d in range(2, d_max + 1)
+               if multiset(d, 3 ** (L - 2)) * (d - 1) ** (d - 1) < 3 ** ((d - 1) * (L - 2))]
+        s.record(L_range=[2, L_max], d_range=[2, d_max])
+        s.require(not bad, "the consequence fails", counterexample=bad[:1])
