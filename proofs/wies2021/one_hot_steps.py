@@ -181,6 +181,7 @@ def _family_exceeds_the_bound(ctx, theorem, setting):
                       "sep <= s ((s(s+1)/2 + 1, C(L))), s = r + r_e (moment bound, W-Thm1); "
                       "log sep = Theta(L s^2) in the worst case", "false-statement",
                       instance=inst, anchor="(9)" if theorem == 3 else "(11)",
+                      correction_id="wies2021-moment-bound",
                       message=f"sep = {float(found['sep']):.4e} > {float(bound):.4e} at "
                               f"r = {R_STAR}, L = {L_STAR}")
 

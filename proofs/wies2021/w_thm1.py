@@ -217,6 +217,7 @@ def _grouping_by_powers_is_not_an_identity(ctx):
                 "linear rate O~(L min{r, d_x}) of eq. (6) does not survive (one-hot family, "
                 "below)",
                 "proof-error", survives=False, instance=inst, anchor="group monomials",
+                correction_id="wies2021-moment-bound",
                 message="the grouped display is symmetric in the positions, the network "
                         "output is not")
         else:
@@ -492,6 +493,7 @@ def _one_hot_family_exceeds_eq11(ctx):
                       "false at r = d_x = 8, r_e = 0, L = 9 (sep = prod(e+1) ~ 5.7e74 > 6.5e72); "
                       "the moment bound s ((s(s+1)/2+1, C(L))) holds",
                       "false-statement", in_statement=False, instance=inst, anchor="(11)",
+                      correction_id="wies2021-moment-bound",
                       message=f"sep = {float(sep):.3e} > eq. (11) = {float(inst['eq11']):.3e}")
 
 
