@@ -19,6 +19,7 @@ from fractions import Fraction
 from math import comb
 
 from seprank_proofs import AMSEL
+from seprank_proofs._symbolic import symbolic_step
 
 import seprank
 from seprank.combinatorics import compositions
@@ -135,22 +136,20 @@ def a_harm(ctx):
 
 
 def _laplacian_onto_for_every_size(ctx):
-    with ctx.step("all sizes: the Laplacian P_l -> P_(l-2) is onto: for the Fischer product "
+    symbolic_step(ctx,
+                  "all sizes: the Laplacian P_l -> P_(l-2) is onto: for the Fischer product "
                   "<x^a, x^b> = a! [a = b] (positive definite) multiplication by x_i is adjoint "
                   "to d/dx_i ((a_i + 1)! = (a_i + 1) a_i!, symbolic), so multiplication by |x|^2 "
                   "is adjoint to the Laplacian; it is injective (integral domain), so its "
                   "adjoint is onto and dim H_l = dim P_l - dim P_(l-2) (sympy)",
-                  source=SRC.cite("l.656-670"), scope="all-sizes") as s:
-        ev = fischer_adjointness()
-        s.record(**ev)
-        s.require(ev["holds"], "the adjointness identity fails")
+                  SRC.cite("l.656-670"),
+                  fischer_adjointness)
 
-    with ctx.step("all sizes: dim P_l = C(d+l-1, l) (monomials split by their last exponent obey "
+    symbolic_step(ctx,
+                  "all sizes: dim P_l = C(d+l-1, l) (monomials split by their last exponent obey "
                   "Pascal's rule, as the binomial does), so N(d, l) = C(d+l-1, l) - C(d+l-3, "
                   "l-2) = (2l+d-2)/(l+d-2) C(l+d-2, l), which gives 1, 3, 5 at d = 3, l = 0, 1, "
                   "2; a homogeneous polynomial vanishing on the sphere vanishes (p(x) = |x|^l "
                   "p(x/|x|)), so the harmonics keep their dimension on the sphere (sympy, "
-                  "symbolic d, l)", source=SRC.cite("l.670-674"), scope="all-sizes") as s:
-        ev = harmonic_dimension_symbolic()
-        s.record(**ev)
-        s.require(ev["holds"], "a symbolic identity fails")
+                  "symbolic d, l)", SRC.cite("l.670-674"),
+                  harmonic_dimension_symbolic)

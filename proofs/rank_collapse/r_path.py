@@ -36,6 +36,7 @@ import random
 import flint
 import sympy
 from seprank_proofs import RANK_COLLAPSE
+from seprank_proofs._symbolic import symbolic_step
 
 from seprank.papers.rank_collapse.path_induction import (
     concatenated_heads,
@@ -333,14 +334,13 @@ def _theorem_2_1_over_q(ctx, rng):
 
 
 def _induction_step_for_every_l(ctx):
-    with ctx.step("all sizes: the induction step. If Y_l = F_l + e c_l with F_l the sum over the "
+    symbolic_step(ctx,
+                  "all sizes: the induction step. If Y_l = F_l + e c_l with F_l the sum over the "
                   "paths of length l of P_path X W_path, then for every head P_h (F_l + e c_l) "
                   "W_h = P_h F_l W_h + e c_l W_h (free algebra, P e -> e) and P_h F_l W_h = "
                   "sum_path (P_h P_path) X (W_path W_h) (distributivity), so Y_{l+1} = sum_h "
                   "P_h Y_l W_h + e b is F_{l+1} + e (c_l S + b): the paths of length l + 1 with "
                   "the new head's P on the left; a skip connection is the head P = W = I "
                   "((H+1)^L paths). Symbolic for every L, H and size (sympy)",
-                  source=SRC.cite("l.56-64"), corrected=True, scope="all-sizes") as s:
-        step, paths = head_step(), distribute_over_paths()
-        s.record(head_step=step, distribute_over_paths=paths, base="Y_0 = X: F_0 = X, c_0 = 0")
-        s.require(step["holds"] and paths["holds"], "a free-algebra identity fails")
+                  SRC.cite("l.56-64"),
+                  head_step, distribute_over_paths, corrected=True)

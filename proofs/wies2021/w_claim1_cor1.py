@@ -30,6 +30,7 @@ import random
 
 import numpy as np
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 
 import seprank
 from seprank.combinatorics import multiset
@@ -118,15 +119,13 @@ def w_claim1(ctx):
         s.require(bad is None, "a grid matricization exceeds the separation rank",
                   counterexample=bad)
 
-    with ctx.step("all sizes: if y = sum_{r<R} g_r(P-side) g'_r(Q-side), the grid matrix "
+    symbolic_step(ctx,
+                  "all sizes: if y = sum_{r<R} g_r(P-side) g'_r(Q-side), the grid matrix "
                   "G[a, b] = y(p_a, q_b) of any template lists (tokens, repetitions allowed) is "
                   "U V^T with U[a, r] = g_r(p_a), V[b, r] = g'_r(q_b) (entrywise, sympy "
                   "MatrixSymbols of symbolic sizes), so rank G <= R; with R = sep, every grid "
-                  "matricization has rank <= sep", source=PAPER.cite("l.542-552"),
-                  scope="all-sizes") as s:
-        ev = ia.grid_matrix_factorizes()
-        s.record(**ev)
-        s.require(ev["holds"], "the grid matrix is not U V^T")
+                  "matricization has rank <= sep", PAPER.cite("l.542-552"),
+                  ia.grid_matrix_factorizes)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",

@@ -27,6 +27,7 @@ import random
 
 import numpy as np
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 
 import seprank
 from seprank.combinatorics import multiset
@@ -275,43 +276,37 @@ def _corrected_construction_gives_u(ctx, cases, rng):
 
 
 def _every_score_is_one(ctx):
-    with ctx.step("all sizes: eq. (17)-(19): with W^{Q,1,h} = W^{K,1,h} = 1_{i=1, j=d_a} the "
+    symbolic_step(ctx,
+                  "all sizes: eq. (17)-(19): with W^{Q,1,h} = W^{K,1,h} = 1_{i=1, j=d_a} the "
                   "score <W^Q y^i, W^K y^j> is y^i_{d_a} y^j_{d_a} (KroneckerDelta sums, symbolic "
                   "d_x, d_a), coordinate d_a is the constant coordinate of the first segment, "
                   "where M_V is 1 for every token: every score is 1 and the first layer outputs "
-                  "(sum_h W^O W^V) sum_j y^(0,j) (sympy)", source=PAPER.cite("l.672-682"),
-                  scope="all-sizes") as s:
-        ev = ia.lemma7_first_layer_sums()
-        s.record(**ev)
-        s.require(ev["holds"], "the score is not y^i_{d_a} y^j_{d_a}")
+                  "(sum_h W^O W^V) sum_j y^(0,j) (sympy)", PAPER.cite("l.672-682"),
+                  ia.lemma7_first_layer_sums)
 
 
 def _corrected_pi_counts(ctx):
-    with ctx.step("all sizes: the corrected pi (eqs. (21)-(22) with segment floor((t-1)/E) + 1 "
+    symbolic_step(ctx,
+                  "all sizes: the corrected pi (eqs. (21)-(22) with segment floor((t-1)/E) + 1 "
                   "and the filler token 1 past segment d): position t = (c-1)E + q + 1, 0 <= q "
                   "< E, lies in segment c with (t-1) mod E = q (division with remainder), so "
                   "token c + 1 (c + 1 + d for pi_Q) occurs #{q < A_{j,c}} = A_{j,c} times, "
                   "0 <= A_{j,c} <= E; as printed, t = cE lands in segment c + 1 (sympy, "
-                  "symbolic a, E, c)", source=PAPER.cite("l.690-696"), corrected=True,
-                  scope="all-sizes") as s:
-        counts, division = ia.lemma7_token_counts(), ia.division_lemma()
-        s.record(counts=counts, division_lemma=division)
-        s.require(counts["holds"] and division["holds"], "a symbolic identity fails")
+                  "symbolic a, E, c)", PAPER.cite("l.690-696"),
+                  ia.lemma7_token_counts, ia.division_lemma, corrected=True)
 
 
 def _corrected_mv_gives_u(ctx):
-    with ctx.step("all sizes: the corrected M_V (token c+1 on the first-half coordinates with "
+    symbolic_step(ctx,
+                  "all sizes: the corrected M_V (token c+1 on the first-half coordinates with "
                   "phi(alpha) = c, token c+1+d on the second-half ones with phi(alpha - "
                   "(d_a-1)/2) = c, 1 on the constant coordinates) turns the token counts into u "
                   "(l.700): u_alpha = sum_tok count(tok) (M_V)_{alpha,tok} is A_{j1,phi(alpha)}, "
                   "A_{j2,phi(alpha-(d_a-1)/2)}, N or 0 by class (KroneckerDelta sums over the V "
                   "tokens); phi is strictly increasing on each half, so M_V has at most d + d "
                   "nonzero non-constant rows and H equal constant rows: rank <= 2d + 1 <= r "
-                  "(sympy, symbolic sizes)", source=PAPER.cite("l.668-700"), corrected=True,
-                  scope="all-sizes") as s:
-        u, halves = ia.lemma7_u(), ia.phi_on_the_halves()
-        s.record(u=u, phi_on_the_halves=halves)
-        s.require(u["holds"] and halves["holds"], "a symbolic identity fails")
+                  "(sympy, symbolic sizes)", PAPER.cite("l.668-700"),
+                  ia.lemma7_u, ia.phi_on_the_halves, corrected=True)
 
 
 CLAIM_W_COR2 = Claim("corollary",

@@ -27,6 +27,7 @@ from itertools import product
 
 import numpy as np
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding, exact_rank
@@ -74,15 +75,14 @@ def w_embed(ctx):
     _convolution_embedding_is_eq2(ctx)
     _patch_kernel_is_eq4(ctx)
     _embedded_inputs_feed_the_network(ctx)
-    with ctx.step("all sizes: eq. (1) with one-hot w^i reads column w_i of M_V (KroneckerDelta "
+    symbolic_step(ctx,
+                  "all sizes: eq. (1) with one-hot w^i reads column w_i of M_V (KroneckerDelta "
                   "sum over symbolic V); eq. (4)'s tilde W^conv is eq. (2)'s kernel with the pair "
                   "(j, c) of a patch read as the single index k(c-1) + j (a bijection, division "
                   "with remainder), so each patch gives tilde W^conv times the stacked patch; the "
                   "ranks are ranks of d_x x V matrices, <= min(d_x, V) (sympy)",
-                  source=PAPER.cite("eqs. (1)-(4) l.56-84"), scope="all-sizes") as s:
-        ev = index_identities.embedding_identities()
-        s.record(**ev)
-        s.require(ev["holds"], "a symbolic identity fails")
+                  PAPER.cite("eqs. (1)-(4) l.56-84"),
+                  index_identities.embedding_identities)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",

@@ -18,6 +18,7 @@ from fractions import Fraction
 from math import comb
 
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 
 from seprank.combinatorics import multiset
 from seprank.papers.wies2021 import index_identities
@@ -111,14 +112,12 @@ def w_lemma4(ctx):
 
 
 def _factor_bound_for_every_size(ctx):
-    with ctx.step("all sizes: C(N, K) = prod_{i<K} (N-i)/(K-i) (consecutive quotients (N-K)/(K+1)) "
+    symbolic_step(ctx,
+                  "all sizes: C(N, K) = prod_{i<K} (N-i)/(K-i) (consecutive quotients (N-K)/(K+1)) "
                   "and each factor is >= N/K, since K(N-i) - N(K-i) = i(N-K) >= 0; so C(N, K) >= "
                   "(N/K)^K and ((n, k)) = C(n+k-1, n-1) >= ((n+k-1)/(n-1))^{n-1} for n >= 2 "
-                  "(sympy, symbolic N, K, i)", source=PAPER.cite("l.570"), corrected=True,
-                  scope="all-sizes") as s:
-        ev = index_identities.binomial_factor_bound()
-        s.record(**ev)
-        s.require(ev["holds"], "a symbolic identity fails")
+                  "(sympy, symbolic N, K, i)", PAPER.cite("l.570"),
+                  index_identities.binomial_factor_bound, corrected=True)
 
 
 def _use_at_l566(ctx):

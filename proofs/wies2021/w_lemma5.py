@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 
 import seprank
 from seprank.combinatorics import multiset
@@ -220,17 +221,13 @@ def _packed_kernel_gives_eq15(ctx, cases):
 
 
 def _packing_for_every_size(ctx):
-    with ctx.step("all sizes: the packed kernel outputs eq. (15): the coordinates eq. (15) can "
+    symbolic_step(ctx,
+                  "all sizes: the packed kernel outputs eq. (15): the coordinates eq. (15) can "
                   "make nonzero (at most (r-H)/2 per half, phi being strictly increasing there, "
                   "and H constant ones: |S| <= r <= k d_input) go to slots pi(alpha) = 1, 2, ... "
                   "in increasing order; then y_alpha = sum_sigma [sigma = pi(alpha)] "
                   "x_sigma = T(alpha) on S and 0 off S for any target T (KroneckerDelta sum, "
                   "symbolic k d_input), slot sigma = k(lambda-1) + l is the pair (l, lambda) of "
                   "eq. (2) (division with remainder), and W~ has |S| <= r nonzero rows "
-                  "(sympy, symbolic sizes)", source=PAPER.cite("l.576-604, l.80-84"),
-                  corrected=True, scope="all-sizes") as s:
-        packing, division, halves = ia.lemma5_packing(), ia.division_lemma(), \
-            ia.phi_on_the_halves()
-        s.record(packing=packing, division_lemma=division, phi_on_the_halves=halves)
-        s.require(packing["holds"] and division["holds"] and halves["holds"],
-                  "a symbolic identity fails")
+                  "(sympy, symbolic sizes)", PAPER.cite("l.576-604, l.80-84"),
+                  ia.lemma5_packing, ia.division_lemma, ia.phi_on_the_halves, corrected=True)

@@ -28,6 +28,7 @@ import random
 
 import numpy as np
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 
 import seprank
 from seprank.combinatorics import multiset
@@ -245,27 +246,24 @@ def _corrected_phi_gives_the_levine_templates(ctx, cases, rng):
 
 
 def _columns_are_the_stated_outputs(ctx):
-    with ctx.step("all sizes: one-hot templates (w^i := i, p := 0) make the embedding output "
+    symbolic_step(ctx,
+                  "all sizes: one-hot templates (w^i := i, p := 0) make the embedding output "
                   "column i_j of M_V (a KroneckerDelta sum over the V tokens), and the l.624 "
                   "entries with i_j read as the column index i and the statement's guards "
                   "phi(.) <= (r-H)/2 restored equal the stated outputs (l.616) in each class of "
                   "coordinate (first half, second half, constant; alpha = h d_a + p + 1 is "
                   "unique by division with remainder), for symbolic token, sizes and phi "
                   "stride; as printed the entries differ exactly where phi(.) > (r-H)/2 "
-                  "(sympy)", source=PAPER.cite("l.614-628"), corrected=True,
-                  scope="all-sizes") as s:
-        division, columns = ia.division_lemma(), ia.lemma6_columns()
-        s.record(division_lemma=division, columns=columns)
-        s.require(division["holds"] and columns["holds"], "a symbolic identity fails")
+                  "(sympy)", PAPER.cite("l.614-628"),
+                  ia.division_lemma, ia.lemma6_columns, corrected=True)
 
 
 def _rank_at_most_r(ctx):
-    with ctx.step("all sizes: rank(M_V) <= r (l.626): phi(alpha) = h * stride + p + 1 on the "
+    symbolic_step(ctx,
+                  "all sizes: rank(M_V) <= r (l.626): phi(alpha) = h * stride + p + 1 on the "
                   "first half is strictly increasing in (h, p) (the step across segments adds "
                   "stride - m + 1 >= 1, either stride), so at most d = (r-H)/2 first-half and d "
                   "second-half rows carry a column of A; the H constant rows are all ones, one "
                   "row up to repetition: rank <= 2d + 1 <= 2d + H = r (sympy, symbolic h, p, m, "
-                  "H)", source=PAPER.cite("l.626"), scope="all-sizes") as s:
-        ev = ia.phi_on_the_halves()
-        s.record(**ev)
-        s.require(ev["holds"], "phi is not strictly increasing on the halves")
+                  "H)", PAPER.cite("l.626"),
+                  ia.phi_on_the_halves)

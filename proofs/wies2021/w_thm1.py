@@ -34,6 +34,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 from seprank_proofs.wies2021.one_hot_steps import (
     moment_jacobian_has_full_rank,
     one_hot_closed_form_and_ranks,
@@ -361,46 +362,38 @@ def _patch_splitting_partition_grows_with_N(ctx):
 
 
 def _one_hot_layer_recursion(ctx):
-    with ctx.step("all sizes, one layer of the family: a head with W^Q = e_a^T, W^K = e_c^T, "
+    symbolic_step(ctx,
+                  "all sizes, one layer of the family: a head with W^Q = e_a^T, W^K = e_c^T, "
                   "W^V = e_b^T, W^O = e_a adds to channel a the value y^i_a sum_j y^j_b y^j_c; "
                   "on the diagonal form y^j_t = g_t x^j_t this is g_a g_b g_c x^i_a S_bc, so "
                   "the exponents of y_p^i = x^i_p prod S_bc^{e_bc} follow e_a <- e_a + e_b + "
                   "e_c + [k = {b, c}] (sympy, KroneckerDelta sums with symbolic width s, length "
-                  "N and channel indices)", source=PAPER.cite("eq. (5) l.108"),
-                  scope="all-sizes") as s:
-        ev = one_hot_layer_identity()
-        s.record(**ev)
-        s.require(ev["holds"], "the one-hot layer identity fails")
+                  "N and channel indices)", PAPER.cite("eq. (5) l.108"),
+                  one_hot_layer_identity)
 
 
 def _every_exponent_grows(ctx):
-    with ctx.step("all sizes, the exponents: with the shift schedule (shifts 0..floor(s/2), then "
+    symbolic_step(ctx,
+                  "all sizes, the exponents: with the shift schedule (shifts 0..floor(s/2), then "
                   "1) the first floor(s/2) + 1 layers give every unordered pair {b, c} an "
                   "exponent >= 1 (min(delta, s - delta) <= s/2), a shift-1 layer gives E' >= "
                   "(2I + P) E entrywise, (2I + P)^(s-1) >= J (binomial theorem: every cyclic "
                   "shift P^j, j < s, with a coefficient C(s-1, j) 2^(s-1-j) >= 1) and the rows "
                   "of (2I + P)^m sum to 3^m; so after L layers every exponent is >= 3^(L - "
-                  "floor(s/2) - s) (symbolic in s, n, m)", source=PAPER.cite("eq. (5) l.108"),
-                  scope="all-sizes") as s:
-        dominance, powers = shift_layer_dominance(), shift_power_facts()
-        s.record(dominance=dominance, powers=powers,
-                 chain="E^(L) >= (2I+P)^(L - L0) E^(L0) >= (2I+P)^(L-L0-s+1) J E^(L0) >= "
-                       "3^(L-L0-s+1) (each column of E^(L0) has an entry >= 1), "
-                       "L0 = floor(s/2) + 1")
-        s.require(dominance["holds"] and powers["holds"], "an exponent fact fails")
+                  "floor(s/2) - s) (symbolic in s, n, m)", PAPER.cite("eq. (5) l.108"),
+                  shift_layer_dominance, shift_power_facts)
 
 
 def _moment_entries_independent(ctx):
-    with ctx.step("all sizes, sep = prod (e_bc + 1): the differential of X -> X^T X at X = I_s is "
+    symbolic_step(ctx,
+                  "all sizes, sep = prod (e_bc + 1): the differential of X -> X^T X at X = I_s is "
                   "dX -> dX^T + dX, onto the symmetric matrices (dX = B/2), so the s(s+1)/2 "
                   "entries of S^P (|P| >= s) are algebraically independent (Jacobian criterion); "
                   "then the P-side functions x^i_p prod (S^P)^m and the Q-side prod (S^Q)^(e-m) "
                   "of the binomial expansion of prod (S^P + S^Q)^e are linearly independent and "
                   "sep(y_p^i) = prod (e + 1) (sympy, MatrixSymbol of symbolic size s)",
-                  source=PAPER.cite("sec. 3 l.120-124"), scope="all-sizes") as s:
-        ev = moment_map_is_submersive()
-        s.record(**ev)
-        s.require(ev["holds"], "the differential is not onto the symmetric matrices")
+                  PAPER.cite("sec. 3 l.120-124"),
+                  moment_map_is_submersive)
 
 
 def _one_hot_rate_refutes_eq6(ctx):
