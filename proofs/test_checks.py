@@ -32,6 +32,8 @@ EXPECTED_OUTCOME = {
     # wies2021 eq. (9)/(11); Corollary 2 is not derived (boundary 3^L = d_x)
     "L-Thm3": "holds", "L-Thm5": "holds", "L-Thm2": "false", "L-Thm4": "false",
     "L-Thm6": "false", "W-Thm3": "false", "W-Thm4": "false", "L-Cor2": "open",
+    # issue 21 item 1: the corrected theorems, proved (moment form and one-hot family)
+    "L-Thm2-corrected": "holds", "W-Thm1-corrected": "holds",
 }
 #: (check, severity of its most severe erratum) for the known cases of issue 10
 EXPECTED_WORST = {
