@@ -2,8 +2,8 @@
 
 The leading underscore keeps the check loader away. Each computation is a function that
 returns a dictionary of evidence with a ``holds`` entry (the symbolic identities of
-seprank.network_theory.exponent_growth, seprank.papers.wies2021.index_identities,
-seprank.papers.amsel.harmonics, seprank.papers.rank_collapse.path_induction).
+seprank.papers.wies2021.index_identities, seprank.papers.amsel.harmonics,
+seprank.papers.rank_collapse.path_induction).
 """
 
 from __future__ import annotations

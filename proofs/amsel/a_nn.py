@@ -112,7 +112,7 @@ def _hardmax_head_returns_the_nearest(ctx, n_inst, rng):
                   source=SRC.cite("l.495, l.509"), scope="all-sizes") as s:
         import sympy as sp
 
-        from seprank.network_theory.exponent_growth import delta_sum
+        from seprank.network_theory.symbolic_sums import delta_sum
 
         t_, j_, N_ = sp.symbols("t j N", integer=True, positive=True)
         xs_ = sp.IndexedBase("x")

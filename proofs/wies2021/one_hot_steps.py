@@ -5,8 +5,8 @@ Source: wies2021_vocabulary_bottleneck.txt, A.2 eq. (9) l.381, A.3 eq. (11) l.45
 Why: both theorems state the same explicit (non-asymptotic) bound; one network that
 exceeds it at one size refutes it, so the decisive step is one certified instance
 (``proof (certificate)``, the claims are not asymptotic). The family and its certificates
-are W-Thm1's (:mod:`seprank.network_theory.one_hot`, the step functions of
-:mod:`seprank_proofs.wies2021.w_thm1`, each with its sizes); this module adds the embedding
+are those of L-Thm2-corrected (:mod:`seprank.network_theory.one_hot`; the step functions of
+``proofs/levine2020/corrected_family.py``, each with its scope); this module adds the embedding
 that feeds it (vocabulary grid or width-1 convolution) and the comparison with the printed
 bound as exact integers. The depth at which the family first exceeds the bound is a *least
 found* depth: other weights may exceed earlier; below the depth where W-Thm1's moment bound
@@ -16,41 +16,37 @@ exceeds eq. (9) no network can (recorded per r).
 from __future__ import annotations
 
 import random
-from fractions import Fraction
-from math import prod
 
 import numpy as np
 from seprank_proofs import WIES2021
+from seprank_proofs.levine2020.corrected_family import (
+    closed_form_steps,
+    coefficient_matrix_step,
+    independence_steps,
+)
 
 import seprank
 from seprank.network_theory.moment_form import moment_bound
 from seprank.network_theory.one_hot import (
     family_seps_by_layer,
     first_exceeding,
-    moment_jacobian_rank,
-    monomial_exponents,
     monomial_network,
-    monomial_sep,
     shift_schedule,
 )
 from seprank.papers.wies2021.bounds import exceeds_eq9, thm3_bound
 from seprank.papers.wies2021.moment_comparison import moment_vs_thm3
 
 PAPER = WIES2021
-SEED = 127
-#: (s, L, N, output coordinate p) for exact value-matrix ranks of the one-hot family
-MONO_RANK = [(2, 2, 4, 0), (3, 2, 6, 2)]
-MONO_RANK_FULL = MONO_RANK + [(2, 3, 4, 1), (2, 3, 6, 0)]
-#: (s, L, N) for the closed form against the network at a rational point
-MONO_IDENTITY = [(3, 3, 6), (4, 4, 8), (8, 9, 16)]
 #: the decisive instance: r = d_x = H = 8, d_a = 1, L = 9, N = 16
 R_STAR, L_STAR = 8, 9
 
 
 def family_counterexample(ctx, theorem: int) -> None:
     """The steps that certify the family and refute eq. (9) (``theorem=3``) or (11) (``4``)."""
-    one_hot_closed_form_and_ranks(ctx)
-    moment_jacobian_has_full_rank(ctx)
+    src = PAPER.cite("eq. (5) l.108; sec. 3 l.120-124")
+    closed_form_steps(ctx, src)
+    coefficient_matrix_step(ctx, src)
+    independence_steps(ctx, src)
     if theorem == 4:
         _width_one_convolution_is_the_identity(ctx)
         setting = ("convolution embedding, kernel width 1, W^conv = I (r = d_x = s), "
@@ -59,42 +55,6 @@ def family_counterexample(ctx, theorem: int) -> None:
         _vocabulary_grid_keeps_the_rank(ctx)
         setting = "vocabulary embedding of the grid {0..3^L}^s (M_V of rank r = s), r_e = 0"
     _family_exceeds_the_bound(ctx, theorem, setting)
-
-
-def one_hot_closed_form_and_ranks(ctx):
-    with ctx.step("structured weights, closed form: one-hot 1-dimensional heads (d_x = H = s, "
-                  "d_a = 1; head a of layer l reads channels (b, c) = (a, a + delta_l)) keep the "
-                  "moment form diagonal, so y_p^i = x^i_p prod_{b<=c} S_bc^{e_bc} with integer "
-                  "exponents; sep = prod (e_bc + 1) when the entries of S^P and S^Q are "
-                  "algebraically independent. Checked: the closed form equals the network exactly "
-                  "at rational points (up to s = 8, L = 9), and the exact rank of value matrices "
-                  "on random P- and Q-points equals prod (e + 1) at small sizes",
-                  source=PAPER.cite("eq. (5) l.108; A.3 eq. (11) l.455"), corrected=True) as s:
-        s.set_scope("sizes", "closed form s <= 8, L <= 9; ranks s <= 3, L <= 3" if ctx.full
-                    else "closed form s <= 8, L <= 9; ranks s <= 3, L <= 2")
-        rows, bad = [], None
-        for sv, L, N, p in (MONO_RANK_FULL if ctx.full else MONO_RANK):
-            inst = _monomial_rank(sv, L, N, p, seed=SEED)
-            rows.append(inst)
-            if inst["rank"] != inst["prod(e+1)"]:
-                bad = bad or inst
-        ident = [_monomial_identity(sv, L, N, seed=SEED) for sv, L, N in MONO_IDENTITY]
-        s.record(ranks=rows, identities=ident)
-        s.require(bad is None, "a value-matrix rank differs from prod(e+1)", counterexample=bad)
-        s.require(all(r["closed_form_equals_network"] for r in ident),
-                  "the closed form differs from the network")
-
-
-def moment_jacobian_has_full_rank(ctx):
-    with ctx.step("certificate for prod (e + 1): the Jacobian of the s(s+1)/2 entries of "
-                  "S^P = sum_{j in P} x^j x^j^T w.r.t. the inputs in P has exact rank s(s+1)/2 "
-                  "at a rational point when |P| = s (s <= 10), so the entries are algebraically "
-                  "independent (Jacobian criterion) and the P-side and Q-side monomials are "
-                  "linearly independent", source=PAPER.cite("sec. 3 l.120-124"),
-                  corrected=True, scope="sizes", sizes="s <= 10") as s:
-        jac = {sv: moment_jacobian_rank(sv, sv, seed=SEED) for sv in range(1, 11)}
-        s.record(jacobian_ranks=jac)
-        s.require(all(jac[sv] == sv * (sv + 1) // 2 for sv in jac), "Jacobian rank deficient")
 
 
 def _width_one_convolution_is_the_identity(ctx):
@@ -184,32 +144,3 @@ def _family_exceeds_the_bound(ctx, theorem, setting):
                       correction_id="wies2021-moment-bound",
                       message=f"sep = {float(found['sep']):.4e} > {float(bound):.4e} at "
                               f"r = {R_STAR}, L = {L_STAR}")
-
-
-def _monomial_rank(sv, L, N, p, seed):
-    """Exact rank of [y_p^1(P-point a, Q-point b)] for the one-hot family, K > prod(e+1)."""
-    sched = shift_schedule(sv, L)
-    ex = monomial_exponents(sv, sched)[p]
-    want = monomial_sep(ex)
-    net = monomial_network(sv, sched)
-    rng = random.Random(seed)
-    K, half = want + 4, N // 2
-    pts = [[[rng.randint(-60, 60) for _ in range(sv)] for _ in range(half)] for _ in range(2 * K)]
-    X = np.array([pts[a] + pts[K + b] for a in range(K) for b in range(K)], dtype=object)
-    out = net.evaluate(X, "ZZ")
-    A = [[out[a * K + b, 0, p] for b in range(K)] for a in range(K)]
-    return {"s": sv, "L": L, "N": N, "p": p + 1, "exponents": {str(k): v for k, v in ex.items()},
-            "prod(e+1)": want, "K": K, "rank": seprank.rank(A, "exact").value}
-
-
-def _monomial_identity(sv, L, N, seed):
-    """Network output at position 1 against x_p prod S^e, exactly, at a rational point."""
-    sched = shift_schedule(sv, L)
-    ex = monomial_exponents(sv, sched)
-    rng = random.Random(seed)
-    X = [[Fraction(rng.randint(-3, 3), rng.randint(1, 2)) for _ in range(sv)] for _ in range(N)]
-    out = monomial_network(sv, sched).evaluate([X], "QQ")
-    S = np.array(X, dtype=object).T.dot(np.array(X, dtype=object))
-    ok = all(out[0, 0, p] == X[0][p] * prod(S[b][c] ** e for (b, c), e in ex[p].items())
-             for p in range(sv))
-    return {"s": sv, "L": L, "N": N, "closed_form_equals_network": ok}

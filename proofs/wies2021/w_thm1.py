@@ -34,24 +34,17 @@ from fractions import Fraction
 import numpy as np
 import sympy
 from seprank_proofs import WIES2021
-from seprank_proofs._symbolic import symbolic_step
-from seprank_proofs.wies2021.one_hot_steps import (
-    moment_jacobian_has_full_rank,
-    one_hot_closed_form_and_ranks,
+from seprank_proofs.levine2020.corrected_family import (
+    closed_form_steps,
+    coefficient_matrix_step,
+    exponent_floor_step,
+    independence_steps,
+    shift_lemma_step,
 )
 from seprank_proofs.wies2021.w_thm3_thm4 import vocab_case
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import VocabularyEmbedding
-from seprank.network_theory.exponent_growth import (
-    exponent_lower_bound,
-    family_log3_lower_bound,
-    moment_map_is_submersive,
-    one_hot_layer_identity,
-    rate_beats_every_polylog,
-    shift_layer_dominance,
-    shift_power_facts,
-)
 from seprank.network_theory.moment_form import moment_bound, moment_form_output
 from seprank.network_theory.one_hot import (
     exponents_by_layer,
@@ -64,6 +57,7 @@ from seprank.papers.wies2021.bounds import thm3_bound, thm3_proof_bound, thm4_bo
 from seprank.papers.wies2021.moment_comparison import (
     moment_vs_thm3,
     moment_vs_thm3_at_L,
+    rate_beats_every_polylog,
     split_patch_rank,
     thm3_power_bound,
     thm3_printed_count,
@@ -115,29 +109,36 @@ def w_thm1(ctx):
     _moment_bound_against_exact_ranks(ctx, err)
     _moment_bound_below_eq9_for_small_s_or_L(ctx)
     _patch_splitting_partition_grows_with_N(ctx)
-    one_hot_closed_form_and_ranks(ctx)
-    moment_jacobian_has_full_rank(ctx)
-    _one_hot_layer_recursion(ctx)
-    _every_exponent_grows(ctx)
-    _moment_entries_independent(ctx)
+    _one_hot_family_for_every_width(ctx)
     _one_hot_rate_refutes_eq6(ctx)
-    _exponents_cross_check(ctx)
     _one_hot_family_exceeds_eq11(ctx)
 
     ctx.conclude(
         "false", "proof",
-        "an argument whose every step holds for all widths s: one-hot 1-dimensional heads give "
-        "y = x_p prod S_bc^{e_bc} with e_a <- e_a + e_b + e_c + [k = {b, c}] (symbolic layer "
-        "identity), every exponent >= 3^(L - floor(s/2) - s) ((2I + P)^(s-1) >= J, row sums "
-        "3^m), sep = prod(e+1) (the moment map is submersive at X = I), so log_3 sep >= "
+        "an argument whose every step holds for all widths s (the one-hot family's steps, "
+        "shared with L-Thm2-corrected): one-hot 1-dimensional heads give y = x_p prod "
+        "S_bc^{e_bc} (the diagonal update involves three channels only), every exponent is >= "
+        "3^(L - floor(s/2) - s) (shift lemma: (2I + P)^(s-1) >= 1 entrywise, rows of (2I + P)^m "
+        "sum to 3^m), sep = prod(e+1) (the moment map is submersive at X = I; the coefficient "
+        "matrix is a Kronecker product of nonsingular anti-diagonals), so log_3 sep >= "
         "(s(s+1)/2)(L - floor(s/2) - s) >= (5/4) s^3 at L = 4s, beyond every K L s "
-        "log^m(L s): the rate is L min{r,d_x}^2, not O~(L min{r,d_x}); the machine checks at "
-        "s <= 8 (closed form, ranks, exponents) are cross-checks; the proof's grouping display "
-        "fails, and the moment argument proves the L min{r,d_x}^2 rate (eq. (9) for r + r_e "
-        "<= 4 or L <= 4)",
+        "log^m(L s): the rate is L min{r,d_x}^2, not O~(L min{r,d_x}); the exact runs at listed "
+        "sizes are cross-checks; the proof's grouping display fails, and the moment argument "
+        "proves the L min{r,d_x}^2 rate (eq. (9) for r + r_e <= 4 or L <= 4)",
         basis="argument",
-        argument_steps=["all sizes, one layer", "all sizes, the exponents",
-                        "all sizes, sep = prod", "all sizes, the rate"])
+        argument_steps=["family, closed form:", "coefficient matrix:",
+                        "family, separation rank:", "shift lemma:", "exponent floor:",
+                        "all sizes, the rate"])
+
+
+def _one_hot_family_for_every_width(ctx):
+    """The family's steps for every width s (proofs/levine2020/corrected_family.py)."""
+    src = PAPER.cite("eq. (5) l.108; sec. 3 l.120-124")
+    closed_form_steps(ctx, src)
+    coefficient_matrix_step(ctx, src)
+    independence_steps(ctx, src)
+    shift_lemma_step(ctx, src)
+    exponent_floor_step(ctx, src)
 
 
 def _eq9_below_a_power_of_four(ctx):
@@ -361,41 +362,6 @@ def _patch_splitting_partition_grows_with_N(ctx):
                       instance=inst, anchor="Theorem 1")
 
 
-def _one_hot_layer_recursion(ctx):
-    symbolic_step(ctx,
-                  "all sizes, one layer of the family: a head with W^Q = e_a^T, W^K = e_c^T, "
-                  "W^V = e_b^T, W^O = e_a adds to channel a the value y^i_a sum_j y^j_b y^j_c; "
-                  "on the diagonal form y^j_t = g_t x^j_t this is g_a g_b g_c x^i_a S_bc, so "
-                  "the exponents of y_p^i = x^i_p prod S_bc^{e_bc} follow e_a <- e_a + e_b + "
-                  "e_c + [k = {b, c}] (sympy, KroneckerDelta sums with symbolic width s, length "
-                  "N and channel indices)", PAPER.cite("eq. (5) l.108"),
-                  one_hot_layer_identity)
-
-
-def _every_exponent_grows(ctx):
-    symbolic_step(ctx,
-                  "all sizes, the exponents: with the shift schedule (shifts 0..floor(s/2), then "
-                  "1) the first floor(s/2) + 1 layers give every unordered pair {b, c} an "
-                  "exponent >= 1 (min(delta, s - delta) <= s/2), a shift-1 layer gives E' >= "
-                  "(2I + P) E entrywise, (2I + P)^(s-1) >= J (binomial theorem: every cyclic "
-                  "shift P^j, j < s, with a coefficient C(s-1, j) 2^(s-1-j) >= 1) and the rows "
-                  "of (2I + P)^m sum to 3^m; so after L layers every exponent is >= 3^(L - "
-                  "floor(s/2) - s) (symbolic in s, n, m)", PAPER.cite("eq. (5) l.108"),
-                  shift_layer_dominance, shift_power_facts)
-
-
-def _moment_entries_independent(ctx):
-    symbolic_step(ctx,
-                  "all sizes, sep = prod (e_bc + 1): the differential of X -> X^T X at X = I_s is "
-                  "dX -> dX^T + dX, onto the symmetric matrices (dX = B/2), so the s(s+1)/2 "
-                  "entries of S^P (|P| >= s) are algebraically independent (Jacobian criterion); "
-                  "then the P-side functions x^i_p prod (S^P)^m and the Q-side prod (S^Q)^(e-m) "
-                  "of the binomial expansion of prod (S^P + S^Q)^e are linearly independent and "
-                  "sep(y_p^i) = prod (e + 1) (sympy, MatrixSymbol of symbolic size s)",
-                  PAPER.cite("sec. 3 l.120-124"),
-                  moment_map_is_submersive)
-
-
 def _one_hot_rate_refutes_eq6(ctx):
     with ctx.step("all sizes, the rate of eq. (6): by the steps above, for the convolution "
                   "embedding of kernel width 1 with W^conv = I (r = d_x = s, no patch to split), "
@@ -417,38 +383,6 @@ def _one_hot_rate_refutes_eq6(ctx):
                                           "convolution embedding of width 1, W^conv = I",
                                 "at_L=4s": "log_3 sep >= (5/4) s^3 > 4K s^2 log^m(4 s^2) "
                                            "for s large, every K, m"})
-
-
-def _exponents_cross_check(ctx):
-    with ctx.step("cross-check of the exponent bound by machine: the exact exponents of the "
-                  "shift schedule are >= 3^(L - floor(s/2) - s) for s <= 8, L <= 32 (full tier "
-                  "12, 48), and min_p log2 prod(e + 1) at L = 4s is tabled against s^3",
-                  source=PAPER.cite("eq. (6) l.133")) as s:
-        bad, table = None, []
-        s_max, L_max = (12, 48) if ctx.full else (8, 32)
-        s.set_scope("sizes", f"s <= {s_max}, L <= {L_max}")
-        for sv in range(1, s_max + 1):
-            for L, ex in enumerate(_exponents_by_layer(sv, shift_schedule(sv, L_max)), start=1):
-                low = exponent_lower_bound(sv, L)
-                smallest = min(e.get((b, c), 0) for e in ex for b in range(sv)
-                               for c in range(b, sv))
-                if smallest < low:
-                    bad = bad or {"s": sv, "L": L, "exponent": smallest, "bound": low}
-                if L == 4 * sv and sv >= 2:
-                    got = min(monomial_sep(e) for e in ex)
-                    table.append({"s": sv, "L": L, "log2_sep_min_over_p": got.bit_length() - 1,
-                                  "proven_log3_lower": family_log3_lower_bound(sv, L),
-                                  "s^3": sv ** 3})
-        s.record(table=table,
-                 vocabulary_embedding="the same holds for the vocabulary embedding with "
-                                      "V = (3^L + 1)^s tokens embedded as the grid {0..3^L}^s "
-                                      "(M_V of rank s): the P- and Q-side functions have degree "
-                                      "<= 3^L in each input coordinate, and such polynomials "
-                                      "are determined by their values on a product grid with "
-                                      "3^L + 1 points per coordinate, so they stay linearly "
-                                      "independent as functions of the tokens (argument; not "
-                                      "computed)")
-        s.require(bad is None, "an exact exponent is below the proven bound", counterexample=bad)
 
 
 def _one_hot_family_exceeds_eq11(ctx):

@@ -22,7 +22,7 @@ from typing import Any
 
 import sympy as sp
 
-from seprank.network_theory.exponent_growth import delta_sum
+from seprank.network_theory.symbolic_sums import delta_sum
 
 __all__ = [
     "division_lemma",
