@@ -46,12 +46,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import flint
 import numpy as np
 
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
-from seprank.scalars.exact_text import exact_from_value, parse_integer
+from seprank.scalars.exact_text import FLOAT_METHOD_HINT, exact_from_value, parse_integer
 
 __all__ = ["load_matrix", "read_json", "read_csv_rows", "matrix_from_rows", "parse_integer",
            "workspace_bytes"]
@@ -117,7 +116,7 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
 
 def _parse_token(tok: object, where: str, allow_float: bool) -> int | Fraction | float:
     """One entry of a text, CSV or JSON matrix: :mod:`seprank.scalars.exact_text`'s grammar."""
-    return exact_from_value(tok, where, allow_float=allow_float)
+    return exact_from_value(tok, where, allow_float=allow_float, float_hint=FLOAT_METHOD_HINT)
 
 
 def _is_number(cell: str) -> bool:

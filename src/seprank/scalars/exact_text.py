@@ -39,7 +39,8 @@ from fractions import Fraction
 
 from seprank.errors import InputError
 
-__all__ = ["INTEGER_PATTERN", "EXACT_PATTERN", "DECIMAL_PATTERN", "parse_integer",
+__all__ = ["INTEGER_PATTERN", "EXACT_PATTERN", "DECIMAL_PATTERN", "FLOAT_METHOD_HINT",
+           "parse_integer",
            "exact_from_text", "real_from_text", "exact_from_value", "shown"]
 
 #: JSON Schema (ECMA 262) pattern of an integer string
@@ -58,6 +59,8 @@ _NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infin
 #: 4300 digits by default and is quadratic)
 _FLINT_DIGITS = 4000
 _SHOWN = 40
+#: what a matrix reader adds to the error of a float or a decimal
+FLOAT_METHOD_HINT = " (or use the float method, --method float, for a float estimate)"
 
 
 def shown(text: str) -> str:
@@ -111,21 +114,20 @@ def _fail(where: str | None, problem: str) -> InputError:
     return InputError(f"{where}: {problem}" if where else problem)
 
 
-def _why_not(text: str) -> str:
+def _why_not(text: str, float_hint: str = "") -> str:
     """Why ``text`` is no exact scalar (the most useful of the reasons)."""
     s = shown(text)
     if text.strip().lower() in _NON_FINITE:
         return f"{s}: NaN and infinity have no rank"
     if _DECIMAL.fullmatch(text):
-        return (f"{s} is a decimal number; exact values are integers or fractions p/q "
-                "(decimals only for the float method)")
+        return f"{s} is a decimal number; exact values are integers or fractions p/q{float_hint}"
     if not text.isascii() or "_" in text or any(c.isspace() for c in text):
         return (f"{s} is not an integer or a fraction p/q (ASCII digits and an optional "
                 "sign only: no '_', no spaces, no other scripts' digits)")
     return f"{s} is not an integer or a fraction p/q"
 
 
-def exact_from_text(text: str, where: str | None = None) -> int | Fraction:
+def exact_from_text(text: str, where: str | None = None, float_hint: str = "") -> int | Fraction:
     """The integer or fraction ``p/q`` written in ``text`` (module grammar), exactly.
 
     Parameters
@@ -134,6 +136,8 @@ def exact_from_text(text: str, where: str | None = None) -> int | Fraction:
         one token: ``"-12"``, ``"+3"``, ``"2/4"``.
     where : str, optional
         what the token is (file and entry, or a field), put before the error.
+    float_hint : str
+        put after the error of a decimal (e.g. where a float method exists).
 
     Returns
     -------
@@ -162,7 +166,7 @@ def exact_from_text(text: str, where: str | None = None) -> int | Fraction:
         return parse_integer(text)
     frac = _FRACTION.fullmatch(text)
     if frac is None:
-        raise _fail(where, _why_not(text))
+        raise _fail(where, _why_not(text, float_hint))
     den = parse_integer(frac.group(2))
     if den == 0:
         raise _fail(where, f"{shown(text)} divides by zero")
@@ -190,8 +194,14 @@ def real_from_text(text: str, where: str | None = None) -> int | Fraction | floa
     ...
     seprank.errors.InputError: '1e400': NaN and infinity have no rank (beyond float64)
     """
-    if not _DECIMAL.fullmatch(text) or _INTEGER.fullmatch(text):
+    if _INTEGER.fullmatch(text) or _FRACTION.fullmatch(text):
         return exact_from_text(text, where)
+    if not _DECIMAL.fullmatch(text):
+        reason = _why_not(text)
+        if " is not an integer or a fraction p/q" in reason:
+            reason = reason.replace(" is not an integer or a fraction p/q",
+                                    " is not a real number (an integer, p/q or a decimal)")
+        raise _fail(where, reason)
     value = float(text)
     if not math.isfinite(value):
         raise _fail(where, f"{shown(text)}: NaN and infinity have no rank (beyond float64)")
@@ -210,8 +220,8 @@ def _describe(value: object) -> str:
     return f"{shown(repr(value))} ({type(value).__name__})"
 
 
-def exact_from_value(value: object, where: str | None = None, *,
-                     allow_float: bool = False) -> int | Fraction | float:
+def exact_from_value(value: object, where: str | None = None, *, allow_float: bool = False,
+                     float_hint: str = "") -> int | Fraction | float:
     """An exact scalar from a JSON value: an integer, or a string of the module grammar.
 
     Parameters
@@ -222,6 +232,8 @@ def exact_from_value(value: object, where: str | None = None, *,
         put before the error.
     allow_float : bool
         the float method's reading: finite floats and decimal strings too.
+    float_hint : str
+        put after the error of a float or a decimal (where a float method exists).
 
     Raises
     ------
@@ -247,12 +259,13 @@ def exact_from_value(value: object, where: str | None = None, *,
     if type(value) is int:
         return value
     if isinstance(value, str):
-        return real_from_text(value, where) if allow_float else exact_from_text(value, where)
+        return (real_from_text(value, where) if allow_float
+                else exact_from_text(value, where, float_hint))
     if type(value) is float:
         if not math.isfinite(value):
             raise _fail(where, f"{value!r}: NaN and infinity have no rank")
         if allow_float:
             return value
         raise _fail(where, f"{value!r} is a float; exact values are integers or 'p/q' "
-                    "strings (floats only for the float method)")
+                    f"strings (no floats){float_hint}")
     raise _fail(where, f"{_describe(value)} is not an integer or a 'p/q' string")

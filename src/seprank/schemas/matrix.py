@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, ConfigDict, PlainValidator, TypeAdapter, WithJsonSchema
 
+from seprank.scalars.exact_text import FLOAT_METHOD_HINT
 from seprank.schemas.scalars import exact_scalar, nested_list, real_scalar
 from seprank.schemas.validation import custom_error, validate
 
@@ -31,6 +32,14 @@ def _entry(read):
     def entry(value: Any):
         if isinstance(value, list):
             raise custom_error("matrix_entry", _DEEPER)
+        if read is exact_scalar and (type(value) is float or isinstance(value, str)):
+            from seprank.errors import InputError
+            from seprank.scalars.exact_text import exact_from_value
+
+            try:
+                return exact_from_value(value, float_hint=FLOAT_METHOD_HINT)
+            except InputError as exc:
+                raise custom_error("matrix_entry", str(exc)) from None
         return read(value)
     return entry
 

@@ -36,7 +36,7 @@ from pydantic import (
     model_validator,
 )
 
-from seprank.schemas.validation import custom_error, first_error
+from seprank.schemas.validation import custom_error, describe, first_error
 
 __all__ = ["Range", "spec_model", "spec_adapter", "check_spec"]
 
@@ -106,12 +106,12 @@ def spec_model(computation: str) -> type[BaseModel]:
     >>> schema["required"], schema["properties"]["computation"]["const"]
     (['computation', 'parameters'], 'lemma6')
     """
-    from seprank.sweep.computations import REQUIRED, get_computation
+    from seprank.sweep.computations import get_computation
     from seprank.sweep.parameters import parameter_types
 
     comp = get_computation(computation)
     types = parameter_types(computation)
-    fields = {name: (_axis_type(types[name]), ... if default is REQUIRED else None)
+    fields = {name: (_axis_type(types[name]), ... if name in comp.required else None)
               for name, default in comp.defaults.items()}
     params = create_model(f"{computation}_axes", __config__=ConfigDict(
         strict=True, extra="forbid", title=f"{computation} parameters"), **fields)
@@ -162,8 +162,10 @@ def _legacy(errors: list[dict[str, Any]], comp: Any) -> str | None:
     return None
 
 
-def check_spec(data: Any) -> None:
+def check_spec(data: Any, source: str | None = None) -> None:
     """Validate a parsed spec (a dict) against the schema of its computation.
+
+    ``source`` (the file's name) is put before the error.
 
     Raises
     ------
@@ -187,6 +189,11 @@ def check_spec(data: Any) -> None:
 
     if "computation" not in data:
         raise ParameterError("the spec names no computation (key 'computation')")
+    if not isinstance(data["computation"], str):
+        from seprank.sweep.computations import COMPUTATIONS
+
+        raise ParameterError(f"computation: expected one of {', '.join(COMPUTATIONS)}, got "
+                             f"{describe(data['computation'])}")
     comp = get_computation(data["computation"])
     try:
         spec_model(comp.name).model_validate(data)
@@ -194,4 +201,4 @@ def check_spec(data: Any) -> None:
         errors = exc.errors(include_url=False)
         line = _legacy(errors, comp) or first_error(
             exc, data, language="TOML/YAML")
-        raise ParameterError(line) from None
+        raise ParameterError(f"{source}: {line}" if source else line) from None

@@ -42,7 +42,6 @@ from fractions import Fraction
 from math import lcm
 
 import flint
-import numpy as np
 
 from seprank.errors import InputError
 

@@ -34,11 +34,14 @@ from math import comb
 from typing import Any
 
 from seprank.errors import ParameterError, SeprankError
-from seprank.sweep.parameters import REQUIRED, check_parameters
 
 __all__ = ["Computation", "COMPUTATIONS", "get_computation", "hadamard_rank", "grid_rank",
            "lemma6_identity", "proof_check", "float_vs_exact", "execute",
            "separation_rank_task"]
+
+#: Marks a parameter without a default (the spec must give it).
+REQUIRED = object()
+
 
 @dataclass(frozen=True)
 class Computation:
@@ -80,7 +83,9 @@ class Computation:
         missing = [k for k, v in full.items() if v is REQUIRED]
         if missing:
             raise ParameterError(f"{self.name} needs the parameters {missing}")
-        check_parameters(self.name, self.defaults, full)  # each parameter's declared type
+        from seprank.sweep.parameters import check_parameters  # (loads pydantic)
+
+        check_parameters(self.name, self.defaults, full, self.required)  # declared types
         self.validate(full)
         return full
 

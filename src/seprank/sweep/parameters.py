@@ -33,10 +33,7 @@ from pydantic import (
     create_model,
 )
 
-__all__ = ["REQUIRED", "Parameter", "parameter_types", "parameter_model", "check_parameters"]
-
-#: Marks a parameter without a default (the spec must give it).
-REQUIRED = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
+__all__ = ["Parameter", "parameter_types", "parameter_model", "check_parameters"]
 
 
 @dataclass(frozen=True)
@@ -134,22 +131,25 @@ def parameter_types(computation: str) -> dict[str, Parameter]:
 
 
 @cache
-def parameter_model(computation: str, defaults: tuple[tuple[str, Any], ...]) -> type[BaseModel]:
+def parameter_model(computation: str, defaults: tuple[tuple[str, Any], ...],
+                    required: tuple[str, ...] = ()) -> type[BaseModel]:
     """The strict model of one task's parameters, with the computation's ``defaults``
-    (pairs name, default; :data:`REQUIRED` for none).
+    (pairs name, default) and its ``required`` names (no default).
 
     Examples
     --------
-    >>> model = parameter_model("check", (("id", REQUIRED), ("full", False), ("delay_s", 0)))
-    >>> model.model_json_schema()["properties"]["full"]["type"], model.model_json_schema()["required"]
+    >>> model = parameter_model("check", (("id", None), ("full", False), ("delay_s", 0)),
+    ...                         ("id",))
+    >>> schema = model.model_json_schema()
+    >>> schema["properties"]["full"]["type"], schema["required"]
     ('boolean', ['id'])
     """
-    defaults = dict(defaults)
     types = parameter_types(computation)
-    if set(types) != set(defaults):  # a computation and its declaration must agree
-        raise RuntimeError(f"{computation}: declared {sorted(types)}, takes {sorted(defaults)}")
-    fields = {name: (types[name].annotation, ... if default is REQUIRED else default)
-              for name, default in defaults.items()}
+    names = [name for name, _ in defaults]
+    if set(types) != set(names):  # a computation and its declaration must agree
+        raise RuntimeError(f"{computation}: declared {sorted(types)}, takes {sorted(names)}")
+    fields = {name: (types[name].annotation, ... if name in required else default)
+              for name, default in defaults}
     return create_model(f"{computation}_parameters", __config__=ConfigDict(
         strict=True, extra="forbid", title=f"{computation} parameters"), **fields)
 
@@ -162,8 +162,10 @@ def _parameter_path(steps: list[tuple[Any, Any]]) -> str:
     return f"parameter {first!r}{rest}"
 
 
-def check_parameters(computation: str, defaults: dict[str, Any], params: dict[str, Any]) -> None:
-    """Check one task's full parameter set against the declared types.
+def check_parameters(computation: str, defaults: dict[str, Any], params: dict[str, Any],
+                     required: tuple[str, ...] = ()) -> None:
+    """Check one task's full parameter set against the declared types (``defaults`` and
+    the ``required`` names are the computation's).
 
     Raises
     ------
@@ -173,8 +175,9 @@ def check_parameters(computation: str, defaults: dict[str, Any], params: dict[st
     Examples
     --------
     >>> from seprank.sweep.computations import get_computation
-    >>> lemma6 = get_computation("lemma6").defaults
-    >>> check_parameters("lemma6", lemma6, dict(lemma6, depth="3"))
+    >>> lemma6 = get_computation("lemma6")
+    >>> check_parameters("lemma6", lemma6.defaults, dict(lemma6.defaults, depth="3"),
+    ...                  lemma6.required)
     Traceback (most recent call last):
     ...
     seprank.errors.ParameterError: parameter 'depth': expected an integer, got the string "3"
@@ -183,7 +186,8 @@ def check_parameters(computation: str, defaults: dict[str, Any], params: dict[st
     from seprank.schemas.validation import first_error
 
     try:
-        parameter_model(computation, tuple(defaults.items())).model_validate(params)
+        parameter_model(computation, tuple(defaults.items()), tuple(required)
+                        ).model_validate(params)
     except ValidationError as exc:
         raise ParameterError(first_error(exc, params, language="TOML/YAML",
                                          path=_parameter_path)) from None

@@ -166,7 +166,8 @@ def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> Sweep
 
     if not isinstance(data, dict):
         raise InputError("a sweep spec must be a table (mapping) at the top level")
-    check_spec(data)  # the schema sweep-spec: keys, and each parameter's declared type
+    # the schema sweep-spec: keys, and each parameter's declared type
+    check_spec(data, source.name if source is not None else None)
     comp = get_computation(data["computation"])
     params = data.get("parameters", {})
     fixed, axes = {}, {}
