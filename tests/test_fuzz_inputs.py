@@ -224,9 +224,10 @@ def test_float_rank_survives_entries_near_the_float_limit():
 # -- every file format: structured mutations of a valid document ---------------------------
 #
 # One valid document per format (matrix, weights, answer, sweep spec, proof report,
-# certificate) is mutated at random places: a value replaced by another JSON value (bools,
-# "false", "1_0", "٣", huge integers, NaN, nested lists and objects), a member deleted or
-# added, a value wrapped in a list, or buried up to 1500 lists deep. Reading the result
+# certificate) is mutated at random places: a value (often a leaf: a number, string, bool)
+# replaced by another JSON value (bools, "false", "1_0", "٣", "2/4", huge integers, NaN,
+# nested lists and objects), a member deleted or added, a value wrapped in a list, or
+# buried up to 1500 lists deep. Reading the result
 # must give a valid read or one SeprankError line; never another exception.
 
 _ODD_TEXT = st.sampled_from(["false", "true", "1_0", "٣", "1/0", "2/4", "-3", "+7", "1e3",
@@ -241,7 +242,8 @@ _json_leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 3),
 json_values = st.recursive(_json_leaves, lambda inner: st.one_of(
     st.lists(inner, max_size=3), st.dictionaries(st.one_of(_KEYS, st.text(max_size=3)), inner,
                                                  max_size=3)), max_leaves=6)
-_mutation = st.tuples(st.sampled_from(["replace", "replace", "delete", "add", "wrap", "bury"]),
+_mutation = st.tuples(st.sampled_from(["leaf", "leaf", "replace", "delete", "add", "wrap",
+                                       "bury"]),
                       st.integers(0, 10**6), json_values, _KEYS, st.integers(2, 1500))
 
 
@@ -262,10 +264,12 @@ def _mutate(doc, mutations):
     doc = json.loads(json.dumps(doc))
     for op, at, value, key, depth in mutations:
         places = _places(doc)
+        if op == "leaf":  # a number, string, bool or null: where the values are
+            places = [(p, k) for p, k in places if not isinstance(p[k], (list, dict))]
         if not places:
             return value
         parent, where = places[at % len(places)]
-        if op == "replace":
+        if op in ("replace", "leaf"):
             parent[where] = value
         elif op == "delete":
             del parent[where]

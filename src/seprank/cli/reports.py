@@ -24,14 +24,13 @@ def _cmd_errata(args: argparse.Namespace) -> int:
     from seprank.proof.errata import errata_markdown, known_papers, paper_key
     from seprank.proof.report import (
         READABLE_VERSIONS,
-        load_report,
         paper_of_check,
         report_dict,
         report_papers,
     )
 
     if args.report:
-        data = load_report(args.report)
+        data = _checked_report(args.report)
         if data.get("schema_version") not in READABLE_VERSIONS:
             raise SeprankError(f"{args.report}: a schema-1 report has no errata; rerun "
                                "`seprank prove`")

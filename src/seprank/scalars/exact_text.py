@@ -103,6 +103,11 @@ def parse_integer(text: str) -> int:
     """
     if not _INTEGER.fullmatch(text):
         raise ValueError(f"{shown(text)} is not a decimal integer")
+    return _digits(text)
+
+
+def _digits(text: str) -> int:
+    """An integer already matched by the grammar (no second check)."""
     if len(text) < _FLINT_DIGITS:
         return int(text)
     import flint
@@ -162,15 +167,15 @@ def exact_from_text(text: str, where: str | None = None, float_hint: str = "") -
     ...
     seprank.errors.InputError: '1/0' divides by zero
     """
-    if _INTEGER.fullmatch(text):
-        return parse_integer(text)
     frac = _FRACTION.fullmatch(text)
     if frac is None:
+        if _INTEGER.fullmatch(text):
+            return _digits(text)
         raise _fail(where, _why_not(text, float_hint))
-    den = parse_integer(frac.group(2))
+    den = _digits(frac.group(2))
     if den == 0:
         raise _fail(where, f"{shown(text)} divides by zero")
-    value = Fraction(parse_integer(frac.group(1)), den)
+    value = Fraction(_digits(frac.group(1)), den)
     return value.numerator if value.denominator == 1 else value
 
 
@@ -200,7 +205,7 @@ def real_from_text(text: str, where: str | None = None) -> int | Fraction | floa
         reason = _why_not(text)
         if " is not an integer or a fraction p/q" in reason:
             reason = reason.replace(" is not an integer or a fraction p/q",
-                                    " is not a real number (an integer, p/q or a decimal)")
+                                    " is not an integer, a fraction p/q or a decimal number")
         raise _fail(where, reason)
     value = float(text)
     if not math.isfinite(value):
@@ -267,5 +272,5 @@ def exact_from_value(value: object, where: str | None = None, *, allow_float: bo
         if allow_float:
             return value
         raise _fail(where, f"{value!r} is a float; exact values are integers or 'p/q' "
-                    f"strings (no floats){float_hint}")
+                    f"strings{float_hint or ' (no floats)'}")
     raise _fail(where, f"{_describe(value)} is not an integer or a 'p/q' string")

@@ -19,8 +19,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, ConfigDict, PlainValidator, TypeAdapter, WithJsonSchema
 
-from seprank.scalars.exact_text import FLOAT_METHOD_HINT
-from seprank.schemas.scalars import exact_scalar, nested_list, real_scalar
+from seprank.errors import InputError
+from seprank.scalars.exact_text import FLOAT_METHOD_HINT, exact_from_value
+from seprank.schemas.scalars import nested_list
 from seprank.schemas.validation import custom_error, validate
 
 __all__ = ["matrix_adapter", "matrix_from_json"]
@@ -28,19 +29,15 @@ __all__ = ["matrix_adapter", "matrix_from_json"]
 _DEEPER = "a list: a matrix is 2-dimensional (a JSON list of rows of numbers)"
 
 
-def _entry(read):
+def _entry(allow_float: bool):
+    """The validator of one entry: exact (with the float method's hint), or real."""
     def entry(value: Any):
         if isinstance(value, list):
             raise custom_error("matrix_entry", _DEEPER)
-        if read is exact_scalar and (type(value) is float or isinstance(value, str)):
-            from seprank.errors import InputError
-            from seprank.scalars.exact_text import exact_from_value
-
-            try:
-                return exact_from_value(value, float_hint=FLOAT_METHOD_HINT)
-            except InputError as exc:
-                raise custom_error("matrix_entry", str(exc)) from None
-        return read(value)
+        try:
+            return exact_from_value(value, allow_float=allow_float, float_hint=FLOAT_METHOD_HINT)
+        except InputError as exc:
+            raise custom_error("matrix_entry", str(exc)) from None
     return entry
 
 
@@ -70,7 +67,7 @@ def matrix_adapter(allow_float: bool = False) -> TypeAdapter:
     >>> matrix_adapter().validate_python([[1, "2/4"]])
     [[1, Fraction(1, 2)]]
     """
-    entry = Annotated[Any, PlainValidator(_entry(real_scalar if allow_float else exact_scalar)),
+    entry = Annotated[Any, PlainValidator(_entry(allow_float)),
                       WithJsonSchema(_entry_schema(allow_float))]
     rows = Annotated[nested_list(entry, 2), AfterValidator(_rectangular)]
     return TypeAdapter(rows, config=ConfigDict(strict=True, title="matrix"))
@@ -118,8 +115,6 @@ def matrix_from_json(data: Any, source: str | None = None, *,
     ...
     seprank.errors.InputError: m.json: row 0: expected a list, got the integer 1 (a matrix is ...
     """
-    from seprank.errors import InputError
-
     try:
         return validate(matrix_adapter(allow_float), data, source=source, path=_where)
     except InputError as exc:

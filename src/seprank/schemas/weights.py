@@ -62,7 +62,7 @@ class NetworkShape(BaseModel):
     2
     """
 
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="allow")
 
     L: Positive
     d_x: Positive
