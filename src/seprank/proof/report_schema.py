@@ -109,7 +109,11 @@ def report_papers(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def _label(reached: Any) -> str:
     """A check's id after its index: ``checks[2] (L-Thm1)``."""
-    return f" ({reached.get('id')})" if isinstance(reached, dict) and "id" in reached else ""
+    from seprank.schemas.validation import plain
+
+    if not (isinstance(reached, dict) and "id" in reached):
+        return ""
+    return f" ({plain(reached.get('id'), punctuation='')})"
 
 
 def validate_report(data: Any) -> list[str]:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, mo
 from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, SLIPS, STRENGTHS
 from seprank.proof.statuses import STEP_STATUSES, VERDICTS
 from seprank.proof.strength import SCOPES
-from seprank.schemas.validation import custom_error
+from seprank.schemas.validation import custom_error, plain
 
 __all__ = ["report_model", "report_adapter"]
 
@@ -179,8 +179,8 @@ def _papers_described(report: Any) -> Any:
     papers = report.papers
     for i, check in enumerate(report.checks):
         if check.paper is not None and check.paper not in papers:
-            raise custom_error("paper", f"checks[{i}] ({check.id}): paper {check.paper!r} is "
-                               "not described in 'papers'")
+            raise custom_error("paper", f"checks[{i}] ({plain(check.id, punctuation='')}): paper "
+                               f"{check.paper!r} is not described in 'papers'")
     return report
 
 

@@ -74,6 +74,15 @@ class Range(BaseModel):
         return self
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    """A member that may be left out but is never null: no ``default: null`` in the schema."""
+    schema.pop("default", None)
+
+
+#: a member that may be left out (and is never null)
+_ABSENT = Field(None, json_schema_extra=_no_default)
+
+
 def _form_of(value: Any) -> str:
     return "list" if isinstance(value, list) else "range" if isinstance(value, dict) else "value"
 
@@ -120,10 +129,10 @@ def spec_model(computation: str) -> type[BaseModel]:
         f"{computation}_spec",
         __config__=ConfigDict(strict=True, extra="forbid", title=f"{computation} sweep"),
         computation=(Literal[computation], ...),
-        parameters=(params, ... if needs_params else None),
-        store=(str | None, Field(None, description="the result store, relative to the spec "
-                                 "file (default: SPEC.sqlite)")),
-        title=(str | None, None))
+        parameters=(params, ... if needs_params else _ABSENT),
+        store=(str, Field(None, json_schema_extra=_no_default, description="the result "
+                          "store, relative to the spec file (default: SPEC.sqlite)")),
+        title=(str, Field("", description="a title for the reports")))
 
 
 @cache

@@ -26,7 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from seprank.errors import InputError, SeprankError
 
-__all__ = ["custom_error", "describe", "error_lines", "first_error", "validate"]
+__all__ = ["custom_error", "describe", "plain", "error_lines", "first_error", "validate"]
 
 _SHOWN = 40
 
@@ -74,6 +74,20 @@ def describe(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
+def plain(text: Any, punctuation: str = ".[]()'\"") -> str:
+    r"""``text`` as it is when it is a short printable name without ``punctuation``, else
+    quoted (JSON's escapes), so that a user's key or id never breaks an error line.
+
+    >>> plain("L-Thm1"), plain("a\nb"), plain(7), plain("C7-3.2", punctuation="")
+    ('L-Thm1', '"a\\nb"', '7', 'C7-3.2')
+    """
+    text = text if isinstance(text, str) else str(text)
+    if text.isprintable() and text.strip() == text and 0 < len(text) <= _SHOWN and \
+            not any(c in text for c in punctuation):
+        return text
+    return json.dumps(text[:_SHOWN] + ("..." if len(text) > _SHOWN else ""))
+
+
 def _walk(loc: tuple, data: Any, error_type: str) -> list[tuple[Any, Any]]:
     """The elements of ``loc`` that index into ``data`` (with what each reaches)."""
     steps, here = [], data
@@ -97,7 +111,7 @@ def _path(steps: list[tuple[Any, Any]], label: Callable[[Any], str] | None) -> s
         if isinstance(key, int):
             out += f"[{key}]" + (label(reached) if label else "")
         else:
-            out += ("." if out else "") + str(key)
+            out += ("." if out else "") + plain(key)
     return out
 
 
