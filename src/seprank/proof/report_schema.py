@@ -135,13 +135,14 @@ def validate_report(data: Any) -> list[str]:
     from pydantic import ValidationError
 
     from seprank.schemas.report import report_model
-    from seprank.schemas.validation import error_lines
+    from seprank.schemas.validation import describe, error_lines
 
     if not isinstance(data, dict):
         return ["the report is not an object"]
     out, version = [], data.get("schema_version")
     if version not in READABLE_VERSIONS or isinstance(version, bool):
-        out.append(f"schema_version: {version!r}, expected {SCHEMA_VERSION} (or 2)")
+        said = repr(version) if version is None or type(version) is int else describe(version)
+        out.append(f"schema_version: {said}, expected {SCHEMA_VERSION} (or 2)")
         data, version = {**data, "schema_version": SCHEMA_VERSION}, SCHEMA_VERSION
     try:
         report_model(version).model_validate(data)

@@ -86,7 +86,8 @@ def json_schema(name: str) -> dict[str, Any]:
     from seprank.errors import ParameterError
 
     if not isinstance(name, str) or name not in SCHEMAS:
-        raise ParameterError(f"no schema {name!r}; known: {', '.join(SCHEMAS)}")
+        said = repr(name) if isinstance(name, str) else f"of type {type(name).__name__}"
+        raise ParameterError(f"no schema {said}; known: {', '.join(SCHEMAS)}")
     module, function, description = SCHEMAS[name]
     adapter = getattr(importlib.import_module(module), function)()
     schema = adapter.json_schema()

@@ -146,5 +146,6 @@ def read_weights_document(obj: Any, source: str | None = None
     arrays = {k: getattr(weights, k) for k in "QKVO"}
     if not answer:
         return arrays, None, None
-    shape = None if doc.network is None else doc.network.model_dump()
+    shape = None if doc.network is None else {  # the declared members only
+        name: getattr(doc.network, name) for name in NetworkShape.model_fields}
     return arrays, doc.residual if "residual" in obj else None, shape
