@@ -91,7 +91,14 @@ SESSIONS = readme_sessions(README.read_text())
 
 
 def _words(command: str) -> list[str]:
-    return shlex.split(command.split(" | ")[0], comments=True)
+    """The command's words, without a pipe's tail or an output redirection."""
+    return shlex.split(command.split(" | ")[0].split(" > ")[0], comments=True)
+
+
+def _redirect(command: str) -> str | None:
+    """The file a README command sends its standard output to (``cmd > file``)."""
+    head = command.split(" | ")[0]
+    return shlex.split(head.split(" > ")[1], comments=True)[0] if " > " in head else None
 
 
 def _subcommand(command: str) -> str | None:
@@ -158,9 +165,14 @@ def _inputs(folder: Path, session: list[tuple[str, list[str]]]) -> None:
 def _run(command: str, folder: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="80", TERM="dumb")
     env.pop("NO_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "seprank", *_words(command)[1:]],
-                          cwd=folder, env=env, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=600)
+    out = subprocess.run([sys.executable, "-m", "seprank", *_words(command)[1:]],
+                         cwd=folder, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, timeout=600)
+    target = _redirect(command)
+    if target is not None:                  # the shell would have written it to a file
+        (folder / target).write_text(out.stdout)
+        out.stdout = ""
+    return out
 
 
 def _compare(command: str, got: list[str], expected: list[str]) -> None:
