@@ -1,6 +1,15 @@
 #!/usr/bin/env python
 """Float rank versus exact rank on Gram Hadamard powers G = (U U^T)^(Hadamard lambda).
 
+The research version of ``seprank float-vs-exact`` (the installed command, whose
+computation is :mod:`seprank.float_vs_exact`; use that one for your own ranges
+and your own V). This script adds what the study in benchmarks/README.md
+reports: the rtol sweep, the windows of right tolerances, mpmath 30/60-digit
+SVDs, the longdouble probe and best-of-k timings, over a fixed ladder of
+(d, lambda). It draws U with :func:`seprank.float_vs_exact.family_V`, the
+command's own families, and by default rewrites the committed results in
+benchmarks/results/ (give ``--out DIR`` to write elsewhere).
+
 Two families over a ladder of (d, lambda), n = ((d, lambda)) rows:
 
 * ``omega``:  U = omega_rows(d, lambda, 2) (the Omega^q rows of levine2020 B.2);
@@ -69,7 +78,8 @@ import numpy as np
 
 import seprank
 from seprank.combinatorics import multiset
-from seprank.constructions.omega import gram_hadamard_exact, gram_hadamard_mod_p, omega_rows
+from seprank.constructions.omega import gram_hadamard_exact, gram_hadamard_mod_p
+from seprank.float_vs_exact import family_V
 
 PRIME = 2**31 - 1
 OMEGA = 2
@@ -145,11 +155,8 @@ def _timed(fn, repeat: int = 1):
 
 
 def _make_u(family: str, d: int, lam: int, seed: int) -> np.ndarray:
-    if family == "omega":
-        return np.array(omega_rows(d, lam, OMEGA), dtype=np.int64).reshape(-1, d)
-    n = multiset(d, lam)
-    rng = np.random.default_rng([seed, d, lam])
-    return rng.integers(-3, 4, size=(n, d), dtype=np.int64)
+    """U of ``seprank float-vs-exact``'s families (Omega = 2; random in [-3, 3])."""
+    return np.array(family_V(family, d, lam, seed), dtype=np.int64).reshape(-1, d)
 
 
 def probe_longdouble() -> dict:
@@ -708,7 +715,10 @@ def _fmt_n(v):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="n up to ~220 instead of ~1000")
-    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
+    ap.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results",
+                    help="folder for float_vs_exact.csv, .json and .png (default: "
+                    "benchmarks/results, i.e. it REWRITES the committed results; for your own "
+                    "study use `seprank float-vs-exact --out DIR`)")
     ap.add_argument("--seed", type=int, default=20240601, help="seed of the random family")
     ap.add_argument("--max-n", type=int, default=None, help="largest n (default 1024; quick 220)")
     ap.add_argument("--exact-max-n", type=int, default=1024,

@@ -20,6 +20,13 @@ Usage::
     python benchmarks/house_differential.py --out /tmp/before     # on the old code
     python benchmarks/house_differential.py --out /tmp/after      # on the new code
     python benchmarks/house_differential.py --compare /tmp/before /tmp/after
+    python benchmarks/house_differential.py --compare /tmp/before /tmp/after --ignore-paper-keys
+    python benchmarks/house_differential.py --compare /tmp/before /tmp/after --ignore citation
+
+``--ignore KEY`` (repeatable) forgives a key that the AFTER side adds to an object whose
+BEFORE side lacks it (e.g. ``citation``, which the report adds beside each ``source``
+and erratum ``location``): such a key is not a difference; a key of that name present on
+both sides is still compared, and one the AFTER side lost is still a difference.
 """
 
 from __future__ import annotations
@@ -182,32 +189,63 @@ def _dump(path: Path, obj) -> None:
     path.write_text(json.dumps(obj, indent=1, sort_keys=True, default=str) + "\n")
 
 
-def _diff(a, b, where="", out=None):
+def _diff(a, b, where="", out=None, ignore=frozenset()):
     out = [] if out is None else out
     if type(a) is not type(b):
         out.append(f"{where}: {a!r:.120} != {b!r:.120}")
     elif isinstance(a, dict):
         for k in sorted(set(a) | set(b)):
+            if k not in a and k in ignore:
+                continue  # a key the after side adds, forgiven by --ignore
             if k not in a or k not in b:
                 out.append(f"{where}/{k}: only in {'after' if k in b else 'before'}")
             else:
-                _diff(a[k], b[k], f"{where}/{k}", out)
+                _diff(a[k], b[k], f"{where}/{k}", out, ignore)
     elif isinstance(a, list):
         if len(a) != len(b):
             out.append(f"{where}: length {len(a)} != {len(b)}")
         for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            _diff(x, y, f"{where}[{i}]", out)
+            _diff(x, y, f"{where}[{i}]", out, ignore)
     elif a != b:
         out.append(f"{where}: {a!r:.120} != {b!r:.120}")
     return out
 
 
-def compare(before: Path, after: Path) -> int:
+#: issue 19: the paper a schema-2 report implied by a check id's prefix
+_V2_PAPER_OF_PREFIX = {"L-": "levine2020", "W-": "wies2021", "C7-": "chapter7",
+                       "R-": "rank_collapse", "A-": "amsel"}
+
+
+def _drop_paper_keys(before: dict, after: dict) -> list[str]:
+    """Remove from ``after`` what schema 3 added to a schema-2 report (each check's
+    ``paper``, the top-level ``papers``, the version number), checking on the way that
+    every check's paper is the one its id prefix implied and that ``papers`` describes
+    exactly those; returns the mismatches (as differences)."""
+    out = []
+    if before.get("schema_version") != 2 or after.get("schema_version") != 3:
+        return out  # nothing to forgive between two reports of the same version
+    after["schema_version"] = 2
+    described = after.pop("papers", None)
+    used = set()
+    for c in after.get("checks", []):
+        key = c.pop("paper", None)
+        used.add(key)
+        want = next((k for p, k in _V2_PAPER_OF_PREFIX.items() if c["id"].startswith(p)), None)
+        if key != want:
+            out.append(f"prove.json/{c['id']}/paper: {key!r}, its prefix implies {want!r}")
+    if described is not None and set(described) != used:
+        out.append(f"prove.json/papers: {sorted(described)} != the checks' {sorted(used)}")
+    return out
+
+
+def compare(before: Path, after: Path, ignore_paper_keys: bool = False,
+            ignore: tuple[str, ...] = ()) -> int:
     total = 0
     for name in ("prove.json", "sep_rank.json", "rank.json"):
         a = json.loads((before / name).read_text())
         b = json.loads((after / name).read_text())
-        diffs = _diff(a, b, name)
+        notes = _drop_paper_keys(a, b) if ignore_paper_keys and name == "prove.json" else []
+        diffs = notes + _diff(a, b, name, ignore=frozenset(ignore))
         total += len(diffs)
         print(f"{name}: {len(diffs)} differences")
         for line in diffs[:40]:
@@ -220,13 +258,21 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, help="folder to write prove/sep_rank/rank .json into")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"),
                     help="compare two output folders; exit 1 on any difference")
+    ap.add_argument("--ignore-paper-keys", action="store_true",
+                    help="with --compare: ignore what report schema 3 adds to a schema-2 "
+                    "prove.json (each check's paper, the papers, the version), after checking "
+                    "that each paper is the one the check id's prefix implied")
+    ap.add_argument("--ignore", action="append", default=[], metavar="KEY",
+                    help="with --compare: a key the AFTER side adds to an object that lacks "
+                    "it on the BEFORE side is not a difference (repeatable; e.g. citation)")
     ap.add_argument("--prime-seed", type=int, default=20261125,
                     help="seed of the random primes (default 20261125)")
     ap.add_argument("--only", choices=("prove", "sep_rank", "rank"), action="append",
                     help="write only these corpora (repeatable)")
     args = ap.parse_args(argv)
     if args.compare:
-        return compare(*args.compare)
+        return compare(*args.compare, ignore_paper_keys=args.ignore_paper_keys,
+                       ignore=tuple(args.ignore))
     if args.out is None:
         ap.error("give --out DIR or --compare BEFORE AFTER")
     args.out.mkdir(parents=True, exist_ok=True)

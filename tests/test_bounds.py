@@ -1,4 +1,5 @@
-"""Tests of seprank.bounds: hand-worked small cases, closed forms, and properties.
+"""Tests of the papers' bounds (seprank.papers.*.bounds, seprank.scalars.enclosures): hand-worked
+small cases, closed forms, and properties.
 
 Expected values are worked out by hand in the comments (not copied from the
 code's output). Papers: levine2020_depth_to_width_self_attention.txt (L) and
@@ -13,23 +14,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from seprank.bounds import levine2020 as lv
-from seprank.bounds import wies2021 as ws
 from seprank.combinatorics import multiset
 from seprank.errors import ParameterError
+from seprank.papers.levine2020 import bounds as lv
+from seprank.papers.levine2020 import lemma_bounds as lem
+from seprank.papers.wies2021 import bounds as ws
+from seprank.scalars import enclosures as enc
 
 # --------------------------------------------------------------------------- e and logs
 
 
 def test_e_bounds_partial_sum_by_hand():
     # S_5 = 1 + 1 + 1/2 + 1/6 + 1/24 + 1/120 = 326/120 = 163/60; tail < 1/(5! * 5) = 1/600
-    assert lv.e_bounds(5) == (Fraction(163, 60), Fraction(163, 60) + Fraction(1, 600))
+    assert enc.e_bounds(5) == (Fraction(163, 60), Fraction(163, 60) + Fraction(1, 600))
 
 
 def test_e_bounds_enclose_e():
-    lo, hi = lv.e_bounds()
+    lo, hi = enc.e_bounds()
     assert lo < Fraction(2718281828459045, 10**15) < hi
-    assert lv.arb_of(lo) < flint.arb.const_e() < lv.arb_of(hi)
+    assert enc.arb_of(lo) < flint.arb.const_e() < enc.arb_of(hi)
 
 
 @pytest.mark.parametrize("a, b, expected", [
@@ -41,25 +44,25 @@ def test_e_bounds_enclose_e():
     ((Fraction(5), 3), (Fraction(5), 3), True),        # equal monomials
 ])
 def test_compare_e_monomials(a, b, expected):
-    assert lv.compare_e_monomials(a, b) is expected
+    assert enc.compare_e_monomials(a, b) is expected
 
 
 def test_compare_e_monomials_rejects_non_positive():
     with pytest.raises(ParameterError):
-        lv.compare_e_monomials((Fraction(0), 0), (Fraction(1), 0))
+        enc.compare_e_monomials((Fraction(0), 0), (Fraction(1), 0))
 
 
 def test_log3_exact_powers_and_domain():
-    assert lv.log3(9).contains(2)
-    assert lv.log3(Fraction(1, 27)).contains(-3)
+    assert enc.log3(9).contains(2)
+    assert enc.log3(Fraction(1, 27)).contains(-3)
     with pytest.raises(ParameterError):
-        lv.log3(0)
+        enc.log3(0)
 
 
 def test_arb_le_three_outcomes():
-    assert lv.arb_le(flint.arb(1), flint.arb(2)) is True
-    assert lv.arb_le(flint.arb(2), flint.arb(1)) is False
-    assert lv.arb_le(flint.arb(1), flint.arb("1 +/- 0.1")) is None
+    assert enc.arb_le(flint.arb(1), flint.arb(2)) is True
+    assert enc.arb_le(flint.arb(2), flint.arb(1)) is False
+    assert enc.arb_le(flint.arb(1), flint.arb("1 +/- 0.1")) is None
 
 
 # --------------------------------------------------------------------------- parameters
@@ -89,17 +92,17 @@ def test_regimes_by_hand():
 
 def test_thm1_a_closed_form():
     # a = -L + 2 - log_3 2, so a(2) = -log_3 2 and a(5) = -3 - log_3 2
-    assert (lv.thm1_a(2) + lv.log3(2)).contains(0)
-    assert (lv.thm1_a(5) + 3 + lv.log3(2)).contains(0)
+    assert (lv.thm1_a(2) + enc.log3(2)).contains(0)
+    assert (lv.thm1_a(5) + 3 + enc.log3(2)).contains(0)
 
 
 def test_thm1_lower_by_hand():
     # L = 2, d_x = 10, H = 2: 3^0 (log_3 8 - 2 + 2 - log_3 2) = log_3 4
     assert lv.thm1_lower_pow3(2, 10, 2) == (Fraction(4), Fraction(1))
-    assert (lv.thm1_lower_log3(2, 10, 2) - lv.log3(4)).contains(0)
+    assert (lv.thm1_lower_log3(2, 10, 2) - enc.log3(4)).contains(0)
     # L = 1, d_x = 4, H = 1: (1/3)(log_3 3 + 1 - log_3 2) = (1/3) log_3(9/2)
     assert lv.thm1_lower_pow3(1, 4, 1) == (Fraction(9, 2), Fraction(1, 3))
-    assert (3 * lv.thm1_lower_log3(1, 4, 1) - lv.log3(Fraction(9, 2))).contains(0)
+    assert (3 * lv.thm1_lower_log3(1, 4, 1) - enc.log3(Fraction(9, 2))).contains(0)
 
 
 def test_thm1_lower_undefined_for_H_equal_d_x():
@@ -112,7 +115,7 @@ def test_thm1_lower_undefined_for_H_equal_d_x():
 def test_thm1_upper_by_hand():
     # (d_x + H)^{C(2)} = 12^4
     assert lv.thm1_upper_pow3(2, 10, 2) == 20736
-    assert (lv.thm1_upper_log3(2, 10, 2) - 4 * lv.log3(12)).contains(0)
+    assert (lv.thm1_upper_log3(2, 10, 2) - 4 * enc.log3(12)).contains(0)
     # equals Theorem 3 at d_a = d_x / H = 5: (2 * 6)^4
     assert lv.thm3_bound(2, 2, 5) == 20736
 
@@ -139,7 +142,7 @@ def test_thm2_upper_by_hand():
     # L = d_x = 1: 2 + 1 - 2 log_3(1 / (2 sqrt(2e))) + 0, so 3^upper = 27 * 8e = 216 e
     assert lv.thm2_upper_pow3(1, 1) == (Fraction(216), 1)
     ln3 = flint.arb(3).log()
-    assert (lv.thm2_upper_log3(1, 1) - lv.log3(216) - 1 / ln3).contains(0)
+    assert (lv.thm2_upper_log3(1, 1) - enc.log3(216) - 1 / ln3).contains(0)
 
 
 def test_thm2_upper_chain_ends_at_theorem_2():
@@ -203,50 +206,50 @@ def test_thm5_by_hand():
 
 def test_lemma3_by_hand():
     # n = 2, r = (1, 3): ((2,1)) ((2,3)) = 2 * 4 = 8 <= (4/2 + 1)^2 = 9
-    assert lv.lemma3_lhs(2, [1, 3]) == 8
-    assert lv.lemma3_rhs(2, [1, 3]) == 9
+    assert lem.lemma3_lhs(2, [1, 3]) == 8
+    assert lem.lemma3_rhs(2, [1, 3]) == 9
     # n = 3, r = (1, 3): 3 * 10 = 30 <= ((2+1)(2+2))^2 / 2!^2 = 36
-    assert lv.lemma3_lhs(3, [1, 3]) == 30
-    assert lv.lemma3_rhs(3, [1, 3]) == 36
+    assert lem.lemma3_lhs(3, [1, 3]) == 30
+    assert lem.lemma3_rhs(3, [1, 3]) == 36
     # equal split: n = 3, r = (2, 2): ((3,2))^2 = 36 = ((2+1)(2+2))^2 / 4
-    assert lv.lemma3_lhs(3, [2, 2]) == lv.lemma3_rhs(3, [2, 2]) == 36
+    assert lem.lemma3_lhs(3, [2, 2]) == lem.lemma3_rhs(3, [2, 2]) == 36
 
 
 def test_lemma3_printed_equal_split_misses_the_factorial():
     # n = 3, k = 1, M = 0: phi(0) = ((3, 0)) = 1, but the printed value is (0 + 1)(0 + 2) = 2
-    assert lv.lemma3_lhs(3, [0]) == 1
-    assert lv.lemma3_equal_split_printed(3, 1, 0) == 2
+    assert lem.lemma3_lhs(3, [0]) == 1
+    assert lem.lemma3_equal_split_printed(3, 1, 0) == 2
 
 
 def test_lemma3_domain():
     with pytest.raises(ParameterError):
-        lv.lemma3_rhs(2, [])
+        lem.lemma3_rhs(2, [])
     with pytest.raises(ParameterError):
-        lv.lemma3_lhs(0, [1])
+        lem.lemma3_lhs(0, [1])
 
 
 def test_lemma4_by_hand():
-    assert lv.lemma4_rhs(1, 0) == (Fraction(2), 1)           # 2e
-    assert lv.lemma4_rhs(2, 2) == (Fraction(16), 2)          # (2e * 4 / 2)^2 = 16 e^2
-    assert lv.lemma4_holds(1, 0) is True                      # 1 <= 2e
-    assert lv.binomial_upper_e(5, 2) is True                  # 10 <= (5e/2)^2 = 46.2
+    assert lem.lemma4_rhs(1, 0) == (Fraction(2), 1)           # 2e
+    assert lem.lemma4_rhs(2, 2) == (Fraction(16), 2)          # (2e * 4 / 2)^2 = 16 e^2
+    assert lem.lemma4_holds(1, 0) is True                      # 1 <= 2e
+    assert lem.binomial_upper_e(5, 2) is True                  # 10 <= (5e/2)^2 = 46.2
     # log_3(2e) = log_3 2 + 1/ln 3
-    assert (lv.lemma4_rhs_log3(1, 0) - lv.log3(2) - 1 / flint.arb(3).log()).contains(0)
+    assert (lem.lemma4_rhs_log3(1, 0) - enc.log3(2) - 1 / flint.arb(3).log()).contains(0)
 
 
 def test_b2_multiset_lower_by_hand():
-    assert lv.b2_multiset_lower(3, 2) == 4     # max{(2/2+1)^2, (2/2+1)^2}; ((3,2)) = 6
-    assert lv.b2_multiset_lower(2, 5) == 6     # max{(6/5)^5, 6^1} = 6 = ((2, 5))
+    assert lem.b2_multiset_lower(3, 2) == 4     # max{(2/2+1)^2, (2/2+1)^2}; ((3,2)) = 6
+    assert lem.b2_multiset_lower(2, 5) == 6     # max{(6/5)^5, 6^1} = 6 = ((2, 5))
     with pytest.raises(ParameterError):
-        lv.b2_multiset_lower(1, 3)
+        lem.b2_multiset_lower(1, 3)
 
 
 def test_b2_dims_and_rank():
-    assert lv.b2_dims(3, 10, 2) == (4, 3)
-    assert lv.b2_rank(3, 10, 2) == comb(6, 3)  # ((4, 3)) = C(6, 3) = 20
+    assert lem.b2_dims(3, 10, 2) == (4, 3)
+    assert lem.b2_rank(3, 10, 2) == comb(6, 3)  # ((4, 3)) = C(6, 3) = 20
     for bad in [(2, 10, 1), (1, 10, 2), (2, 4, 4)]:   # odd d_x - H, L < 2, d = 0
         with pytest.raises(ParameterError):
-            lv.b2_dims(*bad)
+            lem.b2_dims(*bad)
 
 
 # --------------------------------------------------------------------------- wies2021
@@ -289,13 +292,13 @@ def test_wies_lemma4_printed_and_proof():
 @settings(max_examples=200, deadline=None)
 @given(st.integers(2, 80), st.integers(1, 80))
 def test_prop_b2_lower_at_most_multiset(n, k):
-    assert lv.b2_multiset_lower(n, k) <= multiset(n, k)
+    assert lem.b2_multiset_lower(n, k) <= multiset(n, k)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 400), st.integers(0, 1000))
 def test_prop_lemma4_holds_and_wies_printed_fails(n, k):
-    assert lv.lemma4_holds(n, k) is True
+    assert lem.lemma4_holds(n, k) is True
     assert ws.lemma4_printed_holds(n, k) is False
     if n >= 2:
         assert ws.lemma4_proof_lower(n, k) <= multiset(n, k)
@@ -304,7 +307,7 @@ def test_prop_lemma4_holds_and_wies_printed_fails(n, k):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(1, 25), st.lists(st.integers(0, 60), min_size=1, max_size=8))
 def test_prop_lemma3(n, rs):
-    lhs, rhs = lv.lemma3_lhs(n, rs), lv.lemma3_rhs(n, rs)
+    lhs, rhs = lem.lemma3_lhs(n, rs), lem.lemma3_rhs(n, rs)
     assert lhs <= rhs
     if len(set(rs)) == 1:
         assert lhs == rhs
@@ -323,7 +326,7 @@ def test_prop_b2_rank_below_upper_bounds(L, d_x, data):
                                    and (d_x - h) % 2 == 0] or [None]))
     if H is None:
         return
-    rank = lv.b2_rank(L, d_x, H)
+    rank = lem.b2_rank(L, d_x, H)
     assert rank <= lv.thm4_bound(L, d_x)
     assert rank <= lv.thm1_upper_pow3(L, d_x, H)
 
@@ -342,9 +345,9 @@ def test_prop_thm1_lower_below_upper(L, extra, data):
 @given(st.fractions(min_value=Fraction(1, 100), max_value=100), st.integers(0, 6),
        st.fractions(min_value=Fraction(1, 100), max_value=100), st.integers(0, 6))
 def test_prop_compare_e_monomials_agrees_with_arb(qa, ma, qb, mb):
-    verdict = lv.compare_e_monomials((qa, ma), (qb, mb))
+    verdict = enc.compare_e_monomials((qa, ma), (qb, mb))
     e = flint.arb.const_e()
-    a, b = lv.arb_of(qa) * e**ma, lv.arb_of(qb) * e**mb
-    decided = lv.arb_le(a, b)
+    a, b = enc.arb_of(qa) * e**ma, enc.arb_of(qb) * e**mb
+    decided = enc.arb_le(a, b)
     if decided is not None:
         assert verdict is decided

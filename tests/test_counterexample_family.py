@@ -1,6 +1,6 @@
 """Independent re-verification of the one-hot monomial family (issue 10, integration).
 
-The family (seprank.constructions.monomial_chain, seprank.bounds.levine2020_counterexample)
+The family (seprank.network_theory.one_hot, seprank.papers.levine2020.counterexample)
 decides levine2020 Theorems 2, 4, 6 and wies2021 Theorems 3, 4 as false. Here it is
 rebuilt from scratch: the weights are written out in the test and evaluated by the
 ordinary eq. (3) network code; the exponents come from a recursion written here; the
@@ -20,14 +20,10 @@ import numpy as np
 import pytest
 
 import seprank
-from seprank.bounds.levine2020_counterexample import (
-    exceeds_thm2_upper,
-    family_seps_by_layer,
-    first_exceeding,
-    padded_network,
-)
-from seprank.identities.levine2020 import top_degree_part
 from seprank.models import SelfAttentionNetwork
+from seprank.network_theory.one_hot import family_seps_by_layer, first_exceeding, padded_network
+from seprank.papers.levine2020.counterexample import exceeds_eq19, exceeds_thm2_upper
+from seprank.papers.levine2020.identities import top_degree_part
 
 
 def _schedule(s, L, given=None):
@@ -176,7 +172,7 @@ def test_eq19_first_exceeded_at_dx4_L12():
     seps = [max(prod(v + 1 for v in e.values()) for e in _exponents(4, L)) for L in (11, 12)]
     assert seps[0] <= _eq19(11, 4)
     assert seps[1] > _eq19(12, 4)
-    assert first_exceeding("levine2020 eq. (19)", 4, 12)["sep"] == seps[1]
+    assert first_exceeding(exceeds_eq19, 4, 12)["sep"] == seps[1]
     # eq. (20) = (C + 1) eq. (19), residual: first at d_x = 5, L = 11
     sep = max(prod(v + 1 for v in e.values()) for e in _exponents(5, 11))
     assert sep > ((3**11 - 1) // 2 + 1) * _eq19(11, 5)
@@ -206,7 +202,7 @@ def test_thm2_upper_bound_exceeded_interval_arithmetic(s, L, padded):
 
 
 def test_searched_schedule_exceeds_eq19_at_L7():
-    from seprank_proofs.levine_counterexample import SEARCHED_8_7
+    from seprank_proofs.levine2020.levine_counterexample import SEARCHED_8_7
 
     s, L = 8, 7
     net = SelfAttentionNetwork(L, s, s, 1, weights=_weights(s, L, SEARCHED_8_7))
@@ -227,7 +223,7 @@ def test_closed_form_at_the_counterexample_sizes_mod_p():
     docstring, this confirms it where the counterexamples are claimed."""
     import random
 
-    from seprank.constructions.monomial_chain import (
+    from seprank.network_theory.one_hot import (
         monomial_exponents,
         monomial_network,
         shift_schedule,
@@ -254,7 +250,7 @@ def test_sep_equals_prod_e_plus_1_by_the_separation_rank_engine():
     """Independent engine (seprank.separation, coefficient route, exact over Q): the
     separation rank of the one-hot family at N = 2s, balanced partition, is prod(e + 1)."""
     import seprank
-    from seprank.constructions.monomial_chain import (
+    from seprank.network_theory.one_hot import (
         monomial_exponents,
         monomial_network,
         monomial_sep,

@@ -8,6 +8,8 @@ import json
 from rich.console import Console
 
 from seprank.cli import main
+from seprank.papers.levine2020 import PAPER as LEVINE2020
+from seprank.papers.wies2021 import PAPER as WIES2021
 from seprank.proof import CheckSpec, Claim, run_checks
 from seprank.proof.console import ConsoleReporter
 from seprank.proof.report import write_json
@@ -24,17 +26,21 @@ def _two_errata(ctx):
 
 def _specs():
     claim = Claim("lemma", "x > 0 for all x", "l.1")
-    return {"L-demo": CheckSpec("L-demo", "demo", "levine2020 l.1", _two_errata, claim=claim),
-            "W-demo": CheckSpec("W-demo", "other paper", "wies2021 l.1", _two_errata,
-                                claim=claim)}
+    return {"L-demo": CheckSpec("L-demo", "demo", LEVINE2020.cite("l.1"), _two_errata,
+                                claim=claim, paper=LEVINE2020),
+            "W-demo": CheckSpec("W-demo", "other paper", WIES2021.cite("l.1"), _two_errata,
+                                claim=claim, paper=WIES2021)}
 
 
 def test_errata_sheet_from_a_report(tmp_path, capsys):
     path = write_json(run_checks(_specs()), tmp_path / "r.json")
     out = tmp_path / "sheet.md"
     assert main(["errata", "levine2020", "--from", str(path), "--output", str(out)]) == 0
-    assert capsys.readouterr().out.startswith("2 errata of levine2020_")
+    assert capsys.readouterr().out.startswith("2 errata of levine2020: ")
     sheet = out.read_text()
+    # the sheet opens with the paper's full reference, not its file name
+    assert sheet.splitlines()[0] == f"# Errata: {LEVINE2020.reference()}"
+    assert sheet.splitlines()[0].startswith("# Errata: Yoav Levine, Noam Wies")
     assert "W-demo" not in sheet                       # only the paper's own checks
     heads = [ln for ln in sheet.splitlines() if ln.startswith("### ")]
     assert heads == ["### 1. L-demo: false-statement at l.1", "### 2. L-demo: notation at eq. (3)"]
@@ -42,7 +48,35 @@ def test_errata_sheet_from_a_report(tmp_path, capsys):
     assert '{"x": 0}' in sheet and "**Printed**: x > 0" in sheet
     assert "**Corrected**: x >= 0" in sheet
     assert main(["errata", "levine2020", "--from", str(path), "-o", "-"]) == 0
-    assert capsys.readouterr().out.startswith("# Errata: levine2020_")
+    assert capsys.readouterr().out.startswith("# Errata: Yoav Levine")
+
+
+def test_errata_sheet_groups_by_the_checks_paper_not_the_id(tmp_path):
+    """A check filed under wies2021 with an L- id belongs to wies2021's sheet (schema 3)."""
+    specs = _specs()
+    odd = CheckSpec("L-odd", "odd", WIES2021.cite("l.2"), _two_errata,
+                    claim=specs["W-demo"].claim, paper=WIES2021)
+    path = write_json(run_checks({**specs, "L-odd": odd}), tmp_path / "r.json")
+    out = tmp_path / "w.md"
+    assert main(["errata", "wies2021", "--from", str(path), "-o", str(out)]) == 0
+    sheet = out.read_text()
+    assert "L-odd" in sheet and "W-demo" in sheet and "L-demo" not in sheet
+
+
+def test_errata_sheet_of_a_version_2_report_by_id_prefix(tmp_path):
+    """Old files (schema 2) carry no paper: they are grouped by the id prefix, as before."""
+    data = json.loads(write_json(run_checks(_specs()), tmp_path / "r.json").read_text())
+    del data["papers"]
+    for c in data["checks"]:
+        del c["paper"]
+    data["schema_version"] = 2
+    old = tmp_path / "v2.json"
+    old.write_text(json.dumps(data))
+    out = tmp_path / "sheet.md"
+    assert main(["errata", "wies2021", "--from", str(old), "-o", str(out)]) == 0
+    sheet = out.read_text()
+    assert sheet.startswith(f"# Errata: {WIES2021.reference()}")
+    assert "W-demo" in sheet and "L-demo" not in sheet
 
 
 def test_errata_refuses_bad_input(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""Tests for seprank.constructions.harmonics (spherical harmonic dimensions by exact rank)."""
+"""Tests for seprank.papers.amsel.harmonics (spherical harmonic dimensions by exact rank)."""
 
 from math import comb
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seprank.combinatorics import compositions
-from seprank.constructions.harmonics import (
+from seprank.papers.amsel.harmonics import (
     harmonic_dimension_closed_form,
     harmonic_dimension_exact,
     laplacian_matrix,

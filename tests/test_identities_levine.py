@@ -1,4 +1,4 @@
-"""The displays of levine2020's proofs (seprank.identities.levine2020) on hand-worked cases.
+"""The displays of levine2020's proofs (seprank.papers.levine2020.identities) on hand-worked cases.
 
 Each identity is checked on a tiny case worked out by hand (weights 1 or identity
 matrices, where the network output has a closed form), and a deliberately wrong
@@ -13,8 +13,8 @@ import flint
 import numpy as np
 import pytest
 
-from seprank.identities import levine2020 as idl
 from seprank.models import SelfAttentionNetwork
+from seprank.papers.levine2020 import identities as idl
 from seprank.proof import CheckSpec, run_check
 from seprank.proof.claims import Claim
 
@@ -178,7 +178,7 @@ def _run(fn):
 
 
 def test_thm3_steps_record_errata_and_verify_corrections():
-    from seprank_proofs.levine_proof_displays import thm3_displays
+    from seprank_proofs.levine2020.levine_proof_displays import thm3_displays
 
     res = _run(thm3_displays)
     failed = [s for s in res.steps if s.status == "failed"]
@@ -190,7 +190,7 @@ def test_thm3_steps_record_errata_and_verify_corrections():
 
 
 def test_a_wrong_right_side_fails_the_step(monkeypatch):
-    from seprank_proofs import levine_proof_displays as m
+    from seprank_proofs.levine2020 import levine_proof_displays as m
 
     real = idl.chain_output
     monkeypatch.setattr(m.idl, "chain_output", lambda *a: real(*a) + 1)
@@ -200,7 +200,10 @@ def test_a_wrong_right_side_fails_the_step(monkeypatch):
 
 
 def test_residual_and_lower_bound_steps_decide():
-    from seprank_proofs.levine_proof_displays import lower_bound_displays, thm56_displays
+    from seprank_proofs.levine2020.levine_residual_displays import (
+        lower_bound_displays,
+        thm56_displays,
+    )
 
     res5 = _run(lambda ctx: thm56_displays(ctx, part=5))
     assert sorted((e.severity, e.verified) for e in res5.errata) == [

@@ -139,14 +139,14 @@ def test_auto_routes_rank_deficient_matrices_to_multimodular(monkeypatch):
     import numpy as np
 
     import seprank
-    import seprank.linalg.frontdoor as fd
+    import seprank.linalg.planner as planner
 
-    monkeypatch.setattr(fd, "MULTIMODULAR_MIN_DIM", 30)
+    monkeypatch.setattr(planner, "MULTIMODULAR_MIN_DIM", 30)
     rng = np.random.default_rng(7)
     A = rng.integers(-5, 6, size=(40, 28)) @ rng.integers(-5, 6, size=(28, 36))
     res = seprank.rank(A, certify=True)
     assert (res.value, res.kind, res.method) == (flint.fmpz_mat(A.tolist()).rank(), "exact",
                                                  "multimodular")
     assert res.value == 28 and seprank.verify(A, res.certificate)
-    monkeypatch.setattr(fd, "MULTIMODULAR_MIN_DIM", 10**9)
+    monkeypatch.setattr(planner, "MULTIMODULAR_MIN_DIM", 10**9)
     assert seprank.rank(A).method == "flint-fmpz"

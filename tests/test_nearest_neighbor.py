@@ -1,9 +1,9 @@
-"""Tests for seprank.constructions.nearest_neighbor (exact points, heads, intervals)."""
+"""Tests for seprank.papers.amsel.nearest_neighbor (exact points, heads, intervals)."""
 
 import random
 from fractions import Fraction
 
-from seprank.constructions.nearest_neighbor import (
+from seprank.papers.amsel.nearest_neighbor import (
     dot,
     hardmax,
     hardmax_head,

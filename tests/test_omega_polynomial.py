@@ -10,7 +10,8 @@ import sympy
 
 from seprank.combinatorics import compositions, multiset
 from seprank.constructions.omega import omega_A_matrix
-from seprank.constructions.omega_polynomial import (
+from seprank.errors import ParameterError
+from seprank.papers.levine2020.omega_polynomial import (
     bad_integer_omegas,
     bad_rational_omegas,
     check_polynomial_at_points,
@@ -27,7 +28,6 @@ from seprank.constructions.omega_polynomial import (
     real_root_count,
     top_permutation,
 )
-from seprank.errors import ParameterError
 from seprank.proof.evidence import jsonable
 
 X = flint.fmpz_poly([0, 1])

@@ -1,7 +1,8 @@
 """Issue 12, item 7: ``rank`` is ``execute(plan_rank(...))``.
 
 The expected plans come from the documented policy (seprank.linalg.frontdoor's
-module docstring and cutoffs: numba from NUMBA_MIN_DIM rows and columns for
+module docstring, and the cutoffs where they live, seprank.linalg.planner and the
+engines' modules: numba from NUMBA_MIN_DIM rows and columns for
 primes below its 2^26 limit, multimodular from MULTIMODULAR_MIN_DIM, two random
 primes for ``auto``; a matrix over GF(p) has an exact rank there); the ranks
 come from construction (products of factors, diagonal matrices).
@@ -15,7 +16,10 @@ import numpy as np
 import pytest
 
 import seprank
+import seprank.linalg.engines.flint_nmod as flint_engine
+import seprank.linalg.engines.numba_lu as numba_engine
 import seprank.linalg.frontdoor as fd
+import seprank.linalg.planner as planner
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.linalg.engines import REGISTRY
 from seprank.linalg.planner import PrimePolicy, RankPlan, plan_rank
@@ -40,8 +44,8 @@ def test_small_integer_matrix_auto_plans_flint_then_fmpz():
     assert (plan.method_asked, plan.method, plan.field, plan.shape) == ("auto", "auto", "QQ",
                                                                         (2, 2))
     assert plan.engine == "flint" and "NUMBA_MIN_DIM" in plan.engine_reason
-    assert plan.primes == PrimePolicy(first=None, count=fd.AUTO_RANK_PRIMES,
-                                      span=fd.AUTO_FLINT_PRIME_RANGE,
+    assert plan.primes == PrimePolicy(first=None, count=planner.AUTO_RANK_PRIMES,
+                                      span=flint_engine.AUTO_FLINT_PRIME_RANGE,
                                       span_name="AUTO_FLINT_PRIME_RANGE")
     assert plan.fallbacks == ("flint-fmpz",)  # 2 < MULTIMODULAR_MIN_DIM
     assert plan.kinds == ("exact",) and not plan.certify and plan.certificate == ()
@@ -52,14 +56,14 @@ def test_large_integer_matrix_plans_numba_and_multimodular():
     plan = plan_rank(A)
     assert plan.engine == "numba"
     assert plan.engine_reason == "min(m, n) = 700 >= NUMBA_MIN_DIM = 600"
-    assert plan.primes.span == fd.AUTO_NUMBA_PRIME_RANGE
+    assert plan.primes.span == numba_engine.AUTO_NUMBA_PRIME_RANGE
     assert plan.fallbacks == ("multimodular", "flint-fmpz")
     assert plan.multimodular_engine == "numba"
-    assert plan.multimodular_primes.span == fd.AUTO_MULTIMODULAR_PRIME_RANGE
+    assert plan.multimodular_primes.span == planner.AUTO_MULTIMODULAR_PRIME_RANGE
     # a prime above the numba engine's 2^26 keeps auto on flint
     big_p = plan_rank(A, prime=2**31 - 1)
     assert big_p.engine == "flint" and "2^26" in big_p.engine_reason
-    assert big_p.primes.first == 2**31 - 1 and big_p.primes.count == fd.AUTO_RANK_PRIMES
+    assert big_p.primes.first == 2**31 - 1 and big_p.primes.count == planner.AUTO_RANK_PRIMES
     # an explicit engine wins, and says so
     assert plan_rank(A, engine="flint").engine_reason == "engine='flint' was asked"
     assert "will refuse" in plan_rank(A, engine="numba", prime=2**31 - 1).engine_reason
@@ -88,17 +92,17 @@ def test_float_and_cuda_and_exact_plans():
     assert plan.kinds == ("exact", "lower_bound")
     plan = plan_rank([[1, 2], [3, 4]], method="exact", certify=True)
     assert plan.engine is None and plan.certificate_primes.first == DEFAULT_PRIME
-    assert plan.certificate_primes.count == fd.CERTIFICATE_PRIME_TRIES
+    assert plan.certificate_primes.count == planner.CERTIFICATE_PRIME_TRIES
     plan = plan_rank([[1, 2], [3, 4]], method="modular", prime=3)
     assert plan.primes == PrimePolicy(first=3) and plan.kinds == ("exact", "lower_bound")
 
 
-def test_the_cutoffs_are_read_from_frontdoor_at_call_time(monkeypatch):
+def test_the_cutoffs_are_read_where_they_live_at_call_time(monkeypatch):
     A = _product(40, 36, 28)
     assert plan_rank(A).fallbacks == ("flint-fmpz",)
-    monkeypatch.setattr(fd, "MULTIMODULAR_MIN_DIM", 30)
+    monkeypatch.setattr(planner, "MULTIMODULAR_MIN_DIM", 30)
     assert plan_rank(A).fallbacks == ("multimodular", "flint-fmpz")
-    monkeypatch.setattr(fd, "NUMBA_MIN_DIM", 30)
+    monkeypatch.setattr(numba_engine, "NUMBA_MIN_DIM", 30)
     assert plan_rank(A).engine == "numba"
 
 

@@ -1,4 +1,9 @@
-"""Tests of seprank.constructions.rank_collapse and the R- checks built on it."""
+"""Tests of seprank.papers.rank_collapse (pure_attention, collapse_family) and the R- checks
+built on it.
+
+Worked by hand for R-collapse: one layer on [1, -1]^T with W_QK = 1, W_V = 2 gives
+2 tanh(1) = 1.5231...
+"""
 
 import random
 from fractions import Fraction
@@ -9,10 +14,16 @@ import numpy as np
 import pytest
 import sympy
 
-from seprank.constructions.rank_collapse import (
+from seprank.papers.rank_collapse.collapse_family import (
+    collapse_regime,
+    iv_digits,
+    layer_closed_form,
+)
+from seprank.papers.rank_collapse.pure_attention import (
     composite_sq,
     float_log_ratio,
     mp_bound_sides,
+    mp_san,
     norm1,
     norminf,
     rand_rational_matrix,
@@ -128,3 +139,22 @@ def test_bound_centred_propagation_matches_direct():
 def test_rank_collapse_checks(cid, verdict):
     result = run_check(registered_checks()[cid])
     assert result.verdict == verdict, result.findings
+
+
+def test_rank_collapse_goal_is_false_with_a_certified_counterexample():
+    res = run_check(registered_checks()["R-collapse"])
+    assert (res.outcome, res.strength) == ("false", "proof")
+    worst = res.errata[0]
+    assert worst.severity == "false-statement" and worst.in_statement
+    assert res.findings[0].startswith("false-statement")   # most severe first
+
+
+def test_r_collapse_hand_worked_one_layer():
+    with iv_digits(30):
+        x = layer_closed_form(1, 2, 1)
+        assert x.a > mpmath.mpf("1.5231") and x.b < mpmath.mpf("1.5232")
+        _y, R = mp_san(mpmath.iv, mpmath.iv.matrix([[1], [-1]]),
+                       [(mpmath.iv.matrix([[1]]), mpmath.iv.matrix([[2]]))], 1)
+        assert R[0, 0].a > mpmath.mpf("1.5231") and R[0, 0].b < mpmath.mpf("1.5232")
+    assert collapse_regime(1, Fraction(1, 2), 1)["regime"] == "tends to 0"
+    assert collapse_regime(1, 2, 1)["regime"] == "grows without bound"

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seprank.combinatorics import compositions
-from seprank.constructions.rearrangement import (
+from seprank.errors import ParameterError
+from seprank.papers.levine2020.rearrangement import (
     best_non_identity_assignment,
     dual_certificate,
     exhaustive_rearrangement,
@@ -24,7 +25,6 @@ from seprank.constructions.rearrangement import (
     second_best_exponent,
     verify_dual_certificate,
 )
-from seprank.errors import ParameterError
 
 
 def _brute_second_best(vs):

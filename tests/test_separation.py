@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import seprank
-from seprank.bounds.levine2020 import thm3_bound
 from seprank.errors import InputError, ParameterError
 from seprank.models import SelfAttentionNetwork
 from seprank.models.reference import literal_outputs
+from seprank.papers.levine2020.bounds import thm3_bound
 from seprank.separation import load_weights, weights_from_json
 from seprank.separation.polynomial import coefficient_blocks, network_polynomial
 
@@ -205,7 +205,7 @@ def test_weights_roundtrip_and_cli(tmp_path, capsys):
 @pytest.mark.parametrize("obj, words", [
     ({"Q": [[[[1.5]]]], "K": [[[[1]]]], "V": [[[[1]]]], "O": [[[[1]]]]}, "no floats"),
     ({"Q": [[[["0.5"]]]], "K": [[[[1]]]], "V": [[[[1]]]], "O": [[[[1]]]]}, "p/q"),
-    ({"Q": [[[[1]]]], "K": [[[[1]]]], "V": [[[[1]]]]}, "lack"),
+    ({"Q": [[[[1]]]], "K": [[[[1]]]], "V": [[[[1]]]]}, "missing 'O'"),
     ({"Q": [[[[1, 2]]]], "K": [[[[1]]]], "V": [[[[1]]]], "O": [[[[1]]]]}, "shape"),
     ({"Q": [[[[1], [2, 3]]]], "K": [[[[1]]]], "V": [[[[1]]]], "O": [[[[1]]]]}, "ragged"),
     ({"Q": [[[1]]], "K": [[[[1]]]], "V": [[[[1]]]], "O": [[[[1]]]]}, "4-dimensional"),

@@ -1,19 +1,15 @@
 """Separation ranks behind wies2021's embeddings, against the independent grid-tensor
 computations of the W-Thm3/W-Thm4 checks, and the separation_rank sweep computation."""
 
-import sys
-from pathlib import Path
 
 import pytest
+from seprank_proofs.wies2021 import w_thm3_thm4 as W
 
 import seprank
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
 from seprank.separation import embedded_separation_rank, weights_from_json
 from seprank.sweep.computations import execute, get_computation
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "proofs"))
-import w_thm3_thm4 as W  # noqa: E402
 
 
 @pytest.mark.parametrize("params", W.VOCAB_FAST[:5])

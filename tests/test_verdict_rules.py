@@ -22,6 +22,7 @@ from seprank.proof import (
     PROOF,
     CheckSpec,
     Claim,
+    Paper,
     run_check,
     run_checks,
 )
@@ -188,14 +189,15 @@ def test_findings_most_severe_first():
     assert [e["severity"] for e in res.to_dict()["errata"]] == list(SEVERITIES)
 
 
-def test_report_is_schema_version_2(tmp_path):
+def test_report_is_schema_version_3(tmp_path):
     specs = {"a": spec("a", sampled(True)), "b": spec("b", corrected(True)),
              "c": spec("c", exhaustive(), claim=Claim("theorem", "x", "t", main_result=True,
                                                       universal=False))}
     results = run_checks(specs)
     data = json.loads(write_json(results, tmp_path / "r.json").read_text())
     assert validate_report(data) == []
-    assert data["schema_version"] == 2
+    assert data["schema_version"] == 3
+    assert data["papers"] == {} and data["checks"][0]["paper"] is None   # no paper declared
     assert data["outcomes"] == {"holds": 1, "holds-corrected": 1, "false": 0, "open": 1}
     assert data["errata_by_severity"]["false-statement"] == 1
     assert [m["id"] for m in data["main_results"]] == ["c"]
@@ -212,3 +214,25 @@ def test_report_is_schema_version_2(tmp_path):
     assert any("typo" in p for p in problems)
     assert any("claim: missing 'kind'" in p for p in problems)
     assert validate_report(report_dict(results)) == []
+
+
+def test_report_carries_the_checks_papers_and_reads_version_2(tmp_path):
+    a_paper = Paper("a.txt", "On a", key="pa", authors=("A. Author",), year=2000)
+    specs = {"a": CheckSpec("a", "A", a_paper.cite("l.1"), sampled(True), paper=a_paper,
+                            claim=Claim("lemma", "x", "t")),
+             "b": spec("b", corrected(True))}
+    data = report_dict(run_checks(specs))
+    assert [c["paper"] for c in data["checks"]] == ["pa", None]
+    assert data["papers"] == {"pa": a_paper.to_dict()}
+    assert data["papers"]["pa"]["reference"] == "A. Author. On a. 2000."
+    assert validate_report(data) == []
+    unknown = json.loads(json.dumps(data))
+    unknown["checks"][0]["paper"] = "zz"
+    assert validate_report(unknown) == ["checks[0] (a): paper 'zz' is not described in 'papers'"]
+    # version 2 (no paper fields) still validates; version 3 without them does not
+    old = json.loads(json.dumps(data))
+    del old["papers"]
+    for c in old["checks"]:
+        del c["paper"]
+    assert validate_report({**old, "schema_version": 2}) == []
+    assert "missing 'papers'" in validate_report(old)

@@ -1,12 +1,12 @@
-"""Tests of seprank.constructions.wies_assignments (wies2021 B.2 Lemmas 5-7)."""
+"""Tests of seprank.papers.wies2021.assignments (wies2021 B.2 Lemmas 5-7)."""
 
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from seprank.constructions import wies_assignments as wa
 from seprank.errors import ParameterError
+from seprank.papers.wies2021 import assignments as wa
 
 
 def _A():

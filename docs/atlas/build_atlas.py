@@ -99,7 +99,7 @@ def plots(rows: list[dict]) -> list[str]:
         import matplotlib.pyplot as plt
     except ImportError:  # pragma: no cover
         return ["(matplotlib not installed: no plots)"]
-    from seprank.bounds.levine2020 import thm3_bound, thm4_bound
+    from seprank.papers.levine2020.bounds import thm3_bound, thm4_bound
 
     exact = [r for r in rows if "failed" not in r and r["kind"] == "exact" and r["value"] > 0]
     # 1. log_3 sep vs L per d_x (H = 1, no residual, max over seeds)

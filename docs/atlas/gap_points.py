@@ -20,16 +20,16 @@ import json
 import sys
 from pathlib import Path
 
+from seprank_proofs.levine2020 import l_thm1_thm2 as T
+
+from seprank.combinatorics import multiset
+from seprank.models import SelfAttentionNetwork
+from seprank.papers.levine2020.bounds import thm1_lower_log3, thm1_lower_pow3
+from seprank.scalars.enclosures import arb_le, log3
+from seprank.separation.core import DEFAULT_GRID_PRIME
+from seprank.separation.gridroute import grid_block_ranks
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1] / "proofs"))
-
-import l_thm1_thm2 as T  # noqa: E402
-
-from seprank.bounds.levine2020 import arb_le, log3, thm1_lower_log3, thm1_lower_pow3  # noqa: E402
-from seprank.combinatorics import multiset  # noqa: E402
-from seprank.models import SelfAttentionNetwork  # noqa: E402
-from seprank.separation.core import DEFAULT_GRID_PRIME  # noqa: E402
-from seprank.separation.gridroute import grid_block_ranks  # noqa: E402
 
 
 def uncovered(full: bool) -> list[tuple[int, int, int]]:

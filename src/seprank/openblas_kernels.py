@@ -5,11 +5,9 @@ Why: the modular engines spend most of their time in float64 matrix products
 of BLAS's DGEMM is the speed of an exact rank. The OpenBLAS that numpy's wheels
 bundle (0.3.31 here) does not recognise AMD's CPU family 26 (Zen 5) and falls
 back to its Haswell (AVX2) kernels; upstream fixed the detection in September
-2026 (OpenMathLib/OpenBLAS issue 6029, pull request 6033). Measured on a 2-core
-Zen 5 machine (benchmarks/results/rank_engines.json): DGEMM at n = 4368 ran at
-112-119 GFlop/s with the Haswell kernels and 198 GFlop/s with the SkylakeX
-(AVX-512) kernels, and the numba modular LU at n = 4368 went from 0.64-0.80 s
-to 0.42-0.47 s.
+2026 (OpenMathLib/OpenBLAS issue 6029, pull request 6033). On a 2-core Zen 5
+machine the AVX-512 kernels make DGEMM and the numba modular LU markedly faster
+(the measurements are in benchmarks/README.md, section ``rank_engines.py``).
 
 What: :func:`choose_openblas_kernels` sets ``OPENBLAS_CORETYPE=SkylakeX`` before
 numpy loads OpenBLAS, and only when all of these hold: numpy is not imported

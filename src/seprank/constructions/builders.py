@@ -94,6 +94,9 @@ def _residues(U, p: int) -> np.ndarray:
 def gram_hadamard_mod_p_f64(U, lam: int, p: int) -> np.ndarray:
     """G = (U U^T)^(Hadamard lam) mod p as float64 residues (n x n, symmetric).
 
+    The matrix of levine2020_depth_to_width_self_attention.txt B.2, l.700-712 (and of
+    wies2021_vocabulary_bottleneck.txt eqs. (24)-(26)) mod p.
+
     >>> gram_hadamard_mod_p_f64([[1, 2], [3, 4]], 2, 7).tolist()
     [[4.0, 2.0], [2.0, 2.0]]
     """
@@ -111,6 +114,9 @@ def gram_hadamard_mod_p_f64(U, lam: int, p: int) -> np.ndarray:
 
 def gram_hadamard_rows_mod_p(U, lam: int, p: int, row0: int, row1: int) -> np.ndarray:
     """Rows row0..row1-1 of G mod p (float64), for building G in row blocks.
+
+    G = (U U^T)^(Hadamard lam) of levine2020_depth_to_width_self_attention.txt
+    B.2, l.700-712, mod p.
 
     Examples
     --------

@@ -148,7 +148,9 @@ def _object(G: list[list]) -> np.ndarray:
 
 def gram_hadamard(U, lam: int, *, domain: str = "ZZ", p: int | None = None,
                   backend: str = "auto", device: bool = False):
-    """G = (U U^T)^(Hadamard lam), G[i, j] = <u_i, u_j>^lam (levine2020 l.700-712).
+    """G = (U U^T)^(Hadamard lam), G[i, j] = <u_i, u_j>^lam.
+
+    levine2020_depth_to_width_self_attention.txt B.2, l.700-712.
 
     ``U`` is n x d (numpy array, nested lists, or a flint ``fmpz_mat``).
     ``domain`` is ``"ZZ"``, ``"QQ"`` or ``"GF(p)"`` (with ``p``, a prime below

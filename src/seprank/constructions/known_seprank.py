@@ -12,18 +12,29 @@ in J. Its separation rank w.r.t. (I, J) equals rank(C):
   separation rank (levine2020 Claim 1, B.1.2 l.615-645).
 
 :func:`monomial_certificate` checks the full-column-rank condition exactly, so
-that an exact grid rank becomes the exact separation rank. Everything here is
-integer arithmetic on Python ints (object arrays).
+that an exact grid rank becomes the exact separation rank; it and the monomial
+matrices live with the template-grid route of the separation front door
+(:mod:`seprank.separation.template_grid`) and are re-exported here.
+:func:`network_sep_ranks` asks that front door (``route="template-grid"``) for the
+ranks of a network; :func:`coefficient_rank` stays an independent reference (the
+rank of the coefficient matrix of sum_r f_r g_r, built here from the definition),
+so that the Claim 1 checks compare two computations, not one with itself.
+Everything here is integer arithmetic on Python ints (object arrays).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations_with_replacement, product
 
 import numpy as np
 
-import seprank
+from seprank.linalg import rank
+from seprank.separation.template_grid import (
+    monomial_certificate,
+    monomial_exponents,
+    monomial_matrix,
+    side_points,
+)
 
 __all__ = [
     "monomial_exponents",
@@ -34,27 +45,12 @@ __all__ = [
     "monomial_certificate",
     "poly_product_function",
     "coefficient_rank",
+    "certified_templates",
+    "min_templates",
+    "network_sep_ranks",
 ]
 
 Poly = dict[tuple[int, ...], int]
-
-
-def monomial_exponents(n_vars: int, max_deg: int) -> list[tuple[int, ...]]:
-    """All exponent tuples of n_vars variables with total degree <= max_deg.
-
-    Examples
-    --------
-    >>> monomial_exponents(2, 2)   # 1, x, y, x^2, x y, y^2
-    [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2)]
-    """
-    out = []
-    for deg in range(max_deg + 1):
-        for combo in combinations_with_replacement(range(n_vars), deg):
-            e = [0] * n_vars
-            for v in combo:
-                e[v] += 1
-            out.append(tuple(e))
-    return out
 
 
 def eval_poly(poly: Poly, Z: np.ndarray) -> np.ndarray:
@@ -101,73 +97,6 @@ def random_poly(rng: np.random.Generator, n_vars: int, max_deg: int, bound: int 
     return poly
 
 
-def side_points(templates: np.ndarray, n_positions: int) -> np.ndarray:
-    """The concatenated inputs of one side of a matricization, in its row order.
-
-    Row t lists templates[d_1], ..., templates[d_P] for the t-th digit tuple in
-    lexicographic order (first position most significant, as in
-    :func:`seprank.tensors.matricize`).
-
-    Examples
-    --------
-    >>> side_points([[1], [2]], 2).tolist()   # digit tuples 00, 01, 10, 11
-    [[1, 1], [1, 2], [2, 1], [2, 2]]
-    """
-    T = np.asarray(templates, dtype=object)
-    M = T.shape[0]
-    rows = [np.concatenate([T[d] for d in digits]) for digits in
-            product(range(M), repeat=n_positions)]
-    return np.array(rows, dtype=object)
-
-
-def monomial_matrix(points: np.ndarray, exps: Sequence[tuple[int, ...]]) -> list[list[int]]:
-    """V[t][a] = m_a(points[t]), exact integers.
-
-    Examples
-    --------
-    >>> monomial_matrix([[2, 3]], [(1, 0), (0, 2)])   # x and y^2 at (2, 3)
-    [[2, 9]]
-    """
-    V = []
-    for row in points:
-        vals = [int(v) for v in row]
-        V.append([int(np.prod([v ** k for v, k in zip(vals, e, strict=True)], dtype=object))
-                  for e in exps])
-    return V
-
-
-def monomial_certificate(templates: np.ndarray, N: int, I: Sequence[int],
-                         max_deg: int) -> dict:
-    """Whether the templates make grid rank = coefficient rank for every polynomial
-    of degree <= max_deg in each side's variables, for the partition (I, [N] minus I).
-
-    Returns a dict with the number of monomials per side and whether each side's
-    monomial matrix has full column rank (exact ranks); ``ok`` is the conjunction.
-
-    Examples
-    --------
-    >>> cert = monomial_certificate(np.array([[0], [1]]), 2, (0,), 1)   # rows (1, 0), (1, 1)
-    >>> cert["monomials_I"], cert["ok"]
-    (2, True)
-    """
-    T = np.asarray(templates, dtype=object)
-    d = T.shape[1]
-    sizes = {"I": len(I), "J": N - len(I)}
-    out = {"max_deg_per_side": max_deg}
-    ok = True
-    for side, P in sizes.items():
-        exps = monomial_exponents(P * d, max_deg)
-        V = monomial_matrix(side_points(T, P), exps)
-        r = seprank.rank(V, "exact").value if len(V) >= len(exps) else None
-        full = r == len(exps)
-        out[f"monomials_{side}"] = len(exps)
-        out[f"rows_{side}"] = len(V)
-        out[f"full_column_rank_{side}"] = full
-        ok = ok and full
-    out["ok"] = ok
-    return out
-
-
 def poly_product_function(fs: Sequence[Poly], gs: Sequence[Poly], N: int,
                           I: Sequence[int]) -> Callable[[np.ndarray], np.ndarray]:
     """The batched function X -> sum_r f_r(x_I) g_r(x_J), x_I the concatenation of the
@@ -212,7 +141,7 @@ def coefficient_rank(fs: Sequence[Poly], gs: Sequence[Poly]) -> int:
     G = [[p.get(e, 0) for e in ej] for p in gs]
     C = [[sum(F[r][a] * G[r][b] for r in range(len(fs))) for b in range(len(ej))]
          for a in range(len(ei))]
-    return seprank.rank(C, "exact").value
+    return rank(C, "exact").value
 
 
 def certified_templates(rng: np.random.Generator, d: int, M: int, N: int, max_deg: int,
@@ -251,7 +180,7 @@ def min_templates(d_x: int, max_deg: int) -> int:
     One side of a matricization sees the product set S^P of the template set S
     (P positions), so the monomial matrix of the side can only have full column
     rank if the monomials of one position's d_x variables are independent on S:
-    M = |S| must be at least their number (and that suffices for generic S).
+    M = ``|S|`` must be at least their number (and that suffices for generic S).
 
     Examples
     --------
@@ -273,13 +202,13 @@ def network_sep_ranks(L: int, d_x: int, H: int, N: int, *, residual: bool = Fals
 
     Examples
     --------
-    >>> from seprank.bounds.levine2020 import thm3_bound
     >>> r = network_sep_ranks(1, 1, 1, 2)
-    >>> list(r["sep_ranks"]), r["max_rank"] <= thm3_bound(1, 1, 1)   # bound (1 * (1 + 1))^1
+    >>> list(r["sep_ranks"]), r["max_rank"] <= 2   # levine2020 Thm 3: (1 * (1 + 1))^1
     (['{1}|{2}'], True)
     """
     from seprank.models import SelfAttentionNetwork
-    from seprank.tensors import balanced_partitions, grid_tensor, matricize
+    from seprank.separation import separation_rank
+    from seprank.tensors import balanced_partitions
 
     key = (L, d_x, H, N, residual, seed, position, coordinate)
     if key in _NET_CACHE:
@@ -289,12 +218,16 @@ def network_sep_ranks(L: int, d_x: int, H: int, N: int, *, residual: bool = Fals
     rng = np.random.default_rng(seed)
     T, cert, attempt = certified_templates(rng, d_x, M, N, deg)
     net = SelfAttentionNetwork.random(L, d_x, H, residual=residual, seed=seed, nonzero=True)
-    A = grid_tensor(net.as_function(position, coordinate, "ZZ"), T, N)
     ranks = {}
     for I, J in balanced_partitions(N):
         label = "{" + ",".join(str(x + 1) for x in I) + "}|{" + ",".join(
             str(x + 1) for x in J) + "}"
-        ranks[label] = seprank.rank(matricize(A, I, J), "exact").value
+        # the separation front door's template-grid route: the exact rank of the grid
+        # matricization, exact as a separation rank because the templates are certified
+        ranks[label] = separation_rank(network=net, N=N, partition=(list(I), list(J)),
+                                       position=position, coordinate=coordinate,
+                                       route="template-grid", templates=T,
+                                       rank_method="exact").value
     out = {"L": L, "d_x": d_x, "H": H, "d_a": net.d_a, "N": N, "residual": residual,
            "seed": seed, "position_i": position + 1, "coordinate_p": coordinate + 1,
            "M": M, "grid_cap": M ** (N // 2), "template_attempts": attempt,

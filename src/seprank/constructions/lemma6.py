@@ -70,6 +70,7 @@ __all__ = [
     "index_sets",
     "lemma6_inputs",
     "lemma6_constant",
+    "lemma6_V",
     "gram_hadamard",
 ]
 
@@ -204,6 +205,9 @@ def template_entry(i: int, j: int, V: np.ndarray, d_a: int, *, printed: bool = T
 def templates(V: np.ndarray, H: int, d_a: int, *, printed: bool = True,
               printed_phi: bool | None = None) -> np.ndarray:
     """The M + 1 template vectors of l.750 as an (M+1, d_x) object array (row t = x^(t+1)).
+
+    Lemma 6 of levine2020_depth_to_width_self_attention.txt B.3, its templates
+    (l.750); ``printed=False`` gives the corrected ones (module docstring).
 
     Examples
     --------
@@ -365,7 +369,9 @@ def W_KQ_later(H: int, d_a: int) -> np.ndarray:
 
 def assignment(L: int, N: int, H: int, d_a: int, *, corrected: frozenset | set = frozenset()
                ) -> dict[str, np.ndarray]:
-    """All 4LH weight matrices (network.py layout: W[kind][l, h]) of l.740-746.
+    """All 4LH weight matrices (network.py layout: W[kind][l, h]).
+
+    levine2020_depth_to_width_self_attention.txt B.3, l.740-746.
 
     ``corrected`` is the subset of :data:`CORRECTIONS` to apply ("W_V1", "last_layer";
     "phi" and "template" concern the templates only); "last_layer_V" / "last_layer_O"
@@ -416,6 +422,8 @@ def index_sets(N: int, M: int) -> tuple[tuple[int, ...], list[tuple[int, ...]],
                                          list[tuple[int, ...]]]:
     """I = first N/2 positions (0-based, l.754) and the digit tuples of eq. (29)-(30).
 
+    levine2020_depth_to_width_self_attention.txt B.3, l.754 and eqs. (29)-(30).
+
     Rows: (i_1, M+1, ..., M+1) with 1 <= i_1 <= M/2; columns: (j_1, M+1, ...,
     M+1) with M/2 < j_1 <= M; returned 0-based (template t is row t - 1).
 
@@ -433,6 +441,9 @@ def index_sets(N: int, M: int) -> tuple[tuple[int, ...], list[tuple[int, ...]],
 
 def lemma6_inputs(T: np.ndarray, N: int, I: tuple[int, ...] | None = None) -> np.ndarray:
     """The (M/2)^2 sequences of the sub-matrix, row-major: shape ((M/2)^2, N, d_x).
+
+    The inputs of levine2020_depth_to_width_self_attention.txt B.3, eqs.
+    (29)-(30): the rows and columns of the sub-matrix of Lemma 6.
 
     Position min(I) gets template i_1, position min(J) gets j_1, all others
     template M+1 (I defaults to the first N/2 positions).
@@ -460,8 +471,11 @@ def lemma6_inputs(T: np.ndarray, N: int, I: tuple[int, ...] | None = None) -> np
 def lemma6_constant(L: int, N: int, d_a: int) -> GaussianRational:
     """c = i^(lambda+1) 2^lambda ((d_a-1)/2)^(lambda-1) N^(-(lambda+1)/2), lambda = 3^(L-2).
 
+    The Const of levine2020_depth_to_width_self_attention.txt B.3, eq. (28),
+    for the corrected assignment.
+
     The constant of the corrected assignment (derived in the module docstring
-    of proofs/l_lemma6.py; confirmed there case by case).
+    of proofs/levine2020/l_lemma6.py; confirmed there case by case).
 
     Examples
     --------
@@ -474,6 +488,39 @@ def lemma6_constant(L: int, N: int, d_a: int) -> GaussianRational:
     m = (d_a - 1) // 2
     real = Fraction(2 ** lam * m ** (lam - 1), N ** ((lam + 1) // 2))
     return GaussianRational(real, 0) * (I_UNIT ** (lam + 1))
+
+
+def lemma6_V(H: int, d_a: int, half: int, *, seed: int = 0) -> np.ndarray:
+    """The V of Lemma 6 (levine2020 B.3, l.724-730): ``half`` = M/2 rows of unit l2 norm.
+
+    V has d = (d_x - H)/2 = H (d_a - 1)/2 columns (the V coordinates of the H
+    segments, l.740) and l2-normalized rows, as the lemma asks. seprank takes
+    ``half`` distinct rational points of the unit sphere S^(d-1)
+    (:func:`seprank.scalars.sphere.sphere_points`, drawn from ``seed``), so that
+    the identity eq. (28) can be checked exactly; for d = 1 the only unit
+    rows are +1 and -1, which alternate. This is the V of ``seprank lemma6``
+    and of the sweep computation ``lemma6``; with the corrected assignment the
+    Lemma 6 sub-matrix equals :func:`lemma6_constant` times
+    (V V^T)^(Hadamard 3^(L-2)).
+
+    Examples
+    --------
+    >>> V = lemma6_V(1, 5, 3)                 # d = 2: three rational points of the circle
+    >>> V.shape, all(sum(x * x for x in row) == 1 for row in V)
+    ((3, 2), True)
+    >>> lemma6_V(1, 3, 3).tolist()            # d = 1: +1, -1, +1
+    [[1], [-1], [1]]
+    """
+    check_parameters(N=2, H=H, d_a=d_a)
+    half = _int("half (M/2, the rows of V)", half, 1)
+    d = H * (d_a - 1) // 2
+    if d == 1:
+        V = np.empty((half, 1), dtype=object)
+        V[:, 0] = [1 if k % 2 == 0 else -1 for k in range(half)]
+        return V
+    from seprank.scalars.sphere import sphere_points
+
+    return sphere_points(half, d, seed=seed)
 
 
 def gram_hadamard(V: np.ndarray, lam: int) -> np.ndarray:

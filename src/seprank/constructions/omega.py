@@ -44,6 +44,11 @@ MAX_BUILDER_PRIME = 2**31 - 1
 def omega_rows(d: int, lam: int, omega: int) -> list[list[int]]:
     """Rows Omega^q over the compositions q of ``lam`` into ``d`` parts (integers).
 
+    The matrix U of levine2020_depth_to_width_self_attention.txt B.2
+    (l.684-700) before its rows are normalized (row scaling leaves the rank of
+    (U U^T)^(Hadamard lam) unchanged; module docstring). Its Gram Hadamard
+    power has rank exactly ((d, lam)) (l.700-712).
+
     >>> omega_rows(2, 2, 3)
     [[9, 1], [3, 3], [1, 9]]
     """
@@ -55,6 +60,9 @@ def omega_rows(d: int, lam: int, omega: int) -> list[list[int]]:
 
 def omega_rows_mod_p(d: int, lam: int, omega: int, p: int) -> np.ndarray:
     """``omega_rows`` reduced mod p, computed with modular powers (int64 array).
+
+    The Omega rows of levine2020_depth_to_width_self_attention.txt B.2
+    (l.684-700), for the builders mod p.
 
     Examples
     --------
@@ -70,6 +78,9 @@ def omega_rows_mod_p(d: int, lam: int, omega: int, p: int) -> np.ndarray:
 
 def gram_hadamard_exact(U: list[list[int]] | flint.fmpz_mat, lam: int) -> flint.fmpz_mat:
     """(U U^T)^(Hadamard lam) over the integers (big integers; small n only).
+
+    The matrix of levine2020_depth_to_width_self_attention.txt B.2, l.700-712
+    (eq. (27)) for U = :func:`omega_rows`.
 
     A wrapper of :func:`seprank.constructions.gram_hadamard.gram_hadamard`
     (``domain="ZZ"``, flint products) returning an ``fmpz_mat``.
@@ -89,6 +100,8 @@ def gram_hadamard_exact(U: list[list[int]] | flint.fmpz_mat, lam: int) -> flint.
 def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
                         *, as_nmod: bool = True) -> flint.nmod_mat | np.ndarray:
     """(U U^T)^(Hadamard lam) mod p, built from residues (no big integers).
+
+    The matrix of levine2020_depth_to_width_self_attention.txt B.2, l.700-712, reduced mod p.
 
     ``U`` may hold arbitrary integers (reduced mod p first) or be the int64
     output of :func:`omega_rows_mod_p`. A wrapper of
@@ -112,7 +125,9 @@ def gram_hadamard_mod_p(U: np.ndarray | list[list[int]], lam: int, p: int,
 
 
 def omega_A_matrix(d: int, lam: int, omega: int) -> flint.fmpz_mat:
-    """A[alpha, k] = Omega^<q_alpha, k> over compositions (levine2020 l.708-712).
+    """A[alpha, k] = Omega^<q_alpha, k> over compositions.
+
+    levine2020_depth_to_width_self_attention.txt B.2, l.708-712.
 
     Rows and columns both run over the compositions of ``lam`` into ``d`` parts
     in the library's fixed order; entries are exact integers.
@@ -131,7 +146,9 @@ def omega_A_matrix(d: int, lam: int, omega: int) -> flint.fmpz_mat:
 
 
 def multinomial_diagonal(d: int, lam: int) -> list[int]:
-    """The multinomial coefficients lam! / prod k_r! over compositions k (eq. (27)).
+    """The multinomial coefficients lam! / prod k_r! over compositions k.
+
+    levine2020_depth_to_width_self_attention.txt eq. (27).
 
     Examples
     --------

@@ -40,10 +40,12 @@ Methods
 A matrix given as an ``nmod_mat`` or a :class:`~seprank.linalg.residues.ResidueMatrix`
 lives over GF(p); every method except ``float`` returns its exact rank over GF(p).
 
-The modular method has two engines (``engine=``): ``"flint"`` (python-flint
-``nmod_mat``, any word-size prime) and ``"numba"`` (blocked LU with BLAS and
-delayed reduction, primes below 2^26). Without ``engine``, matrices with at
-least ``NUMBA_MIN_DIM`` rows and columns go to numba.
+The modular method runs on an engine of :data:`seprank.linalg.engines.REGISTRY`
+(``engine=``): ``"flint"`` (python-flint ``nmod_mat``, any word-size prime),
+``"numba"`` (blocked LU with BLAS and delayed reduction, primes below 2^26) and
+``"cuda"`` (the same LU on a GPU). Without ``engine``, the planner asks the
+engines which one prefers the matrix (the numba engine: from ``NUMBA_MIN_DIM``
+rows and columns, :mod:`seprank.linalg.engines.numba_lu`).
 
 Choosing the engine
 -------------------
@@ -63,10 +65,13 @@ matrix and decides: the method that runs, the field, the engine (from
 fallbacks, the certificate's parts and the answer kinds; it does no rank work,
 and :meth:`~seprank.linalg.planner.RankPlan.explain` says it in words
 (``seprank rank FILE --explain``). :func:`execute` runs a plan, one small
-function per concern: the rank mod p on an engine (``_gf_p_rank``), ``auto``'s
-prime loop (``_prime_loop``), the exact fallbacks (``_exact_fallbacks``),
-certificates (``_*_certificate``) and labels (kind and note, ``_*_result``).
-The cutoffs below are read by the planner at call time.
+function per concern: the rank mod p on an engine (``_gf_p_rank``, through the
+engine protocol of :mod:`seprank.linalg.engines.protocol`: the input converted
+to the form the engine reads, its rank or rank profile, its label and
+certificate parts; no engine is named here), ``auto``'s prime loop
+(``_prime_loop``), the exact fallbacks (``_exact_fallbacks``), certificates
+(``_*_certificate``) and labels (kind and note, ``_*_result``). The cutoffs
+live beside the choices they make (the planner's module docstring).
 """
 
 from __future__ import annotations
@@ -76,8 +81,8 @@ import time
 import flint
 import numpy as np
 
+import seprank.linalg.flint_engine as fe
 from seprank.errors import ParameterError
-from seprank.linalg import flint_engine as fe
 from seprank.linalg.certificates import (
     LowerBoundCertificate,
     RankCertificate,
@@ -85,13 +90,13 @@ from seprank.linalg.certificates import (
 )
 from seprank.linalg.coerce import ExactMatrix, as_exact
 from seprank.linalg.engines import engine_names, get_engine, method_names
+from seprank.linalg.engines.protocol import FULL_RANK_BOUND, NMOD_MAT, RESIDUES
 from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.modarith import random_prime, residues_int64
-from seprank.linalg.planner import FMPZ, MULTIMODULAR, RankPlan, plan_rank
+from seprank.linalg.planner import FMPZ, MULTIMODULAR, PrimePolicy, RankPlan, plan_rank
 from seprank.linalg.residues import ResidueMatrix
 from seprank.linalg.result import RankResult
-from seprank.scalars.primes import DEFAULT_PRIME
 
 __all__ = ["rank", "execute", "METHODS", "ENGINES"]
 
@@ -103,67 +108,49 @@ METHODS = method_names()
 #: (:mod:`seprank.linalg.modular_lu`) and its GPU counterpart
 #: (:mod:`seprank.linalg.cuda_engine`, numba-cuda).
 ENGINES = engine_names()
-#: ``auto`` picks the numba engine from this many rows and columns on (for primes
-#: below its 2^26 limit). Set from benchmarks/rank_engines.py: below it, flint
-#: is as fast and starts without compiling.
-NUMBA_MIN_DIM = 600
-#: ``auto`` tries the multimodular method on matrices that are not of full rank mod
-#: two random primes from this min(m, n) on. Measured (2-core machine shared with
-#: other jobs, so +-30%): on rank-deficient random products multimodular is 0.6-0.8x
-#: of fmpz_mat.rank at n = 250-400 (0.1-0.2 s slower) and level at 600, 1.4-2.3x faster
-#: from 800 (benchmarks/results/multimodular.csv); on Gram Hadamard powers 2x
-#: faster from 400; on structured matrices with huge entries (the Omega matrices
-#: of issue 12, 561 x 561 with 1025-bit entries) fmpz_mat.rank took 76-89 s where
-#: multimodular took 0.5-0.8 s. A small loss on easy inputs buys a bounded worst case.
-MULTIMODULAR_MIN_DIM = 200
-#: ``auto`` tries this many random primes before a slower exact method.
-AUTO_RANK_PRIMES = 2
 
-#: How many primes the exact path tries for a lower-bound certificate before
-#: giving up (a prime p loses rank only if it divides every r x r minor; after
-#: the first, the primes are random, so each further try fails with tiny probability).
-CERTIFICATE_PRIME_TRIES = 40
-#: ``auto`` draws its primes at random from these ranges (flint engine: below
-#: 2^31, so that the verifier's int64 path applies; numba: below 2^20, so that
-#: k_max >= 8192 as with its default prime), and records them in ``primes``.
-AUTO_FLINT_PRIME_RANGE = (2**30, 2**31)
-AUTO_NUMBA_PRIME_RANGE = (2**19, 2**20)
-#: the multimodular method's rank phase, below the numba engine's 2^26 limit
-AUTO_MULTIMODULAR_PRIME_RANGE = (2**25, 2**26)
+def _trial(p: int, step: str, engine: str | None, method: str, rank: int | None) -> dict:
+    """One entry of ``RankResult.prime_trials``."""
+    return {"prime": p, "step": step, "engine": engine, "method": method, "rank_mod_p": rank}
 
 
-def _lower_for_exact(z: flint.fmpz_mat, r: int, first_prime: int):
+def _lower_for_exact(z: flint.fmpz_mat, r: int, policy: PrimePolicy):
     """A lower-bound certificate of size r, trying primes until one keeps the rank.
 
-    The first prime is the caller's; the others are drawn at random from
-    [2^30, 2^31) (:func:`~seprank.linalg.modarith.random_prime`), so a matrix
-    whose minors are all divisible by a fixed list of primes (issue 12, item 4)
-    cannot exhaust them: a prime loses the rank only if it divides the gcd of
-    the r x r minors, a nonzero integer with few prime factors in that range.
+    The first prime is the policy's; the others are drawn at random from its
+    span ([2^30, 2^31), :func:`~seprank.linalg.modarith.random_prime`), so a
+    matrix whose minors are all divisible by a fixed list of primes (issue 12,
+    item 4) cannot exhaust them: a prime loses the rank only if it divides the
+    gcd of the r x r minors, a nonzero integer with few prime factors in that range.
+
+    Returns the certificate and the trials (one per prime tried, with its rank).
     """
-    p = first_prime
-    tried = []
-    for _ in range(CERTIFICATE_PRIME_TRIES):
-        tried.append(p)
+    p = policy.first
+    trials = []
+    for _ in range(policy.count):
         rp, cert = fe.lower_certificate(fe.reduce_mod_p(z, p))
+        trials.append(_trial(p, "certificate minor", None, FMPZ, rp))
         if rp == r:
-            return cert, tried
-        p = random_prime(*AUTO_FLINT_PRIME_RANGE)
+            return cert, trials
+        p = random_prime(*policy.span)
     raise ParameterError(  # pragma: no cover - needs astronomically many unlucky draws
-        f"no prime among {tried} keeps the rank {r}; pass prime=... explicitly")
+        f"no prime among {[t['prime'] for t in trials]} keeps the rank {r}; pass "
+        "prime=... explicitly")
 
 
-def _auto_prime(eng: str) -> int:
-    """A random prime for ``auto`` on engine ``eng`` (see AUTO_*_PRIME_RANGE)."""
-    lo_hi = AUTO_NUMBA_PRIME_RANGE if eng in ("numba", "cuda") else AUTO_FLINT_PRIME_RANGE
-    return random_prime(*lo_hi)
+def _auto_prime(span: tuple[int, int]) -> int:
+    """A random prime for ``auto`` from [lo, hi) (the engine's ``auto_primes``)."""
+    return random_prime(*span)
 
 
 # ---------------------------------------------------------------- GF(p) rank on an engine
 
 
-def _residue_array(em: ExactMatrix, p: int) -> np.ndarray:
-    """The int64 residues mod p of ``em`` (an ``nmod_mat`` or an ``fmpz_mat``)."""
+def _residue_array(em: ExactMatrix, p: int, numpy_data=None) -> np.ndarray:
+    """The residues mod p an engine of form RESIDUES reads: ``numpy_data`` as it is,
+    else the int64 residues of ``em`` (an ``nmod_mat`` or an ``fmpz_mat``)."""
+    if numpy_data is not None:
+        return numpy_data
     m, n = em.shape
     nm = em.nmat if em.nmat is not None else fe.reduce_mod_p(em.zmat, p)
     if not m:
@@ -171,36 +158,45 @@ def _residue_array(em: ExactMatrix, p: int) -> np.ndarray:
     return np.array(nm.tolist(), dtype=np.int64).reshape(m, n)
 
 
+def _nmod_matrix(em: ExactMatrix, p: int, numpy_data=None) -> flint.nmod_mat:
+    """The ``nmod_mat`` an engine of form NMOD_MAT reads: the input, or its reduction."""
+    if em.nmat is not None:
+        return em.nmat
+    if numpy_data is not None:
+        return ResidueMatrix(numpy_data, p).to_nmod_mat()
+    return fe.reduce_mod_p(em.zmat, p)
+
+
+#: how the input reaches an engine, by the form it reads (``ModularEngine.takes``)
+_TO_FORM = {RESIDUES: _residue_array, NMOD_MAT: _nmod_matrix}
+
+
 def _gf_p_rank(em: ExactMatrix, p: int, engine: str, certify: bool, numpy_data=None):
     """Rank over GF(p) of a matrix given mod p: (rank, certificate or None, method).
 
     ``numpy_data`` (residues, or integers to reduce) spares the engine a copy of ``em``.
-    The certificate has the lower bound, and on numba/cuda the trivial upper bound
-    when the rank is full (:func:`_profile_certificate`).
+    The certificate has the lower bound, and the trivial upper bound when the rank
+    is full on engines whose profile gives it (:func:`_profile_certificate`).
     """
-    if engine in ("numba", "cuda"):
-        data = numpy_data if numpy_data is not None else _residue_array(em, p)
-        r, rows, cols = get_engine(engine).rank_profile(data, p)
-        cert = _profile_certificate(r, rows, cols, p, em.shape) if certify else None
-        return r, cert, "numba-lu" if engine == "numba" else "cuda-lu"
-    nm = em.nmat if em.nmat is not None else (
-        ResidueMatrix(numpy_data, p).to_nmod_mat() if numpy_data is not None
-        else fe.reduce_mod_p(em.zmat, p))
-    if certify:
-        r, lower = fe.lower_certificate(nm)
-        return r, RankCertificate(lower=lower, upper=None), "flint-nmod"
-    return fe.rank_mod_p(nm), None, "flint-nmod"
+    eng = get_engine(engine)
+    data = _TO_FORM[eng.takes](em, p, numpy_data)
+    if not certify:
+        return eng.rank(data, p), None, eng.label
+    r, rows, cols = eng.rank_profile(data, p)
+    cert = _profile_certificate(r, rows, cols, p, em.shape, eng.certificate_parts)
+    return r, cert, eng.label
 
 
 # ---------------------------------------------------------------- certificates
 
 
-def _profile_certificate(r: int, rows, cols, p: int, shape: tuple[int, int]
-                         ) -> RankCertificate:
-    """A rank profile mod p as a certificate: its pivot minor, and min(m, n) when full."""
+def _profile_certificate(r: int, rows, cols, p: int, shape: tuple[int, int],
+                         parts: tuple[str, ...]) -> RankCertificate:
+    """A rank profile mod p as a certificate: its pivot minor, and min(m, n) when full
+    (if the engine's profile proves that: ``FULL_RANK_BOUND`` in its parts)."""
     lower = LowerBoundCertificate(prime=p, rows=tuple(rows), cols=tuple(cols))
     upper = UpperBoundCertificate(bound=r, side="trivial", modulus=p) \
-        if r == min(shape) else None
+        if r == min(shape) and FULL_RANK_BOUND in parts else None
     return RankCertificate(lower=lower, upper=upper)
 
 
@@ -231,25 +227,37 @@ _NOTE_MM_LOWER = "kernel vectors not found within the digit budget: certified lo
 _NOTE_FMPZ = "exact rank over Q (fraction-free elimination)"
 
 
-def _full_rank_result(rp: int, shape, cert, used: str, primes: list[int], certify: bool,
-                      start: float) -> RankResult:
+def _full_rank_result(rp: int, shape, cert, used: str, primes: list[int], trials: list,
+                      certify: bool, start: float) -> RankResult:
     """Label a rank mod p: exact when full (lower bound meets min(m, n)), else a lower bound."""
     full = rp == min(shape)
     if certify:
         cert = _over_q_certificate(cert, full, shape)
     return RankResult(value=rp, kind=EXACT if full else LOWER_BOUND,
                       method=used, field="QQ", shape=tuple(shape), certificate=cert,
-                      primes=primes, note=_NOTE_FULL if full else _NOTE_MOD_P,
+                      primes=primes, prime_trials=trials,
+                      note=_NOTE_FULL if full else _NOTE_MOD_P,
                       seconds=time.perf_counter() - start)
 
 
-def _multimodular_result(mm, shape: tuple[int, int], certify: bool, start: float
-                         ) -> RankResult:
-    """The RankResult of a :func:`~seprank.linalg.multimodular.rank_multimodular` run."""
-    cert = RankCertificate(lower=mm.lower, upper=mm.upper) if certify else None
+def _multimodular_trials(mm, engine: str) -> list[dict]:
+    """The trials of a multimodular run: its rank phase (on ``engine``), then its lifting."""
+    ranked = [_trial(p, "multimodular rank phase", engine, MULTIMODULAR, r)
+              for p, r in mm.rank_phase]
+    lifting = [_trial(q, "multimodular lifting", None, MULTIMODULAR, None)
+               for q in mm.primes[len(mm.rank_phase):]]
+    return ranked + lifting
+
+
+def _multimodular_result(mm, plan: RankPlan, start: float, primes: list[int],
+                         trials: list) -> RankResult:
+    """The RankResult of a :func:`~seprank.linalg.multimodular.rank_multimodular` run,
+    after the primes and trials of the steps before it."""
+    cert = RankCertificate(lower=mm.lower, upper=mm.upper) if plan.certify else None
     return RankResult(value=mm.rank, kind=EXACT if mm.exact else LOWER_BOUND,
-                      method="multimodular", field="QQ", shape=shape,
-                      certificate=cert, primes=mm.primes,
+                      method=MULTIMODULAR, field="QQ", shape=plan.shape,
+                      certificate=cert, primes=primes + mm.primes,
+                      prime_trials=trials + _multimodular_trials(mm, plan.multimodular_engine),
                       note=_NOTE_MM_EXACT if mm.exact else _NOTE_MM_LOWER,
                       seconds=time.perf_counter() - start)
 
@@ -340,10 +348,9 @@ def execute(plan: RankPlan, *, start: float | None = None) -> RankResult:
     if plan.method == MULTIMODULAR:
         from seprank.linalg.multimodular import rank_multimodular
 
-        mm = rank_multimodular(plan._exact.zmat, use_numba=plan.multimodular_engine == "numba")
-        return _multimodular_result(mm, plan.shape, plan.certify, start)
-    first = plan.certificate_primes.first if plan.certificate_primes else DEFAULT_PRIME
-    return _rank_exact(plan._exact, first, plan.certify, start, [])
+        mm = rank_multimodular(plan._exact.zmat, engine=plan.multimodular_engine)
+        return _multimodular_result(mm, plan, start, [], [])
+    return _rank_exact(plan._exact, plan.certificate_primes, plan.certify, start, [], [])
 
 
 def _run_gf_p(plan: RankPlan, start: float) -> RankResult:
@@ -353,7 +360,9 @@ def _run_gf_p(plan: RankPlan, start: float) -> RankResult:
     if plan.certify:
         cert = _gf_p_certificate(plan, cert, r)
     return RankResult(value=r, kind=EXACT, method=used, field=plan.field,
-                      shape=plan.shape, certificate=cert, primes=[p], note=_NOTE_GF_P,
+                      shape=plan.shape, certificate=cert, primes=[p],
+                      prime_trials=[_trial(p, "rank mod p", plan.engine, used, r)],
+                      note=_NOTE_GF_P,
                       seconds=time.perf_counter() - start)
 
 
@@ -361,28 +370,31 @@ def _prime_loop(plan: RankPlan):
     """The rank mod p for the plan's primes, stopping at full rank.
 
     Returns ((rank, certificate, method) of the best prime, the primes tried,
-    the ExactMatrix if one was made). ``auto`` draws its primes at random
-    (:func:`_auto_prime`), the first one the caller's if given.
+    their trials, the ExactMatrix if one was made). ``auto`` draws its primes at
+    random (:func:`_auto_prime`), the first one the caller's if given.
     """
     matrix, em, eng = plan._input, plan._exact, plan.engine
     numpy_int = em is None  # an integer numpy array: reduced mod each prime as it is
     primes: list[int] = []
+    trials: list[dict] = []
     best = None
+    reads_residues = get_engine(eng).takes == RESIDUES
     for t in range(plan.primes.count):
         p = plan.primes.first if not t and plan.primes.first is not None \
-            else _auto_prime(eng)
-        if numpy_int and eng in ("numba", "cuda"):
+            else _auto_prime(plan.primes.span)
+        if numpy_int and reads_residues:
             data, emp = residues_int64(matrix, p), ExactMatrix(shape=plan.shape)
         else:
             em = em or as_exact(matrix)
             data, emp = None, em
         rp, cert, used = _gf_p_rank(emp, p, eng, plan.certify, data)
         primes.append(p)
+        trials.append(_trial(p, "rank mod p", eng, used, rp))
         if best is None or rp > best[0]:
             best = (rp, cert, used)
         if rp == min(plan.shape):
             break
-    return best, primes, em
+    return best, primes, trials, em
 
 
 def _run_modular_or_auto(plan: RankPlan, start: float) -> RankResult:
@@ -393,35 +405,41 @@ def _run_modular_or_auto(plan: RankPlan, start: float) -> RankResult:
     rank that stays below min(m, n) mod both is most likely the true rank, and
     is then proven by the plan's exact fallbacks.
     """
-    (rp, cert, used), primes, em = _prime_loop(plan)
+    (rp, cert, used), primes, trials, em = _prime_loop(plan)
     if rp == min(plan.shape) or not plan.fallbacks:
-        return _full_rank_result(rp, plan.shape, cert, used, primes, plan.certify, start)
-    res = _exact_fallbacks(plan, em or as_exact(plan._input), start)
-    res.details["primes_tried_mod_p"] = primes
+        return _full_rank_result(rp, plan.shape, cert, used, primes, trials, plan.certify,
+                                 start)
+    res = _exact_fallbacks(plan, em or as_exact(plan._input), start, primes, trials)
+    res.details["primes_tried_mod_p"] = list(primes)
     return res
 
 
-def _exact_fallbacks(plan: RankPlan, em: ExactMatrix, start: float) -> RankResult:
+def _exact_fallbacks(plan: RankPlan, em: ExactMatrix, start: float, primes: list[int],
+                     trials: list) -> RankResult:
     """The plan's exact methods in order: multimodular (kept only when it certifies an
-    exact answer), then ``fmpz_mat.rank``, whose certificate starts at DEFAULT_PRIME."""
+    exact answer), then ``fmpz_mat.rank``, whose certificate starts at DEFAULT_PRIME.
+    The result lists the primes and trials of every step, the earlier ones first."""
     for name in plan.fallbacks:
         if name == MULTIMODULAR:
             from seprank.linalg.multimodular import rank_multimodular
 
-            mm = rank_multimodular(em.zmat, use_numba=plan.multimodular_engine == "numba",
-                                   first_prime=random_prime(*AUTO_MULTIMODULAR_PRIME_RANGE))
+            mm = rank_multimodular(em.zmat, engine=plan.multimodular_engine,
+                                   first_prime=random_prime(*plan.multimodular_primes.span))
             if mm.exact:
-                return _multimodular_result(mm, plan.shape, plan.certify, start)
+                return _multimodular_result(mm, plan, start, primes, trials)
+            primes = primes + mm.primes
+            trials = trials + _multimodular_trials(mm, plan.multimodular_engine)
         elif name == FMPZ:
-            first = plan.certificate_primes.first if plan.certificate_primes \
-                else DEFAULT_PRIME
-            return _rank_exact(em, first, plan.certify, start, [])
+            return _rank_exact(em, plan.certificate_primes, plan.certify, start, primes,
+                               trials)
     raise AssertionError(f"plan without a final exact fallback: {plan!r}")  # pragma: no cover
 
 
-def _rank_exact(em: ExactMatrix, first_prime: int, certify: bool, start: float,
-                primes: list[int]) -> RankResult:
-    """Exact rank over Q by ``fmpz_mat.rank``; certificates from a prime and the RREF."""
+def _rank_exact(em: ExactMatrix, policy: PrimePolicy | None, certify: bool, start: float,
+                primes: list[int], trials: list) -> RankResult:
+    """Exact rank over Q by ``fmpz_mat.rank``; certificates from a prime (the plan's
+    ``certificate_primes``, present when ``certify``) and the RREF. ``primes`` and
+    ``trials``: those of the steps before it."""
     if em.modulus is not None:  # pragma: no cover - handled by _run_gf_p
         raise AssertionError("matrix over GF(p) reached the rational path")
     z = em.zmat
@@ -429,9 +447,10 @@ def _rank_exact(em: ExactMatrix, first_prime: int, certify: bool, start: float,
     r = fe.rank_exact(z)
     cert = None
     if certify:
-        lower, primes = _lower_for_exact(z, r, first_prime if first_prime <= 2**62
-                                         else DEFAULT_PRIME)
+        lower, minor_trials = _lower_for_exact(z, r, policy)
+        primes = primes + [t["prime"] for t in minor_trials]
+        trials = trials + minor_trials
         cert = RankCertificate(lower=lower, upper=fe.kernel_certificate(z, r))
     return RankResult(value=r, kind=EXACT, method="flint-fmpz", field="QQ", shape=(m, n),
-                      certificate=cert, primes=primes, note=_NOTE_FMPZ,
+                      certificate=cert, primes=primes, prime_trials=trials, note=_NOTE_FMPZ,
                       seconds=time.perf_counter() - start)

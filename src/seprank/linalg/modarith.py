@@ -2,7 +2,7 @@
 
 Constants: the engines' prime caps and default primes, and k_max, the
 reduction interval of float64 delayed reduction (one place for what was
-written in several modules; the old names in modular_lu and frontdoor are
+written in several modules; the old names in modular_lu are
 re-exported from here).
 
 Residues of a numpy array

@@ -78,6 +78,10 @@ import numba
 import numpy as np
 
 from seprank.errors import InputError, NotPrimeError
+from seprank.linalg.blas_dgemm import BLAS_THREADS_MIN_MADDS
+from seprank.linalg.blas_dgemm import cblas_dgemm as _cblas_dgemm
+from seprank.linalg.blas_dgemm import dgemm_call as _dgemm_call
+from seprank.linalg.blas_dgemm import one_blas_thread as _one_blas_thread
 from seprank.linalg.memory import require_fits
 from seprank.linalg.modarith import NUMBA_DEFAULT_PRIME, NUMBA_MAX_PRIME, k_max, residues_int64
 from seprank.linalg.modkernels import mod_f64 as _mod
@@ -122,6 +126,12 @@ def _base_elim(A, T, perm, r0, c0, c1, p, kmax, reduced, pivcols,
     On return the k pivot columns of the panel, reduced, are stored compactly
     in A[r0:, c0:c0 + k] (L below the pivot row, U above); the other columns of
     the panel are dead.
+
+    Long because it is one compiled loop nest: its steps (copy in, pivot
+    search, scaling, update, reduction, swaps, copy out) share the panel's
+    indices and the per-entry counts of unreduced steps, so splitting it would
+    pass that state between compiled calls inside the panel loop; it stays
+    whole, as it was measured (benchmarks/README.md, rank_engines.py).
     """
     m = A.shape[0]
     n = A.shape[1]
@@ -340,116 +350,6 @@ PARALLEL_REDUCTION_MIN = 4_000_000
 
 def _par(serial, parallel, size: int):
     return parallel if size >= PARALLEL_REDUCTION_MIN else serial
-
-
-#: Products below this many multiply-adds run BLAS on one thread. Waking BLAS's
-#: threads for a small product cost about 15 ms each on a loaded 2-core machine
-#: (measured: the n = 2002 Omega matrix took 0.79 s in products with 2 BLAS
-#: threads, 0.13 s with 1); large products keep every thread.
-BLAS_THREADS_MIN_MADDS = 50_000_000
-_BLAS_LIBS = None
-
-
-def _blas_libs():
-    """threadpoolctl's controllers of the BLAS libraries loaded (found once)."""
-    global _BLAS_LIBS
-    if _BLAS_LIBS is None:
-        from threadpoolctl import ThreadpoolController
-
-        _BLAS_LIBS = ThreadpoolController().select(user_api="blas").lib_controllers
-    return _BLAS_LIBS
-
-
-@contextlib.contextmanager
-def _one_blas_thread():
-    libs = _blas_libs()
-    old = [lib.num_threads for lib in libs]
-    for lib in libs:
-        lib.set_num_threads(1)
-    try:
-        yield
-    finally:
-        for lib, t in zip(libs, old, strict=True):
-            lib.set_num_threads(t)
-
-
-_ROW_MAJOR, _NO_TRANS = 101, 111
-_DGEMM_NOT_LOADED = object()
-_DGEMM = _DGEMM_NOT_LOADED
-
-
-def _load_cblas_dgemm():
-    """``cblas_dgemm`` of the BLAS numpy uses, through ctypes, or None.
-
-    numpy's ``@`` cannot add into its output (BLAS's beta = 1), so it needs a
-    temporary and a second pass A22 -= C. The same BLAS's cblas_dgemm called
-    on the views in place does C <- C - L21 U12 in one go. The symbol is looked
-    up in the OpenBLAS that threadpoolctl finds loaded, only under names whose
-    integer width is known: ``scipy_cblas_dgemm64_`` (numpy's wheels bundle
-    OpenBLAS as ``scipy_openblas64``) and ``cblas_dgemm64_`` take 64-bit
-    integers, ``scipy_cblas_dgemm`` 32-bit ones, and a plain ``cblas_dgemm``
-    whichever ``openblas_get_config()`` reports (USE64BITINT or not). The
-    function is checked on a small strided product against numpy before use;
-    None (the numpy path) is returned if anything is missing or differs.
-    """
-    import ctypes
-
-    try:
-        libs = [lib for lib in _blas_libs() if lib.internal_api == "openblas"]
-        libs.sort(key=lambda lib: "numpy" not in lib.filepath)  # numpy's own first
-    except Exception:  # pragma: no cover - threadpoolctl missing or failing
-        return None
-    for lib in libs:
-        try:
-            dll = ctypes.CDLL(lib.filepath)
-        except OSError:  # pragma: no cover
-            continue
-        candidates = [("scipy_cblas_dgemm64_", ctypes.c_int64),
-                      ("cblas_dgemm64_", ctypes.c_int64),
-                      ("scipy_cblas_dgemm", ctypes.c_int32)]
-        config = getattr(dll, "openblas_get_config", None)
-        if config is not None:
-            config.restype = ctypes.c_char_p
-            wide = b"USE64BITINT" in (config() or b"")
-            candidates.append(("cblas_dgemm", ctypes.c_int64 if wide else ctypes.c_int32))
-        for name, int_t in candidates:
-            fn = getattr(dll, name, None)
-            if fn is None:
-                continue
-            dbl, ptr = ctypes.c_double, ctypes.c_void_p
-            fn.restype = None
-            fn.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, int_t, int_t, int_t, dbl,
-                           ptr, int_t, ptr, int_t, dbl, ptr, int_t]
-            if _dgemm_works(fn):
-                return fn
-    return None  # pragma: no cover - depends on the BLAS build
-
-
-def _dgemm_call(fn, C: np.ndarray, L: np.ndarray, U: np.ndarray) -> None:
-    """C <- C - L @ U by cblas_dgemm on row-major views (unit column stride)."""
-    m, k = L.shape
-    w = U.shape[1]
-    fn(_ROW_MAJOR, _NO_TRANS, _NO_TRANS, m, w, k, -1.0, L.ctypes.data, L.strides[0] // 8,
-       U.ctypes.data, U.strides[0] // 8, 1.0, C.ctypes.data, C.strides[0] // 8)
-
-
-def _dgemm_works(fn) -> bool:
-    rng = np.random.default_rng(0)
-    big = rng.integers(0, 100, size=(40, 50)).astype(np.float64)
-    C, L, U = big[3:20, 5:36], big[20:37, 1:12], big[25:36, 12:43]
-    expected = C - L @ U
-    try:
-        _dgemm_call(fn, C, L, U)
-    except Exception:  # pragma: no cover - a symbol with another signature
-        return False
-    return bool(np.array_equal(C, expected))
-
-
-def _cblas_dgemm():
-    global _DGEMM
-    if _DGEMM is _DGEMM_NOT_LOADED:
-        _DGEMM = _load_cblas_dgemm()
-    return _DGEMM
 
 
 class _State:

@@ -10,10 +10,17 @@ return. The result is a :class:`RankPlan`; :func:`seprank.linalg.frontdoor.execu
 runs it, and ``rank(...)`` is ``execute(plan_rank(...))``. ``seprank rank FILE
 --explain`` prints :meth:`RankPlan.explain` without computing.
 
-The cutoffs (``NUMBA_MIN_DIM``, ``MULTIMODULAR_MIN_DIM``, ``AUTO_RANK_PRIMES``,
-``AUTO_*_PRIME_RANGE``, ``CERTIFICATE_PRIME_TRIES``) and the measurements behind
-them are in :mod:`seprank.linalg.frontdoor`; the planner reads them from there
-at call time, so a test or a benchmark that sets one there changes the plans.
+The planner never names an engine: it asks the engines of
+:data:`seprank.linalg.engines.REGISTRY` in order (:func:`choose_engine`; each
+answers through :mod:`seprank.linalg.engines.protocol`), and reads an engine's
+primes, certificate parts and label from it. The cutoffs sit beside the choice
+they make: ``NUMBA_MIN_DIM`` and ``AUTO_NUMBA_PRIME_RANGE`` in the numba
+engine's module (:mod:`seprank.linalg.engines.numba_lu`),
+``AUTO_FLINT_PRIME_RANGE`` in the flint engine's, and ``auto``'s own
+(``AUTO_RANK_PRIMES``, ``MULTIMODULAR_MIN_DIM``,
+``AUTO_MULTIMODULAR_PRIME_RANGE``, ``CERTIFICATE_PRIME_TRIES``) here, each with
+the measurement behind it. All are read at call time, so a test or a benchmark
+that sets one where it lives changes the plans.
 """
 
 from __future__ import annotations
@@ -26,26 +33,56 @@ import numpy as np
 
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.linalg.coerce import ExactMatrix, as_exact, as_float_array
-from seprank.linalg.engines import _power, get_engine, method_names
+from seprank.linalg.engines import METHOD_REGISTRY, REGISTRY, get_engine, method_names
+from seprank.linalg.engines.flint_nmod import AUTO_FLINT_PRIME_RANGE
+from seprank.linalg.engines.methods import methods_taking_engine
+from seprank.linalg.engines.protocol import FMPZ as FMPZ_FORM
+from seprank.linalg.engines.protocol import (
+    FULL_RANK_BOUND,
+    INT64,
+    NMOD_MAT,
+    RESIDUES,
+    power_text,
+)
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.primes import DEFAULT_PRIME, require_prime
 
-__all__ = ["PrimePolicy", "RankPlan", "plan_rank"]
+__all__ = ["PrimePolicy", "RankPlan", "plan_rank", "choose_engine", "AUTO_RANK_PRIMES",
+           "MULTIMODULAR_MIN_DIM", "AUTO_MULTIMODULAR_PRIME_RANGE", "CERTIFICATE_PRIME_TRIES"]
 
 #: the exact fallbacks a plan can name, in the order ``auto`` tries them
 MULTIMODULAR, FMPZ = "multimodular", "flint-fmpz"
 
-
-def _policy():
-    """:mod:`seprank.linalg.frontdoor`, whose module constants hold the cutoffs."""
-    from seprank.linalg import frontdoor
-
-    return frontdoor
+# ------------------------------------------------------------------ auto's cutoffs
+#: ``auto`` tries this many random primes before a slower exact method: a rank that
+#: stays below min(m, n) mod two primes drawn at random is the true rank unless
+#: both divide the gcd of the r x r minors (probability below 10^-8 for minors of
+#: 10^5 bits and primes from [2^30, 2^31)); a third prime would only delay the proof.
+AUTO_RANK_PRIMES = 2
+#: ``auto`` tries the multimodular method on matrices that are not of full rank mod
+#: two random primes from this min(m, n) on. Measured (2-core machine shared with
+#: other jobs, so +-30%): on rank-deficient random products multimodular is 0.6-0.8x
+#: of fmpz_mat.rank at n = 250-400 (0.1-0.2 s slower) and level at 600, 1.4-2.3x faster
+#: from 800 (benchmarks/results/multimodular.csv); on Gram Hadamard powers 2x
+#: faster from 400; on structured matrices with huge entries (the Omega matrices
+#: of issue 12, 561 x 561 with 1025-bit entries) fmpz_mat.rank took 76-89 s where
+#: multimodular took 0.5-0.8 s (benchmarks/results/adversarial.md). A small loss on
+#: easy inputs buys a bounded worst case.
+MULTIMODULAR_MIN_DIM = 200
+#: under ``auto`` the multimodular method's rank phase draws its first prime from
+#: here: below the numba engine's limit 2^26 (seprank.linalg.modarith.NUMBA_MAX_PRIME,
+#: where float64 delayed reduction stops being exact), and as large as it allows.
+AUTO_MULTIMODULAR_PRIME_RANGE = (2**25, 2**26)
+#: How many primes the ``fmpz_mat.rank`` path tries for a lower-bound certificate
+#: before giving up (a prime p loses rank only if it divides every r x r minor;
+#: after the first, the primes are random from AUTO_FLINT_PRIME_RANGE, so each
+#: further try fails with tiny probability).
+CERTIFICATE_PRIME_TRIES = 40
 
 
 def _span(lo_hi: tuple[int, int]) -> str:
-    return f"[{_power(lo_hi[0])}, {_power(lo_hi[1])})"
+    return f"[{power_text(lo_hi[0])}, {power_text(lo_hi[1])})"
 
 
 @dataclass(frozen=True)
@@ -155,6 +192,7 @@ class RankPlan:
     _input: Any = field(default=None, compare=False)
     _exact: ExactMatrix | None = field(default=None, compare=False)
     _array: np.ndarray | None = field(default=None, compare=False)
+    _mm_reason: str = field(default="", compare=False)  # why multimodular_engine
 
     def __repr__(self) -> str:
         method = self.method if self.method == self.method_asked else \
@@ -240,19 +278,47 @@ class RankPlan:
     def _fallback_words(self, name: str) -> str:
         if name == FMPZ:
             return "flint fmpz_mat.rank (exact over Q)"
-        k, cut = min(self.shape), _policy().NUMBA_MIN_DIM
+        k = min(self.shape)
         on = f"rank phase on {self.multimodular_engine}"
         if self.method != "auto":
-            return (f"multimodular: {on} (min(m, n) = {k} {'>=' if k >= cut else '<'} "
-                    f"NUMBA_MIN_DIM = {cut}), then kernel vectors by p-adic lifting")
+            return (f"multimodular: {on} ({self._mm_reason}), then kernel vectors by "
+                    "p-adic lifting")
         first = (f", first prime random from {_span(self.multimodular_primes.span)}"
                  if self.multimodular_primes else "")
         return (f"multimodular (min(m, n) = {k} >= MULTIMODULAR_MIN_DIM = "
-                f"{_policy().MULTIMODULAR_MIN_DIM}; {on}{first}), kept only when its "
+                f"{MULTIMODULAR_MIN_DIM}; {on}{first}), kept only when its "
                 "kernel vectors prove the rank")
 
 
 # ------------------------------------------------------------------ checks
+
+
+def _type_name(x: object) -> str:
+    return f"{x!r} ({type(x).__name__})"
+
+
+def _check_types(method, prime, certify, engine, tol, rtol) -> None:
+    """Refuse arguments of the wrong type (issue 22): nothing is coerced, so a string
+    is never a bool, a bool never a prime, a float never a prime. ParameterError,
+    except for ``prime`` (NotPrimeError, as for any prime that is not one)."""
+    if not isinstance(method, str):
+        raise ParameterError(f"method must be a str, one of {', '.join(method_names())}; "
+                             f"got {_type_name(method)}")
+    if engine is not None and not isinstance(engine, str):
+        raise ParameterError(f"engine must be None or a str, one of {', '.join(REGISTRY)}; "
+                             f"got {_type_name(engine)}")
+    if not isinstance(certify, bool):
+        raise ParameterError(f"certify must be True or False, got {_type_name(certify)}")
+    if prime is not None and (isinstance(prime, bool)
+                              or not isinstance(prime, (int, np.integer))):
+        # NotPrimeError, as seprank.scalars.primes.require_prime says of a non-integer
+        raise NotPrimeError(f"prime must be None or an int, got {_type_name(prime)}")
+    for name, value in (("tol", tol), ("rtol", rtol)):
+        if value is not None and (isinstance(value, bool)
+                                  or not isinstance(value, (int, float, np.integer,
+                                                            np.floating))):
+            raise ParameterError(f"{name} must be None or a real number, got "
+                                 f"{_type_name(value)}")
 
 
 def _check_arguments(method: str, engine: str | None, tol, rtol) -> tuple[str, str | None]:
@@ -262,58 +328,80 @@ def _check_arguments(method: str, engine: str | None, tol, rtol) -> tuple[str, s
                              f"{', '.join(method_names())}")
     if (tol is not None or rtol is not None) and method != "float":
         raise ParameterError("tol and rtol apply to method='float' only")
-    if engine is not None and method not in ("modular", "auto"):
-        raise ParameterError("engine applies to method='modular' or 'auto' only")
-    if method == "cuda":
-        return "modular", "cuda"
-    return method, engine
+    takes = methods_taking_engine()
+    if engine is not None and method not in takes:
+        raise ParameterError("engine applies to method="
+                             f"{' or '.join(repr(m) for m in takes)} only")
+    spec = METHOD_REGISTRY[method]
+    return spec.runs, spec.engine if spec.engine is not None else engine
 
 
-def _cuda_reason(asked: str, reason: str) -> str:
-    """The engine's reason, in the words of ``method='cuda'`` when that was asked."""
-    return "method='cuda' is the modular method on the cuda engine" if asked == "cuda" \
-        else reason
+def _method_reason(asked: str, reason: str) -> str:
+    """The engine's reason, in the words of a method that fixes the engine (``cuda``)."""
+    spec = METHOD_REGISTRY[asked]
+    if spec.engine is None:
+        return reason
+    return f"method={asked!r} is the {spec.runs} method on the {spec.engine} engine"
 
 
-def _choose_engine(engine: str | None, shape: tuple[int, int], p: int | None
-                   ) -> tuple[str, str]:
-    """The modular engine (a registry name) for a rank mod p, and why."""
-    if engine is not None:
-        eng = get_engine(engine)
-        if p is not None and p > eng.max_prime:  # the engine refuses it when it runs
-            return eng.name, (f"engine={engine!r} was asked; p = {p} is above its limit "
-                              f"{_power(eng.max_prime)}, so it will refuse to run")
-        return eng.name, f"engine={engine!r} was asked"
-    cutoff = _policy().NUMBA_MIN_DIM
-    numba_max = get_engine("numba").max_prime
-    k = min(shape)
-    if k < cutoff:
-        return "flint", f"min(m, n) = {k} < NUMBA_MIN_DIM = {cutoff}"
-    if p is not None and p > numba_max:
-        return "flint", (f"min(m, n) = {k} >= NUMBA_MIN_DIM = {cutoff}, but p = {p} is above "
-                         f"the numba engine's limit {_power(numba_max)}")
-    return "numba", f"min(m, n) = {k} >= NUMBA_MIN_DIM = {cutoff}"
+def choose_engine(shape: tuple[int, int], p: int | None = None, form: str | None = None,
+                  asked: str | None = None) -> tuple[str, str]:
+    """The modular engine (a registry name) for a rank mod p, and why.
+
+    ``asked`` (``engine=``) wins, with a note when it will refuse the prime or the
+    form (its device is checked when it runs). Otherwise the engines of
+    :data:`~seprank.linalg.engines.REGISTRY` are asked in order: the first whose
+    ``should_run`` says yes gets the input; if none, the first that ``can_run``
+    it does, and the reason is what the others said when they declined.
+
+    Examples
+    --------
+    >>> choose_engine((700, 700), None, "int64")
+    ('numba', 'min(m, n) = 700 >= NUMBA_MIN_DIM = 600')
+    >>> eng, why = choose_engine((700, 700), 2**31 - 1, "int64")
+    >>> eng, why.endswith("but p = 2147483647 is above the numba engine's limit 2^26")
+    ('flint', True)
+    >>> choose_engine((5, 5), None, "fmpz", asked="numba")
+    ('numba', "engine='numba' was asked")
+    """
+    if asked is not None:
+        eng = get_engine(asked)
+        can = eng.can_run(shape, p, form, device=False)
+        why = f"engine={asked!r} was asked"
+        return eng.name, why if can else f"{why}; {can.reason}, so it will refuse to run"
+    declined = []
+    for eng in REGISTRY.values():
+        verdict = eng.should_run(shape, p, form)
+        if verdict:
+            return eng.name, verdict.reason
+        if verdict.reason:
+            declined.append(verdict.reason)
+    for eng in REGISTRY.values():
+        if eng.can_run(shape, p, form):
+            return eng.name, "; ".join(declined) or "the first engine that can run it"
+    raise ParameterError(f"no registered engine can run a {shape[0]} x {shape[1]} {form} "
+                         f"matrix{'' if p is None else f' mod {p}'}")
 
 
 def _auto_primes(first: int | None, engine: str) -> PrimePolicy:
-    """``auto``'s primes on ``engine``: the caller's first, then random ones."""
-    fd = _policy()
-    name = "AUTO_NUMBA_PRIME_RANGE" if engine in ("numba", "cuda") else "AUTO_FLINT_PRIME_RANGE"
-    return PrimePolicy(first=first, count=fd.AUTO_RANK_PRIMES, span=getattr(fd, name),
-                       span_name=name)
+    """``auto``'s primes on ``engine``: the caller's first, then random ones from its range."""
+    eng = get_engine(engine)
+    return PrimePolicy(first=first, count=AUTO_RANK_PRIMES, span=eng.auto_primes,
+                       span_name=eng.auto_primes_name)
 
 
 def _fmpz_certificate_primes(first: int) -> PrimePolicy:
-    """The primes tried for the minor of an ``fmpz_mat.rank`` certificate."""
-    fd = _policy()
+    """The primes tried for the minor of an ``fmpz_mat.rank`` certificate (flint's own path)."""
     return PrimePolicy(first=first if first <= 2**62 else DEFAULT_PRIME,
-                       count=fd.CERTIFICATE_PRIME_TRIES, span=fd.AUTO_FLINT_PRIME_RANGE,
+                       count=CERTIFICATE_PRIME_TRIES, span=AUTO_FLINT_PRIME_RANGE,
                        span_name="AUTO_FLINT_PRIME_RANGE")
 
 
-def _numba_for(shape: tuple[int, int]) -> str:
-    """The multimodular method's engine: numba from ``NUMBA_MIN_DIM`` on, else flint."""
-    return "numba" if min(shape) >= _policy().NUMBA_MIN_DIM else "flint"
+def _multimodular_engine(shape: tuple[int, int]) -> tuple[str, str]:
+    """The engine of the multimodular method's rank phase, and why: the engines are
+    asked as for a rank mod p of the matrix read exactly, with the phase's largest
+    prime (every one of its primes is below 2^26)."""
+    return choose_engine(shape, AUTO_MULTIMODULAR_PRIME_RANGE[1] - 1, FMPZ_FORM)
 
 
 # ------------------------------------------------------------------ plans per field
@@ -326,7 +414,9 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
 
     Takes exactly the arguments of :func:`seprank.rank` and raises the same
     errors (InputError, NotPrimeError, ParameterError, MemoryLimitError) with
-    the same one-line messages; reads the matrix as ``rank`` would (an integer
+    the same one-line messages (a wrong type included: ``certify`` must be a bool,
+    ``prime`` an int, ``method`` and ``engine`` str; nothing is coerced); reads the
+    matrix as ``rank`` would (an integer
     numpy array for ``modular``/``auto`` stays as it is, to be reduced mod each
     prime later). Issue 12, item 7: ``rank`` is ``execute(plan_rank(...))``.
 
@@ -346,6 +436,7 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     ...
     seprank.errors.ParameterError: unknown method 'fast'; choose one of auto, exact, ...
     """
+    _check_types(method, prime, certify, engine, tol, rtol)
     run, engine = _check_arguments(method, engine, tol, rtol)
     if run == "float":
         return _plan_float(matrix, method, certify, tol, rtol)
@@ -390,10 +481,12 @@ def _plan_gf_p(matrix, asked: str, prime: int | None, engine: str | None,
     except NotPrimeError as exc:
         raise NotPrimeError(f"modulus {p} is not prime: rank over Z/nZ is not "
                             "defined here") from exc
-    eng, why = _choose_engine(engine, em.shape, p)
-    why = _cuda_reason(asked, why)
+    form = RESIDUES if isinstance(matrix, ResidueMatrix) else NMOD_MAT
+    eng, why = choose_engine(em.shape, p, form, asked=engine)
+    why = _method_reason(asked, why)
     upper = ("upper: the trivial bound min(m, n) when full, else kernel vectors mod p"
-             if eng in ("numba", "cuda") else "upper: kernel vectors mod p")
+             if FULL_RANK_BOUND in get_engine(eng).certificate_parts
+             else "upper: kernel vectors mod p")
     parts = (f"lower: a minor nonsingular mod p (pivots of the {eng} engine)", upper)
     return RankPlan(method_asked=asked, method="modular", field=em.field, shape=em.shape,
                     modulus=p, engine=eng, engine_reason=why, primes=PrimePolicy(first=p),
@@ -414,8 +507,8 @@ def _plan_modular_or_auto(matrix, asked: str, run: str, prime: int | None,
                           engine: str | None, certify: bool) -> RankPlan:
     """A rank mod p over Q: one prime for ``modular``; see :func:`_plan_auto`."""
     em, shape = _coerce_lazily(matrix)
-    eng, why = _choose_engine(engine, shape, prime)
-    why = _cuda_reason(asked, why)
+    eng, why = choose_engine(shape, prime, INT64 if em is None else FMPZ_FORM, asked=engine)
+    why = _method_reason(asked, why)
     if run == "auto":
         return _plan_auto(matrix, em, shape, eng, why, prime, certify)
     primes = PrimePolicy(first=prime if prime is not None else get_engine(eng).default_prime)
@@ -432,11 +525,12 @@ def _plan_auto(matrix, em, shape, eng: str, why: str, prime: int | None,
     """``auto``: up to AUTO_RANK_PRIMES random primes, then the exact fallbacks."""
     parts = ["lower: a minor nonsingular mod p",
              "upper: the trivial bound min(m, n) when the rank mod p is full"]
-    fallbacks, mm_primes = (FMPZ,), None
-    if min(shape) >= _policy().MULTIMODULAR_MIN_DIM:
+    fallbacks, mm_primes, mm_engine = (FMPZ,), None, (None, "")
+    if min(shape) >= MULTIMODULAR_MIN_DIM:
         fallbacks = (MULTIMODULAR, FMPZ)
-        mm_primes = PrimePolicy(span=_policy().AUTO_MULTIMODULAR_PRIME_RANGE,
+        mm_primes = PrimePolicy(span=AUTO_MULTIMODULAR_PRIME_RANGE,
                                 span_name="AUTO_MULTIMODULAR_PRIME_RANGE")
+        mm_engine = _multimodular_engine(shape)
         parts.append("else multimodular: its minor mod p and exact kernel vectors")
     parts.append("else fmpz_mat.rank: a minor mod a prime and integer kernel vectors (RREF)")
     # the fmpz certificate starts at DEFAULT_PRIME (then random ones), so that small
@@ -444,10 +538,10 @@ def _plan_auto(matrix, em, shape, eng: str, why: str, prime: int | None,
     cert_primes = _fmpz_certificate_primes(DEFAULT_PRIME) if certify else None
     return RankPlan(method_asked="auto", method="auto", field="QQ", shape=shape, engine=eng,
                     engine_reason=why, primes=_auto_primes(prime, eng), fallbacks=fallbacks,
-                    multimodular_engine=_numba_for(shape) if mm_primes else None,
-                    multimodular_primes=mm_primes, certify=certify,
-                    certificate=tuple(parts) if certify else (),
-                    certificate_primes=cert_primes, kinds=(EXACT,), _input=matrix, _exact=em)
+                    multimodular_engine=mm_engine[0], multimodular_primes=mm_primes,
+                    certify=certify, certificate=tuple(parts) if certify else (),
+                    certificate_primes=cert_primes, kinds=(EXACT,), _input=matrix, _exact=em,
+                    _mm_reason=mm_engine[1])
 
 
 def _plan_over_q(matrix, asked: str, run: str, prime: int | None, certify: bool) -> RankPlan:
@@ -456,10 +550,11 @@ def _plan_over_q(matrix, asked: str, run: str, prime: int | None, certify: bool)
     if run == MULTIMODULAR:
         parts = ("lower: a minor mod p from the rank phase",
                  "upper: exact kernel vectors (p-adic lifting), when found")
+        mm_engine, why = _multimodular_engine(em.shape)
         return RankPlan(method_asked=asked, method=run, field="QQ", shape=em.shape,
-                        multimodular_engine=_numba_for(em.shape), certify=certify,
+                        multimodular_engine=mm_engine, certify=certify,
                         certificate=parts if certify else (), kinds=(EXACT, LOWER_BOUND),
-                        _input=matrix, _exact=em)
+                        _input=matrix, _exact=em, _mm_reason=why)
     parts = ("lower: a minor nonsingular mod a prime that keeps the rank",
              "upper: integer kernel vectors from the RREF over Q")
     first = prime if prime is not None else DEFAULT_PRIME

@@ -31,7 +31,14 @@ class RankResult:
     certificate : RankCertificate or None
         present when ``certify=True`` was asked.
     primes : list of int
-        the primes used, if any.
+        every prime tried, in the order tried: ``auto``'s random primes, then
+        those of its exact fallback (the multimodular method's, a certificate's).
+    prime_trials : list of dict
+        one entry per prime of ``primes``: ``prime``, ``step`` (``"rank mod p"``,
+        ``"multimodular rank phase"``, ``"multimodular lifting"``,
+        ``"certificate minor"``), ``engine`` (the registry engine it ran on, or
+        None), ``method`` (the method label of its step) and ``rank_mod_p`` (the
+        rank modulo it, or None for a lifting prime, which takes no rank).
     details : dict
         engine-specific facts: singular values' gap and tolerance (float), etc.
     note : str
@@ -45,6 +52,19 @@ class RankResult:
     (1, True)
     >>> str(res)
     'rank 1 (exact over QQ; 2 x 2; method flint-fmpz)'
+
+    ``str`` stays one line: it names the primes of the method that answered
+    (those of ``prime_trials`` whose ``method`` is the result's); ``to_dict``
+    has them all.
+
+    >>> trials = [{"prime": 7, "step": "rank mod p", "engine": "flint",
+    ...            "method": "flint-nmod", "rank_mod_p": 1},
+    ...           {"prime": 11, "step": "certificate minor", "engine": None,
+    ...            "method": "flint-fmpz", "rank_mod_p": 2}]
+    >>> res = RankResult(2, "exact", "flint-fmpz", "QQ", (2, 2), primes=[7, 11],
+    ...                  prime_trials=trials)
+    >>> str(res), res.to_dict()["primes"]
+    ('rank 2 (exact over QQ; 2 x 2; method flint-fmpz; primes 11)', [7, 11])
     """
 
     value: int
@@ -54,6 +74,7 @@ class RankResult:
     shape: tuple[int, int]
     certificate: RankCertificate | None = None
     primes: list[int] = field(default_factory=list)
+    prime_trials: list[dict[str, Any]] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
     note: str = ""
     seconds: float = 0.0
@@ -69,13 +90,26 @@ class RankResult:
     def __int__(self) -> int:
         return self.value
 
+    @property
+    def answer_primes(self) -> list[int]:
+        """The primes of the method that gave the answer (all of ``primes`` when
+        there is no trial log).
+
+        >>> RankResult(1, "exact", "flint-nmod", "QQ", (1, 1), primes=[5]).answer_primes
+        [5]
+        """
+        if not self.prime_trials:
+            return list(self.primes)
+        return [t["prime"] for t in self.prime_trials if t.get("method") == self.method]
+
     def __str__(self) -> str:
         words = {EXACT: "exact", LOWER_BOUND: "certified lower bound",
                  UPPER_BOUND: "certified upper bound", FLOAT_ESTIMATE: "float estimate"}
         text = (f"rank {self.value} ({words.get(self.kind, self.kind)} over {self.field}; "
                 f"{self.shape[0]} x {self.shape[1]}; method {self.method}")
-        if self.primes:
-            text += f"; primes {', '.join(map(str, self.primes))}"
+        shown = self.answer_primes
+        if shown:
+            text += f"; primes {', '.join(map(str, shown))}"
         if self.kind == FLOAT_ESTIMATE and "tolerance" in self.details:
             text += (f"; tolerance {self.details['tolerance']:.3g}, "
                      f"gap {self.details.get('gap', float('nan')):.3g}")
@@ -124,6 +158,8 @@ class RankResult:
         }
         if self.primes:
             out["primes"] = list(self.primes)
+        if self.prime_trials:
+            out["prime_trials"] = [dict(t) for t in self.prime_trials]
         if self.details:
             out["details"] = dict(self.details)
         if self.note:

@@ -3,7 +3,7 @@
 What is computed
 ----------------
 The same function as ``SelfAttentionNetwork.evaluate(X, "GF(p)", p=p)`` (the
-numpy ``_Modular`` back end of :mod:`seprank.models.network`): the depth-L
+numpy ``ModularBackend`` of :mod:`seprank.models.domains`): the depth-L
 network of levine2020 eq. (3) (sec. 2.2, l.71-77; papers in
 /work/shared/papers/), every layer
 
@@ -14,7 +14,7 @@ with the skip connection x^{l+1,i} = x^{l,i} + y^{l,i} of levine2020 A.4
 inputs are first reduced to residues by :func:`seprank.scalars.gaussian.residues`
 (a denominator is inverted mod p; i is sent to
 :func:`~seprank.scalars.gaussian.sqrt_minus_one` when an imaginary part
-occurs), exactly as ``_Modular`` does; the arithmetic after that is in GF(p), so
+occurs), exactly as ``ModularBackend`` does; the arithmetic after that is in GF(p), so
 any order of summation gives the same residues as the numpy path.
 
 Two kernels, both ``numba.njit(parallel=True)`` with ``prange`` over blocks of
@@ -78,7 +78,7 @@ import numpy as np
 
 from seprank.errors import InputError, ParameterError
 from seprank.linalg.memory import require_fits
-from seprank.scalars.gaussian import residues, sqrt_minus_one
+from seprank.scalars.gaussian import has_imaginary, residues, sqrt_minus_one
 from seprank.scalars.primes import require_prime
 
 __all__ = ["MAX_KERNEL_PRIME", "reduction_interval", "network_residues", "evaluate_mod_p",
@@ -104,19 +104,13 @@ def reduction_interval(p: int) -> int:
     return max(1, (bound - (p - 1)) // max(1, (p - 1) ** 2))
 
 
-def _imaginary(values: object) -> bool:
-    from seprank.models.network import _has_imaginary
-
-    return _has_imaginary(values)
-
-
 def network_residues(net, p: int, *, extra: Sequence[object] = ()
                      ) -> tuple[tuple[np.ndarray, ...], int | None]:
     """The weights (Q, K, V, O) of ``net`` as int64 residues mod p, and the s used for i.
 
     s = sqrt_minus_one(p) when a weight or one of the arrays in ``extra`` (the
     inputs) has an imaginary part, else None; pass it on to reduce the inputs
-    with the same image of i, as ``_Modular`` does.
+    with the same image of i, as ``ModularBackend`` does.
 
     >>> from seprank.models.network import SelfAttentionNetwork
     >>> one = [[[[1]]]]
@@ -128,7 +122,7 @@ def network_residues(net, p: int, *, extra: Sequence[object] = ()
     """
     p = require_prime(p, max_value=MAX_KERNEL_PRIME)
     s = None
-    if any(_imaginary(net.weights[k]) for k in _KINDS) or any(_imaginary(e) for e in extra):
+    if any(has_imaginary(net.weights[k]) for k in _KINDS) or any(has_imaginary(e) for e in extra):
         s = sqrt_minus_one(p)
     out = tuple(np.ascontiguousarray(residues(net.weights[k], p, s)) for k in _KINDS)
     return out, s

@@ -20,48 +20,35 @@ How a check declares, records and concludes
 * **Declare** the claim in the decorator: ``@check(ID, title=..., source=...,
   claim=Claim(kind, statement, source, main_result=..., universal=...))``.
   ``universal=True`` (the default) means the statement quantifies over an
-  infinite family (all N, all weights, ...), so no finite sample decides it.
+  infinite family (all N, all weights, ...), so no finite sample decides it;
+  ``asymptotic=True`` that it is a rate or a limit (O~(...), "as L -> infinity"),
+  which no finite instance decides either way; ``restates=("L-Thm2",)`` that it
+  says again what those checks decide (their ``false`` becomes its ``false``).
+* **Run steps** with ``ctx.step(claim, source, scope=..., sizes=...)``: the scope
+  says for which sizes the step's computation verifies its statement
+  (``all-sizes``, ``sizes`` with the sizes listed, or ``instance``; see
+  :mod:`seprank.proof.strength`). A smallest failing size is recorded with
+  ``s.least(name, value, proven_by=...)``: "least" only with the exhaustive search
+  that proves it, else "least found".
 * **Record an erratum** inside the step whose computation shows it:
   ``s.erratum(location, printed, corrected, severity, ...)``. This marks the
   step *failed* (a proof failure is always a failed step plus an erratum, never
   a note inside a passed step) and returns the :class:`Erratum`. A later step
   that checks the corrected text calls ``s.verifies(err)``: the correction
   counts as verified when that step passes. (``verified=True`` at creation says
-  the same step's evidence already verifies the correction.)
+  the same step's evidence already verifies the correction.) ``anchor`` names
+  what the cited lines show (``"(19)"``, ``"Lemma 4"``), ``slip`` the kind of
+  slip (:data:`SLIPS`), ``correction_id`` a correction shared with other errata.
 * A displayed equality of a proof is checked as an identity of functions with
   ``s.identity(name, lhs, rhs, points)`` (both sides exactly at the points);
   when it fails, record the erratum in the same step. A body that decides
   after the fact (e.g. in closing lines) uses ``ctx.erratum(..., step=...,
   verified_by=...)`` against a finished step instead.
 * **Conclude** once, at the end of the body: ``ctx.conclude(outcome, strength,
-  reason, count=..., largest=..., binding=..., basis=...)``.
+  reason, count=..., largest=..., binding=..., basis=..., argument_steps=...)``.
 
-The rules (applied by :func:`settle`; a rule that changes what the check asked
-for is listed in ``violations``, and the outcome becomes what the rule allows):
-
-* sampling never gives ``holds`` for a universal claim: ``holds`` with strength
-  ``instances`` (or ``none``) becomes ``open`` ("consistent on N instances");
-* strength ``proof`` names its ``basis`` (``identity``, ``exhaustive``,
-  ``certificate``, ``argument``); ``exhaustive`` counts as a proof only for a
-  claim with ``universal=False`` or with a ``reduction`` (why the finite range
-  covers every case); otherwise it is instance evidence;
-* basis ``argument`` means: the conclusion's ``reason`` states a general
-  argument (valid for every case of the claim), and every step of it is a
-  step of the check that verifies it exactly (symbolically, or at instances
-  where a symbolic check is out of reach); sampling the claim itself is not an
-  argument;
-* strength ``instances`` needs ``count >= 1`` and ``binding`` (True/False);
-* ``holds`` is impossible with an erratum in the statement (``in_statement``):
-  the printed statement is then false, at best ``holds-corrected``;
-* ``holds-corrected`` needs at least one verified correction of an erratum in
-  the statement;
-* ``false`` needs a counterexample: a failed step with evidence, covered by a
-  ``false-statement`` erratum in the statement;
-* every failed step is covered by an erratum; a step that raised leaves the
-  claim ``open``;
-* a dependency whose outcome is ``false`` blocks ``holds``/``holds-corrected``
-  unless the conclusion records ``own_argument`` (applied by the runner, see
-  :func:`apply_dependencies`).
+The rules that turn a conclusion into the reported outcome are
+:mod:`seprank.proof.rules` (:func:`~seprank.proof.rules.settle`).
 
 Example
 -------
@@ -100,10 +87,9 @@ __all__ = [
     "NONE",
     "Claim",
     "Erratum",
+    "SLIPS",
     "Conclusion",
     "Settled",
-    "settle",
-    "apply_dependencies",
     "severity_rank",
 ]
 
@@ -127,6 +113,19 @@ BASES = ("identity", "exhaustive", "certificate", "argument")
 #: most severe first
 SEVERITIES = ("false-statement", "missing-hypothesis", "proof-error", "constant", "notation")
 
+#: the kinds of slip an erratum may be tagged with (``Erratum(slip=...)``): errata of the
+#: same kind and the same effect carry the same severity (README, "Severities")
+SLIPS = {
+    "index": "a wrong index, subscript or superscript",
+    "range": "a wrong range of a sum, product or index",
+    "sign": "a wrong sign",
+    "constant": "a wrong constant or factor",
+    "direction": "an inequality or inclusion the wrong way round",
+    "order": "factors or operations in the wrong order",
+    "symbol": "one symbol written for another",
+    "term": "a term or factor missing or extra",
+}
+
 
 def severity_rank(severity: str) -> int:
     """0 for the most severe (``false-statement``) up to 4 (``notation``).
@@ -145,18 +144,29 @@ class Claim:
 
     ``kind`` is one of :data:`CLAIM_KINDS`; ``main_result`` is True for the
     papers' theorems and corollaries; ``universal`` is True when the statement
-    quantifies over an infinite family (then no sample of instances decides it).
+    quantifies over an infinite family (then no sample of instances decides it);
+    ``asymptotic`` is True when the statement is a rate or a limit (O~(...), "as
+    L -> infinity"): finite instances neither prove nor refute it, so ``false``
+    needs an argument whose steps hold for all sizes; ``restates``: the ids of the
+    checks whose claims this one states again (a ``false`` there makes this one
+    ``false``, see :func:`seprank.proof.rules.apply_restatements`).
 
     Examples
     --------
     >>> c = Claim("theorem", "sep <= (H(d_a+1))^C(L)", "levine2020 l.380", main_result=True)
-    >>> c.to_dict()["kind"], c.universal
-    ('theorem', True)
+    >>> c.to_dict()["kind"], c.universal, c.asymptotic
+    ('theorem', True, False)
+    >>> Claim("claim", "log sep = O(L)", "notes l.3", restates=("W-Thm1",)).to_dict()["restates"]
+    ['W-Thm1']
     >>> Claim("guess", "x", "y")
     Traceback (most recent call last):
     ...
     ValueError: claim kind 'guess' is not one of theorem, lemma, corollary, proposition, \
 claim, remark, proof-step, definition
+    >>> Claim("claim", "x = O(L)", "y", universal=False, asymptotic=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: an asymptotic claim (a rate or a limit) is universal
     """
 
     kind: str
@@ -164,15 +174,29 @@ claim, remark, proof-step, definition
     source: str
     main_result: bool = False
     universal: bool = True
+    asymptotic: bool = False
+    restates: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in CLAIM_KINDS:
             raise ValueError(f"claim kind {self.kind!r} is not one of {', '.join(CLAIM_KINDS)}")
+        for name in ("main_result", "universal", "asymptotic"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"Claim.{name} is True or False")
+        if self.asymptotic and not self.universal:
+            raise ValueError("an asymptotic claim (a rate or a limit) is universal")
+        if isinstance(self.restates, str) or not all(
+                isinstance(r, str) and r for r in self.restates):
+            raise ValueError("restates is a tuple of check ids, e.g. ('L-Thm2',)")
+        object.__setattr__(self, "restates", tuple(self.restates))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "main_result": self.main_result,
-                "statement": self.statement, "source": self.source,
-                "universal": self.universal}
+        out = {"kind": self.kind, "main_result": self.main_result,
+               "statement": self.statement, "source": self.source,
+               "universal": self.universal, "asymptotic": self.asymptotic}
+        if self.restates:
+            out["restates"] = list(self.restates)
+        return out
 
 
 @dataclass
@@ -189,6 +213,12 @@ class Erratum:
     shown (the statement is then open or false, as the conclusion says).
     ``instance``: the failing instance.
     ``verified``: the correction is verified (see :meth:`StepHandle.verifies`).
+    ``anchor``: a short token the cited lines contain (an equation number ``"(19)"``,
+    ``"Lemma 4"``, a symbol), checked by :func:`seprank.proof.errata_audit.locate_errata`.
+    ``slip``: the kind of slip (a key of :data:`SLIPS`), for the severity rule.
+    ``correction_id``: names a correction several errata share; one verified copy
+    verifies the others (:func:`seprank.proof.rules.share_verified_corrections`, which
+    also matches equal ``corrected`` texts).
 
     Examples
     --------
@@ -200,6 +230,8 @@ class Erratum:
     Traceback (most recent call last):
     ...
     ValueError: a missing-hypothesis erratum names the hypothesis (hypothesis=...)
+    >>> Erratum("l.9 (eq. (3))", "i", "j", "notation", anchor="(3)", slip="index").to_dict()["slip"]
+    'index'
     """
 
     location: str
@@ -214,8 +246,12 @@ class Erratum:
     verified: bool = False
     step: str | None = None
     verified_by: list[str] = field(default_factory=list)
+    anchor: str | None = None
+    slip: str | None = None
+    correction_id: str | None = None
 
     def __post_init__(self) -> None:
+        self._check_tags()
         if self.severity not in SEVERITIES:
             raise ValueError(f"erratum severity {self.severity!r} is not one of "
                              f"{', '.join(SEVERITIES)}")
@@ -236,6 +272,14 @@ class Erratum:
         for name in ("location", "printed", "corrected"):
             if not getattr(self, name):
                 raise ValueError(f"an erratum needs a non-empty {name}")
+
+    def _check_tags(self) -> None:
+        if self.slip is not None and self.slip not in SLIPS:
+            raise ValueError(f"erratum slip {self.slip!r} is not one of {', '.join(SLIPS)}")
+        for name in ("anchor", "correction_id"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise ValueError(f"an erratum's {name} is a non-empty string")
 
     def summary(self) -> str:
         """One line: severity, location, printed and corrected text.
@@ -260,6 +304,9 @@ class Erratum:
             out["repair"] = self.repair
         if self.verified_by:
             out["verified_by"] = list(self.verified_by)
+        for name in ("anchor", "slip", "correction_id"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         return out
 
 
@@ -289,6 +336,8 @@ class Conclusion:
     basis: str | None = None
     reduction: str | None = None
     own_argument: str | None = None
+    #: 0-based indices of the steps the argument consists of (None: every step)
+    argument_steps: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -322,6 +371,24 @@ class Settled:
     own_argument: str | None = None
     requested: str | None = None
     violations: list[str] = field(default_factory=list)
+    #: for basis ``argument``: the passed steps of the argument not verified for all
+    #: sizes (:func:`seprank.proof.strength.steps_at_sizes`); None for other bases
+    steps_at_sizes: list[dict[str, Any]] | None = None
+    #: outcomes of the checks the claim restates (set by the runner)
+    restated_outcomes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def all_sizes(self) -> bool:
+        """True for an argument every step of which holds for all sizes.
+
+        >>> Settled("holds", "proof", "x", basis="argument", steps_at_sizes=[]).all_sizes
+        True
+        >>> Settled("holds", "proof", "x", basis="argument",
+        ...         steps_at_sizes=[{"step": 2, "scope": "sizes"}]).all_sizes
+        False
+        """
+        return (self.strength == PROOF and self.basis == "argument"
+                and self.steps_at_sizes is not None and not self.steps_at_sizes)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"outcome": self.outcome, "strength": self.strength, "reason": self.reason,
@@ -331,123 +398,8 @@ class Settled:
                             else {"count": self.count, "largest": jsonable(self.largest or {})})
         if self.own_argument:
             out["own_argument"] = self.own_argument
+        if self.steps_at_sizes is not None:
+            out["steps_at_sizes"] = [dict(e) for e in self.steps_at_sizes]
+        if self.restated_outcomes:
+            out["restated_outcomes"] = dict(self.restated_outcomes)
         return out
-
-
-def _downgrade(s: Settled, outcome: str, why: str) -> None:
-    if s.outcome != outcome:
-        s.violations.append(why)
-        s.outcome = outcome
-
-
-def settle(claim: Claim | None, conclusion: Conclusion | None, steps: list,
-           errata: list[Erratum]) -> Settled:
-    """Apply the rules of the module docstring to a check's conclusion.
-
-    ``steps`` are the check's :class:`~seprank.proof.framework.Step` objects (a
-    status, evidence and the errata they carry).
-
-    Examples
-    --------
-    ``holds-corrected`` without a verified correction is not allowed:
-
-    >>> from seprank.proof.framework import Step
-    >>> err = Erratum("l.3", "x > 0", "x >= 0", "false-statement")
-    >>> failed = Step("printed", status="failed", evidence={"x": 0}, errata=[err])
-    >>> c = Conclusion("holds-corrected", "proof", "x = 0 is allowed", basis="argument")
-    >>> s = settle(Claim("lemma", "x > 0", "l.3"), c, [failed], [err])
-    >>> s.outcome, s.violations
-    ('open', ['holds-corrected needs a verified correction of an erratum in the statement'])
-    """
-    from seprank.proof.framework import ERROR, FAILED
-
-    if conclusion is None:
-        return Settled(OPEN, NONE, "the check does not conclude",
-                       violations=["the check body does not call ctx.conclude(...)"])
-    c = conclusion
-    s = Settled(c.outcome, c.strength, c.reason, binding=c.binding, count=c.count,
-                largest=c.largest, basis=c.basis, own_argument=c.own_argument,
-                requested=c.outcome)
-    universal = claim.universal if claim is not None else True
-    if claim is None:
-        s.violations.append("the check declares no claim (@check(..., claim=Claim(...)))")
-
-    # strength: what evidence of each kind must say
-    if s.strength == PROOF:
-        if s.basis is None:
-            s.violations.append("strength proof names its basis")
-            s.strength = INSTANCES if s.count else NONE
-        elif s.basis == "exhaustive" and universal and not c.reduction:
-            s.violations.append("an exhaustive check of a universal claim is instance evidence "
-                                "unless a reduction says why the range covers every case")
-            s.strength = INSTANCES
-            if s.binding is None:
-                s.binding = True
-    if s.strength == INSTANCES:
-        if not s.count or s.count < 1:
-            s.violations.append("instance evidence states how many instances (count >= 1)")
-        if s.binding is None:
-            s.violations.append("instance evidence states whether it is binding")
-            s.binding = False
-    if s.strength != INSTANCES and s.strength != PROOF:
-        s.binding = None
-
-    failed = [st for st in steps if st.status == FAILED]
-    uncovered = [st for st in failed if not st.errata]
-    for st in uncovered:
-        s.violations.append(f"failed step without an erratum: {st.claim[:80]}")
-    in_statement = [e for e in errata if e.in_statement]
-
-    if any(st.status == ERROR for st in steps):
-        _downgrade(s, OPEN, "a step raised: the claim stays open")
-        s.strength = NONE if s.strength == PROOF else s.strength
-        return s
-    if uncovered and s.outcome != OPEN:
-        _downgrade(s, OPEN, "a failed step is not covered by an erratum")
-    if s.outcome == HOLDS:
-        if universal and s.strength != PROOF:
-            n = s.count or 0
-            _downgrade(s, OPEN, f"sampling never gives holds for a universal claim: "
-                                f"consistent on {n} instances")
-        elif s.strength == NONE:
-            _downgrade(s, OPEN, "holds needs evidence")
-        if s.outcome == HOLDS and in_statement:
-            _downgrade(s, OPEN, "holds is impossible with an erratum in the statement "
-                                "(at best holds-corrected)")
-    if s.outcome == HOLDS_CORRECTED:
-        if not any(e.verified for e in in_statement):
-            _downgrade(s, OPEN, "holds-corrected needs a verified correction of an erratum "
-                                "in the statement")
-        elif universal and s.strength != PROOF:
-            _downgrade(s, OPEN, f"sampling never gives holds-corrected for a universal claim: "
-                                f"consistent on {s.count or 0} instances")
-    if s.outcome == FALSE:
-        ok = any(st.evidence and any(e.severity == "false-statement" and e.in_statement
-                                     for e in st.errata) for st in failed)
-        if not ok:
-            _downgrade(s, OPEN, "false needs a counterexample: a failed step with evidence "
-                                "and a false-statement erratum in the statement")
-    return s
-
-
-def apply_dependencies(settled: Settled, dependency_outcomes: dict[str, str]) -> Settled:
-    """Block ``holds``/``holds-corrected`` when a dependency is ``false``.
-
-    Unless the conclusion records ``own_argument`` (the check's own reason the
-    claim holds without the false dependency), the outcome becomes ``open``.
-
-    Examples
-    --------
-    >>> s = Settled("holds", "proof", "by Lemma 2", basis="argument")
-    >>> apply_dependencies(s, {"L-Lemma2": "false"}).outcome
-    'open'
-    >>> s = Settled("holds", "proof", "by Lemma 2", basis="argument",
-    ...             own_argument="a direct count, not Lemma 2")
-    >>> apply_dependencies(s, {"L-Lemma2": "false"}).outcome
-    'holds'
-    """
-    bad = sorted(d for d, o in dependency_outcomes.items() if o == FALSE)
-    if bad and settled.outcome in (HOLDS, HOLDS_CORRECTED) and not settled.own_argument:
-        _downgrade(settled, OPEN, f"relies on {', '.join(bad)}, whose outcome is false, and "
-                                  "records no argument of its own")
-    return settled

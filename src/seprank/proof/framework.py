@@ -1,9 +1,11 @@
-"""Steps, checks, and how a check's verdict and outcome follow from its steps.
+"""Checks, and how a check's verdict and outcome follow from its steps.
 
 See the package docstring of :mod:`seprank.proof` for the model. This module
-holds the data types and :func:`run_check`, which runs one check body and
-collects its steps; ordering many checks is :mod:`seprank.proof.runner`; the
-claim / erratum / outcome rules are :mod:`seprank.proof.claims`.
+holds the check's context, spec and result and :func:`run_check`, which runs one
+check body and collects its steps (:mod:`seprank.proof.steps`, re-exported here);
+ordering many checks is :mod:`seprank.proof.runner`; the claim / erratum types are
+:mod:`seprank.proof.claims` and the rules that settle an outcome
+:mod:`seprank.proof.rules`.
 """
 
 from __future__ import annotations
@@ -20,222 +22,27 @@ from seprank.proof.claims import (
     Conclusion,
     Erratum,
     Settled,
-    settle,
     severity_rank,
 )
-from seprank.proof.evidence import jsonable
+from seprank.proof.rules import settle
+from seprank.proof.statuses import (  # the vocabularies, re-exported here
+    ERROR,
+    FAILED,
+    INCONCLUSIVE,
+    PASSED,
+    REFUTED,
+    STEP_STATUSES,
+    VERDICTS,
+    VERIFIED,
+)
+from seprank.proof.steps import Step, StepHandle
 
-__all__ = [
-    "VERIFIED",
-    "REFUTED",
-    "INCONCLUSIVE",
-    "PASSED",
-    "FAILED",
-    "ERROR",
-    "Step",
-    "StepHandle",
-    "CheckContext",
-    "CheckSpec",
-    "CheckResult",
-    "run_check",
-]
-
-# check verdicts
-VERIFIED = "verified"
-REFUTED = "refuted"
-INCONCLUSIVE = "inconclusive"
-VERDICTS = (VERIFIED, REFUTED, INCONCLUSIVE)
-
-# step statuses (INCONCLUSIVE is shared between the two vocabularies)
-PASSED = "passed"
-FAILED = "failed"
-ERROR = "error"
-STEP_STATUSES = (PASSED, FAILED, INCONCLUSIVE, ERROR)
-
-
-@dataclass
-class Step:
-    """One step of a check: a claim, its source, the evidence and a status.
-
-    ``corrected`` marks a step that checks a corrected version of a statement
-    whose printed form failed in an earlier step of the same check.
-
-    Examples
-    --------
-    >>> from fractions import Fraction
-    >>> step = Step("1/2 + 1/2 = 1", source="arithmetic", evidence={"sum": Fraction(2, 2)})
-    >>> step.status, step.to_dict()["evidence"]
-    ('passed', {'sum': 1})
-    """
-
-    claim: str
-    source: str | None = None
-    status: str = PASSED
-    evidence: dict[str, Any] = field(default_factory=dict)
-    message: str | None = None
-    corrected: bool = False
-    seconds: float = 0.0
-    errata: list[Erratum] = field(default_factory=list)
-    verifies: list[Erratum] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {
-            "claim": self.claim,
-            "source": self.source,
-            "status": self.status,
-            "evidence": jsonable(self.evidence),
-            "seconds": round(self.seconds, 6),
-        }
-        if self.message:
-            out["message"] = self.message
-        if self.corrected:
-            out["corrected"] = True
-        if self.errata:
-            out["errata"] = [e.to_dict() for e in self.errata]
-        return out
+__all__ = ["VERDICTS", "STEP_STATUSES", "VERIFIED", "REFUTED", "INCONCLUSIVE", "PASSED", "FAILED",
+           "ERROR", "Step", "StepHandle", "CheckContext", "CheckSpec", "CheckResult", "run_check"]
 
 
 class _AbortCheck(Exception):
     """Raised after a step errored, to stop the rest of the check."""
-
-
-class StepHandle:
-    """What a check body talks to inside ``with ctx.step(...) as s``.
-
-    Examples
-    --------
-    >>> s = StepHandle(Step("2 is odd"))
-    >>> s.require(2 % 2 == 1, "2 is even", remainder=0)
-    False
-    >>> s.failed, s.step.message, s.step.evidence
-    (True, '2 is even', {'remainder': 0})
-    """
-
-    def __init__(self, step: Step):
-        self._step = step
-
-    @property
-    def step(self) -> Step:
-        return self._step
-
-    def record(self, **evidence: Any) -> None:
-        """Add named evidence (numbers, shapes, rank results, certificates)."""
-        self._step.evidence.update(evidence)
-
-    def fail(self, message: str, **evidence: Any) -> None:
-        """Mark the step failed: the claim does not hold; evidence = counterexample."""
-        self._step.evidence.update(evidence)
-        self._step.status = FAILED
-        self._step.message = message if not self._step.message else (
-            self._step.message + "; " + message)
-
-    def require(self, condition: Any, message: str, **evidence: Any) -> bool:
-        """Fail the step with ``message`` (and the evidence) unless ``condition`` holds."""
-        if not condition:
-            self.fail(message, **evidence)
-            return False
-        return True
-
-    def inconclusive(self, message: str, **evidence: Any) -> None:
-        """Mark the step undecided (a limit was hit, only a float answer exists, ...)."""
-        self._step.evidence.update(evidence)
-        if self._step.status == PASSED:
-            self._step.status = INCONCLUSIVE
-        self._step.message = message
-
-    def erratum(self, location: str, printed: str, corrected: str, severity: str, *,
-                message: str | None = None, **fields: Any) -> Erratum:
-        """Record what is wrong with the printed text; this step becomes *failed*.
-
-        The arguments are those of :class:`~seprank.proof.claims.Erratum`
-        (``in_statement``, ``hypothesis``, ``survives``, ``repair``,
-        ``instance``, ``verified``). ``instance`` defaults to the step's recorded
-        ``counterexample`` (or ``smallest_counterexample``, ``smallest_instance``).
-        ``message`` is the step's note (default: the erratum's summary).
-        Returns the erratum, for :meth:`verifies`.
-
-        Examples
-        --------
-        >>> s = StepHandle(Step("eq. (55) as printed"))
-        >>> err = s.erratum("eq. (55)", "a_i = a_j", "a_i != a_j", "notation",
-        ...                 instance={"a": [1, 1]})
-        >>> s.failed, s.step.errata[0].severity, err.step
-        (True, 'notation', 'eq. (55) as printed')
-        """
-        if fields.get("instance") is None:  # the step's recorded counterexample, if any
-            for key in ("counterexample", "smallest_counterexample", "smallest_instance"):
-                if self._step.evidence.get(key) is not None:
-                    fields["instance"] = self._step.evidence[key]
-                    break
-        err = Erratum(location=location, printed=printed, corrected=corrected,
-                      severity=severity, step=self._step.claim, **fields)
-        self._step.errata.append(err)
-        if fields.get("instance") is not None and "counterexample" not in self._step.evidence:
-            self._step.evidence["counterexample"] = fields["instance"]
-        if self._step.status != FAILED or message:
-            self.fail(message or err.summary())
-        return err
-
-    def identity(self, name: str, lhs: Callable[..., Any], rhs: Callable[..., Any],
-                 points: Any) -> bool:
-        """Check a displayed equality as an identity of functions, exactly, at ``points``.
-
-        ``lhs`` and ``rhs`` are the two sides as functions; each point is a tuple
-        of arguments (exact numbers: ints, Fractions, Gaussian rationals, ...).
-        Records under ``name`` how many points agreed and the first point where
-        the sides differ (with both values). Returns True when they agree
-        everywhere; on a difference the step is *failed*: record the erratum
-        (``s.erratum(...)``) that says what the display should read.
-
-        Examples
-        --------
-        A display of a proof, (a + b)^2 = a^2 + 2ab + b^2, and a misprint of it:
-
-        >>> from fractions import Fraction as F
-        >>> pts = [(F(1, 2), F(3)), (F(-2), F(5, 7)), (F(0), F(1))]
-        >>> s = StepHandle(Step("eq. (5) as an identity"))
-        >>> s.identity("eq5", lambda a, b: (a + b) ** 2, lambda a, b: a * a + 2 * a * b + b * b,
-        ...            pts)
-        True
-        >>> s.identity("eq5_printed", lambda a, b: (a + b) ** 2, lambda a, b: a * a + b * b,
-        ...            pts)
-        False
-        >>> s.failed, s.step.evidence["eq5_printed"]["first_difference"]["point"]
-        (True, ['1/2', 3])
-        """
-        checked = 0
-        for point in points:
-            args = tuple(point) if isinstance(point, (tuple, list)) else (point,)
-            left, right = lhs(*args), rhs(*args)
-            if left != right:
-                self._step.evidence[name] = {
-                    "points_agreeing": checked,
-                    "first_difference": jsonable({"point": list(args), "lhs": left,
-                                                  "rhs": right})}
-                self.fail(f"{name}: the two sides differ at {jsonable(list(args))}")
-                return False
-            checked += 1
-        self._step.evidence[name] = {"points_agreeing": checked, "first_difference": None}
-        return True
-
-    def verifies(self, *errata: Erratum) -> None:
-        """Say that this step checks the corrected text of ``errata``.
-
-        The corrections count as verified when this step ends *passed*.
-
-        Examples
-        --------
-        >>> err = Erratum("l.2", "x > 0", "x >= 0", "false-statement")
-        >>> s = StepHandle(Step("x >= 0 for x in {0, 1}", corrected=True))
-        >>> s.verifies(err)
-        >>> s.step.verifies == [err]
-        True
-        """
-        self._step.verifies.extend(errata)
-
-    @property
-    def failed(self) -> bool:
-        return self._step.status == FAILED
 
 
 class CheckContext:
@@ -338,7 +145,8 @@ class CheckContext:
     def conclude(self, outcome: str, strength: str, reason: str, *,
                  count: int | None = None, largest: dict[str, Any] | None = None,
                  binding: bool | None = None, basis: str | None = None,
-                 reduction: str | None = None, own_argument: str | None = None) -> None:
+                 reduction: str | None = None, own_argument: str | None = None,
+                 argument_steps: tuple | list | None = None) -> None:
         """State the claim's outcome and the strength of the evidence (once, at the end).
 
         ``outcome``: ``holds``, ``holds-corrected``, ``false`` or ``open``;
@@ -347,8 +155,12 @@ class CheckContext:
         ``count``, ``largest`` sizes and ``binding``) or ``none``. ``reason``:
         one sentence a reader can check against the steps. ``reduction``: why an
         exhaustive finite range covers every case of a universal claim.
-        ``own_argument``: why the claim holds even if a dependency is false.
-        The rules of :mod:`seprank.proof.claims` then decide what is reported.
+        ``own_argument``: why the claim holds even if a dependency is false (or
+        differs from a claim it restates). ``argument_steps``: for basis
+        ``argument``, the steps the argument consists of (indices or claim
+        prefixes, as :meth:`find_step` takes them; default: every step); the
+        report lists those verified only at some sizes.
+        The rules of :mod:`seprank.proof.rules` then decide what is reported.
 
         Examples
         --------
@@ -360,16 +172,38 @@ class CheckContext:
         """
         if self.conclusion is not None:
             raise ValueError("a check concludes once")
+        chosen = None
+        if argument_steps is not None:
+            if isinstance(argument_steps, (str, int)):
+                raise ValueError("argument_steps is a list of step indices or claim prefixes")
+            chosen = tuple(sorted({self.steps.index(self.find_step(ref))
+                                   for ref in argument_steps}))
         self.conclusion = Conclusion(outcome=outcome, strength=strength, reason=reason,
                                      count=count, largest=largest, binding=binding,
                                      basis=basis, reduction=reduction,
-                                     own_argument=own_argument)
+                                     own_argument=own_argument, argument_steps=chosen)
 
     @contextmanager
     def step(self, claim: str, source: str | None = None, *,
-             corrected: bool = False) -> Iterator[StepHandle]:
-        """Run one step. An exception inside marks it ``error`` and stops the check."""
-        step = Step(claim=claim, source=source, corrected=corrected)
+             corrected: bool = False, scope: str | None = None,
+             sizes: str | None = None) -> Iterator[StepHandle]:
+        """Run one step. An exception inside marks it ``error`` and stops the check.
+
+        ``scope``: for which sizes the step's computation verifies ``claim``:
+        ``"all-sizes"`` (a symbolic identity with symbolic sizes, a general inequality
+        proven symbolically, a finite claim checked exhaustively), ``"sizes"`` with
+        the sizes verified (``sizes="L <= 3, H <= 2"``), or ``"instance"`` (one
+        certified instance); default: not stated (see :mod:`seprank.proof.strength`).
+
+        Examples
+        --------
+        >>> ctx = CheckContext()
+        >>> with ctx.step("the recursion as an identity", scope="sizes", sizes="L <= 3") as s:
+        ...     s.record(points=12)
+        >>> ctx.steps[0].to_dict()["sizes"]
+        'L <= 3'
+        """
+        step = Step(claim=claim, source=source, corrected=corrected, scope=scope, sizes=sizes)
         handle = StepHandle(step)
         start = time.perf_counter()
         try:
@@ -408,7 +242,7 @@ class CheckSpec:
     claim: Claim | None = None
     #: figures drawn from this check's evidence in reports (seprank.proof.figures.Figure)
     figures: tuple[Any, ...] = ()
-    #: the cited paper, when ``source`` was given as a seprank.proof.paper.Paper
+    #: the seprank.proof.paper.Paper whose claim the check decides (reports group by it)
     paper: Any = None
 
 
@@ -440,6 +274,13 @@ class CheckResult:
     claim: Claim | None = None
     settled: Settled | None = None
     dependency_outcomes: dict[str, str] = field(default_factory=dict)
+    #: the seprank.proof.paper.Paper of the check (None: no paper declared)
+    paper: Any = None
+
+    @property
+    def paper_key(self) -> str | None:
+        """The key of the check's paper (None without one), as the report writes it."""
+        return getattr(self.paper, "key", None) or None
 
     @property
     def counterexamples(self) -> list[Step]:
@@ -520,6 +361,7 @@ class CheckResult:
             "id": self.id,
             "title": self.title,
             "source": self.source,
+            "paper": self.paper_key,
             "claim": self.claim.to_dict() if self.claim is not None else None,
             "verdict": self.verdict,
             **settled.to_dict(),
@@ -595,4 +437,4 @@ def run_check(spec: CheckSpec, *, full: bool = False,
     return CheckResult(id=spec.id, title=spec.title, source=spec.source,
                        verdict=verdict_of(ctx.steps), steps=ctx.steps,
                        seconds=seconds, depends=spec.depends, full=full,
-                       claim=spec.claim, settled=settled)
+                       claim=spec.claim, settled=settled, paper=spec.paper)

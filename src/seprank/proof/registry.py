@@ -7,9 +7,9 @@ Checks live in *plugin packages*. A plugin declares itself in its
     schur_checks = "schur_checks"
 
 (name: the package name ``seprank prove --package`` takes; value: the package
-to import). The registry imports every module of that package (modules whose
-names start with ``_`` or ``test_`` excepted) and collects the functions that
-``@check`` marked. The project's own checks, ``proofs/`` installed as
+to import). The registry imports every module of that package and of its
+subpackages, recursively (names that start with ``_`` or ``test_`` excepted), and
+collects the functions that ``@check`` marked. The project's own checks, ``proofs/`` installed as
 ``seprank_proofs``, are registered the same way (see ``pyproject.toml``).
 
 The decorator only marks the function (it stores a :class:`CheckSpec` on it);
@@ -44,13 +44,16 @@ _MARK = "__seprank_check__"
 
 def check(id: str, title: str, source: str | Paper,
           depends: tuple[str, ...] | list[str] = (), claim: Claim | dict | None = None,
-          figures: Iterable[Any] = ()
+          figures: Iterable[Any] = (), paper: Paper | None = None
           ) -> Callable[[Callable[[CheckContext], None]], Callable[[CheckContext], None]]:
     """Decorator: mark ``func(ctx)`` as the check ``id`` (found by :class:`CheckRegistry`).
 
     ``source`` is a free string ("levine2020 l.720") or a :class:`Paper`
-    (stored as its citation). ``claim`` declares what the check decides (kind,
-    statement in our words, source lines, ``main_result``, ``universal``);
+    (stored as its citation). ``paper`` is the :class:`Paper` whose claim the check
+    decides (default: ``source`` when that is a Paper); reports group checks, and
+    ``seprank errata KEY`` collects errata, by ``paper.key``. ``claim`` declares what
+    the check decides (kind, statement in our words, source lines, ``main_result``,
+    ``universal``);
     ``depends`` names the checks whose results the claim's proof uses;
     ``figures`` are :class:`seprank.proof.figures.Figure` objects drawn from the
     check's evidence in reports. The body records errata in its steps
@@ -60,7 +63,8 @@ def check(id: str, title: str, source: str | Paper,
 
     Examples
     --------
-    >>> @check("demo-sum", title="1 + 1 = 2", source="arithmetic",
+    >>> ARITH = Paper("arithmetic.txt", "Arithmetic", key="arith")
+    >>> @check("demo-sum", title="1 + 1 = 2", source=ARITH.cite("l.1"), paper=ARITH,
     ...        claim=Claim("claim", "1 + 1 = 2 in the integers", "arithmetic",
     ...                    universal=False))
     ... def demo(ctx):
@@ -68,13 +72,17 @@ def check(id: str, title: str, source: str | Paper,
     ...         s.require(1 + 1 == 2, "it is not")
     ...     ctx.conclude("holds", "proof", "evaluated exactly", basis="exhaustive")
     >>> spec = demo.__seprank_check__
-    >>> spec.title, spec.func is demo, spec.claim.kind
-    ('1 + 1 = 2', True, 'claim')
+    >>> spec.title, spec.func is demo, spec.claim.kind, spec.paper.key
+    ('1 + 1 = 2', True, 'claim', 'arith')
     """
 
     if isinstance(claim, dict):
         claim = Claim(**claim)
-    paper = source if isinstance(source, Paper) else None
+    if paper is None and isinstance(source, Paper):
+        paper = source
+    if paper is not None and not isinstance(paper, Paper):
+        raise SeprankError(f"check {id!r}: paper= takes a seprank.proof.Paper, "
+                           f"not {type(paper).__name__}")
     text = str(source)
 
     def mark(func: Callable[[CheckContext], None]) -> Callable[[CheckContext], None]:
@@ -119,6 +127,28 @@ def plugin_packages() -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+def _skipped(name: str) -> bool:
+    return name.startswith(("test_", "_")) or name == "conftest"
+
+
+def _submodules(pkg: ModuleType) -> list[ModuleType]:
+    """Every module of ``pkg`` and of its subpackages, recursively, by name.
+
+    Names starting with ``_`` or ``test_`` (and ``conftest``) are skipped at every
+    level, a skipped subpackage with all it holds.
+    """
+    out = []
+    for info in sorted(pkgutil.iter_modules(getattr(pkg, "__path__", [])),
+                       key=lambda m: m.name):
+        if _skipped(info.name):
+            continue
+        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        out.append(module)
+        if info.ispkg:
+            out.extend(_submodules(module))
+    return out
+
+
 class CheckRegistry:
     """Checks by id, each with the plugin package it came from.
 
@@ -155,20 +185,16 @@ class CheckRegistry:
         self._package[spec.id] = package
 
     def load_package(self, package: str, name: str | None = None) -> int:
-        """Import ``package`` and all its modules; register their checks. Returns how many.
+        """Import ``package`` and all its modules (subpackages too); register their checks.
 
-        ``name`` is what ``--package`` calls it (default: ``package``).
+        Returns how many checks were added; ``name`` is what ``--package`` calls it
+        (default: ``package``).
         """
         try:
             pkg = importlib.import_module(package)
         except ImportError as exc:
             raise SeprankError(f"check package {package!r} cannot be imported: {exc}") from None
-        modules = [pkg]
-        for info in sorted(pkgutil.iter_modules(getattr(pkg, "__path__", [])),
-                           key=lambda m: m.name):
-            if info.name.startswith(("test_", "_")) or info.name == "conftest":
-                continue
-            modules.append(importlib.import_module(f"{package}.{info.name}"))
+        modules = [pkg, *_submodules(pkg)]
         before = len(self._specs)
         for module in modules:
             for spec in checks_in(module):

@@ -1,27 +1,9 @@
-"""Reports of a proof run: JSON (for machines) and Markdown (for people).
+"""Reports of a proof run: JSON (for machines) and Markdown / HTML (for people).
 
-JSON shape, schema version 2 (checked by :func:`validate_report`)::
-
-    {"schema_version": 2,
-     "checks": [{"id", "title", "source", "verdict", "tier", "depends", "findings",
-                 "claim": {"kind", "main_result", "statement", "source", "universal"},
-                 "outcome", "strength", "binding", "basis", "reason",
-                 "instances": {"count", "largest"} | null,
-                 "requested_outcome", "violations", "dependency_outcomes",
-                 "errata": [{"location", "printed", "corrected", "severity",
-                             "in_statement", "verified", "instance", "step", ...}],
-                 "steps": [{"claim", "source", "status", "evidence", "seconds", ...}],
-                 "seconds"}],
-     "summary": {"verified": n, "refuted": n, "inconclusive": n},
-     "outcomes": {"holds": n, "holds-corrected": n, "false": n, "open": n},
-     "errata_by_severity": {"false-statement": n, ...},
-     "main_results": [{"paper", "id", "kind", "statement", "outcome", "strength",
-                       "binding"}],
-     "environment": {...}}
-
-``verdict`` is the verdict on the printed text (verified / refuted /
-inconclusive); ``outcome`` is what happens to the claim (see
-:mod:`seprank.proof.claims`).
+The JSON report is :func:`report_dict` (its schema, version 3, and the reader of
+version-2 files: :mod:`seprank.proof.report_schema`); the Markdown and HTML
+reports render it through the Jinja2 templates ``seprank/templates/proof_report.*``,
+grouped by the papers of the checks (each check's ``paper``).
 """
 
 from __future__ import annotations
@@ -38,38 +20,34 @@ from typing import Any
 
 from seprank.errors import SeprankError
 from seprank.output_files import STDOUT, prepare_folder, write_text
-from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, STRENGTHS
-from seprank.proof.framework import STEP_STATUSES, VERDICTS, CheckResult
+from seprank.proof.claims import OUTCOMES, SEVERITIES
+from seprank.proof.framework import VERDICTS, CheckResult
+from seprank.proof.report_schema import (
+    READABLE_VERSIONS,
+    SCHEMA_VERSION,
+    paper_of_check,
+    report_papers,
+    validate_report,
+)
+from seprank.proof.strength import argument_text, scope_text
 
-__all__ = ["SCHEMA_VERSION", "PAPERS", "STANDING", "paper_of", "strength_text", "environment",
-           "report_dict", "validate_report", "write_json", "write_markdown",
-           "write_report_folder", "markdown",
-           "markdown_from_dict", "html_from_dict", "load_report", "ProofReport"]
-
-SCHEMA_VERSION = 2
-
-#: paper key (as `seprank errata` takes it) -> (id prefix, source file)
-PAPERS = {
-    "levine2020": ("L-", "levine2020_depth_to_width_self_attention.txt"),
-    "wies2021": ("W-", "wies2021_vocabulary_bottleneck.txt"),
-    "chapter7": ("C7-", "tensors_for_dl_theory_chapter7.txt"),
-    "rank_collapse": ("R-", "rank_collapse_notes.txt"),
-    "amsel": ("A-", "amsel_benefits_of_rank_talk.txt"),
-}
+__all__ = ["SCHEMA_VERSION", "READABLE_VERSIONS", "STANDING", "paper_of_check", "report_papers",
+           "strength_text", "environment", "report_dict", "validate_report", "write_json",
+           "write_markdown", "write_report_folder", "markdown", "markdown_from_dict",
+           "html_from_dict", "load_report", "ProofReport"]
 
 
-def paper_of(check_id: str) -> str | None:
-    """The paper key of a mission-map id (by its prefix), or None.
+def _papers_dict(results: list[CheckResult]) -> dict[str, dict[str, Any]]:
+    """``papers`` of a new report: registered papers first (their order), then the others."""
+    from seprank.paper_hooks import papers
 
-    Examples
-    --------
-    >>> paper_of("L-Thm1"), paper_of("C7-claims"), paper_of("demo")
-    ('levine2020', 'chapter7', None)
-    """
-    for key, (prefix, _) in PAPERS.items():
-        if check_id.startswith(prefix):
-            return key
-    return None
+    found: dict[str, Any] = {}
+    for r in results:
+        if r.paper_key is not None:
+            found.setdefault(r.paper_key, r.paper)
+    order = [k for k in papers() if k in found] + [k for k in found if k not in papers()]
+    return {k: found[k].to_dict() for k in order}
+
 
 _PACKAGES = ("seprank", "python-flint", "numpy", "sympy", "networkx", "numba", "mpmath")
 
@@ -114,107 +92,31 @@ def report_dict(results: list[CheckResult]) -> dict[str, Any]:
     >>> data["summary"], data["checks"][0]["steps"][0]["evidence"]
     ({'verified': 1, 'refuted': 0, 'inconclusive': 0}, {'total': 2})
     >>> data["schema_version"], data["checks"][0]["outcome"], validate_report(data)
-    (2, 'open', [])
+    (3, 'open', [])
+    >>> data["checks"][0]["paper"], data["papers"]       # the demo declares no paper
+    (None, {})
     """
     checks = [r.to_dict() for r in results]
     counts = Counter(r.verdict for r in results)
     outcomes = Counter(c["outcome"] for c in checks)
     severities = Counter(e["severity"] for c in checks for e in c["errata"])
-    main = [{"paper": paper_of(c["id"]), "id": c["id"], "kind": c["claim"]["kind"],
+    main = [{"paper": c["paper"], "id": c["id"], "kind": c["claim"]["kind"],
              "statement": c["claim"]["statement"], "outcome": c["outcome"],
              "strength": c["strength"], "binding": c["binding"]}
             for c in checks if c["claim"] is not None and c["claim"]["main_result"]]
-    return {
+    data = {
         "schema_version": SCHEMA_VERSION,
         "checks": checks,
         "summary": {v: counts.get(v, 0) for v in VERDICTS},
         "outcomes": {o: outcomes.get(o, 0) for o in OUTCOMES},
         "errata_by_severity": {s: severities.get(s, 0) for s in SEVERITIES},
         "main_results": main,
+        "papers": _papers_dict(results),
         "environment": environment(),
     }
+    from seprank.proof.citation import add_citations  # beside each source: its citation
 
-
-def _type_errors(where: str, obj: Any, spec: dict[str, Any]) -> list[str]:
-    out = []
-    if not isinstance(obj, dict):
-        return [f"{where}: expected an object"]
-    for key, want in spec.items():
-        if key not in obj:
-            out.append(f"{where}: missing {key!r}")
-            continue
-        value = obj[key]
-        if isinstance(want, tuple) and all(isinstance(w, str) for w in want):
-            if value not in want:
-                out.append(f"{where}.{key}: {value!r} is not one of {', '.join(want)}")
-        elif not isinstance(value, want):
-            out.append(f"{where}.{key}: {type(value).__name__} is not {want}")
-    return out
-
-
-_CHECK_FIELDS = {"id": str, "title": str, "source": str, "verdict": VERDICTS,
-                 "tier": ("fast", "full"), "depends": list, "findings": list,
-                 "claim": (dict, type(None)), "outcome": OUTCOMES, "strength": STRENGTHS,
-                 "binding": (bool, type(None)), "reason": str,
-                 "instances": (dict, type(None)), "violations": list,
-                 "dependency_outcomes": dict, "errata": list, "steps": list,
-                 "seconds": (int, float)}
-_CLAIM_FIELDS = {"kind": CLAIM_KINDS, "main_result": bool, "statement": str, "source": str,
-                 "universal": bool}
-_ERRATUM_FIELDS = {"location": str, "printed": str, "corrected": str,
-                   "severity": SEVERITIES, "in_statement": bool, "verified": bool}
-_STEP_FIELDS = {"claim": str, "status": STEP_STATUSES, "evidence": dict,
-                "seconds": (int, float)}
-
-
-def validate_report(data: Any) -> list[str]:
-    """The ways ``data`` departs from schema version 2 (an empty list: valid).
-
-    A hand-written validator (no jsonschema dependency): field presence, types,
-    the closed vocabularies, and cross-field rules (``binding`` is a bool
-    exactly for instance evidence, a ``proof-error`` says whether the
-    statement survives, a ``missing-hypothesis`` names the hypothesis).
-
-    Examples
-    --------
-    >>> problems = validate_report({"schema_version": 1, "checks": [], "environment": {}})
-    >>> problems[:2]
-    ['schema_version: 1, expected 2', "missing 'summary'"]
-    """
-    if not isinstance(data, dict):
-        return ["the report is not an object"]
-    out = []
-    if data.get("schema_version") != SCHEMA_VERSION:
-        out.append(f"schema_version: {data.get('schema_version')!r}, expected {SCHEMA_VERSION}")
-    for key in ("checks", "environment", "summary", "outcomes", "errata_by_severity",
-                "main_results"):
-        if key not in data:
-            out.append(f"missing {key!r}")
-    for i, c in enumerate(data.get("checks") or []):
-        where = f"checks[{i}]" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
-        errs = _type_errors(where, c, _CHECK_FIELDS)
-        out += errs
-        if errs:
-            continue
-        if c["claim"] is not None:
-            out += _type_errors(where + ".claim", c["claim"], _CLAIM_FIELDS)
-        if c["strength"] == "instances":
-            if not isinstance(c["binding"], bool):
-                out.append(f"{where}: instance evidence without a binding flag")
-            if not isinstance(c["instances"], dict) or "count" not in c["instances"]:
-                out.append(f"{where}: instance evidence without a count")
-        for j, e in enumerate(c["errata"]):
-            w = f"{where}.errata[{j}]"
-            out += _type_errors(w, e, _ERRATUM_FIELDS)
-            if isinstance(e, dict) and e.get("severity") == "proof-error" and \
-                    not isinstance(e.get("survives"), bool):
-                out.append(f"{w}: a proof-error says whether the statement survives")
-            if isinstance(e, dict) and e.get("severity") == "missing-hypothesis" and \
-                    not e.get("hypothesis"):
-                out.append(f"{w}: a missing-hypothesis names the hypothesis")
-        for j, s in enumerate(c["steps"]):
-            out += _type_errors(f"{where}.steps[{j}]", s, _STEP_FIELDS)
-    return out
+    return add_citations(data)
 
 
 def write_json(results: list[CheckResult] | dict[str, Any],
@@ -274,8 +176,12 @@ STANDING = {"holds": "stands", "holds-corrected": "stands after correction", "fa
             "open": "open"}
 
 
-def strength_text(check: dict[str, Any]) -> str:
+def strength_text(check: dict[str, Any], short: bool = False) -> str:
     """The strength of a check's evidence in words: proof basis, or instance count and binding.
+
+    An argument says whether every step holds for all sizes, or which steps were
+    verified only at listed sizes (``steps_at_sizes``, :mod:`seprank.proof.strength`).
+    ``short``: the few words a summary table has room for.
 
     Examples
     --------
@@ -284,18 +190,27 @@ def strength_text(check: dict[str, Any]) -> str:
     'instances (24, not binding; largest L=3)'
     >>> strength_text({"strength": "proof", "basis": "identity"})
     'proof (identity)'
+    >>> strength_text({"strength": "proof", "basis": "argument",
+    ...                "steps_at_sizes": [{"step": 3, "scope": "sizes"}]})
+    'proof (argument; step 3 verified only at listed sizes)'
+    >>> strength_text({"strength": "proof", "basis": "argument", "steps_at_sizes": []})
+    'proof (argument, every step for all sizes)'
     >>> strength_text({"verdict": "verified"})     # a schema-1 report has no strength
     'none'
     """
     strength = check.get("strength", "none")
     if strength == "proof":
-        return f"proof ({check.get('basis') or 'argument'})"
+        basis = check.get("basis") or "argument"
+        if basis == "argument":
+            return f"proof ({argument_text(check.get('steps_at_sizes'), short)})"
+        return f"proof ({basis})"
     if strength == "instances":
         inst = check.get("instances") or {}
-        largest = ", ".join(f"{k}={v}" for k, v in (inst.get("largest") or {}).items())
         bind = "binding" if check.get("binding") else "not binding"
-        return (f"instances ({inst.get('count', '?')}, {bind}"
-                + (f"; largest {largest})" if largest else ")"))
+        largest = ", ".join(f"{k}={v}" for k, v in (inst.get("largest") or {}).items())
+        if short or not largest:
+            return f"instances ({inst.get('count', '?')}, {bind})"
+        return f"instances ({inst.get('count', '?')}, {bind}; largest {largest})"
     return "none"
 
 
@@ -307,9 +222,13 @@ def _tier(data: dict[str, Any]) -> str:
 def _view(data: dict[str, Any], figures: list[tuple[str, Path]] | None,
           base: Path | None) -> dict[str, Any]:
     """What the report templates show (``seprank/templates/proof_report.*.j2``)."""
+    from seprank.proof.citation import with_citations  # a report read from an older file
+
+    data = with_citations(data)
     checks = data["checks"]
     by_id = {c["id"]: c for c in checks}
-    order = list(PAPERS)
+    papers = report_papers(data)
+    order = list(papers)
     main = []
     for m in sorted(data.get("main_results") or [],
                     key=lambda m: (order.index(m["paper"]) if m["paper"] in order
@@ -318,7 +237,7 @@ def _view(data: dict[str, Any], figures: list[tuple[str, Path]] | None,
         main.append({"paper": m["paper"], "id": m["id"], "statement": m["statement"],
                      "standing": STANDING.get(m["outcome"], m["outcome"]),
                      "strength": strength_text(c), "n_errata": len(c.get("errata", []))})
-    ran = {paper_of(c["id"]) for c in checks}
+    ran = {paper_of_check(c) for c in checks}
     with_main = {m["paper"] for m in data.get("main_results") or []}
     sev = data.get("errata_by_severity") or {}
     severities = [{"name": name, "count": n,
@@ -332,7 +251,9 @@ def _view(data: dict[str, Any], figures: list[tuple[str, Path]] | None,
                 "cpu_count": env.get("cpu_count"), "python": env.get("python"),
                 "packages": ", ".join(f"{k} {v}" for k, v in env.get("packages", {}).items())},
         "tier": _tier(data), "schema_version": data.get("schema_version", 1),
-        "main": main, "without": [p for p in PAPERS if p in ran and p not in with_main],
+        "main": main, "without": [p for p in order if p in ran and p not in with_main],
+        "papers": [{"key": k, "reference": p.get("reference") or k} for k, p in papers.items()
+                   if k in ran],
         "severities": severities,
         "outcomes": ", ".join(f"{o} {n}" for o, n in (data.get("outcomes") or {}).items()),
         "verdicts": ", ".join(f"{v} {n}" for v, n in data["summary"].items()),
@@ -353,13 +274,23 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
         survives = None
         if e["severity"] == "proof-error":
             survives = f"yes, by {e['repair']}" if e.get("survives") else "not shown"
+        elsewhere = [b[len("check "):].split(",")[0] for b in e.get("verified_by") or []
+                     if b.startswith("check ")]
+        verified = "yes" if e["verified"] else "no"
+        if elsewhere:
+            verified += f" (in {', '.join(elsewhere)})"
         errata.append({"severity": e["severity"], "location": e["location"],
                        "printed": e["printed"], "corrected": e["corrected"],
-                       "verified": "yes" if e["verified"] else "no",
+                       "verified": verified,
                        "hypothesis": e.get("hypothesis"), "survives": survives,
-                       "instance": _short(e.get("instance"))})
+                       "instance": _short(e.get("instance")),
+                       "citation": e.get("citation") or e["location"]})
     steps = [{"status": s["status"], "corrected": bool(s.get("corrected")),
               "claim": s["claim"], "source": s.get("source"), "message": s.get("message"),
+              "scope": scope_text(s.get("scope"), s.get("sizes")),
+              "least": [r["phrase"] + (f" (by {r['proven_by']})" if r.get("proven_by") else "")
+                        for r in s.get("least") or []],
+              "citation": s.get("citation") or s.get("source"),
               "evidence": [(k, _short(v)) for k, v in s["evidence"].items()
                            if k != "traceback"]}
              for s in c["steps"]]
@@ -367,9 +298,11 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
             "strength": strength_text(c), "verdict": c["verdict"], "passed": _passed(c),
             "seconds": f"{c['seconds']:.2f}", "findings": c.get("findings", []),
             "claim": c.get("claim"), "tier": c.get("tier", "fast"), "source": c["source"],
+            "citation": c.get("citation") or c["source"],
             "reason": (c.get("reason") or "").rstrip("."), "violations": c.get("violations") or [],
             "relies": [f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
                        for d in c.get("depends") or []],
+            "restates": [f"{d} ({o})" for d, o in (c.get("restated_outcomes") or {}).items()],
             "errata": errata, "steps": steps}
 
 

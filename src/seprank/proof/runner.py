@@ -4,9 +4,13 @@ A check may declare ``depends``: the ids of checks whose results it builds on
 (L-Omega relies on L-Lemma7 and L-Lemma8, say). The runner runs the requested
 checks together with everything they rely on, in a topological order of that
 graph (ties broken by id, so the order is reproducible), and refuses a cycle
-or an unknown id with a one-line error. After each check it records the
+or an unknown id with a one-line error. A check whose claim restates others
+(``Claim(restates=...)``) runs after them too. After each check it records the
 outcomes of its dependencies and applies the rule that a ``false`` dependency
-blocks ``holds`` (:func:`seprank.proof.claims.apply_dependencies`).
+blocks ``holds`` (:func:`seprank.proof.rules.apply_dependencies`) and that a
+restated ``false`` claim is ``false`` (:func:`seprank.proof.rules.apply_restatements`);
+after the last check, a correction verified in one erratum is marked verified in
+every erratum that shares it (:func:`seprank.proof.rules.share_verified_corrections`).
 """
 
 from __future__ import annotations
@@ -15,8 +19,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from seprank.errors import SeprankError
-from seprank.proof.claims import apply_dependencies
 from seprank.proof.framework import CheckResult, CheckSpec, Step, run_check
+from seprank.proof.rules import apply_dependencies, apply_restatements, share_verified_corrections
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -24,8 +28,17 @@ if TYPE_CHECKING:
 __all__ = ["dependency_graph", "order_checks", "run_checks"]
 
 
+def _prerequisites(spec: CheckSpec) -> tuple[str, ...]:
+    """The checks ``spec`` must run after: its dependencies and the claims it restates."""
+    restates = spec.claim.restates if spec.claim is not None else ()
+    return tuple(spec.depends) + tuple(r for r in restates if r not in spec.depends)
+
+
 def dependency_graph(specs: dict[str, CheckSpec]) -> nx.DiGraph:
     """Directed graph with an edge dep -> check for every declared dependency.
+
+    A check whose claim restates another (``Claim(restates=...)``) gets an edge from
+    it as well.
 
     Examples
     --------
@@ -41,7 +54,7 @@ def dependency_graph(specs: dict[str, CheckSpec]) -> nx.DiGraph:
     graph = nx.DiGraph()
     graph.add_nodes_from(specs)
     for spec in specs.values():
-        for dep in spec.depends:
+        for dep in _prerequisites(spec):
             if dep not in specs:
                 raise SeprankError(f"check {spec.id!r} depends on unknown check {dep!r}")
             graph.add_edge(dep, spec.id)
@@ -151,8 +164,14 @@ def run_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None, *,
         result.dependency_outcomes = {d: done[d].outcome for d in spec.depends if d in done}
         if result.settled is not None:
             apply_dependencies(result.settled, result.dependency_outcomes)
+            restates = spec.claim.restates if spec.claim is not None else ()
+            restated = {d: done[d].settled for d in restates
+                        if d in done and done[d].settled is not None}
+            if restated:
+                apply_restatements(result.settled, restated)
         done[cid] = result
         results.append(result)
         reporter.check_done(result)
+    share_verified_corrections(results)
     reporter.finish(results)
     return results

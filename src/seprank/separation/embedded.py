@@ -30,10 +30,11 @@ import time
 import flint
 import numpy as np
 
-import seprank
 from seprank.errors import InputError, ParameterError
-from seprank.separation.core import SeparationRankResult
+from seprank.linalg import rank
+from seprank.linalg.kinds import EXACT, LOWER_BOUND
 from seprank.separation.polynomial import coefficient_blocks, network_polynomial
+from seprank.separation.result import SeparationRankResult
 from seprank.separation.weights import weights_to_json
 from seprank.tensors.grid import check_partition
 
@@ -43,16 +44,88 @@ __all__ = ["embedded_separation_rank", "MAX_TOKEN_SEQUENCES"]
 MAX_TOKEN_SEQUENCES = 40_000
 
 
-def _bounds(L: int, r: int, r_e: int, which: str, value: int) -> dict:
-    from seprank.bounds import wies2021 as wb
+def _bounds(L: int, r: int, r_e: int, embedding: str, value: int) -> dict:
+    """The papers' bounds behind this embedding (:func:`seprank.paper_hooks.embedding_bounds`:
+    today wies2021's Theorem 3 for a vocabulary, Theorem 4 for a convolution)."""
+    from seprank.paper_hooks import embedding_bounds
 
-    fn = wb.thm3_bound if which == "W-Thm3" else wb.thm4_bound
-    b = fn(L, r, r_e)
-    src = "wies2021_vocabulary_bottleneck.txt " + ("A.2 eq. (9) l.381" if which == "W-Thm3"
-                                                    else "A.3 eq. (11) l.455")
-    return {which: {"value": b, "kind": "upper", "statement":
-                    "sep <= ((r + r_e, 3^L)) ((4, 3^L)) (3^L + 1)^(r + r_e)", "source": src,
-                    "respected": value <= b, "r": r, "r_e": r_e}}
+    return embedding_bounds(L, r, r_e, embedding, value)
+
+
+def _vocabulary(net, embedding, partition, position, coordinate) -> dict:
+    """The value matrix on all V^N token sequences, ranked exactly (module docstring)."""
+    N = embedding.N
+    I, J = check_partition(N, tuple(range(N // 2)) if partition is None else partition)
+    V = embedding.V
+    if V ** N > MAX_TOKEN_SEQUENCES:
+        raise ParameterError(f"V^N = {V ** N} token sequences exceed {MAX_TOKEN_SEQUENCES}")
+    rows = list(itertools.product(range(V), repeat=len(I)))
+    cols = list(itertools.product(range(V), repeat=len(J)))
+    tokens = np.zeros((len(rows) * len(cols), N), dtype=np.int64)
+    for a, ra in enumerate(rows):
+        for b, cb in enumerate(cols):
+            tokens[a * len(cols) + b, list(I)] = ra
+            tokens[a * len(cols) + b, list(J)] = cb
+    frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
+    X = embedding.embed(tokens)
+    if not frac:  # small integers: numpy's integer fast path of the exact evaluation
+        X = X.astype(np.int64)
+    vals = net.output(X, position, coordinate, "QQ" if frac else "ZZ")
+    res = rank(vals.reshape(len(rows), len(cols)).tolist(), "auto")
+    return {"I": I, "J": J, "value": res.value, "kind": res.kind,
+            "shape": (len(rows), len(cols)), "blocks": [], "which": "W-Thm3",
+            "route": "full domain", "words": "value matrix on all token sequences",
+            "what": {"embedding": "vocabulary", "V": V, "M_V": embedding.M_V.tolist(),
+                     "P": embedding.P.tolist()}}
+
+
+def _affine_inputs(net, embedding, frac: bool) -> list[list]:
+    """y^{0,n} = sum_j W_j^conv x^{k n + j} + p^n as flint polynomials in the raw inputs."""
+    M, k, din = embedding.M, embedding.k, embedding.d_input
+    ctx = (flint.fmpq_mpoly_ctx if frac else flint.fmpz_mpoly_ctx).get(("z", M * din),
+                                                                          "deglex")
+    z = ctx.gens()
+    zero = ctx.from_dict({})
+    X = []
+    for n in range(embedding.N):
+        row = []
+        for c in range(net.d_x):
+            acc = zero + int(embedding.P[c, n])
+            for j in range(k):
+                for cc in range(din):
+                    w = int(embedding.W[j, c, cc])
+                    if w:
+                        acc = acc + w * z[(k * n + j) * din + cc]
+            row.append(acc)
+        X.append(row)
+    return X
+
+
+def _convolution(net, embedding, partition, position, coordinate) -> dict:
+    """The coefficient matricization of the network on the affine embedding."""
+    M, din = embedding.M, embedding.d_input
+    I, J = check_partition(M, tuple(range(M // 2)) if partition is None else partition)
+    if not I or not J:
+        raise ParameterError("a partition needs raw positions on both sides")
+    frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
+    X = _affine_inputs(net, embedding, frac)
+    poly = network_polynomial(net, embedding.N, position, coordinate, inputs=X)
+    Iv = [m * din + c for m in I for c in range(din)]
+    Jv = [m * din + c for m in J for c in range(din)]
+    blks = coefficient_blocks(poly, net.d_x, I, J, variables=(Iv, Jv))
+    value, kinds, blocks = 0, set(), []
+    for blk in blks:
+        rr = rank(blk.integer_matrix(), "auto")
+        value += rr.value
+        kinds.add(rr.kind)
+        blocks.append({"I_degrees": list(blk.I_degrees), "J_degrees": list(blk.J_degrees),
+                       "shape": list(blk.shape), "rank": rr.value, "kind": rr.kind})
+    shape = (sum(b["shape"][0] for b in blocks), sum(b["shape"][1] for b in blocks))
+    return {"I": I, "J": J, "value": value, "kind": EXACT if kinds <= {EXACT} else LOWER_BOUND,
+            "shape": shape, "blocks": blocks, "which": "W-Thm4", "route": "coefficient",
+            "words": "coefficient matrix",
+            "what": {"embedding": "convolution", "M": M, "k": embedding.k, "d_input": din,
+                     "W_conv": embedding.W.tolist(), "P": embedding.P.tolist()}}
 
 
 def embedded_separation_rank(net, embedding, *, partition=None, position: int = 0,
@@ -84,75 +157,21 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
                              f"0..{net.d_x - 1}")
     start = time.perf_counter()
     if isinstance(embedding, VocabularyEmbedding):
-        I, J = check_partition(N, tuple(range(N // 2)) if partition is None else partition)
-        V = embedding.V
-        if V ** N > MAX_TOKEN_SEQUENCES:
-            raise ParameterError(f"V^N = {V ** N} token sequences exceed "
-                                 f"{MAX_TOKEN_SEQUENCES}")
-        rows = list(itertools.product(range(V), repeat=len(I)))
-        cols = list(itertools.product(range(V), repeat=len(J)))
-        tokens = np.zeros((len(rows) * len(cols), N), dtype=np.int64)
-        for a, ra in enumerate(rows):
-            for b, cb in enumerate(cols):
-                tokens[a * len(cols) + b, list(I)] = ra
-                tokens[a * len(cols) + b, list(J)] = cb
-        frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
-        X = embedding.embed(tokens)
-        if not frac:  # small integers: numpy's integer fast path of the exact evaluation
-            X = X.astype(np.int64)
-        vals = net.output(X, position, coordinate, "QQ" if frac else "ZZ")
-        mat = vals.reshape(len(rows), len(cols)).tolist()
-        res = seprank.rank(mat, "auto")
-        value, kind, shape = res.value, res.kind, [len(rows), len(cols)]
-        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm3", value)
-        blocks: list = []
-        what = {"embedding": "vocabulary", "V": V, "M_V": embedding.M_V.tolist(),
-                "P": embedding.P.tolist()}
+        out = _vocabulary(net, embedding, partition, position, coordinate)
     elif isinstance(embedding, ConvolutionalEmbedding):
-        M, k, din = embedding.M, embedding.k, embedding.d_input
-        I, J = check_partition(M, tuple(range(M // 2)) if partition is None else partition)
-        if not I or not J:
-            raise ParameterError("a partition needs raw positions on both sides")
-        frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
-        ctx = (flint.fmpq_mpoly_ctx if frac else flint.fmpz_mpoly_ctx).get(("z", M * din),
-                                                                              "deglex")
-        z = ctx.gens()
-        zero = ctx.from_dict({})
-        X = []
-        for n in range(N):
-            row = []
-            for c in range(net.d_x):
-                acc = zero + int(embedding.P[c, n])
-                for j in range(k):
-                    for cc in range(din):
-                        w = int(embedding.W[j, c, cc])
-                        if w:
-                            acc = acc + w * z[(k * n + j) * din + cc]
-                row.append(acc)
-            X.append(row)
-        poly = network_polynomial(net, N, position, coordinate, inputs=X)
-        Iv = [m * din + c for m in I for c in range(din)]
-        Jv = [m * din + c for m in J for c in range(din)]
-        blks = coefficient_blocks(poly, net.d_x, I, J, variables=(Iv, Jv))
-        value, kinds, blocks = 0, set(), []
-        for blk in blks:
-            rr = seprank.rank(blk.integer_matrix(), "auto")
-            value += rr.value
-            kinds.add(rr.kind)
-            blocks.append({"I_degrees": list(blk.I_degrees), "J_degrees": list(blk.J_degrees),
-                           "shape": list(blk.shape), "rank": rr.value, "kind": rr.kind})
-        kind = "exact" if kinds <= {"exact"} else "lower_bound"
-        shape = [sum(b["shape"][0] for b in blocks), sum(b["shape"][1] for b in blocks)]
-        bounds = _bounds(net.L, embedding.rank(), embedding.positional_rank(), "W-Thm4", value)
-        what = {"embedding": "convolution", "M": M, "k": k, "d_input": din,
-                "W_conv": embedding.W.tolist(), "P": embedding.P.tolist()}
+        out = _convolution(net, embedding, partition, position, coordinate)
     else:
         raise ParameterError(f"unknown embedding {type(embedding).__name__}")
-    details = dict(what, matrix_shape=shape, seconds=round(time.perf_counter() - start, 4))
+    value, kind, shape = out["value"], out["kind"], out["shape"]
     return SeparationRankResult(
-        value=value, kind=kind, upper_bound=value if kind == "exact" else min(shape),
-        partition={"I": list(I), "J": list(J)}, position=position, coordinate=coordinate,
-        seq_len=N, residual=net.residual,
+        value=value, kind=kind, upper_bound=value if kind == EXACT else min(shape),
+        partition={"I": list(out["I"]), "J": list(out["J"])}, position=position,
+        coordinate=coordinate, seq_len=N, residual=net.residual,
         network={"L": net.L, "d_x": net.d_x, "H": net.H, "d_a": net.d_a},
-        route="full domain" if what["embedding"] == "vocabulary" else "coefficient",
-        bounds=bounds, weights=weights_to_json(net.weights), blocks=blocks, details=details)
+        route=out["route"], route_asked=out["route"],
+        bounds=_bounds(net.L, embedding.rank(), embedding.positional_rank(),
+                       out["what"]["embedding"],
+                       value),
+        weights=weights_to_json(net.weights), blocks=out["blocks"],
+        matrix_words=out["words"], matrix_shape=tuple(shape), embedding=out["what"],
+        seconds=round(time.perf_counter() - start, 4))

@@ -50,55 +50,30 @@ and scale is its own template, so no Python objects are built.
 
 from __future__ import annotations
 
+import hashlib
 import time
-from math import comb
+from fractions import Fraction
 
 import flint
 import numpy as np
 
-import seprank
-from seprank.errors import ParameterError
+from seprank.errors import InputError, ParameterError
+from seprank.linalg import rank, verify
+from seprank.linalg.kinds import EXACT, LOWER_BOUND
 from seprank.linalg.residues import ResidueMatrix
-from seprank.models.network_mod_p import grid_values_mod_p
+from seprank.models.network_mod_p import MAX_KERNEL_PRIME, grid_values_mod_p
+from seprank.scalars.primes import require_prime
+from seprank.separation.monomials import degree_blocks, monomial_count, size_cap
+from seprank.separation.route import (
+    PlannedBlock,
+    RouteOutcome,
+    RoutePlan,
+    SeparationRoute,
+    WorkEstimate,
+)
 
-__all__ = ["grid_block_ranks", "monomial_count", "size_cap"]
-
-
-def monomial_count(n_vars: int, degree: int, *, up_to: bool = False) -> int:
-    """Monomials of exactly ``degree`` (or of degree <= ``degree`` with ``up_to``) in n_vars.
-
-    >>> monomial_count(4, 2), monomial_count(4, 2, up_to=True)   # C(5, 3), C(6, 4)
-    (10, 15)
-    """
-    if up_to:
-        return comb(n_vars + degree, degree)
-    return comb(n_vars + degree - 1, degree) if n_vars else int(degree == 0)
-
-
-def size_cap(L: int, d_x: int, N: int, I, position: int, residual: bool = False) -> int:
-    """A certified upper bound on the separation rank that the instance size alone allows.
-
-    The sum over the degree blocks that the parity lemma allows of
-    min(#I-monomials, #J-monomials) (module docstring); with residual
-    connections min(#I-monomials, #J-monomials) over all allowed degrees <= 3^L.
-    A paper bound above this cap cannot be reached at this size: an instance
-    *binds* a bound when its cap is at least the bound.
-
-    >>> size_cap(1, 1, 2, (0,), 0)   # x0^3 * 1 and x0 * x1^2: blocks k = 1, 3
-    2
-    >>> size_cap(1, 3, 2, (0,), 0)   # min(3, 6) + min(10, 1)
-    4
-    """
-    I = tuple(I)
-    nI, nJ = len(I) * d_x, (N - len(I)) * d_x
-    D = 3 ** L
-    pI = int(position in I)
-    pJ = 1 - pI
-    if residual:
-        return min(sum(monomial_count(nI, a) for a in range(pI, D + 1, 2)),
-                   sum(monomial_count(nJ, b) for b in range(pJ, D + 1, 2)))
-    return sum(min(monomial_count(nI, k), monomial_count(nJ, D - k))
-               for k in range(pI, D + 1, 2) if (D - k) % 2 == pJ)
+__all__ = ["grid_block_ranks", "monomial_count", "size_cap", "GridRoute", "ROUTE",
+           "DEFAULT_GRID_PRIME"]
 
 
 def _inverse_vandermonde(scales: list[int], powers: list[int], p: int) -> np.ndarray:
@@ -106,6 +81,64 @@ def _inverse_vandermonde(scales: list[int], powers: list[int], p: int) -> np.nda
     V = flint.nmod_mat(n, n, [pow(s, k, p) for s in scales for k in powers], p)
     inv = V.inv()
     return np.array([[int(inv[i, j]) for j in range(n)] for i in range(n)], dtype=np.int64)
+
+
+def _points(rng, p: int, R: int, I: tuple, J: tuple, d_x: int, scales: list[int]):
+    """The random row and column points and the template table the kernel reads.
+
+    Returns (T, rows, cols, digest): every scaled row point (S R |I| templates), then every
+    column point (R |J|); ``digest`` is the SHA-256 prefix of the drawn points."""
+    P = rng.integers(0, p, size=(R, len(I), d_x), dtype=np.int64)
+    Qp = rng.integers(0, p, size=(R, len(J), d_x), dtype=np.int64)
+    digest = hashlib.sha256(P.tobytes() + Qp.tobytes()).hexdigest()[:16]
+    S = len(scales)
+    T_rows = np.concatenate([(P * s) % p for s in scales]).reshape(-1, d_x)
+    T = np.concatenate([T_rows, Qp.reshape(-1, d_x)])
+    rows = np.arange(S * R * len(I), dtype=np.int64).reshape(S * R, len(I))
+    cols = (S * R * len(I) + np.arange(R * len(J), dtype=np.int64)).reshape(R, len(J))
+    return T, rows, cols, digest
+
+
+def scale_powers(specs: list[tuple[int | str, int, int]], residual: bool) -> list[int]:
+    """The I-degrees that are unknowns of the Vandermonde solve (``[0]``: no scaling).
+
+    Only the I-degrees the parity lemma allows are unknowns: one scale per allowed
+    degree; V[j, t] = s_j^(k_t) = s_j^par (s_j^2)^(k_t // 2) is invertible when the
+    s_j are nonzero with distinct squares (s_j = 1, 2, ..., far below p / 2).
+
+    >>> scale_powers([(0, 0, 0), (1, 1, 1), (2, 0, 0), (3, 1, 1)], False)
+    [1, 3]
+    """
+    return [0] if residual else [k for k, a, b in specs if a and b]
+
+
+def check_scales(n_scales: int, p: int) -> None:
+    """ParameterError when p is too small for ``n_scales`` distinct squares 1..m mod p.
+
+    >>> check_scales(2, 5)
+    >>> check_scales(3, 5)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: p = 5 is too small to separate 3 degrees by scaling ...
+    """
+    if 2 * n_scales >= p:
+        raise ParameterError(f"p = {p} is too small to separate {n_scales} degrees by "
+                             "scaling (the scales 1..m need distinct squares mod p); use a "
+                             "larger prime")
+
+
+def _block_rank(G, p: int, certify: bool) -> tuple[int, bool | None]:
+    """Rank mod p of one interpolated block, and whether its certificate verified."""
+    res = rank(ResidueMatrix(G, p), "modular", prime=p, certify=certify)
+    if not certify:
+        return res.value, None
+    return res.value, bool(verify(ResidueMatrix(G, p), res.certificate))
+
+
+def _block_entry(label, D: int, mI: int, mJ: int, points: int, r: int, cap: int,
+                 **extra) -> dict:
+    return {"I_degree": label, "J_degree": (D - label) if isinstance(label, int) else label,
+            "monomials": [mI, mJ], "points": points, "rank": r, "cap": cap, **extra}
 
 
 def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: int,
@@ -118,8 +151,9 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     certified exact because it meets the cap), ``lower_bound`` (their sum, a
     certified lower bound on the separation rank), ``cap`` (sum of caps, a
     certified upper bound), ``error_bound`` (the Schwartz-Zippel bound on
-    grid value != rank_p(C)), ``evaluations``, and seconds spent in
-    evaluation, interpolation and rank. ``max_block_points``: blocks needing more
+    grid value != rank_p(C)), ``evaluations``, ``points_digest`` (SHA-256 prefix of
+    the random points drawn from ``seed``), and seconds spent in evaluation,
+    interpolation and rank. ``max_block_points``: blocks needing more
     points per side are not evaluated (rank counted 0, ``skipped``): the sum is
     still a certified lower bound, the cap still counts them.
 
@@ -133,89 +167,157 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     (2, [True, False, True, False])
     """
     I, J = tuple(I), tuple(J)
-    d_x = net.d_x
-    nI, nJ = len(I) * d_x, len(J) * d_x
     D = 3 ** net.L
-    rng = np.random.default_rng(seed)
-    par_I, par_J = int(position in I), int(position in J)
-    if net.residual:
-        specs = [(f"<={D}",
-                  sum(monomial_count(nI, a) for a in range(par_I, D + 1, 2)),
-                  sum(monomial_count(nJ, b) for b in range(par_J, D + 1, 2)))]
-        powers = [0]
-    else:
-        specs = [(k, monomial_count(nI, k) if k % 2 == par_I else 0,
-                  monomial_count(nJ, D - k) if (D - k) % 2 == par_J else 0)
-                 for k in range(D + 1)]
-        # only the I-degrees the parity lemma allows are unknowns: one scale per allowed
-        # degree; V[j, t] = s_j^(k_t) = s_j^par (s_j^2)^(k_t // 2) is invertible when the
-        # s_j are nonzero with distinct squares (s_j = 1, 2, ..., far below p / 2)
-        powers = [k for k, a, b in specs if a and b]
+    specs = degree_blocks(len(I) * net.d_x, len(J) * net.d_x, D, position in I, net.residual)
+    powers = scale_powers(specs, net.residual)
     scales = list(range(1, len(powers) + 1))
-    if 2 * len(scales) >= p:
-        raise ParameterError(f"p = {p} is too small to separate {len(scales)} degrees by "
-                             "scaling (the scales 1..m need distinct squares mod p); use a "
-                             "larger prime")
+    check_scales(len(scales), p)
     sizes = [min(a, b) for _, a, b in specs]
     skipped = [max_block_points is not None and m > max_block_points for m in sizes]
     R = max([m for m, sk in zip(sizes, skipped, strict=True) if not sk], default=0)
     S = len(scales)
-    P = rng.integers(0, p, size=(R, len(I), d_x), dtype=np.int64)
-    Qp = rng.integers(0, p, size=(R, len(J), d_x), dtype=np.int64)
-    # templates: every scaled row point (S R |I| of them), then every column point (R |J|)
-    T_rows = np.concatenate([(P * s) % p for s in scales]).reshape(-1, d_x)
-    T = np.concatenate([T_rows, Qp.reshape(-1, d_x)])
-    rows = np.arange(S * R * len(I), dtype=np.int64).reshape(S * R, len(I))
-    cols = (S * R * len(I) + np.arange(R * len(J), dtype=np.int64)).reshape(R, len(J))
+    T, rows, cols, digest = _points(np.random.default_rng(seed), p, R, I, J, net.d_x, scales)
     t0 = time.perf_counter()
     F = grid_values_mod_p(net, T, I, J, rows, cols, p, position=position,
                           coordinate=coordinate).reshape(S, R, R)
-    t_eval = time.perf_counter() - t0
-    t_interp = t_rank = 0.0
+    seconds = {"evaluation": time.perf_counter() - t0, "interpolation": 0.0, "rank": 0.0}
     Vinv = _inverse_vandermonde(scales, powers, p) if powers != [0] else None
     row_of = {k: t for t, k in enumerate(powers)}
     blocks, lower, cap = [], 0, 0
     certificates_ok = True if certify else None
-    for idx, (label, mI, mJ) in enumerate(specs):
-        m = sizes[idx]
-        if skipped[idx]:
-            blocks.append({"I_degree": label, "J_degree": (D - label) if isinstance(label, int)
-                           else label, "monomials": [mI, mJ], "points": 0, "rank": 0,
-                           "cap": m, "exact": False, "skipped": True,
-                           "zero_by_parity": False})
-            cap += m
+    # Invariants: lower = sum of the ranks so far (each <= its block's rank_p(C_k)),
+    # cap = sum of the caps so far (each >= its block's rank over Q)
+    for (label, mI, mJ), m, skip in zip(specs, sizes, skipped, strict=True):
+        cap += m
+        if skip:
+            blocks.append(_block_entry(label, D, mI, mJ, 0, 0, m, exact=False, skipped=True,
+                                       zero_by_parity=False))
             continue
         t1 = time.perf_counter()
-        if m == 0:
-            G = None
-        elif Vinv is None:
-            G = F[0]
-        else:
-            G = np.zeros((m, m), dtype=np.int64)
-            t = row_of[label]
-            for j in range(S):
-                G = (G + (int(Vinv[t, j]) * F[j, :m, :m]) % p) % p
-        t2 = time.perf_counter()
-        t_interp += t2 - t1
-        if m == 0:
-            r = 0
-        else:
-            res = seprank.rank(ResidueMatrix(G, p), "modular", prime=p, certify=certify)
-            r = res.value
+        r = 0
+        if m:
+            G = F[0] if Vinv is None else _interpolate(F, Vinv[row_of[label]], m, p)
+            t2 = time.perf_counter()
+            seconds["interpolation"] += t2 - t1
+            r, ok = _block_rank(G, p, certify)
+            seconds["rank"] += time.perf_counter() - t2
             if certify:
-                ok = bool(seprank.verify(ResidueMatrix(G, p), res.certificate))
                 certificates_ok = certificates_ok and ok
-        t_rank += time.perf_counter() - t2
-        blocks.append({"I_degree": label, "J_degree": (D - label) if isinstance(label, int)
-                       else label, "monomials": [mI, mJ], "points": m, "rank": r,
-                       "cap": m, "exact": r == m,
-                       "zero_by_parity": not net.residual and (mI == 0 or mJ == 0)})
+        blocks.append(_block_entry(label, D, mI, mJ, m, r, m, exact=r == m,
+                                   zero_by_parity=not net.residual and (mI == 0 or mJ == 0)))
         lower += r
-        cap += m
     factor = 2 if net.residual else 1
     out = {"prime": p, "lower_bound": lower, "cap": cap, "blocks": blocks,
            "error_bound": float(factor * D * lower) / p, "evaluations": S * R * R,
-           "seconds": {"evaluation": t_eval, "interpolation": t_interp, "rank": t_rank}}
+           "points_digest": digest, "seconds": seconds}
     if certify:
         out["certificates_verified"] = certificates_ok
     return out
+
+
+def _interpolate(F: np.ndarray, vinv_row: np.ndarray, m: int, p: int) -> np.ndarray:
+    """The values of one degree part: sum_j Vinv[t, j] F[j] on the first m x m points."""
+    G = np.zeros((m, m), dtype=np.int64)
+    for j in range(F.shape[0]):
+        G = (G + (int(vinv_row[j]) * F[j, :m, :m]) % p) % p
+    return G
+
+
+# ---------------------------------------------------------------- the route
+
+#: The grid route's prime (the largest the network kernels take, MAX_KERNEL_PRIME): a
+#: small Schwartz-Zippel error bound D r / p.
+DEFAULT_GRID_PRIME = 2**31 - 1
+
+
+def _check_weights_mod_p(net, p: int) -> None:
+    for k in "QKVO":
+        for w in net.weights[k].flat:
+            if Fraction(w).denominator % p == 0:
+                raise InputError(f"weight {w} in W^{k} has a denominator divisible by p = {p}; "
+                                 "choose another prime or the coefficient route")
+
+
+def _estimate(req, specs, n_scales: int) -> WorkEstimate:
+    """Evaluations S R^2 (each about N L H d_a d_x products), ranks sum m^3; memory: the
+    S R^2 values, the templates, three copies of the largest block (int64)."""
+    net = req.network
+    sizes = [min(a, b) for _, a, b in specs]
+    R = max(sizes, default=0)
+    evals = n_scales * R * R
+    per_eval = req.N * net.L * net.H * net.d_a * net.d_x
+    rank_ops = sum(m ** 3 for m in sizes)
+    peak = 8 * (evals + (n_scales * R * len(req.I) + R * len(req.J)) * net.d_x + 3 * R * R)
+    nonzero = sum(1 for m in sizes if m)
+    phases = (("evaluation", f"{evals} network values mod p ({n_scales} scales x {R} x {R} "
+                             "points)"),
+              ("interpolation", f"Vandermonde solve of {n_scales} scales per point"),
+              ("rank", f"{nonzero} blocks mod p, largest {R} x {R}"))
+    return WorkEstimate(phases, evals * per_eval + rank_ops, peak)
+
+
+class GridRoute(SeparationRoute):
+    """Network values mod p at random points, degree blocks by scaling (module docstring).
+
+    Can run any finite request; preferred by ``auto`` whenever it can run (the
+    coefficient route, asked first, takes the small outputs); never a fallback.
+
+    >>> from seprank.separation import plan_separation
+    >>> rp = ROUTE.plan(plan_separation(1, 1, 1, weights_seed=0).request)
+    >>> rp.prime, [b.cap for b in rp.blocks], rp.kinds
+    (2147483647, [0, 1, 0, 1], ('exact', 'lower_bound'))
+    """
+
+    name = "grid"
+    summary = ("the network evaluated mod p on random points, degree blocks separated by "
+               "scaling; a certified lower bound, exact when every block meets its cap")
+    matrix_words = "grid blocks mod p"
+
+    def should_run(self, request, *, fallback: bool = False) -> tuple[bool, str]:
+        if fallback:
+            return False, "other random points add no certainty"
+        return True, "evaluations mod p grow with the blocks' caps, not with the expansion"
+
+    def plan(self, request) -> RoutePlan:
+        net = request.network
+        p = require_prime(DEFAULT_GRID_PRIME if request.prime is None else request.prime,
+                          max_value=MAX_KERNEL_PRIME)
+        _check_weights_mod_p(net, p)
+        specs = degree_blocks(len(request.I) * net.d_x, len(request.J) * net.d_x,
+                              request.degree, request.position in request.I, net.residual)
+        n_scales = len(scale_powers(specs, net.residual))
+        check_scales(n_scales, p)
+        D = request.degree
+        blocks = tuple(PlannedBlock(k, (D - k) if isinstance(k, int) else k, (a, b), min(a, b),
+                                    points=min(a, b),
+                                    zero_by_parity=not net.residual and (a == 0 or b == 0))
+                       for k, a, b in specs)
+        factor = 2 if net.residual else 1
+        notes = (f"points: uniform in GF({p}), drawn from points_seed = {request.points_seed}",
+                 f"error bound: value = rank mod {p} of the coefficient matrix except with "
+                 f"probability <= {'2 ' if factor == 2 else ''}D (value) / p (Schwartz-Zippel, "
+                 f"D = {D})")
+        return RoutePlan(blocks, _estimate(request, specs, n_scales), (EXACT, LOWER_BOUND),
+                         prime=p, uses_points_seed=True, notes=notes)
+
+    def run(self, request, plan: RoutePlan) -> RouteOutcome:
+        p = plan.prime
+        g = grid_block_ranks(request.network, request.N, request.I, request.J,
+                             request.position, request.coordinate, p=p,
+                             seed=request.points_seed, certify=request.certify)
+        value, cap = g["lower_bound"], g["cap"]
+        return RouteOutcome(
+            value=value, kind=EXACT if value == cap else LOWER_BOUND, upper_bound=cap,
+            blocks=g["blocks"], matrix_words=self.matrix_words,
+            matrix_points=sum(b["points"] for b in g["blocks"]), prime=p,
+            error_bound=g["error_bound"],
+            probabilistic=(f"the value equals the rank mod {p} of the coefficient matrix "
+                           f"except with probability <= {g['error_bound']:.3g} "
+                           "(Schwartz-Zippel)"),
+            evaluations=g["evaluations"], points_digest=g["points_digest"],
+            timings={k: round(v, 4) for k, v in g["seconds"].items()},
+            certificates_verified=g.get("certificates_verified"))
+
+
+#: the registry's entry (seprank.separation.routes)
+ROUTE = GridRoute()

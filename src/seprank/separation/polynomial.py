@@ -39,9 +39,9 @@ products instead of 2 N H d_a^2.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 import flint
-import numpy as np
 
 from seprank.errors import InputError
 
@@ -123,56 +123,68 @@ def network_polynomial(net, N: int, position: int, coordinate: int, *, p: int | 
         ctx = X[0][0].context()
         if kind == "fmpq" and not isinstance(ctx, flint.fmpq_mpoly_ctx):
             raise InputError("rational weights need inputs over fmpq_mpoly")
-    zero = ctx.from_dict({})
+    ar = _Arith(ctx.from_dict({}), kind, p)
     W = {k: net.weights[k].tolist() for k in "QKVO"}
-    for layer in range(net.L):
-        last = layer == net.L - 1
-        if last:
-            out = zero
-            for h in range(net.H):
-                Q, K, V, O = (W[k][layer][h] for k in "QKVO")
-                q = _lin(Q, X[position], zero, kind, p)
-                ks = [_lin(K, X[j], zero, kind, p) for j in range(N)]
-                u = [_lin([O[coordinate]], _lin(V, X[j], zero, kind, p), zero, kind, p)[0]
-                     for j in range(N)]
-                for b in range(net.d_a):
-                    wb = zero
-                    for j in range(N):
-                        if ks[j][b] != 0 and u[j] != 0:
-                            wb = wb + ks[j][b] * u[j]
-                    if q[b] != 0 and wb != 0:
-                        out = out + q[b] * wb
-            if net.residual:
-                out = out + X[position][coordinate]
-            return out
-        Y = [[zero] * d_x for _ in range(N)]
-        for h in range(net.H):
-            Q, K, V, O = (W[k][layer][h] for k in "QKVO")
-            ks = [_lin(K, X[j], zero, kind, p) for j in range(N)]
-            vs = [_lin(V, X[j], zero, kind, p) for j in range(N)]
-            kv = [[zero] * net.d_a for _ in range(net.d_a)]  # kv[b][a] = sum_j k_jb v_ja
-            for b in range(net.d_a):
-                for a in range(net.d_a):
-                    acc = zero
-                    for j in range(N):
-                        if ks[j][b] != 0 and vs[j][a] != 0:
-                            acc = acc + ks[j][b] * vs[j][a]
-                    kv[b][a] = acc
-            for i in range(N):
-                q = _lin(Q, X[i], zero, kind, p)
-                z = []
-                for a in range(net.d_a):
-                    acc = zero
-                    for b in range(net.d_a):
-                        if q[b] != 0 and kv[b][a] != 0:
-                            acc = acc + q[b] * kv[b][a]
-                    z.append(acc)
-                y = _lin(O, z, zero, kind, p)
-                Y[i] = [Y[i][c] + y[c] for c in range(d_x)]
-        if net.residual:
-            Y = [[X[i][c] + Y[i][c] for c in range(d_x)] for i in range(N)]
-        X = Y
-    raise AssertionError("unreachable")  # pragma: no cover
+    for layer in range(net.L - 1):
+        Y = _layer(net, W, layer, X, ar)
+        X = [[X[i][c] + Y[i][c] for c in range(d_x)] for i in range(N)] if net.residual else Y
+    out = _last_layer(net, W, X, position, coordinate, ar)
+    return out + X[position][coordinate] if net.residual else out
+
+
+class _Arith:
+    """The zero polynomial and the weight conversion of one expansion."""
+
+    def __init__(self, zero, kind: str, p: int | None):
+        self.zero, self.kind, self.p = zero, kind, p
+
+    def lin(self, W, xs):
+        return _lin(W, xs, self.zero, self.kind, self.p)
+
+
+def _pair_sum(a, b, zero):
+    """sum_j a[j] b[j], skipping zero products."""
+    acc = zero
+    for x, y in zip(a, b, strict=True):
+        if x != 0 and y != 0:
+            acc = acc + x * y
+    return acc
+
+
+def _layer(net, W, layer: int, X, ar: _Arith):
+    """One layer of eq. (3) on every position (before the skip connection)."""
+    N, d_x, zero = len(X), net.d_x, ar.zero
+    Y = [[zero] * d_x for _ in range(N)]
+    for h in range(net.H):
+        Q, K, V, O = (W[k][layer][h] for k in "QKVO")
+        ks = [ar.lin(K, X[j]) for j in range(N)]
+        vs = [ar.lin(V, X[j]) for j in range(N)]
+        # kv[b][a] = sum_j k_jb v_ja, formed once per head
+        kv = [[_pair_sum([k[b] for k in ks], [v[a] for v in vs], zero)
+               for a in range(net.d_a)] for b in range(net.d_a)]
+        for i in range(N):
+            q = ar.lin(Q, X[i])
+            z = [_pair_sum(q, [kv[b][a] for b in range(net.d_a)], zero)
+                 for a in range(net.d_a)]
+            y = ar.lin(O, z)
+            Y[i] = [Y[i][c] + y[c] for c in range(d_x)]
+    return Y
+
+
+def _last_layer(net, W, X, position: int, coordinate: int, ar: _Arith):
+    """Only y_coordinate^position of the last layer: sum_h sum_b q_b^h w_b^h."""
+    N, zero, layer = len(X), ar.zero, net.L - 1
+    out = zero
+    for h in range(net.H):
+        Q, K, V, O = (W[k][layer][h] for k in "QKVO")
+        q = ar.lin(Q, X[position])
+        ks = [ar.lin(K, X[j]) for j in range(N)]
+        u = [ar.lin([O[coordinate]], ar.lin(V, X[j]))[0] for j in range(N)]
+        for b in range(net.d_a):
+            wb = _pair_sum([k[b] for k in ks], u, zero)
+            if q[b] != 0 and wb != 0:
+                out = out + q[b] * wb
+    return out
 
 
 class CoefficientBlock:
@@ -208,7 +220,7 @@ class CoefficientBlock:
         for v in self.entries.values():
             d = Fraction(v).denominator
             if d != 1:
-                den = den * d // np.gcd(den, d)
+                den = lcm(den, d)  # Python ints: exact at any size (np.gcd overflowed)
         mat = [[0] * len(self.cols) for _ in self.rows]
         for (r, c), v in self.entries.items():
             mat[r][c] = int(Fraction(v) * den)

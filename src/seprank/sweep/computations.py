@@ -5,21 +5,21 @@ Every computation returns a JSON-able dict. Ranks carry their answer kind
 as :class:`seprank.RankResult` does; nothing here turns a bound into an
 exact value.
 
-=================  =====================================================================
-``hadamard_rank``  rank over Q of G = (U U^T)^(Hadamard lam), U the Omega rows of
-                   levine2020 A.3 (l.526) or random integer rows; beside it the bound
-                   ((d, lam)) = C(d+lam-1, lam) (DESIGN.md, "Sizes that matter").
-``grid_rank``      rank of a random network's grid matricization (levine2020 eq. (3),
-                   Sec. 7), with the Theorem 3 and 4 bounds.
-``lemma6``         levine2020 Lemma 6's identity, printed or corrected assignment,
-                   exactly over Q(i).
-``float_vs_exact`` the same G: its exact rank beside numpy's float64 rank of the
-                   correctly rounded G and of the row-normalized G (float estimates),
-                   and whether each float rank is wrong.
-``check``          one registered proof check (mission-map id), fast or full tier.
-``separation_rank`` the separation rank of y_1^1 of a random or structured eq. (3) network
-                   (:func:`seprank.separation_rank`), with the bounds that apply.
-=================  =====================================================================
+===================  =====================================================================
+``hadamard_rank``    rank over Q of G = (U U^T)^(Hadamard lam), U the Omega rows of
+                     levine2020 A.3 (l.526) or random integer rows; beside it the bound
+                     ((d, lam)) = C(d+lam-1, lam) (DESIGN.md, "Sizes that matter").
+``grid_rank``        rank of a random network's grid matricization (levine2020 eq. (3),
+                     Sec. 7), with the Theorem 3 and 4 bounds.
+``lemma6``           levine2020 Lemma 6's identity, printed or corrected assignment,
+                     exactly over Q(i).
+``float_vs_exact``   the same G: its exact rank beside numpy's float64 rank of the
+                     correctly rounded G and of the row-normalized G (float estimates),
+                     and whether each float rank is wrong.
+``check``            one registered proof check (mission-map id), fast or full tier.
+``separation_rank``  the separation rank of y_1^1 of a random or structured eq. (3) network
+                     (:func:`seprank.separation_rank`), with the bounds that apply.
+===================  =====================================================================
 
 The command-line ``grid-rank`` and ``lemma6`` commands call the same functions.
 """
@@ -43,26 +43,6 @@ __all__ = ["Computation", "COMPUTATIONS", "get_computation", "hadamard_rank", "g
 REQUIRED = object()
 
 
-def _check_int(name: str, value: Any, low: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ParameterError(f"parameter {name!r} must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise ParameterError(f"parameter {name!r} must be >= {low}, got {value}")
-    return value
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ParameterError(f"parameter {name!r} must be true or false, got {value!r}")
-    return value
-
-
-def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ParameterError(f"parameter {name!r} must be one of {list(choices)}, got {value!r}")
-    return value
-
-
 @dataclass(frozen=True)
 class Computation:
     """A named computation: its function, defaults and a validator of parameters.
@@ -75,12 +55,14 @@ class Computation:
     >>> comp.normalize({"d": 2, "lam": "3"})
     Traceback (most recent call last):
         ...
-    seprank.errors.ParameterError: parameter 'lam' must be an integer, got '3'
+    seprank.errors.ParameterError: parameter 'lam': expected an integer, got the string "3"
     """
 
     name: str
     func: Callable[..., dict[str, Any]]
     defaults: dict[str, Any]
+    #: the rules that tie parameters together (each parameter's type is declared in
+    #: :mod:`seprank.sweep.parameters` and checked first)
     validate: Callable[[dict[str, Any]], None]
     summary: str = ""
     #: Optional: (name, value) -> list of values, for shorthands such as id = "*".
@@ -101,15 +83,11 @@ class Computation:
         missing = [k for k, v in full.items() if v is REQUIRED]
         if missing:
             raise ParameterError(f"{self.name} needs the parameters {missing}")
+        from seprank.sweep.parameters import check_parameters  # (loads pydantic)
+
+        check_parameters(self.name, self.defaults, full, self.required)  # declared types
         self.validate(full)
-        _check_delay(full.get("delay_s", 0))
         return full
-
-
-def _check_delay(value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 3600:
-        raise ParameterError(f"parameter 'delay_s' must be a number of seconds in [0, 3600], "
-                             f"got {value!r}")
 
 
 # ---------------------------------------------------------------- hadamard_rank
@@ -117,21 +95,11 @@ def _check_delay(value: Any) -> None:
 def _validate_hadamard(p: dict[str, Any]) -> None:
     from seprank.combinatorics import check_d_lam
 
-    _check_int("d", p["d"], 1)
-    _check_int("lam", p["lam"], 1)
     check_d_lam(p["d"], p["lam"])
-    _check_choice("family", p["family"], ("omega", "random"))
-    _check_int("omega", p["omega"])
-    _check_int("entry_bound", p["entry_bound"], 1)
-    if p["rows"] is not None:
-        _check_int("rows", p["rows"], 1)
-    _check_int("seed", p["seed"], 0)
-    _check_choice("method", p["method"], ("auto", "exact", "modular", "multimodular", "float"))
-    _check_int("exact_max_n", p["exact_max_n"], 0)
     if p["prime"] is not None:
         from seprank.scalars.primes import require_prime
 
-        require_prime(_check_int("prime", p["prime"], 2))
+        require_prime(p["prime"])
     if p["family"] == "omega" and p["rows"] is not None:
         raise ParameterError("family 'omega' has exactly ((d, lam)) rows; 'rows' is for "
                              "the random family")
@@ -214,17 +182,7 @@ def hadamard_rank(d: int, lam: int, family: str = "omega", omega: int = 2,
 def _validate_float_vs_exact(p: dict[str, Any]) -> None:
     from seprank.combinatorics import check_d_lam
 
-    _check_int("d", p["d"], 1)
-    _check_int("lam", p["lam"], 1)
     check_d_lam(p["d"], p["lam"])
-    _check_choice("family", p["family"], ("omega", "random"))
-    _check_int("seed", p["seed"], 0)
-    _check_int("max_n", p["max_n"], 1)
-    rtol = p["rtol"]
-    if rtol is not None and (isinstance(rtol, bool) or not isinstance(rtol, int | float)
-                             or not 0 < rtol < 1):
-        raise ParameterError(f"parameter 'rtol' must be a number in (0, 1) or absent, "
-                             f"got {rtol!r}")
 
 
 def _float_vs_exact_too_big(p: dict[str, Any]) -> str | None:
@@ -244,21 +202,19 @@ def float_vs_exact(d: int, lam: int, family: str = "omega", seed: int = 0,
     built in float64 from the unit rows u_i / |u_i| (row scaling does not change
     the rank). A float rank is ``wrong`` when it differs from an ``exact``
     rank. The float64 range can overflow for large entries: then the raw float
-    rank is ``None`` and ``raw_overflow`` is true.
+    rank is ``None`` and ``raw_overflow`` is true. ``times`` holds the seconds
+    of each path (build of the exact G, exact rank, each float rank). The work
+    is :func:`seprank.float_vs_exact.compare_ranks`, as in ``seprank float-vs-exact``.
 
     Examples
     --------
     >>> r = float_vs_exact(2, 2)            # 3 x 3, far too small to fool float64
     >>> r["exact"]["value"], r["exact"]["kind"], r["raw"]["value"], r["raw"]["wrong"]
     (3, 'exact', 3, False)
-    >>> r["raw"]["kind"]
-    'float_estimate'
+    >>> r["raw"]["kind"], sorted(r["times"])[:2]
+    ('float_estimate', ['build_s', 'exact_s'])
     """
-    import numpy as np
-
-    import seprank
-    from seprank.constructions.omega import gram_hadamard_exact, omega_rows
-    from seprank.linalg.float_engine import float_rank
+    from seprank.float_vs_exact import compare_ranks, family_V
 
     params = {"d": d, "lam": lam, "family": family, "seed": seed, "rtol": rtol, "max_n": max_n,
               "delay_s": delay_s}
@@ -266,65 +222,32 @@ def float_vs_exact(d: int, lam: int, family: str = "omega", seed: int = 0,
     too_big = _float_vs_exact_too_big(params)
     if too_big:
         raise ParameterError(f"{too_big}: raise max_n to insist (SVD and exact rank grow as n^3)")
-    n = comb(d + lam - 1, lam)
-    if family == "omega":
-        U = omega_rows(d, lam, 2)
-    else:
-        U = np.random.default_rng([seed, d, lam]).integers(-3, 4, size=(n, d)).tolist()
-    G = gram_hadamard_exact(U, lam)
-    exact = seprank.rank(G, "auto").to_dict()
-    out: dict[str, Any] = {"n": n, "exact": exact, "rtol": rtol}
-
-    def judged(r: int | None, details: dict) -> dict[str, Any]:
-        wrong = None if r is None or exact["kind"] != "exact" else r != exact["value"]
-        return {"value": r, "kind": "float_estimate", "wrong": wrong,
-                "tolerance": details.get("tolerance"), "gap": details.get("gap")}
-
-    entries = [int(x) for x in G.entries()]
-    if max(abs(x) for x in entries) >= 2.0 ** 1023:
-        out["raw"] = {"value": None, "kind": "float_estimate", "wrong": None}
-        out["raw_overflow"] = True
-    else:
-        raw = np.array([float(x) for x in entries]).reshape(n, n)
-        out["raw"] = judged(*float_rank(raw, rtol=rtol))
-        out["raw_overflow"] = False
-    V = np.asarray(U, dtype=float)
-    V = V / np.linalg.norm(V, axis=1, keepdims=True)
-    out["normalized"] = judged(*float_rank((V @ V.T) ** lam, rtol=rtol))
-    return out
+    return compare_ranks(family_V(family, d, lam, seed), lam, rtol=rtol)
 
 
 # ---------------------------------------------------------------- grid_rank
 
-def _validate_grid(p: dict[str, Any]) -> None:
-    for name in ("depth", "width", "heads", "seq_len", "templates", "template_bound"):
-        _check_int(name, p[name], 1)
-    for name in ("position", "coordinate", "seed"):
-        _check_int(name, p[name], 0)
-    if p["da"] is not None:
-        _check_int("da", p["da"], 1)
-    _check_bool("residual", p["residual"])
-    _check_bool("certify", p["certify"])
-    _check_choice("method", p["method"], ("auto", "exact", "modular"))
-    part = p["partition"]
-    if part is not None and not (isinstance(part, list)
-                                 and all(isinstance(x, int) and not isinstance(x, bool)
-                                         for x in part)):
-        raise ParameterError("parameter 'partition' must be a list of 0-based positions")
+def _no_rules(p: dict[str, Any]) -> None:
+    """No rule ties the parameters together: their declared types say it all."""
 
 
 def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
               residual: bool = False, seq_len: int = 2, templates: int = 6,
               template_bound: int = 3, position: int = 0, coordinate: int = 0,
-              partition: list[int] | None = None, seed: int = 0, method: str = "auto",
+              partition: list | None = None, seed: int = 0, method: str = "auto",
               certify: bool = False, delay_s: float = 0) -> dict[str, Any]:
     """Rank of a random integer network's grid matricization, with the paper's bounds.
 
     The network is levine2020 eq. (3) with integer weights from ``seed``; the
     grid tensor (Sec. 7, eq. (7.1)) uses ``templates`` integer template
-    vectors; ``partition`` (default: the first half of the positions) is I.
-    Without residual connections the result also carries the Theorem 3 bound
-    (H (d_a + 1))^C(L) and the Theorem 4 bound (levine2020 eq. (19)).
+    vectors (drawn from ``seed + 1``); ``partition`` (default: the first half of the
+    positions) is I, or [I, J]. The rank is the separation front door's
+    ``template-grid`` route (:mod:`seprank.separation.template_grid`); ``separation``
+    says what it means for the separation rank (``exact`` only when the templates'
+    monomial certificate holds, else a ``lower_bound``). Without residual connections
+    the result also carries the Theorem 3 bound (H (d_a + 1))^C(L) and the Theorem 4
+    bound (levine2020 eq. (19)), from the paper wings
+    (:func:`seprank.paper_hooks.network_bounds`).
 
     Examples
     --------
@@ -333,13 +256,14 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     [3, 3]
     >>> r["rank"]["value"] <= min(r["grid_cap"], r["thm3_bound"])
     True
+    >>> r["separation"]["kind"]           # 3 templates cannot separate 10 monomials
+    'lower_bound'
     """
     import numpy as np
 
-    import seprank
-    from seprank.bounds.levine2020 import thm3_bound, thm4_bound
     from seprank.models.network import SelfAttentionNetwork
-    from seprank.tensors.grid import check_partition, grid_matrix
+    from seprank.paper_hooks import network_bounds
+    from seprank.separation import separation_rank
 
     params = {"depth": depth, "width": width, "heads": heads, "da": da, "residual": residual,
               "seq_len": seq_len, "templates": templates, "template_bound": template_bound,
@@ -352,23 +276,24 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
             raise ParameterError(f"seq_len N = {N} is odd: the default balanced partition "
                                  "needs N even (or give a partition)")
         partition = list(range(N // 2))
-    I, J = check_partition(N, tuple(partition))
     net = SelfAttentionNetwork.random(depth, width, heads, da, residual=residual, seed=seed)
     rng = np.random.default_rng(seed + 1)
     T = rng.integers(-template_bound, template_bound + 1, size=(templates, width))
-    f = net.as_function(position, coordinate, "ZZ")
-    mat = np.asarray(grid_matrix(f, T, N, I, J), dtype=object)
-    res = seprank.rank(mat, method, certify=certify)
+    res = separation_rank(network=net, N=N, partition=partition, position=position,
+                          coordinate=coordinate, route="template-grid", templates=T,
+                          rank_method=method, certify=certify)
     out: dict[str, Any] = {
         "depth": depth, "width": width, "heads": heads, "d_a": net.d_a, "residual": residual,
-        "seq_len": N, "templates": templates, "seed": seed,
-        "partition": {"I": list(I), "J": list(J)}, "matrix_shape": list(mat.shape),
-        "rank": res.to_dict(), "grid_cap": int(min(mat.shape))}
-    if not residual:
-        out["thm3_bound"] = thm3_bound(depth, heads, net.d_a)
-        out["thm4_bound"] = str(thm4_bound(depth, width))
+        "seq_len": N, "templates": templates, "seed": seed, "partition": res.partition,
+        "matrix_shape": list(res.matrix_shape), "rank": res.matrix_rank.to_dict(),
+        "grid_cap": int(min(res.matrix_shape)),
+        "separation": {"value": res.value, "kind": res.kind, "upper_bound": res.upper_bound}}
+    if not residual:  # levine2020's Theorems 3 and 4, asked of the paper wings
+        bounds = network_bounds(depth, width, heads, net.d_a, N, residual)
+        out["thm3_bound"] = bounds["L-Thm3"]["value"]
+        out["thm4_bound"] = str(bounds["L-Thm4"]["value"])
     if certify:
-        out["certificate_verified"] = seprank.verify(mat, res.certificate)
+        out["certificate_verified"] = res.certificates_verified
     return out
 
 
@@ -377,10 +302,6 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
 def _validate_lemma6(p: dict[str, Any]) -> None:
     from seprank.constructions import lemma6 as l6
 
-    for name in ("depth", "heads", "da", "seq_len", "half"):
-        _check_int(name, p[name], 1)
-    _check_int("seed", p["seed"], 0)
-    _check_bool("corrected", p["corrected"])
     l6.check_parameters(N=p["seq_len"], H=p["heads"], d_a=p["da"], L=p["depth"])
 
 
@@ -400,24 +321,17 @@ def lemma6_identity(depth: int, heads: int = 1, da: int = 3, seq_len: int = 2, h
     >>> lemma6_identity(depth=2, corrected=True)["identity_holds"]
     True
     """
-    import numpy as np
 
     from seprank.constructions import lemma6 as l6
     from seprank.models.network import SelfAttentionNetwork
     from seprank.proof.evidence import jsonable
-    from seprank.scalars.sphere import sphere_points
 
     params = {"depth": depth, "heads": heads, "da": da, "seq_len": seq_len, "half": half,
               "seed": seed, "corrected": corrected, "delay_s": delay_s}
     get_computation("lemma6").normalize(params)
     L, H, d_a, N = depth, heads, da, seq_len
     fixes = set(l6.CORRECTIONS) if corrected else set()
-    d = H * (d_a - 1) // 2
-    if d == 1:
-        V = np.empty((half, 1), dtype=object)
-        V[:, 0] = [1 if k % 2 == 0 else -1 for k in range(half)]
-    else:
-        V = sphere_points(half, d, seed=seed)
+    V = l6.lemma6_V(H, d_a, half, seed=seed)
     lam = 3 ** (L - 2)
     out: dict[str, Any] = {
         "depth": L, "heads": H, "d_a": d_a, "d_x": H * d_a, "seq_len": N, "M": 2 * half,
@@ -461,9 +375,8 @@ def lemma6_identity(depth: int, heads: int = 1, da: int = 3, seq_len: int = 2, h
 def _validate_check(p: dict[str, Any]) -> None:
     from seprank.proof import registered_checks
 
-    _check_bool("full", p["full"])
     specs = registered_checks()
-    if not isinstance(p["id"], str) or p["id"] not in specs:
+    if p["id"] not in specs:
         raise ParameterError(f"no proof check with id {p['id']!r}; see `seprank prove --list`")
 
 
@@ -494,17 +407,6 @@ def _expand_check(name: str, value: Any) -> list[Any] | None:
 
 
 # ---------------------------------------------------------------- separation_rank
-
-def _validate_sep(p: dict[str, Any]) -> None:
-    from seprank.separation.structured import FAMILIES
-
-    for name in ("depth", "width", "heads", "seq_len"):
-        _check_int(name, p[name], 1)
-    _check_int("seed", p["seed"], 0)
-    _check_bool("residual", p["residual"])
-    _check_choice("family", p["family"], FAMILIES)
-    _check_choice("route", p["route"], ("auto", "coefficient", "grid"))
-
 
 def _sep_skip(p: dict[str, Any]) -> str | None:
     from seprank.separation.core import feasible
@@ -553,7 +455,7 @@ COMPUTATIONS: dict[str, Computation] = {
                      "residual": False, "seq_len": 2, "templates": 6, "template_bound": 3,
                      "position": 0, "coordinate": 0, "partition": None, "seed": 0,
                      "method": "auto", "certify": False, "delay_s": 0},
-                    _validate_grid, "rank of a random network's grid matricization"),
+                    _no_rules, "rank of a random network's grid matricization"),
         Computation("lemma6", lemma6_identity,
                     {"depth": REQUIRED, "heads": 1, "da": 3, "seq_len": 2, "half": 3,
                      "seed": 0, "corrected": False, "delay_s": 0},
@@ -567,7 +469,7 @@ COMPUTATIONS: dict[str, Computation] = {
                     {"depth": REQUIRED, "width": REQUIRED, "heads": 1, "residual": False,
                      "seq_len": 2, "family": "random", "seed": 0, "route": "auto",
                      "delay_s": 0},
-                    _validate_sep, "separation rank of y_1^1 of a random or structured network",
+                    _no_rules, "separation rank of y_1^1 of a random or structured network",
                     skip=_sep_skip),
         Computation("check", proof_check, {"id": REQUIRED, "full": False, "delay_s": 0},
                     _validate_check, "one proof check by mission-map id (id = \"*\": all)",
@@ -608,7 +510,7 @@ def execute(computation: str, params: dict[str, Any]) -> dict[str, Any]:
     'failed'
     """
     from seprank.proof.evidence import jsonable
-    from seprank.sweep.store import code_version
+    from seprank.sweep.version import code_version
 
     start = time.perf_counter()
     outcome: dict[str, Any] = {"pid": os.getpid(), "code_version": code_version()}

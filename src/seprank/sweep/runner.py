@@ -38,7 +38,8 @@ from typing import Any
 from seprank.errors import ParameterError
 from seprank.sweep.computations import execute
 from seprank.sweep.spec import SweepSpec, Task
-from seprank.sweep.store import ResultStore, code_version, task_key
+from seprank.sweep.store import ResultStore, task_key
+from seprank.sweep.version import code_version
 
 __all__ = ["SweepSummary", "plan", "run_sweep", "local_cluster"]
 

@@ -16,20 +16,21 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import importlib.util
 import json
 import math
 import os
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from seprank.errors import InputError
 from seprank.sweep.spec import Task, canonical_json
+from seprank.sweep.version import code_version
 
+#: ``code_version`` lives in seprank.sweep.version (the computations need it, and the
+#: store needs the spec, which needs the computations); imported here for old callers
 __all__ = ["code_version", "task_key", "StoredRow", "ResultStore"]
 
 _SCHEMA = """
@@ -62,41 +63,6 @@ def _finite(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_finite(v) for v in value]
     return value
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """``<version>+<hash>``: the package version and a hash of its Python sources.
-
-    The hash covers every ``.py`` file of ``seprank`` and of every installed
-    check package (``seprank_proofs`` and the plugins of the ``seprank.checks``
-    entry-point group), so any edit to the code gives a new version.
-
-    Examples
-    --------
-    >>> v = code_version()
-    >>> v.startswith("0.") and len(v.split("+")[1]) == 12
-    True
-    """
-    import seprank
-
-    digest = hashlib.sha256()
-    roots = [Path(seprank.__file__).parent]
-    from seprank.proof.registry import plugin_packages
-
-    for package in plugin_packages().values():  # every installed check package
-        spec = importlib.util.find_spec(package)
-        if spec is not None and spec.submodule_search_locations:
-            roots.extend(Path(p) for p in spec.submodule_search_locations)
-        elif spec is not None and spec.origin:  # a single-module plugin
-            roots.append(Path(spec.origin))
-    for root in roots:
-        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
-        for path in files:
-            rel = path.name if root.is_file() else path.relative_to(root).as_posix()
-            digest.update(f"{root.name}/{rel}\n".encode())
-            digest.update(path.read_bytes())
-    return f"{seprank.__version__}+{digest.hexdigest()[:12]}"
 
 
 def task_key(task: Task, version: str | None = None) -> str:

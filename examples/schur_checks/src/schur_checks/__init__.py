@@ -8,10 +8,16 @@ Checks (module :mod:`schur_checks.hadamard`):
   rank factorizations, with a certified instance where the bound is attained;
 * ``Schur-sum``: the false variant rank(A o B) <= rank(A) + rank(B), refuted
   by a counterexample search.
+
+The package is also a paper wing: ``PAPER`` (the cited paper, key ``schur1911``) is
+registered under the entry-point group ``seprank.papers``, so ``seprank papers`` lists
+it and ``seprank errata schur1911`` writes its erratum sheet.
 """
 
 from seprank.proof import Paper
 
-SCHUR1911 = Paper("schur1911", "I. Schur, Bemerkungen zur Theorie der beschraenkten "
-                  "Bilinearformen mit unendlich vielen Veraenderlichen, J. reine angew. Math. "
-                  "140 (1911)", key="schur1911")
+SCHUR1911 = Paper("schur1911", "Bemerkungen zur Theorie der beschraenkten Bilinearformen mit "
+                  "unendlich vielen Veraenderlichen", key="schur1911", authors=("I. Schur",),
+                  venue="J. reine angew. Math. 140", year=1911)
+#: the wing's paper (what the ``seprank.papers`` entry point reads)
+PAPER = SCHUR1911

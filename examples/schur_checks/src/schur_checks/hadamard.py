@@ -40,7 +40,7 @@ def _draw_pivots(value, ax):
        claim=Claim("theorem", "for all n and all real symmetric positive semidefinite n x n "
                    "A, B, the entrywise product A o B is positive semidefinite",
                    SCHUR1911.cite("product theorem"), main_result=True),
-       figures=[Figure("schur_pivots", "pivots_by_instance", _draw_pivots)])
+       figures=[Figure("schur_pivots", "pivots_by_instance", _draw_pivots)], paper=SCHUR1911)
 def schur_psd(ctx):
     rng = random.Random(SEED)
     cases = [(n, ra, rb) for n in (3, 5, 7) for ra in (1, 2, n) for rb in (1, 3)]
@@ -85,7 +85,7 @@ def schur_psd(ctx):
        source=SCHUR1911.cite("rank of a Hadamard product"),
        claim=Claim("theorem", "for all m x n matrices A, B over a field, rank(A o B) <= "
                    "rank(A) rank(B)", SCHUR1911.cite("rank of a Hadamard product"),
-                   main_result=True))
+                   main_result=True), paper=SCHUR1911)
 def schur_rank(ctx):
     rng = random.Random(SEED + 1)
     with ctx.step("the argument: A = sum_{i<=r} u_i v_i^T, B = sum_{j<=s} p_j q_j^T give "
@@ -129,7 +129,8 @@ def schur_rank(ctx):
        source="a plausible-looking misstatement (no paper)",
        claim=Claim("claim", "for all m x n matrices A, B, rank(A o B) <= rank(A) + rank(B)",
                    "a plausible-looking misstatement (no paper)"),
-       depends=("Schur-rank",))
+       depends=("Schur-rank",),
+       paper=SCHUR1911)  # no paper states it; filed under the paper whose bound it misquotes
 def schur_sum(ctx):
     rng = random.Random(SEED + 2)
     with ctx.step("counterexample search: random integer A, B of ranks (2, 3) on 6 x 6, "

@@ -1,0 +1,226 @@
+"""L-Cor1, L-Cor2: depth efficiency (Cor. 1) and its loss past L = log_3 d_x (Cor. 2).
+
+Source: levine2020_depth_to_width_self_attention.txt, sec. 4.
+Corollary 1 (l.140-144): a random deep network (L^deep, d_x^deep > 3^L^deep) can
+only be realized by a shallower network of depth L^deep/d and width
+"d_x^shallow = w d_x^shallow" (as printed, l.142) if w ~ exp(exp(d)).
+Corollary 2 (l.164-170): for L^deep > log_3 d_x^deep, beta_1 = log_3 d_x / L < 1,
+there is beta_2 = O(log H log d_x log L) such that a network of depth
+beta_1 L + beta_2 and width 3^beta_2 d_x has a higher separation rank (eq. (9)).
+
+Numeric illustrations from the bound functions of seprank.papers.levine2020.bounds,
+exact integer / Fraction arithmetic (logs only as rigorous arb balls, for
+reporting): for Cor. 1 the least integer width factor w for which the
+shallower network's upper bound (Thm 3 / eq. (18)) reaches the deep network's
+lower bound (Thm 1, eq. (7)); for Cor. 2 the least integer beta_2 for which
+the shallow network's certified B.2 rank ((d, 3^(L-2))) exceeds the smaller of
+the deep network's proven upper bounds (Thms 3 and 4).
+
+Why: the corollaries are the paper's conclusions on depth efficiency (sec. 4.1,
+4.2): they are only as strong as Theorems 1 and 2 (L-Thm1, L-Thm2), and these
+checks say which parts of them the theorems carry.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import flint
+from seprank_proofs import LEVINE2020
+
+from seprank.combinatorics import num_head_indices
+from seprank.papers.levine2020.bounds import (
+    thm1_lower_pow3,
+    thm1_regime,
+    thm1_upper_pow3,
+    thm2_regime,
+    thm2_upper_pow3,
+    thm3_bound,
+)
+from seprank.papers.levine2020.lemma_bounds import b2_rank
+from seprank.proof.scaffold import erratum_if_failed, paper_check
+from seprank.scalars.enclosures import arb_le, compare_e_monomials, log3
+
+SRC = LEVINE2020
+
+
+def least_root(target: Fraction, C: int) -> int:
+    """The least integer X >= 1 with X^C >= target (exact; integer Newton iteration)."""
+    t = -(-target.numerator // target.denominator)  # X^C >= target iff X^C >= ceil(target)
+    if t <= 1:
+        return 1
+    x = 1 << (-(-t.bit_length() // C))  # x^C >= t
+    while True:
+        y = ((C - 1) * x + t // x ** (C - 1)) // C
+        if y >= x:
+            break
+        x = y
+    # x = floor(t^(1/C)) now
+    return x if x ** C >= t else x + 1
+
+
+def cor1_min_width_factor(L: int, d: int, d_x: int, H: int) -> dict:
+    """Least integer w >= 1 with (w d_x + H)^C(L/d) >= Theorem 1's lower bound of the deep net."""
+    base, lam = thm1_lower_pow3(L, d_x, H)
+    lower = base ** int(lam)
+    Ls = L // d
+    X = least_root(lower, num_head_indices(Ls))  # least w d_x + H
+    w = max(1, -(-(X - H) // d_x))
+    assert thm1_upper_pow3(Ls, w * d_x, H) >= lower
+    assert w == 1 or thm1_upper_pow3(Ls, (w - 1) * d_x, H) < lower
+    return {"L_deep": L, "d": d, "L_shallow": Ls, "d_x_deep": d_x, "H": H,
+            "deep_in_thm1_regime": thm1_regime(L, d_x),
+            "log3_deep_lower_bound": str(log3(lower)),
+            "min_w": w if w < 10 ** 12 else f"~3^{float(log3(w).mid()):.6g}",
+            "log3_w": str(log3(w)) if w > 1 else "0",
+            "log3_log3_w": str(log3(log3(w))) if w > 3 else None,
+            "_ll": log3(log3(w)) if w > 3 else None}
+
+
+def cor2_min_beta2(L: int, d_x: int, H: int, max_beta: int = 12) -> dict:
+    """Least integer beta_2 >= 1 such that the shallow net (depth log_3 d_x + beta_2, width
+    3^beta_2 d_x) has B.2 rank > the deep net's proven upper bound min(Thm 3, C(C + D, D)),
+    D = d_x(d_x+1)/2 (Theorem 4's eq. (19) is false: L-Thm4; C(C + D, D) is the repaired
+    count of proofs/levine2020/levine_proof_displays.py)."""
+    k = round(math.log(d_x, 3))
+    assert 3 ** k == d_x, "illustration needs d_x a power of 3 so that beta_1 L is an integer"
+    C, D = num_head_indices(L), d_x * (d_x + 1) // 2
+    upper = Fraction(min(thm3_bound(L, H, d_x // H), math.comb(C + D, D)))
+    for beta in range(1, max_beta + 1):
+        Ls, ws = k + beta, 3 ** beta * d_x
+        lower = b2_rank(Ls, ws, H)
+        if lower > upper:
+            return {"L_deep": L, "d_x_deep": d_x, "H": H, "beta_1": f"{k}/{L}",
+                    "deep_in_thm2_regime": thm2_regime(L, d_x), "beta_2": beta,
+                    "L_shallow": Ls, "d_x_shallow": ws, "shallower": Ls < L,
+                    "shallow_on_boundary_3^L_eq_d_x": 3 ** Ls == ws,
+                    "log3_deep_upper": str(log3(upper)), "log3_shallow_b2_rank": str(log3(lower)),
+                    "thm2_printed_upper_below_b2_rank": compare_e_monomials(
+                        thm2_upper_pow3(L, d_x), (Fraction(lower), 0)),
+                    "log_H_log_dx_log_L": f"{math.log(H) * math.log(d_x) * math.log(L):.4g}"}
+    return {"L_deep": L, "d_x_deep": d_x, "H": H, "beta_2": None}
+
+
+@paper_check(LEVINE2020, "L-Cor1", "depth efficiency: a shallower network needs width factor "
+                                   "w ~ exp(exp(d))",
+             where="sec. 4.1 Cor. 1 l.138-144", depends=("L-Thm1",), kind="corollary",
+             main_result=True,
+             statement="Corollary 1: with probability 1 a random deep network (depth L, width "
+                       "d_x > 3^L) may be realized by a network of depth L/d and width "
+                       "d_x^shallow = w d_x^shallow (sic), d, w > 1, only if w ~ exp(exp(d))")
+def l_cor1(ctx):
+    with ctx.step("Corollary 1 as printed defines the shallow width by d_x^shallow = w "
+                  "d_x^shallow with w > 1 (l.142): no positive width satisfies it",
+                  source=SRC.cite("Cor. 1 l.142")) as s:
+        s.record(printed="d_x^{shallow} = w d_x^{shallow}, w > 1",
+                 evident_reading="d_x^{shallow} = w d_x^{deep}")
+        s.fail("the printed width relation is self-referential: d = w d with w > 1 forces "
+               "d = 0; read d_x^shallow = w d_x^deep",
+               counterexample={"w": 2, "d_x_shallow": 1, "w_times_d_x_shallow": 2})
+
+    with ctx.step("Corrected (d_x^shallow = w d_x^deep), as a necessary condition from the "
+                  "bounds: the least integer w for which the depth-L/d network's Theorem 3 "
+                  "upper bound (w d_x + H)^C(L/d) reaches the deep network's Theorem 1 lower "
+                  "bound ((d_x - H)/(2 3^(L-2)))^(3^(L-2)), d_x = 2 3^L + 2, H = 2; for L = 12 "
+                  "and d = 2, 3, 4, 6, log_3 log_3 w lies within 1 of L (1 - 1/d) (rigorous arb "
+                  "balls): w is double exponential in the depth",
+                  source=SRC.cite("Cor. 1 l.140-144; Thm. 1 eq. (7) l.130"), corrected=True) as s:
+        rows = []
+        fixed_d = [(L, 2, 2 * 3 ** L + 2, 2) for L in (4, 6, 8)]
+        vary_d = [(12, d, 2 * 3 ** 12 + 2, 2) for d in (2, 3, 4, 6)]
+        if ctx.full:
+            fixed_d.append((10, 2, 2 * 3 ** 10 + 2, 2))
+        for L, d, d_x, H in fixed_d + vary_d:
+            rows.append(cor1_min_width_factor(L, d, d_x, H))
+            s.require(rows[-1]["deep_in_thm1_regime"], "deep network outside Thm 1's regime",
+                      case=rows[-1])
+        for r in rows[len(fixed_d):]:
+            ll = r["_ll"]
+            target = r["L_deep"] * (1 - Fraction(1, r["d"]))
+            gap = ll - flint.arb(flint.fmpq(target.numerator, target.denominator))
+            r["log3_log3_w_minus_L(1-1/d)"] = str(gap)
+            s.require(ll is not None and arb_le(abs(gap), flint.arb(1)) is True,
+                      "log_3 log_3 w is not within 1 of L (1 - 1/d)", case=str(r))
+        for r in rows:
+            r.pop("_ll")
+        s.record(fixed_d_2=rows[:len(fixed_d)], L_12_varying_d=rows[len(fixed_d):])
+
+    # -- outcome (seprank.proof.claims) --
+    erratum_if_failed(ctx, "Corollary 1 as printed", "l.142 (Corollary 1)",
+                      "d_x^shallow = w d_x^shallow, w > 1", "d_x^shallow = w d_x^deep",
+                      "notation", in_statement=True, verified_by="Corrected (d_x^shallow")
+    ctx.conclude("open", "instances",
+                 "a numeric illustration from Theorem 1's bounds (L-Thm1, open); the "
+                 "corollary is only as strong as Theorem 1", count=len(ctx.find_step(
+                     "Corrected (d_x^shallow").evidence.get("fixed_d_2", [])) or 1,
+                 largest={"d": 2}, binding=True)
+
+
+@paper_check(LEVINE2020, "L-Cor2", "past L = log_3 d_x a shallower, polynomially wider "
+                                   "network has higher separation rank",
+             where="sec. 4.2 Cor. 2 l.162-170", depends=("L-Thm2",), kind="corollary",
+             main_result=True,
+             statement="Corollary 2: past L = log_3 d_x a shallower, polynomially wider network "
+                       "has higher separation rank")
+def l_cor2(ctx):
+    with ctx.step("Illustration: deep networks with L > log_3 d_x (d_x = 9, 27); the least "
+                  "integer beta_2 for which the network of depth log_3 d_x + beta_2 and width "
+                  "3^beta_2 d_x has certified rank ((d, 3^(L_s-2))) (B.2) above the deep "
+                  "network's smaller proven upper bound min(Thm 3, C(C + D, D)) (eq. (19) is "
+                  "false, L-Thm4); beta_2 exists and "
+                  "grows slowly with L", source=SRC.cite("Cor. 2 eq. (9) l.166-168")) as s:
+        rows = []
+        Ls = (3, 4, 5, 6, 8) if not ctx.full else (3, 4, 5, 6, 8, 10, 12)
+        for d_x, H in ((9, 1), (9, 3), (27, 3)):
+            for L in Ls:
+                if 3 ** L <= d_x:
+                    continue
+                rows.append(cor2_min_beta2(L, d_x, H))
+                s.require(rows[-1]["beta_2"] is not None, "no beta_2 <= 12 found",
+                          case=rows[-1])
+        s.record(cases=rows)
+
+    with ctx.step("Observation: with the printed choice L^shallow = beta_1 L + beta_2 = "
+                  "log_3 d_x + beta_2 and d_x^shallow = 3^beta_2 d_x, 3^(L^shallow) = "
+                  "d_x^shallow exactly, the boundary that neither Theorem 1 (L < log_3 d_x) "
+                  "nor Theorem 2 (L > log_3 d_x) covers; the illustration therefore uses "
+                  "B.2's regime-free certified rank; and at these small sizes the 'shallow' "
+                  "network is often not shallower",
+                  source=SRC.cite("Cor. 2 l.166; Thm. 1 l.128; Thm. 2 l.152")) as s:
+        cases = [cor2_min_beta2(L, 9, 1) for L in (3, 4, 6, 8)]
+        on_boundary = [c["shallow_on_boundary_3^L_eq_d_x"] for c in cases]
+        s.record(cases=[{k: c[k] for k in ("L_deep", "beta_2", "L_shallow", "d_x_shallow",
+                                           "shallower", "shallow_on_boundary_3^L_eq_d_x")}
+                        for c in cases])
+        s.require(all(on_boundary), "expected the shallow network on the boundary",
+                  cases=cases)
+
+    # -- outcome (seprank.proof.claims) --
+    obs = "Observation: with the printed choice"
+    boundary = [c for c in ctx.find_step(obs).evidence.get("cases", [])
+                if c.get("shallow_on_boundary_3^L_eq_d_x")]
+    if boundary and not ctx.failed(obs):
+        ctx.erratum("l.166-170 (Corollary 2 and 'follows from theorems 1 and 2')",
+                    "L^shallow = beta_1 L^deep + beta_2, d_x^shallow = 3^beta_2 d_x^deep, the "
+                    "corollary following from Theorems 1 and 2",
+                    "this choice gives 3^(L^shallow) = d_x^shallow exactly, the boundary that "
+                    "neither Theorem 1 (L < log_3 d_x) nor Theorem 2 (L > log_3 d_x) covers; "
+                    "the argument needs a bound at L = log_3 d_x (e.g. B.2's regime-free "
+                    "certified rank, as the illustration uses) or a depth inside a regime",
+                    "proof-error", step=obs, survives=False, instance=boundary[0],
+                    message="the shallow network of the corollary lies on the boundary "
+                            "3^L = d_x, where neither theorem applies, so the corollary does "
+                            "not follow from them as stated; at small sizes the 'shallow' "
+                            "network is often not shallower")
+    n = len(ctx.find_step(0).evidence.get("cases", []))
+    ctx.conclude("open", "instances",
+                 f"a numeric illustration on {n} sizes from B.2's certified rank against the "
+                 "deep network's proven bound min(Thm 3, C(C + D, D)). Theorem 2's upper bound "
+                 "is false (L-Thm2); with the corrected log_3 sep_deep <= D log_3(C + 1) <= D L, "
+                 "D = d_x(d_x+1)/2, B.2's shallow rank (log of order 3^beta_2 d_x) needs "
+                 "3^beta_2 of order d_x L, i.e. beta_2 = log_3(d_x L) + O(1), within the "
+                 "printed O(log H log d_x log L) for H, d_x, L >= 3 (a sketch, not a step); but "
+                 "the printed choice puts the shallow network on the boundary 3^L = d_x where "
+                 "neither theorem applies (proof-error), so the conclusion is not derived",
+                 count=n or 1, largest={"d_x": 27}, binding=True)

@@ -1,0 +1,555 @@
+"""L-Thm1 and L-Thm2: the two-regime bounds of levine2020 sec 4 and B.2's multiset bound.
+
+Source: levine2020_depth_to_width_self_attention.txt, sec. 4 (Theorem 1
+l.126-132, Theorem 2 l.150-156), A.2-A.3 (the upper bounds' proofs) and B.2
+(l.666-718, the lower bounds). Why: these are the paper's main results, the
+depth-to-width regimes that Corollaries 1 and 2 draw on.
+
+Theorem 1 (l.126-132), regime ``3^L < d_x``:
+``3^{L-2} (log_3(d_x - H) + a) <= log_3 sep <= (3^L - 1)/2 log_3(d_x + H)``,
+``a = -L + 2 - log_3 2``, with the remark that ``log_3(d_x - H) + a > 0``.
+
+Theorem 2 (l.150-156), regime ``3^L > d_x``:
+``d_x L/2 + b_1 + b_2 <= log_3 sep <= 2 d_x L + c_1 + c_2``.
+
+The upper bounds come from Theorems 3 and 4 (eq. (18) l.422, eq. (20)
+l.469-476); the lower bounds from B.2 (l.666-718): a construction of rank
+``((d, lambda))`` with ``d = (d_x - H)/2``, ``lambda = 3^{L-2}``, together with
+``((n, k)) >= max{((n-1)/k + 1)^k, (k/(n-1) + 1)^{n-1}}`` (l.684), whose log
+is said to bound the theorems' lower bounds in each regime (l.690).
+
+Everything is decided exactly: each ``3^{log-expression}`` is rewritten as a
+rational number, a rational power, or a rational times a power of e (compared
+with the certified enclosure of e). ``H`` runs over the divisors of ``d_x``
+(``d_a = d_x / H``, sec 2.1 l.63). arb balls are only used for the reported gaps.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from seprank_proofs import LEVINE2020
+from seprank_proofs.levine2020.levine_counterexample import thm2_counterexample
+from seprank_proofs.levine2020.levine_residual_displays import lower_bound_displays
+
+from seprank.combinatorics import multiset, num_head_indices
+from seprank.errors import ParameterError
+from seprank.papers.levine2020.bounds import (
+    heads_dim,
+    thm1_lower_is_positive,
+    thm1_lower_log3,
+    thm1_lower_pow3,
+    thm1_upper_log3,
+    thm1_upper_pow3,
+    thm2_lower_log3,
+    thm2_lower_pow3_squared,
+    thm2_upper_chain,
+    thm2_upper_log3,
+    thm2_upper_pow3,
+    thm3_bound,
+    thm4_bound,
+)
+from seprank.papers.levine2020.lemma_bounds import b2_dims, b2_multiset_lower, b2_rank
+from seprank.proof.scaffold import erratum_if_failed, paper_check
+from seprank.scalars.enclosures import arb_le, compare_e_monomials, e_bounds, log3
+
+PAPER = LEVINE2020
+
+
+def _divisors(n: int) -> list[int]:
+    return [h for h in range(1, n + 1) if n % h == 0]
+
+
+def _regime1(full: bool) -> list[tuple[int, int, int]]:
+    """(L, d_x, H) with 3^L < d_x <= 3^L + span and H | d_x, ordered by L, d_x, H."""
+    L_max, span = (6, 300) if full else (5, 40)
+    return [(L, d_x, H) for L in range(1, L_max + 1)
+            for d_x in range(3**L + 1, 3**L + span + 1) for H in _divisors(d_x)]
+
+
+def _regime2(full: bool) -> list[tuple[int, int, int]]:
+    """(L, d_x, H) with d_x < 3^L and H | d_x, ordered by L, d_x, H.
+
+    Wide d_x for moderate L, and small d_x up to large L (where the odd
+    d_x - H cases of the coverage step show up: the first is L = 10).
+    """
+    bands = [(10, 60), (36, 16)] if full else [(8, 30), (16, 8)]
+    out, L_lo = [], 1
+    for L_hi, d_max in bands:
+        out += [(L, d_x, H) for L in range(L_lo, L_hi + 1)
+                for d_x in range(1, min(3**L - 1, d_max) + 1) for H in _divisors(d_x)]
+        L_lo = L_hi + 1
+    return out
+
+
+def _le_power(a: int, base: int, exp: int) -> bool | None:
+    """Exactly decide ``a <= base**exp`` (a >= 1, base >= 2) without forming huge powers.
+
+    ``a < 2^{bit_length(a)}`` and ``base^exp >= 2^{exp * (bit_length(base) - 1)}`` settle
+    most cases; small powers are formed exactly; otherwise rigorous logs decide (None
+    if they cannot).
+    """
+    if a.bit_length() <= exp * (base.bit_length() - 1):
+        return True
+    if exp * base.bit_length() <= 200_000:
+        return a <= base**exp
+    return arb_le(log3(a), exp * log3(base))
+
+
+def _b2_defined(L: int, d_x: int, H: int) -> bool:
+    try:
+        b2_dims(L, d_x, H)
+    except ParameterError:
+        return False
+    return True
+
+
+def _b2_reached(L: int, d_x: int, H: int) -> bool:
+    """B.2's construction applies: its dimensions are defined AND Lemma 6's weights exist,
+    which needs d_a = d_x / H odd and >= 3 (l.726, l.740); for even d_a Lemma 6 is undefined."""
+    d_a = d_x // H
+    return _b2_defined(L, d_x, H) and d_a % 2 == 1 and d_a >= 3
+
+
+def _pow_le(base_a: Fraction, exp_a: Fraction, value_b: Fraction | int) -> bool:
+    """Exactly decide ``base_a ** exp_a <= value_b`` for positive rationals, rational exp_a."""
+    q = exp_a.denominator
+    return base_a ** exp_a.numerator <= Fraction(value_b) ** q
+
+
+def _all_H_equal_d_x(points) -> bool:
+    """Whether every point (L, d_x, H) has H = d_x (d_a = 1)."""
+    return all(p[2] == p[1] for p in points)
+
+
+def _record_failing_points(s, points, fails) -> None:
+    """The evidence of a step that tests a printed statement at every point of a regime."""
+    s.record(cases=len(points), failing_cases=len(fails),
+             failing_H_equals_d_x=_all_H_equal_d_x(fails),
+             search_order="by L, then d_x, then H")
+
+
+def _b2_covered(s, proper):
+    """The points where B.2's construction applies; records how many even d_a excludes."""
+    covered = [p for p in proper if _b2_reached(*p)]
+    s.record(excluded_even_d_a=sum(1 for p in proper
+                                   if _b2_defined(*p) and not _b2_reached(*p)))
+    return covered
+
+
+def _require_decided(s, bad, undecided, message) -> None:
+    """Fail on the first bad case; without one, undecided cases leave the step open."""
+    s.require(not bad, message, counterexample=bad[:1])
+    if undecided and not bad:
+        s.inconclusive("e enclosure too coarse", undecided=undecided[:3])
+
+
+def _min_gap(rows):
+    """The row with the smallest arb gap (by midpoint), as evidence."""
+    gap, where = min(rows, key=lambda row: row[0].mid())
+    return str(gap), where
+
+
+def _step_thm1_upper_is_thm3(ctx, points):
+    """Step 1: Theorem 1's upper bound is log_3 of Theorem 3's bound (eq. (18))."""
+    with ctx.step("Theorem 1's upper bound is log_3 of Theorem 3's bound: with d_a = d_x/H, "
+                  "(H (d_a + 1))^{C(L)} = (d_x + H)^{C(L)}",
+                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388")) as s:
+        bad = [p for p in points
+               if thm3_bound(p[0], p[2], heads_dim(p[1], p[2])) != thm1_upper_pow3(*p)]
+        s.record(cases=len(points))
+        s.require(not bad, "eq. (18) identity fails", counterexample=bad[:1])
+
+
+def _step_thm1_remark_printed(ctx, points):
+    """Step 2: the remark of l.132 as printed, at every H dividing d_x."""
+    with ctx.step("the remark after Theorem 1 as printed: log_3(d_x - H) + a > 0 at every "
+                  "point of the regime L < log_3 d_x (every H dividing d_x)",
+                  source=PAPER.cite("l.132")) as s:
+        fails = [p for p in points if not thm1_lower_is_positive(*p)]
+        _record_failing_points(s, points, fails)
+        if fails:
+            L, d_x, H = fails[0]
+            where = ("exactly when H = d_x (d_a = 1), where log_3(d_x - H) = log_3 0 is "
+                     "undefined, and so is the lower bound of eq. (7)"
+                     if _all_H_equal_d_x(fails) else "at the points recorded")
+            s.fail(f"the remark fails at {len(fails)} of {len(points)} points, {where}",
+                   smallest_counterexample={"L": L, "d_x": d_x, "H": H, "d_x_minus_H": d_x - H})
+
+
+def _step_thm1_remark_corrected(ctx, proper):
+    """Step 3: the remark for proper divisors H < d_x."""
+    with ctx.step("corrected remark: for H < d_x (H a proper divisor of d_x) "
+                  "log_3(d_x - H) + a > 0, i.e. 9 (d_x - H) > 2 * 3^L, throughout the regime",
+                  source=PAPER.cite("l.132"), corrected=True) as s:
+        bad = [p for p in proper if not thm1_lower_is_positive(*p)]
+        margin = min((Fraction(9 * (d_x - H), 2 * 3**L), (L, d_x, H)) for L, d_x, H in proper)
+        s.record(cases=len(proper), smallest_ratio_9_dxH_over_2_3L=margin[0],
+                 attained_at=margin[1])
+        s.require(not bad, "positivity fails for a proper divisor", counterexample=bad[:1])
+
+
+def _step_thm1_lower_below_upper(ctx, proper):
+    """Step 4: the two sides of eq. (7) are ordered."""
+    with ctx.step("lower <= upper in eq. (7) for every H < d_x: (d/lambda)^lambda <= "
+                  "(d_x + H)^{C(L)} with d = (d_x - H)/2, lambda = 3^{L-2} (exact)",
+                  source=PAPER.cite("eq. (7) l.130")) as s:
+        bad, rows = [], []
+        for L, d_x, H in proper:
+            base, lam = thm1_lower_pow3(L, d_x, H)
+            if not _pow_le(base, lam, thm1_upper_pow3(L, d_x, H)):
+                bad.append((L, d_x, H))
+            if d_x <= 3**L + 40:
+                rows.append((thm1_upper_log3(L, d_x, H) - thm1_lower_log3(L, d_x, H),
+                             (L, d_x, H)))
+        gap, where = _min_gap(rows)
+        s.record(cases=len(proper), smallest_log3_gap_upper_minus_lower=gap,
+                 smallest_gap_at=where)
+        s.require(not bad, "the lower bound exceeds the upper bound", counterexample=bad[:1])
+
+
+def _step_b2_multiset_bound(ctx):
+    """Step 5: B.2's bound on multiset coefficients (l.684)."""
+    with ctx.step("B.2's multiset bound as printed: ((n, k)) >= max{((n-1)/k + 1)^k, "
+                  "(k/(n-1) + 1)^{n-1}} for n >= 2, k >= 1, and the binomial bound "
+                  "C(n, k) >= (n/k)^k it rests on", source=PAPER.cite("l.684")) as s:
+        n_max = 80 if ctx.full else 40
+        bad = [(n, k) for n in range(2, n_max + 1) for k in range(1, n_max + 1)
+               if multiset(n, k) < b2_multiset_lower(n, k)]
+        bad_binom = [(n, k) for n in range(1, 2 * n_max) for k in range(1, n + 1)
+                     if comb(n, k) * k**k < n**k]
+        tight = [(n, k) for n in range(2, n_max + 1) for k in range(1, n_max + 1)
+                 if multiset(n, k) == b2_multiset_lower(n, k)]
+        s.record(n_range=[2, n_max], k_range=[1, n_max], equality_cases=tight[:12],
+                 equality_count=len(tight))
+        s.require(not bad, "B.2's multiset bound fails", counterexample=bad[:1])
+        s.require(not bad_binom, "C(n, k) >= (n/k)^k fails", counterexample=bad_binom[:1])
+
+
+def _step_thm1_b2_reaches_lower(ctx, proper):
+    """Step 6: B.2's construction reaches Theorem 1's lower bound where defined."""
+    with ctx.step("B.2 reaches Theorem 1's lower bound where its construction is defined "
+                  "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
+                  "Lemma 6 requires): ((d-1)/lambda + 1)^lambda and "
+                  "((d, lambda)) are both >= 3^{lower} = (d/lambda)^lambda",
+                  source=PAPER.cite("l.682-690, l.726, l.740")) as s:
+        covered = _b2_covered(s, proper)
+        bad, ratios, first_larger = [], [], 0
+        for L, d_x, H in covered:
+            d, lam = b2_dims(L, d_x, H)
+            target = Fraction(d, lam) ** lam
+            member1 = Fraction(d - 1 + lam, lam) ** lam
+            rank = b2_rank(L, d_x, H)
+            if d >= 2 and member1 >= Fraction(lam + d - 1, d - 1) ** (d - 1):
+                first_larger += 1
+            if member1 < target or rank < target:
+                bad.append({"L": L, "d_x": d_x, "H": H})
+            ratios.append((rank / target, (L, d_x, H)))
+        smallest = min(ratios)
+        s.record(cases=len(covered), smallest_ratio_rank_over_bound=smallest[0],
+                 smallest_ratio_at=smallest[1],
+                 first_member_is_the_larger=f"{first_larger} of {len(covered)}")
+        s.require(not bad, "B.2 does not reach Theorem 1's lower bound", counterexample=bad[:1])
+
+
+def _step_thm1_points_not_reached(ctx, points, proper):
+    """Step 7: the points that B.2's argument does not reach (inconclusive)."""
+    with ctx.step("points of Theorem 1's regime (H < d_x) that B.2's argument does not reach: "
+                  "L = 1 (the Hadamard power 3^{L-2} = 1/3 is not an integer), odd d_x - H "
+                  "(d not an integer; using floor(d) instead is tried) and even d_a (Lemma 6's "
+                  "weights are undefined); the printed lower bound "
+                  "cannot be decided there from the bound formulas",
+                  source=PAPER.cite("l.666-668, l.680-690, l.726")) as s:
+        repaired, uncovered = 0, []
+        for L, d_x, H in proper:
+            if _b2_reached(L, d_x, H):
+                continue
+            base, lam = thm1_lower_pow3(L, d_x, H)
+            if _pow_le(base, lam, 1):
+                repaired += 1  # vacuous: sep >= 1 for a function that is not identically 0
+                continue
+            d_floor = (d_x - H) // 2
+            if (L >= 2 and d_floor >= 1 and (d_x // H) % 2 == 1
+                    and _pow_le(base, lam, multiset(d_floor, 3 ** (L - 2)))):
+                repaired += 1
+                continue
+            uncovered.append((L, d_x, H))
+        by_L = {L: sum(1 for p in uncovered if p[0] == L) for L in sorted({p[0] for p in points})}
+        s.record(points_not_reached=len(uncovered), reached_by_floor_repair=repaired,
+                 not_reached_by_L=by_L,
+                 smallest_not_reached_L1=next((p for p in uncovered if p[0] == 1), None),
+                 smallest_not_reached_L2=next((p for p in uncovered if p[0] == 2), None),
+                 L2_example_note="at L = 2, d_x - H odd: floor(d) = d - 1/2 < d = 3^{lower}")
+        if uncovered:
+            Ls = sorted({p[0] for p in uncovered})
+            odd = all(p[0] == 1 or (p[1] - p[2]) % 2 for p in uncovered)
+            even = sum(1 for p in uncovered if p[0] >= 2 and (p[1] // p[2]) % 2 == 0)
+            s.record(not_reached_with_even_d_a=even)
+            s.inconclusive(f"B.2 does not establish Theorem 1's lower bound at {len(uncovered)} "
+                           f"points (depths L in {Ls}"
+                           + ("; for L >= 2 all have d_x - H odd" if odd else "")
+                           + f"; {even} with L >= 2 and d_a even, where Lemma 6 is undefined"
+                           + "); deciding them needs a rank computation, not a bound formula")
+
+
+def _step_thm1_consistency(ctx, proper):
+    """Step 8: B.2's rank never exceeds Theorems 3 and 4's bounds."""
+    with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
+                  "bound (d_x + H)^{C(L)} nor Theorem 4's bound, at every point where it is "
+                  "defined", source=PAPER.cite("l.388, l.432, l.682")) as s:
+        covered = [p for p in proper if _b2_defined(*p)]
+        bad, thm3_smaller = [], 0
+        for L, d_x, H in covered:
+            rank, t3, t4 = b2_rank(L, d_x, H), thm1_upper_pow3(L, d_x, H), thm4_bound(L, d_x)
+            thm3_smaller += t3 < t4
+            if rank > t3 or rank > t4:
+                bad.append({"L": L, "d_x": d_x, "H": H})
+        s.record(cases=len(covered),
+                 theorem3_bound_is_smaller=f"{thm3_smaller} of {len(covered)}")
+        s.require(not bad, "a lower bound exceeds an upper bound", counterexample=bad[:1])
+
+
+@paper_check(LEVINE2020, "L-Thm1", "Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
+             where="sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690",
+             claim_where="sec 4.1 l.126-132",
+             depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
+             kind="theorem", main_result=True,
+             statement="Theorem 1: if L < log_3 d_x, then for all weights but a null set "
+                       "3^(L-2) (log_3(d_x - H) + a) <= log_3 sep(y_p^i) <= ((3^L - 1)/2) "
+                       "log_3(d_x + H), a = -L + 2 - log_3 2 (eq. (7)), and log_3(d_x - H) + a "
+                       "> 0 in this regime")
+def l_thm1(ctx):
+    points = _regime1(ctx.full)
+    proper = [p for p in points if p[2] < p[1]]
+
+    _step_thm1_upper_is_thm3(ctx, points)
+    _step_thm1_remark_printed(ctx, points)
+    _step_thm1_remark_corrected(ctx, proper)
+    _step_thm1_lower_below_upper(ctx, proper)
+    _step_b2_multiset_bound(ctx)
+    _step_thm1_b2_reaches_lower(ctx, proper)
+    _step_thm1_points_not_reached(ctx, points, proper)
+    _step_thm1_consistency(ctx, proper)
+
+    # -- outcome (seprank.proof.claims) --
+    erratum_if_failed(ctx, "the remark after Theorem 1 as printed",
+                      "l.130-132 (eq. (7) and the remark)", "every H dividing d_x",
+                      "H < d_x (d_a >= 2): at H = d_x the lower bound contains log_3 0",
+                      "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
+                      verified_by="corrected remark", evidence_key="smallest_counterexample")
+    n = ctx.find_step(0).evidence.get("cases", 0)
+    ctx.conclude("open", "instances",
+                 "the upper bound is Theorem 3's (L-Thm3, open: sampled); the lower bound is "
+                 "reached by B.2 (Lemma 6 + Omega) where the construction is defined, but not "
+                 f"at the points of the inconclusive step; checked on {n} parameter points",
+                 count=n or 1, largest={"L": max(p[0] for p in points),
+                                        "d_x": max(p[1] for p in points)}, binding=True)
+
+
+def _step_thm2_eq20_chain(ctx, pairs, bounds):
+    """Step 1: each link of eq. (20), decided exactly with e's enclosure."""
+    with ctx.step("eq. (20): each line of the chain from Theorem 4's bound to 2 d_x L + c_1 + "
+                  "c_2 is <= the next (the last regrouping is an equality, and it equals "
+                  "3^{upper bound of eq. (8)}); decided exactly with e's enclosure",
+                  source=PAPER.cite("eq. (20) l.469-476, eq. (8) l.154-156")) as s:
+        bad, undecided = [], []
+        for L, d_x in pairs:
+            chain = thm2_upper_chain(L, d_x)
+            for a, b in zip(chain, chain[1:], strict=False):
+                verdict = compare_e_monomials(a["value"], b["value"], bounds)
+                if verdict is False:
+                    bad.append({"L": L, "d_x": d_x, "link": f"{a['line']} -> {b['line']}"})
+                elif verdict is None:
+                    undecided.append({"L": L, "d_x": d_x, "link": b["line"]})
+            if chain[-1]["value"] != chain[-2]["value"] or \
+                    chain[-1]["value"] != thm2_upper_pow3(L, d_x):
+                bad.append({"L": L, "d_x": d_x, "link": "regrouping / c_1, c_2"})
+        outside = [(L, d_x) for L in range(1, 5) for d_x in range(3**L, 3**L + 20)]
+        needs_caveat = sum(
+            1 for L, d_x in outside
+            if compare_e_monomials(thm2_upper_chain(L, d_x)[2]["value"],
+                                   thm2_upper_chain(L, d_x)[3]["value"], bounds) is False)
+        s.record(cases=len(pairs), links_per_case=5,
+                 only_for_3L_gt_dx_link_fails_outside_regime=f"{needs_caveat} of {len(outside)}"
+                 " pairs with 3^L <= d_x tried (the paper's caveat is needed)")
+        _require_decided(s, bad, undecided, "a link of eq. (20) fails")
+
+
+def _step_thm2_lower_printed(ctx, points):
+    """Step 2: the lower bound of eq. (8) as printed, at every H dividing d_x."""
+    with ctx.step("Theorem 2's lower bound as printed is a real number at every point of the "
+                  "regime (every H dividing d_x): b_2 contains log_3((d_x - H)/2)",
+                  source=PAPER.cite("eq. (8) l.154, b_2 l.156")) as s:
+        fails = []
+        for L, d_x, H in points:
+            try:
+                thm2_lower_log3(L, d_x, H)
+            except ParameterError:
+                fails.append((L, d_x, H))
+        _record_failing_points(s, points, fails)
+        if fails:
+            L, d_x, H = fails[0]
+            wide = next((p for p in fails if p[1] >= 2), None)
+            where = ("exactly the points with H = d_x (d_a = 1): b_2 = -d_x (1 + log_3(0)/2) is "
+                     "undefined (+infinity as a limit), so eq. (8) asserts nothing meaningful"
+                     if _all_H_equal_d_x(fails) else "see the recorded points")
+            s.fail(f"the lower bound is undefined at {len(fails)} of {len(points)} points, "
+                   f"{where}",
+                   smallest_counterexample={"L": L, "d_x": d_x, "H": H},
+                   smallest_with_d_x_ge_2=wide)
+
+
+def _step_thm2_lower_below_upper(ctx, proper, bounds):
+    """Step 3: lower <= upper in eq. (8) for H < d_x."""
+    with ctx.step("corrected domain H < d_x: lower <= upper in eq. (8), i.e. "
+                  "3^{2 lower} <= (3^{upper})^2, decided exactly",
+                  source=PAPER.cite("eq. (8) l.154-156"), corrected=True) as s:
+        bad, undecided, rows = [], [], []
+        for L, d_x, H in proper:
+            q, m = thm2_upper_pow3(L, d_x)
+            verdict = compare_e_monomials((thm2_lower_pow3_squared(L, d_x, H), 0),
+                                          (q * q, 2 * m), bounds)
+            if verdict is False:
+                bad.append((L, d_x, H))
+            elif verdict is None:
+                undecided.append((L, d_x, H))
+            rows.append((thm2_upper_log3(L, d_x) - thm2_lower_log3(L, d_x, H), (L, d_x, H)))
+        gap, where = _min_gap(rows)
+        s.record(cases=len(proper), smallest_log3_gap_upper_minus_lower=gap,
+                 smallest_gap_at=where)
+        _require_decided(s, bad, undecided, "the lower bound exceeds the upper bound")
+
+
+def _step_thm2_b2_reaches_lower(ctx, proper):
+    """Step 4: B.2's construction reaches Theorem 2's lower bound where defined."""
+    with ctx.step("B.2 reaches Theorem 2's lower bound where its construction is defined "
+                  "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
+                  "Lemma 6 requires): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
+                  "and ((d, lambda)) are both >= 3^{lower}; compared after squaring",
+                  source=PAPER.cite("l.684-690, l.726, l.740")) as s:
+        covered = _b2_covered(s, proper)
+        bad, rows, second_larger = [], [], 0
+        for L, d_x, H in covered:
+            d, lam = b2_dims(L, d_x, H)
+            target_sq = thm2_lower_pow3_squared(L, d_x, H)
+            rank = b2_rank(L, d_x, H)
+            if d >= 2:
+                member2 = Fraction(lam + d - 1, d - 1) ** (d - 1)
+                member1_log3 = lam * log3(Fraction(d - 1 + lam, lam))
+                second_larger += arb_le(member1_log3, log3(member2)) is True
+                if member2 * member2 < target_sq or rank < member2:
+                    bad.append({"L": L, "d_x": d_x, "H": H, "which": "second member"})
+            if rank * rank < target_sq:
+                bad.append({"L": L, "d_x": d_x, "H": H, "which": "rank"})
+            rows.append((log3(rank) - thm2_lower_log3(L, d_x, H), (L, d_x, H)))
+        gap, where = _min_gap(rows)
+        s.record(cases=len(covered), smallest_log3_gap_rank_minus_lower=gap,
+                 smallest_gap_at=where,
+                 second_member_is_the_larger=f"{second_larger} of "
+                                             f"{sum(1 for p in covered if b2_dims(*p)[0] >= 2)}")
+        s.require(not bad, "B.2 does not reach Theorem 2's lower bound", counterexample=bad[:1])
+
+
+def _step_thm2_points_not_reached(ctx, proper):
+    """Step 5: the points B.2 does not reach: vacuous, floor repair, or inconclusive."""
+    with ctx.step("points of Theorem 2's regime (H < d_x) that B.2's construction does not "
+                  "reach (L = 1, d_x - H odd, or d_a even where Lemma 6 is undefined) are "
+                  "still covered: either 3^{lower} <= 1 "
+                  "(vacuous, since sep >= 1 for a function that is not identically 0) or the "
+                  "construction with floor((d_x - H)/2) already has rank >= 3^{lower}",
+                  source=PAPER.cite("l.666-668, l.680-690, l.726")) as s:
+        vacuous, repaired, uncovered = 0, 0, []
+        for L, d_x, H in proper:
+            if _b2_reached(L, d_x, H):
+                continue
+            target_sq = thm2_lower_pow3_squared(L, d_x, H)
+            if target_sq <= 1:
+                vacuous += 1
+                continue
+            d_floor = (d_x - H) // 2
+            if (L >= 2 and d_floor >= 1 and (d_x // H) % 2 == 1
+                    and multiset(d_floor, 3 ** (L - 2)) ** 2 >= target_sq):
+                repaired += 1
+                continue
+            uncovered.append((L, d_x, H))
+        first_L = {}
+        for L, d_x, H in uncovered:
+            first_L.setdefault(f"d_x={d_x},H={H}", L)
+        s.record(vacuous=vacuous, reached_by_floor_repair=repaired,
+                 not_reached=uncovered[:10], not_reached_count=len(uncovered),
+                 smallest_L_not_reached_by_d_x_H=first_L)
+        all_odd = all((d_x - H) % 2 == 1 and L >= 2 for L, d_x, H in uncovered)
+        s.record(all_not_reached_have_odd_d_x_minus_H_and_L_ge_2=all_odd)
+        if uncovered:
+            why = ("with d = (d_x - H)/2 a half-integer, 3^{lower} grows like 3^{L (d - 1)} "
+                   "while the rank with floor(d) grows only like 3^{L (floor(d) - 1)}; "
+                   if all_odd else "")
+            even = sum(1 for p in uncovered if p[0] >= 2 and (p[1] // p[2]) % 2 == 0)
+            s.record(not_reached_with_even_d_a=even)
+            s.inconclusive(
+                f"B.2 does not establish Theorem 2's lower bound at {len(uncovered)} points "
+                f"({even} with L >= 2 and d_a even, where Lemma 6 is undefined): "
+                f"{why}deciding them needs a rank computation, not a bound formula")
+
+
+def _step_thm2_consistency(ctx, proper):
+    """Step 6: B.2's rank never exceeds Theorems 3 and 4's bounds in this regime."""
+    with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
+                  "bound (d_x + H)^{C(L)} nor Theorem 4's bound in this regime",
+                  source=PAPER.cite("l.388, l.432, l.682")) as s:
+        covered = [p for p in proper if _b2_defined(*p)]
+        bad, undecided = [], []
+        for L, d_x, H in covered:
+            rank = b2_rank(L, d_x, H)
+            below_thm3 = _le_power(rank, d_x + H, num_head_indices(L))
+            if below_thm3 is None:
+                undecided.append((L, d_x, H))
+            if below_thm3 is False or rank > thm4_bound(L, d_x):
+                bad.append({"L": L, "d_x": d_x, "H": H})
+        s.record(cases=len(covered), L_range=[min(p[0] for p in covered),
+                                              max(p[0] for p in covered)])
+        s.require(not bad, "a lower bound exceeds an upper bound", counterexample=bad[:1])
+        if undecided and not bad:
+            s.inconclusive("could not compare with Theorem 3's bound", undecided=undecided[:3])
+
+
+@paper_check(LEVINE2020, "L-Thm2", "Theorem 2 bounds (3^L > d_x): eq. (20) chain, B.2 lower bound",
+             where="sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690",
+             claim_where="sec 4.2 l.150-156",
+             depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7",
+                      "L-Lemma8"),
+             kind="theorem", main_result=True,
+             statement="Theorem 2: if L > log_3 d_x, then for all weights but a null set "
+                       "d_x L/2 + b_1 + b_2 <= log_3 sep(y_p^i) <= 2 d_x L + c_1 + c_2 with "
+                       "b_1 = -L (H/2 + 1), b_2 = -d_x (1 + log_3((d_x - H)/2)/2), c_1 = L, "
+                       "c_2 = -2 d_x log_3(d_x/(2 sqrt(2e))) + log_3 d_x (eq. (8))")
+def l_thm2(ctx):
+    lower_bound_displays(ctx)
+    points = _regime2(ctx.full)
+    proper = [p for p in points if p[2] < p[1]]
+    pairs = sorted({(L, d_x) for L, d_x, _ in points})
+    bounds = e_bounds(14)
+
+    _step_thm2_eq20_chain(ctx, pairs, bounds)
+    _step_thm2_lower_printed(ctx, points)
+    _step_thm2_lower_below_upper(ctx, proper, bounds)
+    _step_thm2_b2_reaches_lower(ctx, proper)
+    _step_thm2_points_not_reached(ctx, proper)
+    _step_thm2_consistency(ctx, proper)
+
+    # -- outcome (seprank.proof.claims) --
+    erratum_if_failed(ctx, "Theorem 2's lower bound as printed", "l.154-156 (eq. (8), b_2)",
+                      "every H dividing d_x", "H < d_x (d_a >= 2): at H = d_x b_2 contains log_3 0",
+                      "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
+                      verified_by="corrected domain H < d_x",
+                      evidence_key="smallest_counterexample")
+    thm2_counterexample(ctx)
+    ctx.conclude("false", "proof",
+                 "the upper bound of eq. (8) is false: one-hot 1-dimensional heads give sep = "
+                 "prod(e + 1) (Jacobian certificate) > 3^(2 d_x L + c_1 + c_2) at d_x = H = 8, "
+                 "L = 9 (and d_x = 4, L = 32; with H < d_x: d_x = 18, H = 9, L = 24), compared "
+                 "exactly with e's rational enclosure; corrected: log sep = O(L d_x^2) (sep <= "
+                 "C(C + D, D)). The lower bound needs H < d_x and is reached by B.2 where Lemma 6 "
+                 "is defined, not at the points of the inconclusive step",
+                 basis="certificate")

@@ -1,0 +1,306 @@
+"""The separation-rank family: ``seprank sep-rank``, ``seprank grid-rank`` and
+``seprank lemma6``, and the shape options they share.
+
+One vocabulary for the network's shape: the long options spell the names out
+(``--depth``, ``--width``, ``--heads``, ``--head-dim``, ``--seq-len``), the short ones
+are the papers' symbols (``-L``, ``-d_x``, ``-H``, ``-d_a``, ``-N``); ``--da`` and
+``--dx`` are old spellings that still work, with a note on stderr. ``sep-rank`` is
+:func:`seprank.separation.plan_separation` then :func:`seprank.separation.execute`
+(levine2020 eq. (3) networks); ``grid-rank`` the grid matricization of levine2020
+Claim 1 (:func:`seprank.sweep.computations.grid_rank`); ``lemma6`` levine2020 Lemma 6's
+identity (:func:`seprank.sweep.computations.lemma6_identity`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from seprank.cli.common import STDOUT, emit_json, json_option, spinner, subparser
+
+__all__ = ["add_parsers"]
+
+
+def _renamed(args: argparse.Namespace, new: str, old: str, old_flag: str, new_flag: str) -> None:
+    """An option's old spelling (``--da``, ``--dx``) still works, with a note on stderr;
+    refused when given together with the new one."""
+    from seprank.errors import ParameterError
+
+    value = getattr(args, old, None)
+    if value is None:
+        return
+    if getattr(args, new) is not None:
+        raise ParameterError(f"give {new_flag} or {old_flag} (its old name), not both")
+    print(f"seprank: note: {old_flag} is deprecated; use {new_flag}", file=sys.stderr)
+    setattr(args, new, value)
+
+
+def _shape_args(args: argparse.Namespace) -> argparse.Namespace:
+    """The shape options after their old spellings are folded in."""
+    _renamed(args, "head_dim", "da", "--da", "--head-dim")
+    if hasattr(args, "dx"):
+        _renamed(args, "width", "dx", "--dx", "--width")
+    return args
+
+
+def _seq_len(text: str) -> int | float:
+    """``-N``: an integer, or ``inf`` for the limit N -> infinity."""
+    import math
+
+    if text.strip().lower() in ("inf", "infinity"):
+        return math.inf
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"N must be an integer or 'inf', got {text!r}") from None
+
+
+def _shape_options(p: argparse.ArgumentParser, *, depth_required: bool, width: bool,
+                   width_required: bool = False, heads: int | None = None,
+                   head_dim: int | None = None, seq_len=int) -> None:
+    """One vocabulary: the long options spell the names out, the short ones are the papers'
+    symbols (-L, -d_x, -H, -d_a, -N); --dx and --da are the old spellings (a note on use)."""
+    p.add_argument("--depth", "-L", type=int, required=depth_required, default=None,
+                   metavar="L", help="number of self-attention layers L")
+    if width:
+        p.add_argument("--width", "-d_x", type=int, required=False, default=None,
+                       metavar="DX", help="embedding dimension d_x"
+                       + (" (required)" if width_required else ""))
+        p.add_argument("--dx", type=int, default=None, metavar="DX",
+                       help="old name of --width (deprecated)")
+    p.add_argument("--heads", "-H", type=int, default=heads, metavar="H",
+                   help=f"heads per layer (default: {1 if heads is None else heads})")
+    p.add_argument("--head-dim", "-d_a", dest="head_dim", type=int, default=None,
+                   metavar="DA", help="attention dimension d_a (default: "
+                   + ("d_x / H)" if head_dim is None else f"{head_dim})"))
+    p.add_argument("--da", type=int, default=None, metavar="DA",
+                   help="old name of --head-dim (deprecated)")
+    p.add_argument("--seq-len", "-N", type=seq_len, default=2, metavar="N",
+                   help="sequence length N (default: %(default)s)"
+                   + ("; 'inf': the limit N -> infinity" if seq_len is not int else ""))
+
+
+def _partition_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--partition", default=None, metavar="I",
+                   help="positions of I, 0-based, comma-separated (e.g. 0,1), or I|J (e.g. "
+                   "0,2|1,3) (default: the first half)")
+    p.add_argument("--position", type=int, default=0, help="output position i (0-based)")
+    p.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
+
+
+def _cmd_lemma6(args: argparse.Namespace) -> int:
+    from seprank.sweep.computations import lemma6_identity
+
+    _shape_args(args)
+    out = lemma6_identity(depth=args.depth, heads=args.heads,
+                          da=3 if args.head_dim is None else args.head_dim,
+                          seq_len=args.seq_len, half=args.half, seed=args.seed,
+                          corrected=args.corrected)
+    if args.json:
+        emit_json(out, args.json)
+    # with the JSON on stdout, the human lines go to stderr
+    text = sys.stderr if args.json == STDOUT else sys.stdout
+    verdict = "holds" if out.get("identity_holds") else "FAILS"
+    print(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
+          f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
+          "exactly over Q(i)", file=text)
+    for key in ("reason", "mismatch", "constants", "constant_formula_value",
+                "constant_matches_formula"):
+        if out.get(key) is not None:
+            print(f"  {key}: {out[key]}", file=text)
+    return 0 if out.get("identity_holds") else 1
+
+
+def _lemma6_parser(sub) -> None:
+    lem = subparser(sub, "lemma6", "levine2020 Lemma 6's identity, exactly over Q(i); "
+                     "exit 1 when it fails", "seprank lemma6 -L 3 --corrected --json l6.json")
+    _shape_options(lem, depth_required=True, width=False, heads=1, head_dim=3)
+    lem.add_argument("--half", type=int, default=3, metavar="M2",
+                     help="M/2, the sub-matrix size (default: %(default)s)")
+    lem.add_argument("--seed", type=int, default=0, help="seed of the sphere points V")
+    which = lem.add_mutually_exclusive_group()
+    which.add_argument("--printed", dest="corrected", action="store_false",
+                       help="the assignment as printed (default)")
+    which.add_argument("--corrected", dest="corrected", action="store_true",
+                       help="the corrected assignment (see constructions/lemma6.py)")
+    json_option(lem, "the result")
+    lem.set_defaults(func=_cmd_lemma6, corrected=False)
+
+
+def _cmd_grid_rank(args: argparse.Namespace) -> int:
+    from seprank.separation.vocabulary import partition_from_text
+    from seprank.sweep.computations import grid_rank
+
+    _shape_args(args)
+    if args.width is None:
+        from seprank.errors import ParameterError
+
+        raise ParameterError("give the embedding dimension: -d_x/--width DX")
+    partition = None if args.partition is None else partition_from_text(args.partition)
+    if isinstance(partition, tuple):
+        partition = [partition[0], partition[1]]
+    out = grid_rank(depth=args.depth, width=args.width, heads=args.heads, da=args.head_dim,
+                    residual=args.residual, seq_len=args.seq_len, templates=args.templates,
+                    template_bound=args.template_bound, position=args.position,
+                    coordinate=args.coordinate, partition=partition, seed=args.seed,
+                    method=args.method, certify=args.certify)
+    if args.json:
+        emit_json(out, args.json)
+    if args.json != STDOUT:
+        res = out["rank"]
+        rows, cols = out["matrix_shape"]
+        print(f"{res['value']} {res['kind']}")
+        print(f"grid matricization {rows} x {cols} (I = {out['partition']['I']}, "
+              f"J = {out['partition']['J']}): rank {res['value']} ({res['kind']}, "
+              f"{res['method']}, over {res['field']})")
+        if "thm3_bound" in out:
+            print(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
+                  f"{out['thm4_bound']}")
+        if "certificate_verified" in out:
+            print(f"certificate independently verified: {out['certificate_verified']}")
+    return 0
+
+
+def _grid_rank_parser(sub) -> None:
+    grid = subparser(sub, "grid-rank", "exact rank of a random network's grid matricization",
+                      "seprank grid-rank -L 2 --width 4 -H 2 -N 2 -M 12 --certify")
+    _shape_options(grid, depth_required=True, width=True, width_required=True, heads=1)
+    grid.add_argument("--residual", action="store_true", help="add the residual connections")
+    grid.add_argument("--templates", "-M", type=int, default=6, metavar="M",
+                      help="number of templates M (default: %(default)s)")
+    grid.add_argument("--template-bound", type=int, default=3, metavar="B",
+                      help="template entries uniform in [-B, B] (default: %(default)s)")
+    _partition_option(grid)
+    grid.add_argument("--seed", type=int, default=0,
+                      help="seed of the random weights (the templates: seed + 1)")
+    grid.add_argument("--method", default="auto", choices=["auto", "exact", "modular"],
+                      help="exact rank, or one prime (modular: a lower bound)")
+    grid.add_argument("--certify", action="store_true",
+                      help="attach certificates and verify them independently")
+    json_option(grid, "the result")
+    grid.set_defaults(func=_cmd_grid_rank)
+
+
+def _sep_network(args: argparse.Namespace):
+    """The network of ``sep-rank``, built once: from --weights FILE or the seeded draw."""
+    from seprank.errors import ParameterError
+    from seprank.separation import build_network, load_weights
+
+    if args.weights:
+        weights, dims = load_weights(args.weights)
+        residual = args.residual or dims.get("residual", False)
+        return build_network(args.depth, args.width, args.heads, args.head_dim,
+                             residual=residual, weights=weights), None
+    if args.depth is None or args.width is None:
+        raise ParameterError("give -L/--depth and --width (and -H/--heads), or --weights FILE")
+    seed = 0 if args.seed is None else args.seed
+    return build_network(args.depth, args.width, args.heads, args.head_dim,
+                         residual=args.residual, weights_seed=seed), seed
+
+
+def _cmd_sep_rank(args: argparse.Namespace) -> int:
+    from seprank.errors import ParameterError
+    from seprank.separation import execute, plan_separation
+    from seprank.separation.vocabulary import partition_from_text
+
+    _shape_args(args)
+    partition = None if args.partition is None else partition_from_text(args.partition)
+    net, weights_seed = _sep_network(args)
+    if args.embedding:
+        if args.explain:
+            raise ParameterError("--explain plans the network routes; it does not apply to "
+                                 "--embedding")
+        res = _embedded(args, net, partition)
+    else:
+        plan = plan_separation(network=net, weights_seed=weights_seed, N=args.seq_len,
+                               partition=partition, position=args.position,
+                               coordinate=args.coordinate, points_seed=args.points_seed,
+                               route=args.route, prime=args.prime, certify=args.certify)
+        if args.explain:  # the plan only: checks and decisions, no rank work
+            if args.json:
+                emit_json(plan.to_dict(), args.json)
+            if args.json != STDOUT:
+                print(plan.explain())
+            return 0
+        with spinner(f"separation rank ({plan.route})"):
+            res = execute(plan)
+    if args.json:
+        emit_json(res.to_dict(), args.json)
+        if args.json == STDOUT:
+            return 0
+    print(f"{res.value} {res.kind}")
+    print(res)
+    return 0
+
+
+def _embedded(args: argparse.Namespace, net, partition):
+    """sep-rank behind a wies2021 embedding drawn from --embedding-seed."""
+    from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+    from seprank.separation import embedded_separation_rank
+
+    r = net.d_x if args.emb_rank is None else args.emb_rank
+    if args.embedding == "vocabulary":
+        emb = VocabularyEmbedding.random(args.vocab, net.d_x, args.seq_len, r, args.pos_rank,
+                                         seed=args.embedding_seed)
+    else:
+        emb = ConvolutionalEmbedding.random(args.patch, args.d_input, net.d_x, args.seq_len, r,
+                                            args.pos_rank, seed=args.embedding_seed)
+    return embedded_separation_rank(net, emb, partition=partition, position=args.position,
+                                    coordinate=args.coordinate)
+
+
+def _sep_rank_parser(sub) -> None:
+    from seprank.separation.routes import AUTO, route_names
+
+    sep = subparser(sub, "sep-rank", "separation rank of one output of an eq. (3) network",
+                     "seprank sep-rank -L 2 --width 4 -H 2 -N 2 --certify")
+    _shape_options(sep, depth_required=False, width=True, seq_len=_seq_len)
+    sep.add_argument("--residual", action="store_true",
+                     help="add the skip connections (levine2020 A.4)")
+    _partition_option(sep)
+    src = sep.add_mutually_exclusive_group()
+    src.add_argument("--seed", "--weights-seed", dest="seed", type=int, default=None,
+                     metavar="S", help="seed of the random integer weights (default 0)")
+    src.add_argument("--weights", metavar="FILE", default=None,
+                     help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
+    sep.add_argument("--points-seed", type=int, default=None, metavar="S",
+                     help="seed of the grid route's random points (default: the weights seed)")
+    sep.add_argument("--route", default=AUTO, choices=[AUTO, *route_names()],
+                     help="exact coefficient matricization, grid blocks mod p, ... (default: "
+                     "by the number of output monomials; --explain says why)")
+    sep.add_argument("--prime", type=int, default=None, metavar="P",
+                     help="prime of the grid route")
+    sep.add_argument("--certify", action="store_true",
+                     help="certify every block's rank and verify the certificates")
+    sep.add_argument("--explain", action="store_true",
+                     help="print the plan (route and why, prime, seeds, blocks, estimated work "
+                     "and memory, answer kinds) and exit without computing; with --json, the "
+                     "plan as JSON")
+    json_option(sep, "the result")
+    emb = sep.add_argument_group("wies2021 input embeddings (random, from --embedding-seed)")
+    emb.add_argument("--embedding", choices=["vocabulary", "convolution"], default=None,
+                     help="the network's input is a vocabulary or convolution embedding; the "
+                     "partition is of the tokens (vocabulary) or of the M raw inputs")
+    emb.add_argument("--vocab", type=int, default=8, help="vocabulary size V (default 8)")
+    emb.add_argument("--emb-rank", type=int, default=None, help="inner rank r (default d_x)")
+    emb.add_argument("--pos-rank", type=int, default=1, help="positional rank r_e (default 1)")
+    emb.add_argument("--patch", type=int, default=2, help="convolution: k = M/N (default 2)")
+    emb.add_argument("--d-input", type=int, default=1, help="convolution: d_input")
+    emb.add_argument("--embedding-seed", type=int, default=0,
+                     help="seed of the random embedding (default 0)")
+    sep.set_defaults(func=_cmd_sep_rank)
+
+
+
+def add_parsers(sub) -> None:
+    """Declare ``seprank lemma6``, ``seprank grid-rank`` and ``seprank sep-rank``.
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers()
+    >>> add_parsers(sub)
+    >>> sorted(sub.choices)
+    ['grid-rank', 'lemma6', 'sep-rank']
+    """
+    _lemma6_parser(sub)
+    _grid_rank_parser(sub)
+    _sep_rank_parser(sub)

@@ -1,0 +1,88 @@
+"""Map of the bundled text of wies2021: its sections and numbered displays, by line.
+
+Written by ``docs/paper_maps.py`` from ``wies2021_vocabulary_bottleneck.txt``
+(840 lines); do not edit by hand (fix the script's ``FIXES`` and rerun it).
+Facts only: section labels and headings, display numbers, line numbers (1-based,
+inclusive). Used by citations (:meth:`seprank.proof.paper.Paper.locate`), never to read
+the text.
+"""
+
+from seprank.proof.outline import Outline
+
+__all__ = ["OUTLINE"]
+
+OUTLINE = Outline.from_rows(
+    'wies2021_vocabulary_bottleneck.txt',
+    840,
+    [  # (label, heading, first line, last line)
+        ('', 'Abstract', 9, 12),
+        ('1', 'Introduction', 13, 51),
+        ('2', 'The analyzed Transformer architecture', 52, 104),
+        ('2.1', 'The input embedding layer', 56, 85),
+        ('2.2', 'The self-attention architecture', 86, 104),
+        ('3', 'A capacity for modeling input dependencies', 105, 118),
+        ('4', 'The Vocabulary Bottleneck', 119, 180),
+        ('4.1', 'Proof sketch for theorem 1', 147, 156),
+        ('4.2', 'Practical implications', 157, 180),
+        ('4.2.1', 'The low rank expressivity bottleneck', 161, 166),
+        ('4.2.2', 'Effect on the depth-to-width interplay', 167, 172),
+        ('4.2.3', 'A mid-architecture bottleneck – width caps the internal attention dimension',
+         173, 180),
+        ('5', 'Experiments', 181, 240),
+        ('5.1', 'Rank bottleneck degrades performance', 196, 205),
+        ('5.2', 'Vocabulary affects the depth-to-width interplay', 206, 232),
+        ('5.2.1', 'Small vocabulary size V < d_x', 210, 224),
+        ('5.2.2', 'Low input rank r < d_x', 225, 232),
+        ('5.3', 'Width bottlenecks the attention dimension', 233, 240),
+        ('6', 'Discussion', 241, 261),
+        ('', 'Acknowledgments', 262, 265),
+        ('', 'References', 266, 324),
+        ('', 'Contents', 325, 344),
+        ('A', 'Upper bounds on the separation rank', 345, 521),
+        ('A.1', 'Preliminaries', 349, 374),
+        ('A.2', 'Vocabulary based embedding', 375, 446),
+        ('A.3', 'Convolution based embedding', 447, 521),
+        ('B', 'Lower bounds on the separation rank', 522, 733),
+        ('B.1', 'Preliminaries', 524, 547),
+        ('B.1.1', 'Tensors and their matricization', 526, 533),
+        ('B.1.2', 'Grid tensors provide lower bounds for the separation rank', 534, 547),
+        ('B.2', 'Proof of the lower bounds', 548, 703),
+        ('B.2.1', 'Convolution based embedding', 572, 607),
+        ('B.2.2', 'Vocabulary based embedding', 608, 703),
+        ('B.3', 'Technical lemmas', 704, 733),
+        ('C', 'Experimental details', 734, 840),
+        ('C.1', 'Rank bottleneck degrades performance', 747, 759),
+        ('C.2', 'Vocabulary affects the depth-to-width interplay', 760, 799),
+        ('C.3', 'Width bottlenecks the attention dimension', 800, 808),
+        ('C.4', 'Low-rank positional embedding', 809, 840),
+    ],
+    [  # (display number, first line, last line)
+        ('1', 66, 66),
+        ('2', 72, 72),
+        ('3', 78, 78),
+        ('4', 82, 82),
+        ('5', 92, 92),
+        ('6', 133, 133),
+        ('7', 139, 139),
+        ('8', 355, 355),
+        ('9', 381, 381),
+        ('10', 385, 385),
+        ('11', 455, 455),
+        ('12', 459, 459),
+        ('13', 542, 542),
+        ('14', 564, 564),
+        ('15', 578, 578),
+        ('16', 648, 648),
+        ('17', 676, 676),
+        ('18', 678, 678),
+        ('19', 680, 680),
+        ('20', 684, 684),
+        ('21', 694, 694),
+        ('22', 696, 696),
+        ('23', 710, 710),
+        ('24', 714, 714),
+        ('25', 720, 720),
+        ('26', 722, 722),
+    ],
+    digest='71fbfafa2a599a5c',
+)

@@ -1,0 +1,169 @@
+"""``seprank.separation_rank``: the separation rank of one output of an eq. (3) network.
+
+``separation_rank(...)`` is ``execute(plan_separation(...))``: the planner
+(:mod:`seprank.separation.planner`) checks the arguments, builds the network once
+and chooses a route from the registry (:mod:`seprank.separation.routes`:
+``coefficient``, ``grid``, ``template-grid``, ...); :func:`execute` runs the chosen
+route, the fallback when ``auto`` planned one and the answer was not exact, and
+attaches the paper bounds (:func:`seprank.separation.bounds.network_bounds`).
+
+Conventions: positions and coordinates are 0-based (the paper's y_p^i is
+``position = i - 1``, ``coordinate = p - 1``); the partition is (I, J) of
+0..N-1 (I given, J its complement, or both); default I = the first half.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+from seprank.linalg.kinds import EXACT
+from seprank.separation.bounds import network_bounds
+from seprank.separation.planner import SeparationPlan, plan_separation
+from seprank.separation.result import SeparationRankResult
+from seprank.separation.route import RouteOutcome
+from seprank.separation.routes import get_route
+from seprank.separation.weights import weights_to_json
+
+__all__ = ["separation_rank", "execute"]
+
+#: the facts of a first (non-exact) answer kept beside the fallback's answer
+_FIRST_FACTS = ("prime", "error_bound", "probabilistic", "evaluations", "matrix_points",
+                "points_digest")
+
+
+def _require_memory(plan: SeparationPlan) -> None:
+    """Refuse in one line when the route's estimated peak memory cannot fit."""
+    from seprank.linalg.memory import require_fits
+
+    est = plan.route_plan.estimate
+    require_fits(est.peak_bytes, f"the {plan.route} route's estimated peak ({est})")
+
+
+def execute(plan: SeparationPlan, *, start: float | None = None) -> SeparationRankResult:
+    """Run a :class:`~seprank.separation.SeparationPlan` and return its result.
+
+    Runs the chosen route; when the plan has a fallback and the answer is not
+    exact, runs the fallback and keeps the first answer's facts (``first_route``,
+    ``first_value``). Refuses (MemoryLimitError, one line) when the chosen route's
+    estimated peak memory does not fit.
+
+    Examples
+    --------
+    >>> plan = plan_separation(1, 1, 1, weights={k: [[[[1]]]] for k in "QKVO"})
+    >>> execute(plan).value
+    2
+    """
+    start = time.perf_counter() if start is None else start
+    req = plan.request
+    _require_memory(plan)
+    outcome = get_route(plan.route).run(req, plan.route_plan)
+    answered, first, first_route = plan.route, None, None
+    if outcome.kind != EXACT and plan.fallback is not None:
+        first, first_route = outcome, plan.route
+        outcome = get_route(plan.fallback).run(req, plan.fallback_plan)
+        answered = plan.fallback
+    return _result(plan, answered, outcome, first, first_route, time.perf_counter() - start)
+
+
+def _result(plan: SeparationPlan, route: str, o: RouteOutcome, first: RouteOutcome | None,
+            first_route: str | None, seconds: float) -> SeparationRankResult:
+    req, net = plan.request, plan.request.network
+    facts = {k: getattr(o, k) for k in _FIRST_FACTS}
+    if first is not None:
+        facts.update({k: getattr(first, k) for k in _FIRST_FACTS if getattr(o, k) is None})
+    return SeparationRankResult(
+        value=o.value, kind=o.kind, upper_bound=o.upper_bound, partition=plan.partition,
+        position=req.position, coordinate=req.coordinate, seq_len=req.N,
+        residual=net.residual, network=req.shape, route=route,
+        bounds=network_bounds(net.L, net.d_x, net.H, net.d_a, req.N, net.residual, o.value),
+        weights=weights_to_json(net.weights), blocks=o.blocks, matrix_words=o.matrix_words,
+        matrix_shape=o.matrix_shape, possible_terms=req.possible_terms, degree=req.degree,
+        terms=o.terms, first_route=first_route,
+        first_value=None if first is None else first.value, timings=dict(o.timings),
+        seconds=round(seconds, 4), certificates_verified=o.certificates_verified,
+        matrix_rank=o.matrix_rank, template_certificate=o.template_certificate,
+        facts=dict(o.facts), route_asked=plan.route_asked, weights_seed=req.weights_seed,
+        points_seed=req.points_seed, plan=plan, **facts)
+
+
+def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None = None,
+                    d_a: int | None = None, *, N: int | None = None, partition=None,
+                    position: int = 0, coordinate: int = 0, residual: bool | None = None,
+                    seed: int | None = None, weights_seed: int | None = None,
+                    points_seed: int | None = None, weights: Mapping | None = None,
+                    network=None, route: str = "auto", prime: int | None = None,
+                    certify: bool = False, templates=None, rank_method: str | None = None,
+                    options: Mapping | None = None, depth: int | None = None,
+                    width: int | None = None, heads: int | None = None,
+                    head_dim: int | None = None, seq_len: int | None = None
+                    ) -> SeparationRankResult:
+    """Separation rank of y_coordinate^position of an eq. (3) network w.r.t. (I, J).
+
+    Parameters
+    ----------
+    L, d_x, H, d_a (also ``depth``, ``width``, ``heads``, ``head_dim``)
+        the shape (levine2020 sec. 2.2, l.81; H defaults to 1, d_a to d_x / H, which
+        needs H | d_x); with ``weights`` or ``network`` they may be left out (if given
+        they must match). Each in one spelling only.
+    N (also ``seq_len``)
+        sequence length (>= 2; default 2). ``math.inf`` asks for the limit N ->
+        infinity, which needs a route for it (none is registered yet).
+    partition
+        I (0-based positions; J the rest), or the pair (I, J), or {"I", "J"}; default
+        I = the first half (N // 2 positions).
+    position, coordinate: the output y_p^i (0-based).
+    residual
+        skip connections x + f(x) (levine2020 A.4); default: the network's, else False.
+    weights_seed (older name: ``seed``)
+        draws random integer weights in [-2, 2] without 0
+        (``SelfAttentionNetwork.random(..., nonzero=True)``); with ``weights`` or
+        ``network``, ``weights_seed`` is checked to draw exactly them, while ``seed``
+        then only sets the default ``points_seed`` (as it always did).
+    points_seed
+        the grid route's random points (default: the weights seed, else ``seed``, else 0).
+    weights, network
+        the JSON object of :mod:`seprank.separation.weights` (or exact arrays), or a
+        :class:`~seprank.models.SelfAttentionNetwork` to use as it is.
+    route
+        ``"auto"`` or a registered route (:func:`seprank.separation.routes.route_names`:
+        ``coefficient``, ``grid``, ``template-grid``).
+    prime
+        the grid route's prime (default 2^31 - 1).
+    certify
+        attach rank certificates to every block and verify them with
+        :func:`seprank.linalg.verify` (``certificates_verified``).
+    templates, rank_method, options
+        route options: the template-grid route's M x d_x templates; the
+        :func:`seprank.linalg.rank` method of the coefficient and template-grid
+        routes (``auto``, ``exact``, ``modular``); more options of other routes.
+
+    Returns
+    -------
+    SeparationRankResult
+
+    Raises
+    ------
+    ParameterError, InputError, NotPrimeError, MemoryLimitError
+        bad arguments (one line each; :func:`~seprank.separation.plan_separation`), a
+        route that cannot run the request, too little memory for the route's estimate.
+
+    Examples
+    --------
+    One layer, d_x = H = d_a = 1, all weights 1: y^1 = x_1 (x_1^2 + x_2^2), two
+    separable terms, not one (x_1^3 and x_1 x_2^2 have different x_1 parts):
+
+    >>> separation_rank(1, 1, 1, weights={k: [[[[1]]]] for k in "QKVO"}).value
+    2
+    >>> r = separation_rank(depth=2, width=2, heads=1, weights_seed=1, route="grid")
+    >>> r.kind in ("exact", "lower_bound"), r.value <= r.upper_bound, r.points_seed
+    (True, True, 1)
+    """
+    start = time.perf_counter()
+    plan = plan_separation(
+        L, d_x, H, d_a, N=N, partition=partition, position=position, coordinate=coordinate,
+        residual=residual, seed=seed, weights_seed=weights_seed, points_seed=points_seed,
+        weights=weights, network=network, route=route, prime=prime, certify=certify,
+        templates=templates, rank_method=rank_method, options=options, depth=depth,
+        width=width, heads=heads, head_dim=head_dim, seq_len=seq_len)
+    return execute(plan, start=start)

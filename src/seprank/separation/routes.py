@@ -1,0 +1,128 @@
+"""The registry of separation routes: the order ``auto`` asks them in.
+
+One line per route in :data:`BUILTIN_ROUTES` (``"module:attribute"`` of the route
+object, loaded on first use); :func:`register_route` adds one at run time (a
+plugin, a test's toy route) and :func:`unregister_route` takes it out again.
+``auto`` asks the routes in registry order (:func:`seprank.separation.plan_separation`):
+the first that can run and should run is chosen; the first other one that should
+run as a fallback runs after a non-exact answer. The CLI's ``--route`` choices and
+the ``route=`` check come from :func:`route_names`.
+
+Examples
+--------
+>>> route_names()
+('coefficient', 'grid', 'template-grid')
+>>> get_route("grid").matrix_words
+'grid blocks mod p'
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from seprank.errors import ParameterError
+from seprank.separation.route import SeparationRoute
+
+__all__ = ["BUILTIN_ROUTES", "AUTO", "route_names", "get_route", "routes", "register_route",
+           "unregister_route"]
+
+#: the route that asks the registry (not a route itself)
+AUTO = "auto"
+
+#: The built-in routes, in the order ``auto`` asks them: the cheap exact expansion
+#: first (it declines above its cutoff), the grid mod p next, the templates last (they
+#: run only when templates are given). A new route: one module, one line here.
+BUILTIN_ROUTES: tuple[str, ...] = (
+    "seprank.separation.coefficient:ROUTE",
+    "seprank.separation.gridroute:ROUTE",
+    "seprank.separation.template_grid:ROUTE",
+)
+
+_REGISTRY: dict[str, SeparationRoute] | None = None
+
+
+def _load(spec: str) -> SeparationRoute:
+    module, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _registry() -> dict[str, SeparationRoute]:
+    global _REGISTRY
+    if _REGISTRY is None:
+        loaded = [_load(spec) for spec in BUILTIN_ROUTES]
+        _REGISTRY = {r.name: r for r in loaded}
+    return _REGISTRY
+
+
+def routes() -> tuple[SeparationRoute, ...]:
+    """The registered routes, in the order ``auto`` asks them.
+
+    >>> [r.name for r in routes()][:2]
+    ['coefficient', 'grid']
+    """
+    return tuple(_registry().values())
+
+
+def route_names() -> tuple[str, ...]:
+    """Names of the registered routes, in order (``auto`` is not one of them).
+
+    >>> "auto" in route_names(), "grid" in route_names()
+    (False, True)
+    """
+    return tuple(_registry())
+
+
+def get_route(name: str) -> SeparationRoute:
+    """The route called ``name``; ParameterError naming the choices otherwise.
+
+    >>> get_route("fast")
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: route must be one of auto, coefficient, grid, \
+template-grid; got 'fast'
+    """
+    reg = _registry()
+    if not isinstance(name, str) or name not in reg:
+        raise ParameterError(f"route must be one of {', '.join((AUTO, *reg))}; got {name!r}")
+    return reg[name]
+
+
+def register_route(route: SeparationRoute, *, first: bool = False) -> None:
+    """Add ``route`` to the registry (last, or ``first``: asked before every other one).
+
+    Raises
+    ------
+    ParameterError
+        a name that is already registered, empty, or ``auto``.
+
+    Examples
+    --------
+    >>> class Toy(SeparationRoute):
+    ...     name = "toy"
+    >>> register_route(Toy()); route_names()[-1]
+    'toy'
+    >>> _ = unregister_route("toy"); "toy" in route_names()
+    False
+    """
+    reg = _registry()
+    name = getattr(route, "name", "")
+    if not isinstance(name, str) or not name or name == AUTO or name in reg:
+        raise ParameterError(f"cannot register a route named {name!r} (empty, 'auto', or "
+                             "already registered)")
+    items = list(reg.items())
+    items.insert(0 if first else len(items), (name, route))
+    reg.clear()
+    reg.update(items)
+
+
+def unregister_route(name: str) -> SeparationRoute:
+    """Remove the route called ``name`` from the registry and return it.
+
+    >>> unregister_route("nope")
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: route must be one of auto, ...; got 'nope'
+    """
+    route = get_route(name)
+    del _registry()[name]
+    return route
