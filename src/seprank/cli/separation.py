@@ -14,6 +14,7 @@ identity (:func:`seprank.sweep.computations.lemma6_identity`).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from seprank.cli.common import STDOUT, emit_json, json_option, spinner, subparser
@@ -206,7 +207,10 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
     _shape_args(args)
     partition = None if args.partition is None else partition_from_text(args.partition)
     net, weights_seed = _sep_network(args)
-    if args.embedding:
+    options = None
+    if args.embedding and args.seq_len == math.inf:   # the moment route behind the embedding
+        options = {"embedding": _infinite_embedding(args, net)}
+    if args.embedding and options is None:
         if args.explain:
             raise ParameterError("--explain plans the network routes; it does not apply to "
                                  "--embedding")
@@ -215,7 +219,8 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
         plan = plan_separation(network=net, weights_seed=weights_seed, N=args.seq_len,
                                partition=partition, position=args.position,
                                coordinate=args.coordinate, points_seed=args.points_seed,
-                               route=args.route, prime=args.prime, certify=args.certify)
+                               route=args.route, prime=args.prime, certify=args.certify,
+                               options=options)
         if args.explain:  # the plan only: checks and decisions, no rank work
             if args.json:
                 emit_json(plan.to_dict(), args.json)
@@ -231,6 +236,22 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
     print(f"{res.value} {res.kind}")
     print(res)
     return 0
+
+
+def _infinite_embedding(args: argparse.Namespace, net):
+    """The embedding of ``-N inf --embedding ...``: without positional part, else refused."""
+    from seprank.errors import ParameterError
+    from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+
+    if args.pos_rank != 0:
+        raise ParameterError(f"N = inf needs an embedding without positional part (--pos-rank "
+                             f"0, got {args.pos_rank}): positional embeddings break the "
+                             "permutation symmetry the moment form rests on")
+    r = net.d_x if args.emb_rank is None else args.emb_rank
+    if args.embedding == "vocabulary":   # N only sizes the (zero) positional part
+        return VocabularyEmbedding.random(args.vocab, net.d_x, 2, r, 0, seed=args.embedding_seed)
+    return ConvolutionalEmbedding.random(args.patch, args.d_input, net.d_x, 2, r, 0,
+                                         seed=args.embedding_seed)
 
 
 def _embedded(args: argparse.Namespace, net, partition):

@@ -3,7 +3,7 @@
 ``separation_rank(...)`` is ``execute(plan_separation(...))``: the planner
 (:mod:`seprank.separation.planner`) checks the arguments, builds the network once
 and chooses a route from the registry (:mod:`seprank.separation.routes`:
-``coefficient``, ``grid``, ``template-grid``, ...); :func:`execute` runs the chosen
+``coefficient``, ``grid``, ``template-grid``, ``moment``); :func:`execute` runs the chosen
 route, the fallback when ``auto`` planned one and the answer was not exact, and
 attaches the paper bounds (:func:`seprank.separation.bounds.network_bounds`).
 
@@ -108,7 +108,8 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         they must match). Each in one spelling only.
     N (also ``seq_len``)
         sequence length (>= 2; default 2). ``math.inf`` asks for the limit N ->
-        infinity, which needs a route for it (none is registered yet).
+        infinity: the moment route (:mod:`seprank.separation.moment_route`; a partition
+        is then I alone, J every other position).
     partition
         I (0-based positions; J the rest), or the pair (I, J), or {"I", "J"}; default
         I = the first half (N // 2 positions).
@@ -127,7 +128,7 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         :class:`~seprank.models.SelfAttentionNetwork` to use as it is.
     route
         ``"auto"`` or a registered route (:func:`seprank.separation.routes.route_names`:
-        ``coefficient``, ``grid``, ``template-grid``).
+        ``coefficient``, ``grid``, ``template-grid``, ``moment``).
     prime
         the grid route's prime (default 2^31 - 1).
     certify

@@ -96,7 +96,8 @@ from seprank.separation.moment_plan import make_plan
 from seprank.separation.moment_ranks import RANDOM_PRIME_RANGE
 from seprank.separation.moment_run import run_blocks, run_tokens
 
-__all__ = ["moment_separation_rank", "MomentSeparationResult", "DEFAULT_BUDGET_SECONDS"]
+__all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
+           "MomentSeparationResult", "DEFAULT_BUDGET_SECONDS"]
 
 #: Estimated seconds the route may plan for (blocks past it are skipped, largest first).
 DEFAULT_BUDGET_SECONDS = 600.0
@@ -218,12 +219,106 @@ def _prime(prime, seed, C: int) -> tuple[int, bool]:
     return p, False
 
 
+@dataclass
+class MomentPrepared:
+    """The moment route's decisions before any block is built (:func:`prepare_moment`).
+
+    ``fam``, ``info``: the moment family and its facts; ``specs``: the blocks of C_F;
+    ``plan``: the :class:`~seprank.separation.moment_plan.MomentPlan` (methods, estimated
+    seconds and peak bytes); ``thresholds``: (output side, other side) sizes from which
+    sep = R; ``limit``: the memory limit; ``prime`` and whether it was drawn.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> prep = prepare_moment(SelfAttentionNetwork.random(2, 2, 1, seed=0, nonzero=True))
+    >>> prep.thresholds, [s.shape for s in prep.specs][:2]
+    ((3, 2), [(30, 1), (20, 3)])
+    """
+
+    net: Any
+    fam: Any
+    info: dict
+    specs: list
+    plan: Any
+    thresholds: tuple[int, int]
+    limit: int
+    prime: int
+    prime_drawn: bool
+    position: int
+    seed: int
+    certify: bool
+    max_seq_len: int | None
+    budget_seconds: float
+
+
+def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=None,
+                   prime: int | None = None, seed: int = 0, certify: bool = False,
+                   max_seq_len: int | None = None, max_memory: int | None = None,
+                   budget_seconds: float = DEFAULT_BUDGET_SECONDS) -> MomentPrepared:
+    """Check the arguments and plan the moment route without building anything.
+
+    The arguments are those of :func:`moment_separation_rank`; the same one-line errors.
+    The plan's estimate (seconds, peak bytes) comes from sizes alone
+    (:mod:`seprank.separation.moment_plan`); a plan over ``max_memory`` is refused.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> prep = prepare_moment(SelfAttentionNetwork.random(1, 2, 1, seed=0, nonzero=True))
+    >>> prep.plan.peak_bytes < 2**20, prep.fam.label
+    (True, 'tokens')
+    """
+    _check_args(net, position, coordinate, seed, certify, max_seq_len, max_memory,
+                budget_seconds)
+    fam, info = _family(net, coordinate, embedding)
+    specs = block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.mixed)
+    limit = int(0.8 * available_bytes()) if max_memory is None else max_memory
+    shape = {"L": net.L, "d": net.d_x, "H": net.H, "d_a": net.d_a, "r": fam.n_rows,
+             "n_vars": fam.n_vars, "residual": fam.mixed,
+             "n_scales": 1 if fam.mixed else fam.degree + 1}
+    plan = make_plan(specs, shape, float(budget_seconds), limit)
+    if plan.peak_bytes > limit:
+        raise MemoryLimitError(f"the moment route needs about {format_bytes(plan.peak_bytes)} "
+                               f"(estimated before building), over the limit "
+                               f"{format_bytes(limit)}")
+    p, random_p = _prime(prime, seed, fam.degree)
+    return MomentPrepared(net, fam, info, specs, plan, _threshold_N(fam), limit, p, random_p,
+                          position, seed, certify, max_seq_len, float(budget_seconds))
+
+
+def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
+    """Build and rank the planned blocks, then search token lower bounds over N.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> one = dict.fromkeys("QKVO", [[[[1]]]])
+    >>> run_moment(prepare_moment(SelfAttentionNetwork(1, 1, 1, weights=one))).value
+    2
+    """
+    start = time.perf_counter()
+    fam, net, p = prep.fam, prep.net, prep.prime
+    data = family_residues(fam, p)
+    blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
+                                random_p=prep.prime_drawn, certify=prep.certify)
+    tokens = []
+    if fam.label == "tokens":
+        n_max = 2 * net.d_x + 2 if prep.max_seq_len is None else prep.max_seq_len
+        tokens = run_tokens(fam, data, blocks, p, prep.seed, n_max, certify=prep.certify,
+                            phases=phases, budget_seconds=max(
+                                5.0, TOKEN_BUDGET_SHARE * prep.budget_seconds))
+    details = {"prime": p, "prime_drawn_at_random": prep.prime_drawn, "seed": prep.seed,
+               "plan": prep.plan.to_dict(), "timing": phases, "family": prep.info,
+               "count_bound": fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),
+               "memory_limit": prep.limit, "seconds": round(time.perf_counter() - start, 4)}
+    return _assemble(fam, blocks, tokens, details, prep.position, prep.thresholds)
+
+
 def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embedding=None,
                            prime: int | None = None, seed: int = 0, certify: bool = False,
                            max_seq_len: int | None = None, max_memory: int | None = None,
                            budget_seconds: float = DEFAULT_BUDGET_SECONDS
                            ) -> MomentSeparationResult:
     """Separation rank of y_coordinate^position of ``net`` for every N (module docstring).
+
+    ``run_moment(prepare_moment(...))``; the front door
+    (``seprank.separation_rank(..., N=math.inf)``) reaches it through
+    :mod:`seprank.separation.moment_route`.
 
     Parameters
     ----------
@@ -259,35 +354,10 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     >>> r.kind, r.value == r.upper_bound, r.token_ranks[0]["N"]
     ('exact', True, 2)
     """
-    start = time.perf_counter()
-    _check_args(net, position, coordinate, seed, certify, max_seq_len, max_memory,
-                budget_seconds)
-    fam, info = _family(net, coordinate, embedding)
-    specs = block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.mixed)
-    limit = int(0.8 * available_bytes()) if max_memory is None else max_memory
-    shape = {"L": net.L, "d": net.d_x, "H": net.H, "d_a": net.d_a, "r": fam.n_rows,
-             "n_vars": fam.n_vars, "residual": fam.mixed,
-             "n_scales": 1 if fam.mixed else fam.degree + 1}
-    plan = make_plan(specs, shape, float(budget_seconds), limit)
-    if plan.peak_bytes > limit:
-        raise MemoryLimitError(f"the moment route needs about {format_bytes(plan.peak_bytes)} "
-                               f"(estimated before building), over the limit "
-                               f"{format_bytes(limit)}")
-    p, random_p = _prime(prime, seed, fam.degree)
-    data = family_residues(fam, p)
-    blocks, phases = run_blocks(fam, data, specs, plan, p, seed, random_p=random_p,
-                                certify=certify)
-    a_thr, b_thr = _threshold_N(fam)
-    tokens = []
-    if fam.label == "tokens":
-        n_max = 2 * net.d_x + 2 if max_seq_len is None else max_seq_len
-        tokens = run_tokens(fam, data, blocks, p, seed, n_max, certify=certify, phases=phases,
-                            budget_seconds=max(5.0, TOKEN_BUDGET_SHARE * budget_seconds))
-    details = {"prime": p, "prime_drawn_at_random": random_p, "seed": seed,
-               "plan": plan.to_dict(), "timing": phases, "family": info,
-               "count_bound": fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),
-               "memory_limit": limit, "seconds": round(time.perf_counter() - start, 4)}
-    return _assemble(fam, blocks, tokens, details, position, (a_thr, b_thr))
+    return run_moment(prepare_moment(
+        net, position=position, coordinate=coordinate, embedding=embedding, prime=prime,
+        seed=seed, certify=certify, max_seq_len=max_seq_len, max_memory=max_memory,
+        budget_seconds=budget_seconds))
 
 
 def _assemble(fam, blocks, tokens, details, position, thr) -> MomentSeparationResult:

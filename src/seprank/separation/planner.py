@@ -177,10 +177,6 @@ def _candidates(request: SeparationRequest) -> list[tuple[SeparationRoute, Route
 
 
 def _no_route(request: SeparationRequest, cands) -> ParameterError:
-    if not request.finite:
-        return ParameterError("N = inf (the limit N -> infinity) needs a route for it, and "
-                              "none is registered yet: the moment route (DESIGN.md, 'The "
-                              "moment form') is coming")
     why = "; ".join(f"{c.name}: {c.cannot}" for _, c in cands)
     return ParameterError(f"no separation route can run this request ({why})")
 

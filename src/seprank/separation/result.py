@@ -30,8 +30,10 @@ class SeparationRankResult:
     upper_bound : int
         a certified upper bound (equal to ``value`` when exact).
     partition, position, coordinate, seq_len, residual, network
-        the instance: {"I", "J"} (0-based), the output y_p^i (0-based), N, skip
-        connections, {"L", "d_x", "H", "d_a"}.
+        the instance: {"I", "J"} (0-based; None for N = inf: every partition with enough
+        positions on each side, or the given I under ``facts``), the output y_p^i
+        (0-based), N (``math.inf`` for the limit; ``"inf"`` in JSON), skip connections,
+        {"L", "d_x", "H", "d_a"}.
     route, route_asked : str
         the route that gave the answer, and the one asked for (``auto``: chosen).
     bounds : dict
@@ -62,7 +64,7 @@ class SeparationRankResult:
     embedding
         wies2021 embedding facts (:func:`~seprank.separation.embedded_separation_rank`).
     facts
-        JSON-ready facts a route adds beyond these.
+        JSON-ready facts a route adds beyond these (``text``: lines ``str`` prints).
     weights_seed, points_seed
         the seed that drew the weights (None: given) and the seed of random points.
     plan
@@ -81,10 +83,10 @@ class SeparationRankResult:
     value: int
     kind: str
     upper_bound: int
-    partition: dict
+    partition: dict | None
     position: int
     coordinate: int
-    seq_len: int
+    seq_len: int | float
     residual: bool
     network: dict
     route: str
@@ -168,7 +170,8 @@ class SeparationRankResult:
         """
         return {"value": self.value, "kind": self.kind, "upper_bound": self.upper_bound,
                 "partition": self.partition, "position": self.position,
-                "coordinate": self.coordinate, "seq_len": self.seq_len,
+                "coordinate": self.coordinate,
+                "seq_len": self.seq_len if isinstance(self.seq_len, int) else "inf",
                 "residual": self.residual, "network": self.network, "route": self.route,
                 "bounds": self.bounds, "blocks": self.blocks, "details": self.details,
                 "weights": self.weights, "route_asked": self.route_asked,
@@ -185,7 +188,14 @@ class SeparationRankResult:
                 + f") of y[{self.position}][{self.coordinate}], L={n['L']}, d_x={n['d_x']}, "
                 f"H={n['H']}, d_a={n['d_a']}, N={self.seq_len}"
                 + (", residual" if self.residual else "")
-                + f", I={self.partition['I']} | J={self.partition['J']}, route {self.route}")
+                + f", {self._partition_text()}, route {self.route}")
+
+    def _partition_text(self) -> str:
+        if self.partition is None:   # N = inf: the given I, else every large partition
+            given = self.facts.get("partition")
+            return (f"I={given['I']} | J={given['J']}" if given else
+                    "every partition with enough positions on each side")
+        return f"I={self.partition['I']} | J={self.partition['J']}"
 
     def _shape_text(self) -> str:
         rows, cols = (self.matrix_shape if self.matrix_shape is not None
@@ -214,6 +224,7 @@ class SeparationRankResult:
                  f"{self.upper_bound}; {self.seconds} s"]
         if self.probabilistic is not None and self.first_route is None:
             lines.append(f"  {self.probabilistic}")
+        lines += [f"  {line}" for line in self.facts.get("text", [])]
         lines += self._bound_lines()
         if self.certificates_verified is not None:
             lines.append(f"certificates independently verified: {self.certificates_verified}")
@@ -228,7 +239,7 @@ class SeparationRankResult:
                  f"{self.matrix_words} {self._shape_text()}",
                  f"L={n['L']} d_x={n['d_x']} H={n['H']} d_a={n['d_a']}"
                  + (" residual" if self.residual else ""), self.seq_len,
-                 f"{self.partition['I']} | {self.partition['J']}"]]
+                 self._partition_text()]]
 
     def _bound_rows(self) -> list[list[Any]]:
         return [[name, b["kind"], b["value"], _VERDICT[b["respected"]]]

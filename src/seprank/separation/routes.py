@@ -11,7 +11,7 @@ the ``route=`` check come from :func:`route_names`.
 Examples
 --------
 >>> route_names()
-('coefficient', 'grid', 'template-grid')
+('coefficient', 'grid', 'template-grid', 'moment')
 >>> get_route("grid").matrix_words
 'grid blocks mod p'
 """
@@ -30,12 +30,14 @@ __all__ = ["BUILTIN_ROUTES", "AUTO", "route_names", "get_route", "routes", "regi
 AUTO = "auto"
 
 #: The built-in routes, in the order ``auto`` asks them: the cheap exact expansion
-#: first (it declines above its cutoff), the grid mod p next, the templates last (they
-#: run only when templates are given). A new route: one module, one line here.
+#: first (it declines above its cutoff), the grid mod p next, the templates (they run
+#: only when templates are given), then the moment form, the only route for N = inf.
+#: A new route: one module, one line here.
 BUILTIN_ROUTES: tuple[str, ...] = (
     "seprank.separation.coefficient:ROUTE",
     "seprank.separation.gridroute:ROUTE",
     "seprank.separation.template_grid:ROUTE",
+    "seprank.separation.moment_route:ROUTE",
 )
 
 _REGISTRY: dict[str, SeparationRoute] | None = None
@@ -79,7 +81,7 @@ def get_route(name: str) -> SeparationRoute:
     Traceback (most recent call last):
     ...
     seprank.errors.ParameterError: route must be one of auto, coefficient, grid, \
-template-grid; got 'fast'
+template-grid, moment; got 'fast'
     """
     reg = _registry()
     if not isinstance(name, str) or name not in reg:

@@ -77,7 +77,7 @@ def network_bounds(L: int, d_x: int, H: int, d_a: int, N: int, residual: bool,
         if d_x % H == 0 and d_a == d_x // H and value is not None and value > 0:
             _balanced_heads(out, L, d_x, H, value)
     else:
-        if d_x % H == 0:
+        if d_x % H == 0 and isinstance(N, int):  # grows with N: no bound as N -> infinity
             b5 = L ** L * (N * d_x ** 4 // H) ** num_head_indices(L)
             out["L-Thm5"] = bound_entry(b5, "sep <= L^L (N d_x^4 / H)^C(L) (printed)",
                                         f"{_SRC} A.4 l.506", "upper",

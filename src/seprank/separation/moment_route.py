@@ -1,0 +1,231 @@
+"""The moment route of the separation front door: ``N = math.inf`` (``-N inf``).
+
+The route object :data:`ROUTE` (registered in :mod:`seprank.separation.routes`) answers
+the limit N -> infinity of :func:`seprank.separation_rank` through the moment form
+y^{L,i} = G_L(S) x^i, S = sum_j x^j x^jT (levine2020 eq. (3), sec. 2.2; residual A.4;
+wies2021 eq. (1)-(2) embeddings without positional part). The mathematics and what
+each answer kind claims are in :mod:`seprank.separation.moment` (Propositions 1-3):
+
+* the upper bound R' >= R = rank_Q(C_F) holds for every N and every partition;
+* a lower bound is a nonzero minor mod p, either of the token grid at a finite N
+  (:mod:`seprank.separation.moment_tokens`) or of C_F itself, which equals sep on
+  every partition with >= a positions on the output's side and >= b on the other
+  (Proposition 2: (a, b) = (d_x + 1, d_x) for tokens);
+* ``exact`` only when the two meet; the result then says from which (balanced) N on
+  (``exact_from_N``). Otherwise ``probabilistic`` (every deficient block ranked mod a
+  random prime, with its error bound) or ``lower_bound`` with the certified upper bound.
+
+Options (``SeparationRequest.options``): ``partition`` (as given: I alone, its
+complement J being every other position; it must have enough positions for the
+N -> infinity value to be its separation rank, else one-line refusal),
+``embedding`` (a wies2021 embedding without positional part), ``budget_seconds``
+(estimated seconds the plan may take; blocks past it are skipped, default
+:data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and ``max_seq_len`` (largest
+N of the token search).
+
+>>> import math, seprank
+>>> r = seprank.separation_rank(1, 1, 1, N=math.inf, weights={k: [[[[1]]]] for k in "QKVO"})
+>>> r.value, r.kind, r.route, r.facts["exact_from_N"]
+(2, 'exact', 'moment', 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from seprank.errors import ParameterError
+from seprank.separation.route import (
+    PlannedBlock,
+    RouteOutcome,
+    RoutePlan,
+    SeparationRoute,
+    WorkEstimate,
+)
+
+__all__ = ["MomentRoute", "ROUTE", "infinite_partition"]
+
+#: what the route's matrix is called in the result's text
+MATRIX_WORDS = "moment-form blocks C_F"
+
+
+def infinite_partition(partition: object) -> tuple[int, ...] | None:
+    """The side I of a partition at N = inf: a list of positions, or {"I": [...]}.
+
+    J is every other position (infinitely many), so a J cannot be listed.
+
+    >>> infinite_partition([2, 0]), infinite_partition({"I": [1]}), infinite_partition(None)
+    ((0, 2), (1,), None)
+    >>> infinite_partition(([0], [1]))
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: at N = inf a partition is I alone (0-based positions; J is \
+every other position), got ([0], [1])
+    """
+    if partition is None:
+        return None
+    side = partition.get("I") if isinstance(partition, Mapping) and set(partition) == {"I"} \
+        else partition
+    ok = isinstance(side, (list, tuple)) and side and all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in side)
+    if not ok or len(set(side)) != len(side):
+        raise ParameterError("at N = inf a partition is I alone (0-based positions; J is every "
+                             f"other position), got {partition!r}")
+    return tuple(sorted(side))
+
+
+def _check_partition(I: tuple[int, ...] | None, position: int, thr: tuple[int, int],
+                     unit: str) -> None:
+    """Refuse a partition whose finite side is too small for the N -> infinity value."""
+    if I is None:
+        return
+    need = thr[0] if position in I else thr[1]
+    if len(I) < need:
+        side = "the output's side" if position in I else "the side without the output"
+        raise ParameterError(
+            f"partition I = {list(I)} has {len(I)} {unit}, {side}; the N -> infinity value "
+            f"is the separation rank of partitions with >= {thr[0]} {unit} on the output's "
+            f"side and >= {thr[1]} on the other: give a larger I or a finite N")
+
+
+def _option(options: Mapping, name: str, default):
+    return options[name] if name in options else default
+
+
+class MomentRoute(SeparationRoute):
+    """The limit N -> infinity through the moment form (module docstring).
+
+    Runs only for N = inf; ``auto`` always chooses it there (no other route can).
+
+    >>> from types import SimpleNamespace
+    >>> ROUTE.can_run(SimpleNamespace(finite=True))
+    'answers N = inf only (the limit N -> infinity); a finite N has the other routes'
+    """
+
+    name = "moment"
+    summary = "the limit N -> infinity through the moment form y^i = G_L(S) x^i"
+    matrix_words = MATRIX_WORDS
+    takes = frozenset({"partition", "embedding", "budget_seconds", "max_seq_len"})
+
+    def can_run(self, request) -> str | None:
+        if request.finite:
+            return "answers N = inf only (the limit N -> infinity); a finite N has the other routes"
+        return None
+
+    def should_run(self, request, *, fallback: bool = False) -> tuple[bool, str]:
+        if fallback:
+            return False, "no second route answers N = inf"
+        return True, ("N = inf: y^i = G_L(S) x^i depends on the tokens only through "
+                      "S = sum_j x^j x^jT, so the moment form's blocks decide every N")
+
+    def plan(self, request) -> RoutePlan:
+        from seprank.separation.moment import DEFAULT_BUDGET_SECONDS, prepare_moment
+
+        opts = request.options
+        I = infinite_partition(opts.get("partition"))
+        prep = prepare_moment(
+            request.network, position=request.position, coordinate=request.coordinate,
+            embedding=_option(opts, "embedding", None), prime=request.prime,
+            seed=request.points_seed, certify=request.certify,
+            max_seq_len=_option(opts, "max_seq_len", None),
+            budget_seconds=_option(opts, "budget_seconds", DEFAULT_BUDGET_SECONDS))
+        unit = "patches" if prep.fam.label == "convolution" else "positions"
+        _check_partition(I, request.position, prep.thresholds, unit)
+        return RoutePlan(tuple(_planned_blocks(prep)), _estimate(prep),
+                         ("exact", "probabilistic", "lower_bound"), prime=prep.prime,
+                         uses_points_seed=True, notes=tuple(_notes(prep, I, unit)), data=prep)
+
+    def run(self, request, plan: RoutePlan) -> RouteOutcome:
+        from seprank.separation.moment import run_moment
+
+        out = _outcome(run_moment(plan.data), plan.data)
+        I = infinite_partition(request.options.get("partition"))
+        if I is not None:
+            out.facts["partition"] = {"I": list(I), "J": "every other position"}
+        return out
+
+
+def _planned_blocks(prep) -> list[PlannedBlock]:
+    out = []
+    for spec, b in zip(prep.specs, prep.plan.blocks, strict=True):
+        label = "all" if spec.degree is None else spec.degree
+        out.append(PlannedBlock("all" if spec.row_degree is None else spec.row_degree, label,
+                                tuple(spec.shape), spec.cap, points=None,
+                                zero_by_parity=b["method"] == "zero"))
+    return out
+
+
+def _estimate(prep) -> WorkEstimate:
+    from seprank.separation.moment_plan import RANK_FLOPS
+
+    plan = prep.plan
+    methods = [b["method"] for b in plan.blocks]
+    counts = {m: methods.count(m) for m in dict.fromkeys(methods)}
+    phases = [("expansion", f"G_L as {plan.expansion['terms']} terms"
+               if plan.expand else "none (evaluations only)"),
+              ("blocks", ", ".join(f"{n} {m}" for m, n in counts.items())),
+              ("tokens", "N = 2, 4, ... until the token lower bound meets the blocks"
+               if prep.fam.label == "tokens" else "none (embedding: Proposition 2 alone)")]
+    return WorkEstimate(tuple(phases), int(plan.seconds * RANK_FLOPS), int(plan.peak_bytes))
+
+
+def _notes(prep, I, unit: str) -> list[str]:
+    a, b = prep.thresholds
+    plan = prep.plan
+    lines = [f"estimated {plan.seconds:.3g} s against the budget of "
+             f"{prep.budget_seconds:.0f} s (blocks past it are skipped: lower_bound)",
+             f"family: {prep.fam.notes}",
+             f"partitions: the value is sep of every partition with >= {a} {unit} on the "
+             f"output's side and >= {b} on the other" + (
+                 "" if I is None else f" (given: I = {list(I)}, J = every other position)")]
+    lines += [f"plan: {r}" for r in plan.reasons]
+    return lines
+
+
+def _sentence(res) -> str | None:
+    if res.kind != "probabilistic":
+        return None
+    return (f"probabilistic: rank-deficient blocks ranked mod the random prime "
+            f"{res.details['prime']}; P[a rank over Q differs] <= "
+            f"{res.details['error_bound']:.3g}; certified {res.lower_bound} <= sep <= "
+            f"{res.upper_bound}")
+
+
+def _outcome(res, prep) -> RouteOutcome:
+    from seprank.network_theory.corrected_bounds import corrected_upper
+
+    rows = sum(b["shape"][0] for b in res.blocks)
+    cols = sum(b["shape"][1] for b in res.blocks)
+    net = prep.net
+    facts = {"exact_from_N": res.exact_from_N, "saturation_N": res.saturation_N,
+             "lower_bound": res.lower_bound, "lower_bound_N": res.lower_bound_N,
+             "partitions_covered": res.partitions_covered, "family": res.family,
+             "token_ranks": res.token_ranks, "count_bound": res.details["count_bound"],
+             "moment_plan": res.details["plan"], "family_facts": res.details["family"]}
+    if res.family == "tokens":
+        facts["moment_bound"] = {"value": corrected_upper(net.L, net.d_x),
+                                 "statement": "sep <= C(C(L) + D, D), D = d_x(d_x+1)/2 "
+                                 "(network_theory.corrected_bounds.corrected_upper)",
+                                 "respected": res.value <= corrected_upper(net.L, net.d_x)}
+    when = (f"exact for every N >= {res.exact_from_N} (balanced partitions) and every "
+            "partition with enough positions on each side" if res.kind == "exact" else
+            f"{res.kind}: certified {res.lower_bound} <= sep <= {res.upper_bound} as N -> "
+            "infinity")
+    facts["text"] = [when, f"partitions: {res.partitions_covered}"]
+    timings = {k: v for k, v in res.details["timing"].items() if isinstance(v, (int, float))}
+    return RouteOutcome(
+        res.value, res.kind, res.upper_bound, res.blocks, MATRIX_WORDS,
+        matrix_shape=(rows, cols), prime=res.details["prime"],
+        error_bound=res.details.get("error_bound"), probabilistic=_sentence(res),
+        timings=timings, certificates_verified=_verified(res), facts=facts)
+
+
+def _verified(res) -> bool | None:
+    """With certify: whether every block's and every token rank's certificate verified."""
+    flags = [b["certificate_verified"] for b in res.blocks if "certificate_verified" in b]
+    flags += [t["certificates_verified"] for t in res.token_ranks
+              if "certificates_verified" in t]
+    return all(flags) if flags else None
+
+
+#: the registered object (``seprank.separation.routes.BUILTIN_ROUTES``)
+ROUTE = MomentRoute()
