@@ -253,7 +253,7 @@ def test_residual_block_is_ranked_whole():
 
 
 def test_count_bound_is_the_repaired_wies_bound():
-    from seprank.bounds.moments import moment_bound
+    from seprank.network_theory.moment_form import moment_bound
 
     net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
     res = moment_separation_rank(net)

@@ -360,14 +360,13 @@ def test_residual_must_agree_with_the_network():
         separation_rank(network=net, residual=False)
 
 
-def test_infinite_N_waits_for_the_moment_route(capsys):
+def test_infinite_N_is_the_moment_route(capsys):
     from seprank.cli import main
 
-    with pytest.raises(ParameterError, match="moment route"):
-        separation_rank(1, 2, 1, N=math.inf)
-    assert main(["sep-rank", "-L", "1", "--width", "2", "-N", "inf"]) == 2
+    assert plan_separation(1, 2, 1, N=math.inf).route == "moment"
+    assert main(["sep-rank", "-L", "1", "--width", "2", "-N", "inf", "--route", "grid"]) == 2
     err = capsys.readouterr().err
-    assert "moment route" in err and err.count("\n") == 1
+    assert "needs a finite N" in err and err.count("\n") == 1
 
 
 def test_network_passed_through_without_json(monkeypatch):

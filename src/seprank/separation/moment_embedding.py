@@ -63,8 +63,8 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-import seprank
 from seprank.errors import InputError, ParameterError
+from seprank.linalg import rank as linalg_rank
 from seprank.separation.moment_form import MomentFamily, _check_net, moment_pairs
 
 __all__ = ["embedding_family", "rank_factorization"]
@@ -97,7 +97,7 @@ def _sym_vec(v: np.ndarray) -> list:
 
 
 def _exact_rank(rows: list[list]) -> int:
-    return seprank.rank([[Fraction(x) for x in row] for row in rows], "exact").value
+    return linalg_rank([[Fraction(x) for x in row] for row in rows], "exact").value
 
 
 def _vocabulary(net, emb, coordinate):

@@ -33,7 +33,8 @@ from math import factorial, prod
 import flint
 import numpy as np
 
-import seprank
+from seprank.linalg import rank as linalg_rank
+from seprank.linalg import verify as linalg_verify
 from seprank.linalg.residues import ResidueMatrix
 from seprank.separation.moment_blocks import (
     BlockSpec,
@@ -121,8 +122,8 @@ def _hadamard_error(r: int, short: int, entry_bits: int) -> float:
 
 def _rank_mod(mat: np.ndarray, p: int, certify: bool) -> tuple[int, bool | None]:
     rm = ResidueMatrix(mat, p)
-    res = seprank.rank(rm, "modular", prime=p, certify=certify)
-    ok = bool(seprank.verify(rm, res.certificate)) if certify else None
+    res = linalg_rank(rm, "modular", prime=p, certify=certify)
+    ok = bool(linalg_verify(rm, res.certificate)) if certify else None
     return res.value, ok
 
 

@@ -29,7 +29,8 @@ from math import comb
 
 import numpy as np
 
-import seprank
+from seprank.linalg import rank as linalg_rank
+from seprank.linalg import verify as linalg_verify
 from seprank.linalg.residues import ResidueMatrix
 from seprank.separation.moment_eval import pair_block_values
 from seprank.separation.moment_ranks import vandermonde_mix
@@ -116,10 +117,10 @@ def token_lower_bound(fam, data: dict, targets: list[int], N: int, p: int, rng, 
         rank = 0
         if sizes[q]:
             rm = ResidueMatrix(mat, p)
-            res = seprank.rank(rm, "modular", prime=p, certify=certify)
+            res = linalg_rank(rm, "modular", prime=p, certify=certify)
             rank = res.value
             if certify:
-                ok = ok and bool(seprank.verify(rm, res.certificate))
+                ok = ok and bool(linalg_verify(rm, res.certificate))
         total += rank
         blocks.append({"degree": None if fam.residual else q, "points": sizes[q],
                        "token_cap": caps[q], "rank": rank, "skipped": q in skipped})

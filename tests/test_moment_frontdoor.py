@@ -1,0 +1,155 @@
+"""The moment route through the separation front door: N = math.inf, -N inf, route="moment".
+
+Expectations come from other engines (the coefficient route's exact expansion at a
+finite N, the vocabulary route, the grid route), from the propositions of
+seprank.separation.moment (sep at N is nondecreasing in N and equals the moment-form
+rank once |I| >= d_x + 1 and |J| >= d_x) and from issue 20's hand measurement, never from
+the moment route's own numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import seprank
+from seprank.errors import MemoryLimitError, ParameterError
+from seprank.models import SelfAttentionNetwork
+from seprank.models.embedding import VocabularyEmbedding
+from seprank.separation import embedded_separation_rank, plan_separation
+
+FEW = settings(max_examples=5, deadline=None,
+               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _inf(net, **kw):
+    return seprank.separation_rank(network=net, N=math.inf, **kw)
+
+
+@FEW
+@given(st.sampled_from([(1, 1, 1), (1, 2, 1), (1, 2, 2), (1, 3, 1), (2, 1, 1), (2, 2, 1),
+                        (2, 2, 2)]), st.booleans(), st.integers(0, 10**6))
+def test_infinite_N_equals_the_coefficient_route_at_large_N(shape, residual, seed):
+    L, d, H = shape
+    net = SelfAttentionNetwork.random(L, d, H, seed=seed, residual=residual, nonzero=True)
+    res = _inf(net, points_seed=seed % 97)
+    assert res.route == "moment" and res.seq_len == math.inf and res.partition is None
+    N = 2 * d + 1                                  # |I| = d + 1 with the output, |J| = d
+    coef = seprank.separation_rank(network=net, N=N, partition=list(range(d + 1)),
+                                   route="coefficient")
+    assert coef.kind == "exact"
+    assert res.value == coef.value if res.kind == "exact" else res.value <= coef.value
+    assert res.value <= res.upper_bound
+
+
+@pytest.mark.parametrize("L,d,V,seed", [(1, 2, 4, 0), (1, 2, 5, 3), (1, 3, 6, 1)])
+def test_vocabulary_embedding_through_options_equals_the_vocabulary_route(L, d, V, seed):
+    net = SelfAttentionNetwork.random(L, d, 1, seed=seed, nonzero=True)
+    C = (3**L - 1) // 2                            # tokens per side from which sep is R
+    N = 2 * C + 1
+    emb = VocabularyEmbedding.random(V, d, N, d, 0, seed=seed)
+    res = _inf(net, options={"embedding": emb})
+    ref = embedded_separation_rank(net, emb, partition=list(range(C + 1)))
+    assert res.kind == "exact" and ref.kind == "exact" and res.value == ref.value
+
+
+def test_issue_20_hand_measured_L2_d2_H1():
+    """Issue 20 reports for L = 2, d_x = 2, H = 1 (an independent flint computation, not
+    this code): token sep 15 at N = 2, 18 at N = 4, 6, 8, and moment-form rank 18. The
+    same numbers arise from the seed-2 draw; here the coefficient route (exact expansion,
+    a different engine) confirms the finite-N values, so both sides are independent of
+    the moment route."""
+    net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
+    res = _inf(net)
+    assert (res.value, res.kind) == (18, "exact")
+    assert res.facts["exact_from_N"] == 4 and res.facts["saturation_N"] == 4
+    two = seprank.separation_rank(network=net, N=2, route="coefficient")
+    four = seprank.separation_rank(network=net, N=4, route="coefficient")
+    assert (two.value, four.value) == (15, 18)
+
+
+def test_saturation_N_against_token_ranks_at_N_minus_2_and_N():
+    net = SelfAttentionNetwork.random(2, 3, 1, seed=0, nonzero=True)
+    res = _inf(net)
+    Ns = res.facts["saturation_N"]
+    assert res.kind == "exact" and Ns is not None and res.facts["exact_from_N"] <= Ns
+    at = seprank.separation_rank(network=net, N=Ns, route="grid", points_seed=5)
+    assert at.value == res.value                 # a second certified lower bound meets it
+    if Ns - 2 >= 2:
+        below = seprank.separation_rank(network=net, N=Ns - 2, route="coefficient")
+        assert below.kind == "exact" and below.value < res.value
+
+
+def test_a_given_partition_with_enough_positions_has_the_same_value():
+    net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
+    whole = _inf(net)
+    for I, position in (([0, 1, 2], 0), ([1, 2], 0), ([0, 3, 5, 7], 3)):
+        r = _inf(net, partition=I, position=position)
+        assert r.value == whole.value and r.facts["partition"]["I"] == sorted(I)
+    ref = seprank.separation_rank(network=net, N=5, partition=[1, 2], route="coefficient")
+    assert ref.value == whole.value             # |I| = 2 = d_x without the output, |J| = 3
+
+
+def test_budget_cut_is_a_lower_bound_never_exact():
+    net = SelfAttentionNetwork.random(3, 2, 1, seed=1, nonzero=True)
+    res = _inf(net, options={"budget_seconds": 1e-9, "max_seq_len": 2})
+    skipped = [b for b in res.blocks if "skipped" in b["how"]]
+    assert skipped and res.kind == "lower_bound" and res.value < res.upper_bound
+
+
+def test_cli_minus_N_inf_end_to_end(capsys, tmp_path):
+    from seprank.cli import main
+
+    args = ["sep-rank", "-L", "2", "-d_x", "2", "-H", "1", "--seed", "2", "-N", "inf"]
+    assert main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "18 exact" and "N=inf" in out[1] and "route moment" in out[1]
+    assert any("exact for every N >= 4" in line for line in out)
+    path = tmp_path / "a.json"
+    assert main([*args, "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert data["seq_len"] == "inf" and data["value"] == 18 and data["route"] == "moment"
+    capsys.readouterr()
+    assert main([*args, "--explain"]) == 0
+    text = capsys.readouterr().out
+    assert "route: moment" in text and "peak memory" in text and "J-degree 4" in text
+
+
+@pytest.mark.parametrize("extra,match", [
+    (["--partition", "0,1"], "has 2 positions"),
+    (["--partition", "0,1|2,3"], "I alone"),
+    (["--route", "grid"], "needs a finite N"),
+    (["--embedding", "vocabulary"], "without positional part"),
+    (["-H", "3"], "does not divide"),
+])
+def test_cli_refusals_are_one_line_and_write_nothing(capsys, tmp_path, extra, match):
+    from seprank.cli import main
+
+    path = tmp_path / "out.json"
+    args = ["sep-rank", "-L", "2", "-d_x", "2", "-N", "inf", *extra, "--json", str(path)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert match in err and err.count("\n") == 1 and not path.exists()
+
+
+def test_api_refusals():
+    net = SelfAttentionNetwork.random(1, 2, 1, seed=0, nonzero=True)
+    with pytest.raises(ParameterError, match="finite N"):
+        seprank.separation_rank(network=net, N=4, route="moment")
+    positional = VocabularyEmbedding.random(4, 2, 3, 2, 1, seed=0)
+    with pytest.raises(ParameterError, match="ositional"):
+        _inf(net, options={"embedding": positional})
+    with pytest.raises(ParameterError, match="I alone"):
+        _inf(net, partition={"I": [0, 1], "J": [2, 3]})
+
+
+def test_memory_estimate_is_checked_before_any_work(monkeypatch):
+    import seprank.separation.moment as moment
+
+    monkeypatch.setattr(moment, "available_bytes", lambda: 10)
+    with pytest.raises(MemoryLimitError, match="estimated before building"):
+        plan_separation(2, 2, 1, N=math.inf)
