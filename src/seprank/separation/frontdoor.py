@@ -107,9 +107,8 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         needs H | d_x); with ``weights`` or ``network`` they may be left out (if given
         they must match). Each in one spelling only.
     N (also ``seq_len``)
-        sequence length (>= 2; default 2). ``math.inf`` asks for the limit N ->
-        infinity: the moment route (:mod:`seprank.separation.moment_route`; a partition
-        is then I alone, J every other position).
+        sequence length (>= 2; default 2); ``math.inf``: the limit N -> infinity, by the
+        moment route (:mod:`~seprank.separation.moment_route`; a partition is I alone).
     partition
         I (0-based positions; J the rest), or the pair (I, J), or {"I", "J"}; default
         I = the first half (N // 2 positions).
