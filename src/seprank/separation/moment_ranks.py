@@ -48,7 +48,8 @@ from seprank.separation.moment_blocks import (
 from seprank.separation.moment_eval import pair_block_values
 from seprank.separation.moment_plan import subset_rows
 
-__all__ = ["catalecticant_rank", "evaluation_ranks", "vandermonde_mix", "PRIMES_IN_RANGE",
+__all__ = ["ideal_certifies", "catalecticant_rank", "evaluation_ranks", "vandermonde_mix",
+           "PRIMES_IN_RANGE",
            "RANDOM_PRIME_RANGE", "CERTIFY_MAX_SHORT"]
 
 #: The range the route draws its prime from, and the number of primes in it
@@ -128,12 +129,17 @@ def _rank_mod(mat: np.ndarray, p: int, certify: bool) -> tuple[int, bool | None]
 
 
 def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
-                       random_prime: bool, certify: bool, allow_certify: bool = True) -> dict:
+                       random_prime: bool, certify: bool, allow_certify: bool = True,
+                       ideal=None) -> dict:
     """Rank of one block of C_F from the exact coefficients (module docstring).
 
     ``r``: the number of polynomials g_j; ``rng``: numpy Generator for the row subset;
     ``random_prime``: p was drawn uniformly from ``RANDOM_PRIME_RANGE`` (needed for the
-    ``probabilistic`` kind); ``certify``: attach and verify rank certificates.
+    ``probabilistic`` kind); ``certify``: attach and verify rank certificates;
+    ``ideal``: the :class:`~seprank.separation.moment_apolar.ApolarIdeal` of the blocks
+    ranked so far (non-residual families, blocks in increasing degree): its products
+    certify a deficient block without lifting when they fill its kernel, and the
+    block's lifted kernel vectors join it.
 
     >>> import flint
     >>> from seprank.separation.moment_blocks import poly_data, block_specs
@@ -158,8 +164,16 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
         out["certificate_verified"] = ok
     if rank == tall.short:
         out.update(upper=rank, kind="exact")
+    elif ideal is not None and ideal_certifies(spec, r, tall.transposed, ideal, out):
+        pass
     elif allow_certify and tall.short <= CERTIFY_MAX_SHORT:
         _certify_deficient(tall, idx, p, out, rng)
+        if ideal is not None and out.get("kernel"):
+            if tall.transposed:
+                ideal.add_relations(spec.row_degree, out["kernel"], r)
+            else:
+                ideal.add(spec.degree, out["kernel"])
+    out.pop("kernel", None)
     if out["kind"] != "exact" and n_sub == tall.long and random_prime:
         out["kind"] = "probabilistic"
         out["error_bound"] = _hadamard_error(rank, tall.short, pd.entry_bits)
@@ -185,7 +199,7 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
                                      tall.pd.entry_bits)
         if good:
             out.update(rank=max(out["rank"], mm.rank), upper=mm.rank, kind="exact",
-                       kernel_vectors=len(vecs))
+                       kernel_vectors=len(vecs), kernel=tall.catalecticant_vectors(vecs))
             out["how"] += (", exact over Q" if full else
                            f", {len(vecs)} kernel vectors verified on all {tall.long} rows")
             return
@@ -196,6 +210,30 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
         idx = np.sort(rng.choice(tall.long, size=n_more, replace=False))
         out["rank"] = max(out["rank"], _rank_mod(tall.entries(idx, p), p, False)[0])
         out["rows_ranked"] = n_more
+
+
+def ideal_certifies(spec: BlockSpec, r: int, transposed: bool, ideal, out: dict) -> bool:
+    """Upper bounds from the apolar ideal (:mod:`seprank.separation.moment_apolar`): the
+    column kernel holds the known part of Ann_b, the row kernel the known relations of
+    order C - b. Marks ``out`` exact when one of them meets its rank."""
+    if spec.degree is None:
+        return False
+    rows, cols = spec.shape
+    if not transposed:
+        ideal.extend(spec.degree)
+    ideal.extend_relations(spec.row_degree, r)
+    col_upper = cols - ideal.dim(spec.degree)
+    row_upper = rows - ideal.relations_dim(spec.row_degree)
+    upper = min(col_upper, row_upper)
+    if upper != out["rank"]:
+        return False
+    side = (f"{ideal.dim(spec.degree)} annihilators of order {spec.degree}"
+            if upper == col_upper else
+            f"{ideal.relations_dim(spec.row_degree)} row relations of order {spec.row_degree}")
+    out.update(upper=upper, kind="exact")
+    out.pop("error_bound", None)
+    out["how"] += f"; kernel from the apolar ideal ({side}, independent mod p)"
+    return True
 
 
 def vandermonde_mix(mus: list[int], degrees: list[int], p: int) -> np.ndarray:

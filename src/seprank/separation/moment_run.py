@@ -20,10 +20,15 @@ from math import lcm
 import flint
 import numpy as np
 
+from seprank.separation.moment_apolar import ApolarIdeal
 from seprank.separation.moment_blocks import PolyData, poly_data
 from seprank.separation.moment_form import moment_polynomials
 from seprank.separation.moment_plan import EVAL_OPS_RATE, eval_ops
-from seprank.separation.moment_ranks import catalecticant_rank, evaluation_ranks
+from seprank.separation.moment_ranks import (
+    catalecticant_rank,
+    evaluation_ranks,
+    ideal_certifies,
+)
 from seprank.separation.moment_tokens import token_lower_bound
 
 __all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
@@ -62,6 +67,23 @@ def _record(spec, method: str, res: dict) -> dict:
            "method": method}
     rec.update(res)
     return rec
+
+
+def _apolar_order(cat: list[int], specs: list) -> list[int]:
+    """Blocks with more columns than rows (row relations; they grow towards lower
+    degrees) from the highest degree down, then the others (annihilators; they grow
+    upwards) from the lowest up (:mod:`seprank.separation.moment_apolar`)."""
+    wide = [i for i in cat if specs[i].shape[0] < specs[i].shape[1]]
+    return sorted(wide, reverse=True) + sorted(i for i in cat if i not in wide)
+
+
+def _recheck(cat: list[int], specs: list, results: dict, r: int, ideal) -> None:
+    """Blocks left inexact, checked again against what the ideal learned later."""
+    for i in _apolar_order(cat, specs):
+        rec = results[i]
+        if rec["kind"] != "exact" and ideal_certifies(
+                specs[i], r, specs[i].shape[0] < specs[i].shape[1], ideal, rec):
+            LOG.info("block %s: exact on the second pass, %s", specs[i].label, rec["how"])
 
 
 def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_p: bool,
@@ -108,9 +130,10 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
         LOG.info("expansion of G_L: %.1f s, coefficients < 2^%d", phases["expansion"],
                  pd.max_bits)
         t0 = time.perf_counter()
-        for i in cat:
+        ideal = None if fam.mixed else ApolarIdeal(fam.n_vars, p)
+        for i in _apolar_order(cat, specs):
             res = catalecticant_rank(pd, specs[i], fam.n_rows, p, rng, random_prime=random_p,
-                                     certify=certify)
+                                     certify=certify, ideal=ideal)
             prior = results.get(i)
             if prior is not None:        # an evaluation block rebuilt from coefficients
                 res["rank"] = max(res["rank"], prior["rank"])
@@ -118,6 +141,8 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
             results[i] = _record(specs[i], "catalecticant", res)
             LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", specs[i].label, specs[i].shape,
                      res["rank"], res["kind"], res["seconds"], res["how"])
+        if ideal is not None:
+            _recheck(cat, specs, results, fam.n_rows, ideal)
         phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
     blocks = []
     for i, spec in enumerate(specs):
