@@ -28,70 +28,76 @@ import csv
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 OUT = Path(__file__).parent / "results"
 
-VALUE_CASES = [(2, 2, 1, s, 120) for s in range(3)] + [(2, 4, 2, s, 120) for s in range(3)] + [
-    (3, 3, 1, 0, 300)]
+VALUE_CASES = [(2, 2, 1, s, 120) for s in range(3)] + [(2, 4, 2, s, 120) for s in range(3)]
+#: no case runs longer than this (the house rule: no command over 20 minutes)
+CASE_TIMEOUT_S = 1100
 TARGET_CASES = [
-    ((3, 4, 2, 0, 600), "exact in < 60 s", 60),
-    ((4, 3, 1, 0, 600), "exact in < 10 min", 600),
-    ((3, 6, 2, 0, 500), "certified lower bound in < 10 min", 600),
+    ((3, 4, 2, 0, 300), "exact in < 60 s", 60),
+    ((4, 3, 1, 0, 300), "exact in < 10 min", 600),
+    ((3, 6, 2, 0, 300), "certified lower bound in < 10 min", 600),
 ]
 
 
 def run_case(L: int, d: int, H: int, seed: int, budget: float) -> dict:
-    """One moment-route run in this process (the --case entry point)."""
-    from seprank.bounds import levine2020 as lv
+    """One N -> infinity run through the front door in this process (the --case entry)."""
+    import math
+
     from seprank.models import SelfAttentionNetwork
-    from seprank.separation.core import network_bounds
-    from seprank.separation.moment import moment_separation_rank
+    from seprank.network_theory.corrected_bounds import corrected_upper
+    from seprank.separation import separation_rank
 
     net = SelfAttentionNetwork.random(L, d, H, seed=seed, nonzero=True)
     load0 = os.getloadavg()
     t0 = time.perf_counter()
-    res = moment_separation_rank(net, seed=seed, budget_seconds=budget)
+    res = separation_rank(network=net, N=math.inf, points_seed=seed,
+                          options={"budget_seconds": budget})
     wall = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    f = res.facts
     out = {"L": L, "d_x": d, "H": H, "seed": seed, "budget_s": budget, "value": res.value,
-           "kind": res.kind, "upper_bound": res.upper_bound, "lower_bound": res.lower_bound,
-           "lower_bound_N": res.lower_bound_N, "saturation_N": res.saturation_N,
-           "exact_from_N": res.exact_from_N, "wall_s": round(wall, 2),
+           "kind": res.kind, "upper_bound": res.upper_bound, "lower_bound": f["lower_bound"],
+           "lower_bound_N": f["lower_bound_N"], "saturation_N": f["saturation_N"],
+           "exact_from_N": f["exact_from_N"], "wall_s": round(wall, 2),
            "peak_rss_bytes": peak, "load_before": load0, "load_after": os.getloadavg(),
-           "timing": res.details["timing"], "prime": res.details["prime"],
-           "estimated_s": res.details["plan"]["estimated_seconds"],
-           "count_bound": res.details["count_bound"],
+           "timing": res.timings, "prime": res.prime,
+           "estimated_s": f["moment_plan"]["estimated_seconds"],
+           "count_bound": f["count_bound"], "moment_bound": corrected_upper(L, d),
            "blocks": [{k: b.get(k) for k in ("degree", "shape", "cap", "method", "rank",
                                               "upper", "kind", "seconds", "how")}
                       for b in res.blocks],
            "tokens": [{"N": t["N"], "lower_bound": t["lower_bound"],
                        "skipped_blocks": sum(b["skipped"] for b in t["blocks"]),
-                       "seconds": t["seconds"]} for t in res.token_ranks],
-           "partitions_covered": res.partitions_covered}
-    if lv.thm2_regime(L, d) and res.value > 0:
-        ball = lv.thm2_upper_log3(L, d)
-        out["levine_thm2_upper_log3"] = ball.str(6)
-        out["log3_value"] = lv.log3(res.value).str(6)
-    if res.value > 0:   # the paper bounds that apply, for the N -> infinity value
-        bounds = network_bounds(L, d, H, net.d_a, 2 * d + 2, False, res.value)
-        out["paper_bounds"] = {k: {"value": str(v["value"]), "respected": v["respected"]}
-                               for k, v in bounds.items()}
+                       "seconds": t["seconds"]} for t in f["token_ranks"]],
+           "partitions_covered": f["partitions_covered"],
+           "paper_bounds": {k: {"value": str(v["value"]), "respected": v["respected"]}
+                            for k, v in res.bounds.items()}}
     return out
 
 
-def _subprocess_case(args: tuple) -> dict:
+def _subprocess_case(args: tuple, log_dir: Path) -> dict:
+    """One case in a fresh process (its own peak memory); its progress log in ``log_dir``."""
     cmd = [sys.executable, __file__, "--case", *map(str, args)]
-    log = OUT / f"sep_rank_moment_case_{'_'.join(map(str, args))}.log"
-    OUT.mkdir(exist_ok=True)
+    log = log_dir / f"sep_rank_moment_L{args[0]}_d{args[1]}_H{args[2]}_seed{args[3]}.log"
     with open(log, "w") as err:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True, timeout=2400)
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
+                                  timeout=CASE_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return {"case": args, "error": [f"over {CASE_TIMEOUT_S} s (killed)"],
+                    "log": log.name}
     if proc.returncode:
-        return {"case": args, "error": log.read_text().strip().splitlines()[-1:]}
-    return json.loads(proc.stdout)
+        return {"case": args, "error": log.read_text().strip().splitlines()[-1:],
+                "log": log.name}
+    return json.loads(proc.stdout) | {"log": log.name}
 
 
 def evaluator_speed(Ns=(2, 8, 32, 128), batch: int = 200_000) -> list[dict]:
@@ -165,6 +171,8 @@ def _plot(cases: list[dict], speed: list[dict], path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--targets-only", action="store_true",
+                    help="only the three target cases (no value cases, no evaluator)")
     ap.add_argument("--case", nargs=5, type=float, metavar=("L", "D", "H", "SEED", "BUDGET"))
     args = ap.parse_args()
     if args.case:
@@ -178,17 +186,22 @@ def main() -> None:
     started = {"load_at_start": os.getloadavg(), "cpu_count": os.cpu_count(),
                "note": "2 cores shared with other helpers' jobs (tests, benchmarks) during "
                        "the run; timings are single measurements, upper bounds"}
-    speed = evaluator_speed()
-    cases = [_subprocess_case(c) for c in VALUE_CASES]
-    targets = []
-    if not args.quick:
-        for case, target, limit in TARGET_CASES:
-            res = _subprocess_case(case)
-            met = ("error" not in res and res["wall_s"] < limit
-                   and res.get("peak_rss_bytes", 0) < 8e9
-                   and (res["kind"] == "exact" if "exact" in target else res["lower_bound"] > 0))
-            res.update(target=target, met=met)
-            targets.append(res)
+    speed = [] if args.targets_only else evaluator_speed()
+    with tempfile.TemporaryDirectory() as tmp:
+        logs = Path(tmp)
+        cases = [] if args.targets_only else [_subprocess_case(c, logs) for c in VALUE_CASES]
+        targets = []
+        if not args.quick:
+            for case, target, limit in TARGET_CASES:
+                res = _subprocess_case(case, logs)
+                met = ("error" not in res and res["wall_s"] < limit
+                       and res.get("peak_rss_bytes", 0) < 8e9
+                       and (res["kind"] == "exact" if "exact" in target
+                            else res["lower_bound"] > 0))
+                res.update(target=target, met=met)
+                targets.append(res)
+                # the progress log of each target case is kept as evidence
+                shutil.copy(logs / res["log"], OUT / res["log"])
     OUT.mkdir(exist_ok=True)
     report = {"machine": started, "evaluator": speed, "values": cases, "targets": targets,
               "load_at_end": os.getloadavg()}

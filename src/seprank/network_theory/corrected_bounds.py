@@ -258,10 +258,10 @@ def _atlas_row(row: dict) -> dict | None:
         sep = int(str(row["sep"]))
     except (KeyError, TypeError, ValueError):
         return None
-    if sep < 1:
+    kind = str(row.get("kind", "exact"))
+    if sep < 1 or kind != "exact":     # the figures plot exact values only
         return None
-    return {"L": L, "d_x": d_x, "H": row.get("H"), "sep": sep,
-            "kind": str(row.get("kind", "exact"))}
+    return {"L": L, "d_x": d_x, "H": row.get("H"), "sep": sep, "kind": kind}
 
 
 def atlas_n_infinity_points(folder: str | Path | None) -> list[dict]:
@@ -270,8 +270,9 @@ def atlas_n_infinity_points(folder: str | Path | None) -> list[dict]:
     The hook for the figures of L-Thm2-corrected and W-Thm1-corrected. The file holds
     a JSON list of objects with ``L``, ``d_x``, ``sep`` (an int, or its decimal
     string), optional ``H`` and ``kind`` (default ``exact``); rows that are not of this
-    form are skipped. Returns ``[]`` when the folder or the file does not exist, so
-    the figures show the atlas points only once the atlas provides them.
+    form, and rows of another kind (a budget-cut ``lower_bound``), are skipped. Returns
+    ``[]`` when the folder or the file does not exist, so the figures show the atlas
+    points only once the atlas provides them.
 
     Examples
     --------

@@ -211,6 +211,10 @@ def _outcome(res, prep) -> RouteOutcome:
             f"{res.kind}: certified {res.lower_bound} <= sep <= {res.upper_bound} as N -> "
             "infinity")
     facts["text"] = [when, f"partitions: {res.partitions_covered}"]
+    if "moment_bound" in facts:
+        mb = facts["moment_bound"]
+        facts["text"].append(f"corrected bound (upper): sep <= C(C(L) + D, D) = {mb['value']}: "
+                             + ("respected" if mb["respected"] else "VIOLATED"))
     timings = {k: v for k, v in res.details["timing"].items() if isinstance(v, (int, float))}
     return RouteOutcome(
         res.value, res.kind, res.upper_bound, res.blocks, MATRIX_WORDS,
