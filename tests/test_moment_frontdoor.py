@@ -153,3 +153,59 @@ def test_memory_estimate_is_checked_before_any_work(monkeypatch):
     monkeypatch.setattr(moment, "available_bytes", lambda: 10)
     with pytest.raises(MemoryLimitError, match="estimated before building"):
         plan_separation(2, 2, 1, N=math.inf)
+
+
+# -- kernels from the apolar ideal ------------------------------------------------------------
+
+def test_apolar_products_are_kernel_vectors_of_the_exact_catalecticant():
+    """Products of annihilators and shifted row relations, checked against the exact K
+    (block_entries, independent of moment_apolar) of a family with a known kernel."""
+    import numpy as np
+
+    from seprank.separation.moment import prepare_moment
+    from seprank.separation.moment_apolar import ApolarIdeal
+    from seprank.separation.moment_blocks import block_entries, exponents
+    from seprank.separation.moment_form import moment_polynomials
+    from seprank.separation.moment_run import integer_poly_data
+
+    net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
+    fam = prepare_moment(net).fam
+    C, n, r = fam.degree, fam.n_vars, fam.n_rows
+    pd = integer_poly_data(moment_polynomials(fam), n, C)
+
+    def K(b):
+        alphas, gammas = exponents(n, C - b), exponents(n, b)
+        return block_entries(pd, np.repeat(np.arange(r), len(alphas)), np.tile(alphas, (r, 1)),
+                             gammas, form="catalecticant").astype(object)
+
+    ideal, checked = ApolarIdeal(n, 1000003), 0
+    for b in range(C + 1):                       # every exact kernel vector, degree by degree
+        M = seprank.rank(K(b).tolist(), "exact")
+        if M.value < K(b).shape[1]:
+            kern = _rational_kernel(K(b))
+            ideal.add(b, kern)
+        if b + 1 <= C and ideal.dim(b):
+            cand = ideal.candidates(b + 1)
+            assert not (K(b + 1).dot(cand.T) != 0).any()     # products annihilate
+            rel = ideal.relation_candidates(b, r)           # rows of block C - b: |alpha| = b
+            assert not (rel.dot(K(C - b)) != 0).any()        # (0, .., Q, .., 0) relations
+            checked += 1
+    for b in range(C, 0, -1):                   # row relations, shifted to the next order
+        left = _rational_kernel(K(b).T)
+        if left:
+            ideal.add_relations(C - b, left, r)
+            rel = ideal.relation_candidates(C - b + 1, r)
+            assert not (rel.dot(K(b - 1)) != 0).any()
+            checked += 1
+    assert checked >= 2
+
+
+def _rational_kernel(M):
+    """Integer kernel vectors of an integer matrix (sympy, an independent engine)."""
+    import sympy
+
+    out = []
+    for v in sympy.Matrix(M.tolist()).nullspace():
+        den = sympy.ilcm(*[x.q for x in v])
+        out.append([int(x * den) for x in v])
+    return out
