@@ -59,6 +59,14 @@ PRIMES_IN_RANGE = 1_894_120
 #: Rank-deficient blocks whose short side exceeds this are not certified over Q
 #: (p-adic lifting of a dense system of that size takes minutes on 2 cores).
 CERTIFY_MAX_SHORT = 2500
+#: A block whose first lifting (on a row subset) fails is lifted again on twice the rows
+#: only up to this many entries: L = 3, d = 3, block 7 (1386 x 792) spent 553 s and
+#: 18.9 GB that way; past it, a cheap block is ranked on all rows mod the random prime
+#: (``probabilistic``) instead.
+LIFT_RETRY_MAX_ENTRIES = 400_000
+#: Ranking every row of a block mod p (for ``probabilistic``) is done up to this many
+#: long * short^2 operations (about 10 s at the measured RANK_FLOPS).
+FULL_RANK_MAX_OPS = 1.5e10
 
 
 def _rows_cols(pd: PolyData, spec: BlockSpec, r: int):
@@ -174,9 +182,15 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
             else:
                 ideal.add(spec.degree, out["kernel"])
     out.pop("kernel", None)
+    if out["kind"] != "exact" and random_prime and n_sub < tall.long and \
+            tall.long * tall.short**2 <= FULL_RANK_MAX_OPS:     # every row, mod the same p
+        out["rank"] = max(out["rank"], _rank_mod(tall.entries(np.arange(tall.long), p), p,
+                                                 False)[0])
+        out["how"] += f"; all {tall.long} rows ranked mod {p}"
+        n_sub = out["rows_ranked"] = tall.long
     if out["kind"] != "exact" and n_sub == tall.long and random_prime:
         out["kind"] = "probabilistic"
-        out["error_bound"] = _hadamard_error(rank, tall.short, pd.entry_bits)
+        out["error_bound"] = _hadamard_error(out["rank"], tall.short, pd.entry_bits)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
 
@@ -185,7 +199,7 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
     """Kernel vectors of the exact row subset, checked on every row: rank over Q."""
     from seprank.linalg.multimodular import rank_multimodular
 
-    for attempt in range(2):
+    for attempt in range(1 if tall.short * tall.long > LIFT_RETRY_MAX_ENTRIES else 2):
         sub = tall.entries(idx, None)
         z = flint.fmpz_mat(sub.tolist())
         mm = rank_multimodular(z, seed=int(rng.integers(2**31)))
