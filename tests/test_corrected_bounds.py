@@ -278,7 +278,8 @@ def test_bottleneck_depth_is_the_first_depth():
 def test_atlas_hook(tmp_path):
     assert atlas_n_infinity_points(tmp_path) == []
     rows = [{"L": 2, "d_x": 2, "sep": 18, "H": 1}, {"L": 3, "d_x": 2, "sep": "232"},
-            {"L": "x", "d_x": 2, "sep": 1}, {"d_x": 2}, "junk"]
+            {"L": "x", "d_x": 2, "sep": 1}, {"d_x": 2}, "junk",
+            {"L": 3, "d_x": 3, "sep": 100, "kind": "lower_bound"}]   # not exact: left out
     (tmp_path / "n_infinity.json").write_text(json.dumps(rows))
     got = atlas_n_infinity_points(tmp_path)
     assert [(r["L"], r["sep"], r["kind"]) for r in got] == [(2, 18, "exact"), (3, 232, "exact")]
