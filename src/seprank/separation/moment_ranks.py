@@ -229,7 +229,15 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
 def ideal_certifies(spec: BlockSpec, r: int, transposed: bool, ideal, out: dict) -> bool:
     """Upper bounds from the apolar ideal (:mod:`seprank.separation.moment_apolar`): the
     column kernel holds the known part of Ann_b, the row kernel the known relations of
-    order C - b. Marks ``out`` exact when one of them meets its rank."""
+    order C - b. Marks ``out`` exact when one of them meets its rank.
+
+    >>> from seprank.separation.moment_apolar import ApolarIdeal
+    >>> ideal = ApolarIdeal(2, 1000003)
+    >>> ideal.add(1, [(1, -1)])              # d_0 - d_1 kills g = (t_0 + t_1)^2 (C = 2)
+    >>> out = {"rank": 1, "how": "rank mod p"}       # block 1: K = [[2, 2], [2, 2]]
+    >>> ideal_certifies(BlockSpec(1, 1, (2, 2)), 1, False, ideal, out), out["upper"]
+    (True, 1)
+    """
     if spec.degree is None:
         return False
     rows, cols = spec.shape
