@@ -48,9 +48,8 @@ from seprank.separation.moment_blocks import (
 from seprank.separation.moment_eval import pair_block_values
 from seprank.separation.moment_plan import subset_rows
 
-__all__ = ["ideal_certifies", "catalecticant_rank", "evaluation_ranks", "vandermonde_mix",
-           "PRIMES_IN_RANGE",
-           "RANDOM_PRIME_RANGE", "CERTIFY_MAX_SHORT"]
+__all__ = ["ideal_certifies", "ideal_upper", "catalecticant_rank", "evaluation_ranks",
+           "vandermonde_mix", "PRIMES_IN_RANGE", "RANDOM_PRIME_RANGE", "CERTIFY_MAX_SHORT"]
 
 #: The range the route draws its prime from, and the number of primes in it
 #: (pi(2^26) - pi(2^25), counted by a sieve; tests/test_moment_route.py re-counts).
@@ -240,22 +239,36 @@ def ideal_certifies(spec: BlockSpec, r: int, transposed: bool, ideal, out: dict)
     """
     if spec.degree is None:
         return False
+    upper, side = ideal_upper(spec, r, transposed, ideal)
+    if upper != out["rank"]:
+        return False
+    out.update(upper=upper, kind="exact")
+    out.pop("error_bound", None)
+    out["how"] += f"; kernel from the apolar ideal ({side}, independent mod p)"
+    return True
+
+
+def ideal_upper(spec: BlockSpec, r: int, transposed: bool, ideal) -> tuple[int, str]:
+    """(certified upper bound on the block's rank over Q, why) from the known kernel parts
+    (the annihilators of order b extended from order b - 1 unless the block is wide, the row
+    relations of order C - b); also for a block that was never ranked.
+
+    >>> from seprank.separation.moment_apolar import ApolarIdeal
+    >>> ideal = ApolarIdeal(2, 1000003)
+    >>> ideal.add(1, [(1, -1)])
+    >>> ideal_upper(BlockSpec(2, 0, (1, 3)), 1, False, ideal)
+    (1, '2 annihilators of order 2')
+    """
     rows, cols = spec.shape
     if not transposed:
         ideal.extend(spec.degree)
     ideal.extend_relations(spec.row_degree, r)
     col_upper = cols - ideal.dim(spec.degree)
     row_upper = rows - ideal.relations_dim(spec.row_degree)
-    upper = min(col_upper, row_upper)
-    if upper != out["rank"]:
-        return False
-    side = (f"{ideal.dim(spec.degree)} annihilators of order {spec.degree}"
-            if upper == col_upper else
-            f"{ideal.relations_dim(spec.row_degree)} row relations of order {spec.row_degree}")
-    out.update(upper=upper, kind="exact")
-    out.pop("error_bound", None)
-    out["how"] += f"; kernel from the apolar ideal ({side}, independent mod p)"
-    return True
+    if col_upper <= row_upper:
+        return col_upper, f"{ideal.dim(spec.degree)} annihilators of order {spec.degree}"
+    return row_upper, (f"{ideal.relations_dim(spec.row_degree)} row relations of order "
+                       f"{spec.row_degree}")
 
 
 def vandermonde_mix(mus: list[int], degrees: list[int], p: int) -> np.ndarray:

@@ -28,6 +28,7 @@ from seprank.separation.moment_ranks import (
     catalecticant_rank,
     evaluation_ranks,
     ideal_certifies,
+    ideal_upper,
 )
 from seprank.separation.moment_tokens import token_lower_bound
 
@@ -120,6 +121,7 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
                      res["rank"], res["kind"], res["how"])
         phases["evaluation_blocks"] = round(time.perf_counter() - t0, 4)
     cat = [i for i, m in enumerate(methods) if m == "catalecticant"]
+    ideal = None
     if plan.can_expand:
         redo = [i for i in ev if results[i]["kind"] != "exact"]
         cat = sorted(cat + redo)
@@ -152,10 +154,21 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
             blocks.append(_record(spec, "zero", {"rank": 0, "upper": 0, "kind": "exact",
                                                  "seconds": 0.0, "how": "empty block"}))
         else:
-            blocks.append(_record(spec, "skipped", {
-                "rank": 0, "upper": spec.cap, "kind": "lower_bound", "seconds": 0.0,
-                "how": "skipped: over the time budget (certified upper bound: the cap)"}))
+            blocks.append(_skipped(spec, fam.n_rows, ideal))
     return blocks, phases
+
+
+def _skipped(spec, r: int, ideal) -> dict:
+    """A block over the time budget: rank 0, upper bound its cap or what the apolar
+    ideal's known kernel parts give (no rank of the block itself is computed)."""
+    upper, how = spec.cap, "the cap"
+    if ideal is not None and spec.degree is not None:
+        bound, why = ideal_upper(spec, r, spec.shape[0] < spec.shape[1], ideal)
+        if bound < upper:
+            upper, how = bound, f"kernel from the apolar ideal, {why}"
+    return _record(spec, "skipped", {
+        "rank": 0, "upper": upper, "kind": "lower_bound", "seconds": 0.0,
+        "how": f"skipped: over the time budget (certified upper bound: {how})"})
 
 
 def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: int, *,
