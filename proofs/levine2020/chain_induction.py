@@ -1,7 +1,8 @@
 """The inductions behind eq. (3)'s degree and Lemma 1's chains, checked for every size.
 
-Not a check: L-net calls :func:`homogeneity_step` and L-Lemma1 calls
-:func:`chain_induction_step` and :func:`position_sums_step`. Each step checks the
+Not a check: L-net calls :func:`homogeneity_step`, L-Lemma1 calls
+:func:`chain_induction_step` and :func:`position_sums_step`, L-Lemma5 calls
+:func:`residual_induction_step`. Each step checks the
 inductive step of its induction as identities of matrix products with symbolic sizes
 (sympy MatrixSymbol: d_x = n, d_a = m, N positions), and solves the recurrences it
 leads to with sympy's rsolve, so its scope is ``all-sizes``; the checks keep their exact
@@ -29,7 +30,7 @@ from itertools import product
 import sympy as sp
 
 __all__ = ["layer_identities", "homogeneity_step", "chain_induction_step",
-           "position_sums_step"]
+           "position_sums_step", "residual_induction_step"]
 
 
 def _zero(expr) -> bool:
@@ -138,3 +139,29 @@ def position_sums_step(ctx, source: str) -> None:
         s.record(identities=found)
         s.require(all(found.values()), "a position-sum identity fails",
                   failing=[k for k, v in found.items() if not v])
+
+
+def residual_induction_step(ctx, source: str) -> None:
+    """Step (L-Lemma5): the residual form (22) by induction, for every size."""
+    with ctx.step("Lemma 5's induction for every size: with the skip term, Y^(l+1) = Y^l + "
+                  "f(Y^l); writing Y^l = X + Z (Z a sum of chains with >= 1 factor G = X X^T), "
+                  "f(X + Z) is the 8 terms f(E, F, G), E, F, G in {X, Z} (l.596, sympy with "
+                  "symbolic sizes), each a chain with j_1 + j_2 + j_3 + 1 >= 1 factors G (X = "
+                  "I X is the chain with none; the chain identity of Lemma 1), one head index "
+                  "per factor; so Y^(l+1) = X + chains with 1..c_(l+1) factors, c_(l+1) = 3 c_l "
+                  "+ 1, c_0 = 0, i.e. up to C(L) = (3^L - 1)/2 (rsolve): statement (22)",
+                  source, scope="all-sizes") as s:
+        n, m, N, O, V, K, Q = _symbols()
+        X, Z = sp.MatrixSymbol("X", n, N), sp.MatrixSymbol("Z", n, N)
+
+        def f(a, b, c):
+            return O * V * a * b.T * K.T * Q * c
+
+        eight = sp.MatAdd(*[f(a, b, c) for a, b, c in product((X, Z), repeat=3)])
+        found = {"f(X + Z) = the 8 terms f(E, F, G)": _zero(f(X + Z, X + Z, X + Z) - eight),
+                 "chain identity (Lemma 1)": all(layer_identities().values())}
+        count = _rsolve(lambda c: 3 * c + 1, 0)
+        L = sp.symbols("l", integer=True, nonnegative=True)
+        s.record(identities=found, most_factors_solve_to=str(count))
+        s.require(all(found.values()) and sp.simplify(count - (3 ** L - 1) / 2) == 0,
+                  "the residual induction fails", failing=[k for k, v in found.items() if not v])

@@ -98,7 +98,8 @@ def _step_printed_assignment(ctx):
     """Step 2: the assignment of l.740-757 verbatim, smallest failing instance."""
     with ctx.step("Lemma 6 AS PRINTED (every formula of l.740-757 verbatim): the sub-matrix on "
                   "eq. (29)-(30) is Const * (V V^T)^(Hadamard 3^(L-2)); the first failing "
-                  "instance of SEARCH, in the order (L, H, d_a, N, M/2), is recorded", source=SRC.cite("l.724-757"),
+                  "instance of SEARCH, in the order (L, H, d_a, N, M/2), is recorded",
+                  source=SRC.cite("l.724-757"),
                   scope="sizes", sizes=SEARCH_SIZES) as s:
         bad = smallest_failure(frozenset())
         s.record(search_space="L in 2..4, H in 1..3, d_a in {3,5,7}, N in {2,4}, M/2 in 1..3")
