@@ -29,12 +29,12 @@ from itertools import product
 
 import sympy as sp
 
-__all__ = ["layer_identities", "homogeneity_step", "chain_induction_step",
+__all__ = ["is_zero", "layer_identities", "homogeneity_step", "chain_induction_step",
            "position_sums_step", "residual_induction_step"]
 
 
-def _zero(expr) -> bool:
-    """Whether a matrix expression expands to zero."""
+def is_zero(expr) -> bool:
+    """Whether a (matrix) expression of sympy expands to zero (the identities' test)."""
     out = sp.expand(expr)
     return out == 0 or bool(getattr(out, "is_ZeroMatrix", False))
 
@@ -65,14 +65,14 @@ def layer_identities() -> dict[str, bool]:
     chain = (O * V * T1) * (X * X.T) * (T2.T * K.T * Q * T3) * X
     split = [f(a, b, c) for a, b, c in product((Y1, Y2), repeat=3)]
     return {
-        "f(tY) = t^3 f(Y) (a layer is homogeneous of degree 3)": _zero(
+        "f(tY) = t^3 f(Y) (a layer is homogeneous of degree 3)": is_zero(
             f(t * Y1, t * Y1, t * Y1) - t ** 3 * f(Y1, Y1, Y1)),
-        "O V (T1 X)(T2 X)^T K^T Q (T3 X) = (O V T1) (X X^T) (T2^T K^T Q T3) X": _zero(
+        "O V (T1 X)(T2 X)^T K^T Q (T3 X) = (O V T1) (X X^T) (T2^T K^T Q T3) X": is_zero(
             f(T1 * X, T2 * X, T3 * X) - chain),
         "junction T2^T K^T Q T3 = (T2^T K^T)(Q T3), an n x d_a times a d_a x n matrix":
             (T2.T * K.T).shape == (n, m) and (Q * T3).shape == (m, n)
-            and _zero(T2.T * K.T * Q * T3 - (T2.T * K.T) * (Q * T3)),
-        "f(Y1 + Y2) = the 8 terms f(E, F, G), E, F, G in {Y1, Y2} (sums of chains)": _zero(
+            and is_zero(T2.T * K.T * Q * T3 - (T2.T * K.T) * (Q * T3)),
+        "f(Y1 + Y2) = the 8 terms f(E, F, G), E, F, G in {Y1, Y2} (sums of chains)": is_zero(
             f(Y1 + Y2, Y1 + Y2, Y1 + Y2) - sp.MatAdd(*split)),
     }
 
@@ -133,9 +133,9 @@ def position_sums_step(ctx, source: str) -> None:
         X1, x = sp.MatrixSymbol("X1", n, N), sp.MatrixSymbol("x", n, 1)
         block = sp.BlockMatrix([[X1, x]])
         T, A, B, U = (sp.MatrixSymbol(c, n, n) for c in "TABU")
-        found = {"(X_1 | x)(X_1 | x)^T = X_1 X_1^T + x x^T": _zero(
+        found = {"(X_1 | x)(X_1 | x)^T = X_1 X_1^T + x x^T": is_zero(
                      sp.block_collapse(block * block.T) - X1 * X1.T - x * x.T),
-                 "T (A + B) U = T A U + T B U": _zero(T * (A + B) * U - T * A * U - T * B * U)}
+                 "T (A + B) U = T A U + T B U": is_zero(T * (A + B) * U - T * A * U - T * B * U)}
         s.record(identities=found)
         s.require(all(found.values()), "a position-sum identity fails",
                   failing=[k for k, v in found.items() if not v])
@@ -158,7 +158,7 @@ def residual_induction_step(ctx, source: str) -> None:
             return O * V * a * b.T * K.T * Q * c
 
         eight = sp.MatAdd(*[f(a, b, c) for a, b, c in product((X, Z), repeat=3)])
-        found = {"f(X + Z) = the 8 terms f(E, F, G)": _zero(f(X + Z, X + Z, X + Z) - eight),
+        found = {"f(X + Z) = the 8 terms f(E, F, G)": is_zero(f(X + Z, X + Z, X + Z) - eight),
                  "chain identity (Lemma 1)": all(layer_identities().values())}
         count = _rsolve(lambda c: 3 * c + 1, 0)
         L = sp.symbols("l", integer=True, nonnegative=True)

@@ -106,7 +106,7 @@ def _constructed_example(rng: random.Random, n: int):
 
 def _step_printed_n1(ctx):
     """Step 1: the statement as printed fails at N = 1 (A = [[0]])."""
-    with ctx.step("Lemma 7 as printed, smallest case N = 1: S_1 has no permutation other "
+    with ctx.step("Lemma 7 as printed, the case N = 1: S_1 has no permutation other "
                   "than sigma-bar, so the degree hypothesis holds vacuously and the lemma "
                   "claims that every 1 x 1 polynomial matrix is invertible for all but finitely "
                   "many x", source=SRC.cite("l.817-819 (statement), l.820-823 (proof)"),
@@ -277,7 +277,7 @@ def l_lemma7(ctx):
     _step_closed_forms(ctx)
 
     # -- outcome (seprank.proof.claims) --
-    erratum_if_failed(ctx, "Lemma 7 as printed, smallest case N = 1", "l.817-819 (statement)",
+    erratum_if_failed(ctx, "Lemma 7 as printed, the case N = 1", "l.817-819 (statement)",
                       "no condition on p_sigma-bar",
                       "p_sigma-bar is not the zero polynomial (automatic for N >= 2 with "
                       "deg 0 = -infinity)", "missing-hypothesis",

@@ -154,7 +154,7 @@ def _step_negative_entries(ctx, rng):
 def _step_distinctness_needed(ctx):
     """Step 5: with two equal vectors the swap ties with the identity."""
     with ctx.step("Distinctness cannot be dropped: with two equal vectors the swap reaches "
-                  "equality (smallest case N = 2, one coordinate, v_1 = v_2 = 0)",
+                  "equality (the case N = 2, one coordinate, v_1 = v_2 = 0)",
                   source=SRC.cite("l.827 ('a set of N different vectors')"), scope="instance",
                   sizes="N = 2, v_1 = v_2 = 0") as s:
         r = exhaustive_rearrangement([(0,), (0,)])

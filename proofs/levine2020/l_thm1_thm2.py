@@ -352,7 +352,8 @@ def l_thm1(ctx):
                       "l.130-132 (eq. (7) and the remark)", "every H dividing d_x",
                       "H < d_x (d_a >= 2): at H = d_x the lower bound contains log_3 0",
                       "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
-                      verified_by="corrected remark", evidence_key="smallest_counterexample")
+                      verified_by="corrected remark", evidence_key="smallest_counterexample",
+                      anchor="(7)")
     n = ctx.find_step(0).evidence.get("cases", 0)
     ctx.conclude("open", "instances",
                  "decided as far as B.2 reaches: the upper bound is Theorem 3's (L-Thm3 holds, "
@@ -569,15 +570,15 @@ def l_thm2(ctx):
                       "every H dividing d_x", "H < d_x (d_a >= 2): at H = d_x b_2 contains log_3 0",
                       "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
                       verified_by="corrected domain H < d_x",
-                      evidence_key="smallest_counterexample")
+                      evidence_key="smallest_counterexample", anchor="b_{2}=")
     thm2_counterexample(ctx)
     ctx.conclude("false", "proof",
                  "the upper bound of eq. (8) is false: one-hot 1-dimensional heads give sep = "
                  "prod(e + 1) (Jacobian certificate) > 3^(2 d_x L + c_1 + c_2), with H < d_x at "
                  "d_x = 18, H = 9, L = 24 and with H = d_x at d_x = 8, L = 9 and d_x = 4, L = 32, "
-                 "compared exactly with e's rational enclosure; the least failing width is 4 "
-                 "and the least failing depth found is L = 9 (d_x = 8; no network fails at "
-                 "L <= 5). What holds instead is L-Thm2-corrected: sep <= C(C + D, D), D = "
+                 "compared exactly with e's rational enclosure; least d_x = 4, and the "
+                 "least found failing depth is L = 9 (d_x = 8; no network fails at L <= 5). "
+                 "What holds instead is L-Thm2-corrected: sep <= C(C + D, D), D = "
                  "d_x(d_x+1)/2, so log_3 sep < D L, and eq. (8)'s upper bound holds for d_x "
                  "<= 3 at every L (L-Thm2-corrected proves it). The lower bound needs H < d_x "
                  "and is reached by B.2 where Lemma 6 applies, not at the points of the "

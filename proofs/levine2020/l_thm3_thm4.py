@@ -210,7 +210,7 @@ def l_thm4(ctx):
                  "d_x = H = 4, d_a = 1, L = 12, N = 8 give y_p^1 = x^1_p prod S_bc^{e_bc} with "
                  "sep = prod(e + 1) (Jacobian certificate) above eq. (19), exactly; the proven "
                  "bound is C(C + D, D), D = d_x(d_x+1)/2 (below eq. (19) for d_x <= 3 at every L, "
-                 "so the least failing width is 4); the least failing depth found is L = 7 "
-                 "(d_x = 8, a searched one-hot schedule): no network fails at L <= 4 (the "
+                 "so least d_x = 4); the least found failing depth is L = 7 (d_x = 8, a "
+                 "searched one-hot schedule): no network fails at L <= 4 (the "
                  "block form, any width), no one-hot schedule at L = 5, and depths 5, 6 stay "
                  "undecided", basis="certificate")

@@ -55,7 +55,8 @@ def _limits(name: str, found_L: int, max_width: int | None) -> tuple[int, list[d
 def _proven_step(ctx, name: str, found: dict, source: str, widths: range,
                  least_width_proof: str, max_width: int | None) -> int:
     found_L, found_dx = found["L"], found["d_x"]
-    with ctx.step(f"least failing sizes of {name}, proven part: at every depth L below the "
+    with ctx.step(f"how small a counterexample to {name} can be, proven part: at every depth L "
+                  "below the "
                   "first one listed no network (any d_x, weights, N, partition) exceeds it, "
                   "since the block form, proven for all of them in L-Thm2-corrected, is <= "
                   "it (exact below the tail width, by the tail argument above it); at the "
@@ -80,11 +81,11 @@ def _search_step(ctx, name: str, found: dict, source: str, lowest: int,
                  sizes: list[tuple[int, int]], iterations: int) -> None:
     exceeds, _ = BOUNDS[name]
     listed = ", ".join(f"({d}, {L})" for d, L in sizes)
-    with ctx.step(f"least failing sizes of {name}, search: simulated annealing over one-hot "
-                  f"schedules ({iterations} moves each, seeded) at the smallest (d_x, L) below "
-                  f"the counterexample where a schedule could still fail: {listed}. A search, "
-                  "not a proof: the failing depth is the least found unless the proven limit "
-                  "of the previous step meets it",
+    with ctx.step(f"how small a counterexample to {name} can be, search: simulated annealing "
+                  f"over one-hot schedules ({iterations} moves each, seeded) at the (d_x, L) "
+                  f"below the counterexample where a schedule could still fail: {listed}. A "
+                  "search, not a proof: the failing depth is the least found unless the proven "
+                  "limit of the previous step meets it",
                   source, scope="sizes", sizes=f"(d_x, L) in {listed}") as s:
         runs = []
         for k, (d_x, L) in enumerate(sizes):

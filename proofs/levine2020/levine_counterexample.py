@@ -356,7 +356,7 @@ def thm2_counterexample(ctx) -> None:
                   "(3^(upper) = q e^(d_x), q rational, e in a certified rational interval): "
                   "with H < d_x as the lower bound's hypothesis requires, at d_x = 18, H = 9, "
                   "d_a = 2, L = 24 (padded variant); with H = d_x at d_x = 8, L = 9 and at "
-                  "d_x = 4, L = 32 (the least failing width, next steps)",
+                  "d_x = 4, L = 32 (d_x <= 3 never fails: next steps)",
                   source=LEV.cite("Theorem 2 eq. (8) l.150-156"), scope="instance",
                   sizes="d_x = 18, H = 9, L = 24; d_x = H = 8, L = 9; d_x = H = 4, "
                         "L = 32") as s:

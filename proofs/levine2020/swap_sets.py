@@ -31,15 +31,10 @@ from itertools import product
 from math import comb
 
 import sympy as sp
+from seprank_proofs.levine2020.chain_induction import is_zero
 
 __all__ = ["split_identities", "swap_set", "from_swap_set", "swap_bijection_step",
            "junction_step", "binomial_power_identity"]
-
-
-def _zero(expr) -> bool:
-    """Whether a matrix expression expands to zero."""
-    out = sp.expand(expr)
-    return out == 0 or bool(getattr(out, "is_ZeroMatrix", False))
 
 
 def split_identities() -> dict[str, bool]:
@@ -57,11 +52,11 @@ def split_identities() -> dict[str, bool]:
     SP, SQ = sp.MatrixSymbol("S_P", n, n), sp.MatrixSymbol("S_Q", n, n)
     T, P, Q = (sp.MatrixSymbol(c, m, m) for c in ("T", "P", "Q"))
     return {
-        "X X^T = X_P X_P^T + X_Q X_Q^T (positions split into P and Q)": _zero(
+        "X X^T = X_P X_P^T + X_Q X_Q^T (positions split into P and Q)": is_zero(
             sp.block_collapse(X * X.T) - XP * XP.T - XQ * XQ.T),
-        "A (S_P + S_Q) B^T = A S_P B^T + A S_Q B^T (a unit splits)": _zero(
+        "A (S_P + S_Q) B^T = A S_P B^T + A S_Q B^T (a unit splits)": is_zero(
             A * (SP + SQ) * B.T - A * SP * B.T - A * SQ * B.T),
-        "T (P + Q) = T P + T Q (one more split factor: sequences of length c + 1)": _zero(
+        "T (P + Q) = T P + T Q (one more split factor: sequences of length c + 1)": is_zero(
             T * (P + Q) - T * P - T * Q),
     }
 
