@@ -96,33 +96,47 @@ class WorkEstimate:
 
     ``phases``: (phase, what it does with its counts) in order; ``operations``: a
     rough count of the dominant arithmetic operations; ``peak_bytes``: the largest
-    memory the route is expected to hold at once (an upper bound where said).
+    memory the route is expected to hold at once (an upper bound where said);
+    ``work``: the operations by kind (keys of :data:`seprank.budget.RATES`; empty:
+    all of them ``"python"``, the slowest); ``fixed_seconds``: time that does not
+    scale (loading compiled kernels); ``detail``: the sizes a refusal names
+    (``"blocks up to 74k x 74k"``). Counts may be ints of any size or ``math.inf``.
 
     >>> print(WorkEstimate((("rank", "3 blocks"),), 10**6, 2**20))
     about 1e+06 operations, peak memory about 1.0 MiB: rank: 3 blocks
+    >>> WorkEstimate((), 10**6, 2**20, work=((10**6, "modular"),)).as_estimate("a route").what
+    'a route'
     """
 
     phases: tuple[tuple[str, str], ...]
-    operations: int
-    peak_bytes: int
+    operations: int | float
+    peak_bytes: int | float
+    work: tuple[tuple[int | float, str], ...] = ()
+    fixed_seconds: float = 0.0
+    detail: str = ""
 
     def __str__(self) -> str:
-        return (f"about {self.operations:.3g} operations, peak memory about "
-                f"{_bytes(self.peak_bytes)}: "
+        from seprank.budget import format_bytes
+
+        ops = self.operations
+        count = f"{float(ops):.3g}" if ops < 1e300 else "more than 1e+300"
+        return (f"about {count} operations, peak memory about "
+                f"{format_bytes(self.peak_bytes)}: "
                 + "; ".join(f"{name}: {what}" for name, what in self.phases))
+
+    def as_estimate(self, what: str):
+        """The :class:`seprank.budget.Estimate` a budget checks."""
+        from seprank.budget import Estimate
+
+        work = self.work or ((self.operations, "python"),)
+        peak = self.peak_bytes if self.peak_bytes < 2**1000 else 2**1000
+        return Estimate(what, nbytes=int(peak), work=work, fixed_seconds=self.fixed_seconds,
+                        detail=self.detail)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"phases": [list(p) for p in self.phases], "operations": self.operations,
                 "peak_bytes": self.peak_bytes, "text": str(self)}
-
-
-def _bytes(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TiB"  # pragma: no cover
 
 
 @dataclass(frozen=True)
