@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from seprank.errors import MemoryLimitError, ParameterError, TimeLimitError
 
 __all__ = ["Budget", "Estimate", "Rate", "RATES", "SAFETY_FRACTION", "TEXT_EXPANSION",
+           "BASE_BYTES", "KERNEL_LOAD_SECONDS",
            "parse_size", "parse_seconds", "format_bytes", "format_seconds", "format_count",
            "machine_memory", "make_budget", "current", "calibration", "seconds_for",
            "largest_fitting"]
@@ -272,7 +273,11 @@ def machine_memory() -> tuple[int, str]:
 
 @dataclass(frozen=True)
 class Rate:
-    """Operations per second of one kind of work, and what an operation is there."""
+    """Operations per second of one kind of work, and what an operation is there.
+
+    >>> RATES["modular"].per_second > RATES["python"].per_second
+    True
+    """
 
     per_second: float
     operation: str
@@ -286,12 +291,16 @@ RATES: dict[str, Rate] = {
     "python": Rate(4e6, "a Python-level operation on exact numbers (object arrays, lists)"),
     "flint": Rate(1.5e8, "a multiply-add of small integers in fmpz_mat elimination"),
     "nmod": Rate(4e8, "a multiply-add mod p in nmod_mat elimination (python-flint)"),
-    "modular": Rate(1e9, "a multiply-add mod p in the numba blocked LU (BLAS products)"),
+    "modular": Rate(4e9, "a multiply-add mod p in the numba blocked LU (BLAS products)"),
     "grid": Rate(1.5e8, "a multiply-add mod p in the numba network evaluation"),
     "poly": Rate(4e5, "a term operation in the python-flint expansion of the network"),
     "float": Rate(1e9, "a float64 operation in numpy's SVD"),
     "parse": Rate(5e6, "a byte of text or JSON read into exact numbers"),
 }
+#: Memory a computation takes that does not scale with its sizes (Python's caches, malloc
+#: arenas, the first call of a module): measured 1.5-2.6 MiB for the smallest routes by
+#: benchmarks/budget_rates.py; added to every route's and rank's estimate.
+BASE_BYTES = 4 * 2**20
 #: Fixed cost of a computation that loads the numba kernels from their cache (seconds).
 KERNEL_LOAD_SECONDS = 3.0
 #: What the 20 ms reference loop took on the machine that measured :data:`RATES`.

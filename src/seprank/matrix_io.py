@@ -55,26 +55,19 @@ _TEXT_EXPANSION = 40
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
-# Bytes per matrix entry that each rank method needs beyond the loaded array: the
-# exact route copies into fmpz_mat (seprank.linalg.coerce._BYTES_PER_ENTRY); the
-# modular engines keep up to three float64 m x n buffers (modular_lu.py); the float
-# method's SVD about two float64 copies. ``auto`` may fall back to the exact route.
-_WORKSPACE_PER_ENTRY = {"auto": 64, "exact": 64, "multimodular": 64, "modular": 24,
-                        "cuda": 24, "float": 16}
-
-
-def workspace_bytes(method: str, m: int, n: int) -> int:
-    """Bytes that a rank by ``method`` of an m x n matrix needs beyond the matrix itself.
-
-    An estimate from the shape alone, used to refuse before loading; methods
-    not listed get the largest (exact) estimate.
+def workspace_bytes(method: str, m: int, n: int, bits: int = 64) -> int:
+    """Bytes that a rank by ``method`` of an m x n matrix needs beyond the matrix itself
+    (its first step: :func:`seprank.linalg.estimates.method_workspace`), from the shape
+    alone, to refuse before loading; ``bits``: the entries' size (the dtype's).
 
     Examples
     --------
-    >>> workspace_bytes("modular", 1000, 1000) < workspace_bytes("auto", 1000, 1000)
+    >>> workspace_bytes("modular", 1000, 1000) < workspace_bytes("exact", 1000, 1000)
     True
     """
-    return m * n * _WORKSPACE_PER_ENTRY.get(method, max(_WORKSPACE_PER_ENTRY.values()))
+    from seprank.linalg.estimates import method_workspace
+
+    return method_workspace(method, (m, n), bits)
 
 
 def parse_integer(text: str) -> int:
@@ -272,8 +265,8 @@ def _load_npy(path: Path, allow_float: bool, method: str) -> np.ndarray:
     if have < data_bytes:
         raise InputError(f"{path}: truncated: the header promises {m} x {n} entries of "
                          f"{dtype} ({data_bytes} bytes), the file holds {have}")
-    require_fits(data_bytes + workspace_bytes(method, m, n),
-                 f"the {m} x {n} matrix in {path} and the workspace of method {method!r}")
+    require_fits(data_bytes + workspace_bytes(method, m, n, 8 * dtype.itemsize),
+                 f"the {m} x {n} matrix in {path} and the first step of method {method!r}")
     try:
         with open(path, "rb") as fh:
             fh.seek(offset)

@@ -104,7 +104,12 @@ def expansion_estimate(n_vars: int, degree: int, up_to: bool, net, N: int,
 
 
 def coefficient_estimate(request) -> WorkEstimate:
-    """:func:`expansion_estimate` for the request's output (N d_x variables, degree 3^L)."""
+    """:func:`expansion_estimate` for the request's output (N d_x variables, degree 3^L).
+
+    >>> from seprank.separation import plan_separation
+    >>> coefficient_estimate(plan_separation(2, 4, 2).request).detail    # C(8 + 8, 9)
+    'up to 11k terms'
+    """
     from seprank.separation.gridroute import block_sizes
 
     net = request.network

@@ -30,7 +30,7 @@ import time
 import flint
 import numpy as np
 
-from seprank.budget import Budget, Estimate, largest_fitting, make_budget
+from seprank.budget import BASE_BYTES, Budget, Estimate, largest_fitting, make_budget
 from seprank.errors import InputError, ParameterError
 from seprank.linalg import rank
 from seprank.linalg.kinds import EXACT, LOWER_BOUND
@@ -75,10 +75,10 @@ def vocabulary_estimate(net, V: int, N: int) -> Estimate:
     seqs = V ** N
     rows, cols = V ** (N // 2), V ** (N - N // 2)
     bits = 3 ** net.L * 8 + 64
-    per_eval = net.L * N * N * net.H * net.d_a * net.d_x
+    per_eval = 4 * net.L * N * N * net.H * net.d_a * net.d_x
     small, big = min(rows, cols), max(rows, cols)
     return Estimate("the vocabulary route",
-                    nbytes=seqs * (_BYTES_PER_INPUT * N * net.d_x + _BYTES_PER_VALUE + bits // 4),
+                    nbytes=BASE_BYTES + seqs * (_BYTES_PER_INPUT * N * net.d_x + _BYTES_PER_VALUE + bits // 4),
                     work=((seqs * per_eval, "python"), (small * small * big, "flint")),
                     detail=f"{format_count(seqs)} token sequences, a {format_count(rows)} x "
                            f"{format_count(cols)} value matrix")

@@ -247,7 +247,7 @@ _VANDERMONDE_BYTES = 72
 #: Bytes per entry of the largest block while it is interpolated and ranked (its int64
 #: values and three temporaries of the interpolation, then the rank mod p's copies:
 #: float64 residues and the LU workspace, or the lists behind an nmod_mat).
-_BLOCK_BYTES = 72
+_BLOCK_BYTES = 96
 
 
 def block_sizes(request) -> tuple[int, float, float, float]:
@@ -289,7 +289,12 @@ def grid_estimate(request) -> WorkEstimate:
     evaluations of about L H N (4 d_a d_x + 2 d_a^2) multiply-adds each, the S x S
     Vandermonde inverse, the interpolation (S sum m^2) and the ranks (sum m^3); memory:
     the S R^2 values, the templates, the Vandermonde inverse and the largest block with
-    its rank's copies."""
+    its rank's copies.
+
+    >>> from seprank.separation import plan_separation
+    >>> grid_estimate(plan_separation(3, 4, 2).request).detail
+    '14 degree blocks, up to 560 x 560'
+    """
     from seprank.budget import KERNEL_LOAD_SECONDS, format_count
 
     net, N = request.network, request.N

@@ -125,13 +125,14 @@ class WorkEstimate:
                 + "; ".join(f"{name}: {what}" for name, what in self.phases))
 
     def as_estimate(self, what: str):
-        """The :class:`seprank.budget.Estimate` a budget checks."""
-        from seprank.budget import Estimate
+        """The :class:`seprank.budget.Estimate` a budget checks (with
+        :data:`seprank.budget.BASE_BYTES`, the memory that does not scale)."""
+        from seprank.budget import BASE_BYTES, Estimate
 
         work = self.work or ((self.operations, "python"),)
         peak = self.peak_bytes if self.peak_bytes < 2**1000 else 2**1000
-        return Estimate(what, nbytes=int(peak), work=work, fixed_seconds=self.fixed_seconds,
-                        detail=self.detail)
+        return Estimate(what, nbytes=BASE_BYTES + int(peak), work=work,
+                        fixed_seconds=self.fixed_seconds, detail=self.detail)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""

@@ -87,7 +87,13 @@ fits is 1048575
 
 def route_estimate(route, request) -> Estimate:
     """The route's estimate as the budget reads it: its cheap ``estimate(request)`` when
-    it has one, else its plan's (``route.plan(request).estimate``)."""
+    it has one, else its plan's (``route.plan(request).estimate``).
+
+    >>> from seprank.separation import plan_separation
+    >>> from seprank.separation.routes import get_route
+    >>> route_estimate(get_route("grid"), plan_separation(2, 2, 1).request).what
+    'the grid route'
+    """
     cheap = getattr(route, "estimate", None)
     work = cheap(request) if cheap is not None else None
     if work is None:
@@ -118,7 +124,14 @@ def _probe(request, N: int, L: int | None = None):
 
 def nearest_hint(route, request, budget: Budget) -> str:
     """The largest N that fits this route (the default partition), else the largest L at
-    N = 2; empty when neither does or the route cannot say."""
+    N = 2; empty when neither does or the route cannot say.
+
+    >>> from seprank.separation import plan_separation
+    >>> from seprank.separation.routes import get_route
+    >>> req = plan_separation(2, 2, 1, N=4).request
+    >>> nearest_hint(get_route("grid"), req, Budget(max_memory="5M"))
+    'the largest N that fits is 3 (the first half as I)'
+    """
     def fits(probe) -> bool:
         try:
             return budget.fits(route_estimate(route, probe))
@@ -139,6 +152,12 @@ def nearest_hint(route, request, budget: Budget) -> str:
 
 def check_route(route, request, budget: Budget) -> Estimate:
     """Refuse (one line, with :func:`nearest_hint`) when the route's estimate does not fit
-    ``budget``; return the estimate when it does."""
+    ``budget``; return the estimate when it does.
+
+    >>> from seprank.separation import plan_separation
+    >>> from seprank.separation.routes import get_route
+    >>> check_route(get_route("grid"), plan_separation(2, 2, 1).request, Budget()).what
+    'the grid route'
+    """
     return budget.check(route_estimate(route, request),
                         nearest=lambda: nearest_hint(route, request, budget))

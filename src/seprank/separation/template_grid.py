@@ -222,7 +222,13 @@ def _value_bits(request, T: np.ndarray) -> float:
 def template_estimate(request, T: np.ndarray) -> WorkEstimate:
     """Work and peak memory of the template-grid route, from sizes alone: M^N exact
     evaluations (object arithmetic, about L N^2 H d_a d_x each), the M^|I| x M^|J|
-    matrix ranked exactly, and the monomial certificate (monomials of degree <= 3^L)."""
+    matrix ranked exactly, and the monomial certificate (monomials of degree <= 3^L).
+
+    >>> from seprank.separation import plan_separation
+    >>> T = np.ones((12, 4), dtype=np.int64)
+    >>> template_estimate(plan_separation(2, 4, 2, templates=T).request, T).detail
+    '144 values of about 199 bits, a 12 x 12 matrix'
+    """
     from seprank.budget import format_count
     from seprank.separation.monomials import approx_monomial_count
 
