@@ -70,7 +70,8 @@ CASES = [
      "T = np.random.default_rng(1).integers(-3, 4, size=(30, 4))\n"
      "plan = plan_separation(2, 4, 2, templates=T)", "seprank.separation.execute(plan)",
      "plan.estimate.as_estimate('template-grid')"),
-    ("vocabulary V8 N5", "import seprank.separation\nfrom seprank.models import SelfAttentionNetwork\n"
+    ("vocabulary V8 N5", "import seprank.separation\n"
+     "from seprank.models import SelfAttentionNetwork\n"
      "from seprank.models.embedding import VocabularyEmbedding as E\n"
      "seprank.separation.embedded_separation_rank(SelfAttentionNetwork.random(1, 2, 1), "
      "E.random(2, 2, 2, 1))\n"

@@ -214,7 +214,8 @@ def _integer_rows(rows: list[list[int | Fraction]]) -> tuple[list[list[int]], bo
 
 def _require(est: dict[str, int], path: str, n: int, d: int = 1, lam: int = 1,
              max_abs: int = 1, n_of_lam=None) -> None:
-    """Refuse (one line) a path past the budget in force (:mod:`seprank.gram_hadamard_estimates`)."""
+    """Refuse (one line) a path past the budget in force
+    (:mod:`seprank.gram_hadamard_estimates`)."""
     check_path(path, n, d, lam, max_abs, n_of_lam=n_of_lam)
 
 

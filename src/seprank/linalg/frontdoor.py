@@ -96,10 +96,10 @@ from seprank.linalg.estimates import entry_bits, fmpz_estimate, multimodular_est
 from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.modarith import random_prime
-from seprank.linalg.zero import float_residues, is_zero_array, zero_result
 from seprank.linalg.planner import FMPZ, MULTIMODULAR, PrimePolicy, RankPlan, plan_rank
 from seprank.linalg.residues import ResidueMatrix
 from seprank.linalg.result import RankResult
+from seprank.linalg.zero import float_residues, is_zero_array, zero_result
 
 __all__ = ["rank", "execute", "METHODS", "ENGINES"]
 

@@ -38,7 +38,6 @@ from seprank.linalg.engines import METHOD_REGISTRY, REGISTRY, get_engine, method
 from seprank.linalg.engines.flint_nmod import AUTO_FLINT_PRIME_RANGE
 from seprank.linalg.engines.methods import methods_taking_engine
 from seprank.linalg.engines.protocol import FMPZ as FMPZ_FORM
-from seprank.linalg.estimates import plan_estimate
 from seprank.linalg.engines.protocol import (
     FULL_RANK_BOUND,
     INT64,
@@ -46,6 +45,7 @@ from seprank.linalg.engines.protocol import (
     RESIDUES,
     power_text,
 )
+from seprank.linalg.estimates import plan_estimate
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.primes import DEFAULT_PRIME, require_prime

@@ -78,7 +78,8 @@ def vocabulary_estimate(net, V: int, N: int) -> Estimate:
     per_eval = 4 * net.L * N * N * net.H * net.d_a * net.d_x
     small, big = min(rows, cols), max(rows, cols)
     return Estimate("the vocabulary route",
-                    nbytes=BASE_BYTES + seqs * (_BYTES_PER_INPUT * N * net.d_x + _BYTES_PER_VALUE + bits // 4),
+                    nbytes=BASE_BYTES + seqs * (_BYTES_PER_INPUT * N * net.d_x
+                                                + _BYTES_PER_VALUE + bits // 4),
                     work=((seqs * per_eval, "python"), (small * small * big, "flint")),
                     detail=f"{format_count(seqs)} token sequences, a {format_count(rows)} x "
                            f"{format_count(cols)} value matrix")

@@ -309,8 +309,9 @@ def grid_estimate(request) -> WorkEstimate:
     peak = 8 * evals + 40 * points + _VANDERMONDE_BYTES * S * S + _BLOCK_BYTES * R * R
     work = ((evals * per_eval, "grid"), (S ** 3, "nmod"), (3 * S * sum2, "grid"),
             (sum3, "nmod"), (S * S, "python"))
-    phases = (("evaluation", f"{format_count(evals)} network values mod p ({format_count(S)} scales x "
-                             f"{format_count(R)} x {format_count(R)} points)"),
+    phases = (("evaluation", f"{format_count(evals)} network values mod p "
+                             f"({format_count(S)} scales x {format_count(R)} x "
+                             f"{format_count(R)} points)"),
               ("interpolation", f"Vandermonde solve of {format_count(S)} scales per point"),
               ("rank", f"blocks mod p, largest {format_count(R)} x {format_count(R)}"))
     return WorkEstimate(phases, sum(ops for ops, _ in work), peak, work=work,

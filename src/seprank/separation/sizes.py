@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 
 from seprank.budget import Budget, Estimate, largest_fitting
 
-__all__ = ["network_estimate", "route_estimate", "nearest_hint", "check_route"]
+__all__ = ["network_estimate", "check_network", "route_estimate", "nearest_hint", "check_route",
+           "check_grid_draw"]
 
 #: Bytes per weight entry while the weights are drawn (int64 draws, their nonzero shift,
 #: the object array and its fill) and kept (object arrays; the GF(p) kernels' int64 copies).
@@ -161,3 +162,19 @@ def check_route(route, request, budget: Budget) -> Estimate:
     """
     return budget.check(route_estimate(route, request),
                         nearest=lambda: nearest_hint(route, request, budget))
+
+
+def check_grid_draw(depth: int, width: int, heads: int, da: int | None, N: int,
+                    templates: int) -> None:
+    """``seprank grid-rank``'s draws (the network, the M x d_x templates) checked against
+    the budget in force before they are made.
+
+    >>> check_grid_draw(2, 4, 2, None, 2, 12) is None
+    True
+    """
+    from seprank.budget import current
+
+    budget = current()
+    check_network({"L": depth, "d_x": width, "H": heads, "d_a": da}, N, budget)
+    budget.check(Estimate("drawing the templates", nbytes=24 * templates * width,
+                          detail=f"{templates} x {width}"))

@@ -287,7 +287,7 @@ class TemplateGridRoute(SeparationRoute):
 
     def plan(self, request) -> RoutePlan:
         T = _templates(request)
-        method = rank_method(request)
+        rank_method(request)  # checked now, as before any work
         M, D = T.shape[0], request.degree
         rows, cols = M ** len(request.I), M ** len(request.J)
         block = PlannedBlock("all", "all", (rows, cols), min(rows, cols))
