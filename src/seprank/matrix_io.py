@@ -20,8 +20,9 @@ Every reader refuses bad input with one :class:`~seprank.errors.InputError`
 line, never a traceback:
 
 * memory is checked *before* anything large is allocated: for ``.npy`` from
-  the header (shape and dtype) plus the workspace of the rank method that will
-  run; for text and JSON from the file size;
+  the header (shape and dtype) plus the first step of the rank method that will
+  run; for text, CSV and JSON from the file size (:mod:`seprank.bounded_read`, which
+  also refuses folders and reads pipes and devices with a byte cap and a timeout);
 * a ``.npy`` whose header is malformed (negative or non-integer dimensions) or
   whose data is shorter than its header says is refused;
 * JSON nested deeper than a matrix is refused (:func:`read_json` turns
@@ -45,13 +46,11 @@ from typing import Any
 import flint
 import numpy as np
 
+from seprank.bounded_read import check_regular_file, read_text_bounded
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
 
 __all__ = ["load_matrix", "read_json", "read_csv_rows", "parse_integer", "workspace_bytes"]
-
-# Python objects per text/JSON byte are far larger than the byte itself.
-_TEXT_EXPANSION = 40
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
@@ -108,16 +107,7 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
     JSON nested too deeply
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    text = read_text_bounded(path)  # folders, size, streams: seprank.bounded_read
     try:
         return json.loads(text, parse_int=parse_integer)
     except RecursionError:
@@ -207,12 +197,7 @@ def read_csv_rows(path: str | os.PathLike) -> list[list[str]]:
     line 1 looks like a header (no number in 'a', 'b'); seprank reads CSV without a header row
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    text = read_text_bounded(path)  # folders, size, streams: seprank.bounded_read
     reader = csv.reader(io.StringIO(text), strict=True, skipinitialspace=True)
     rows: list[list[str]] = []
     try:
@@ -299,13 +284,9 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
     [[0, Fraction(1, 2)]]
     """
     path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if not path.is_file():
-        raise InputError(f"{path}: is not a regular file")
     if path.suffix == ".npy":
+        check_regular_file(path, ".npy file (read by seeking)")
         return _load_npy(path, allow_float, method)
-    require_fits(path.stat().st_size * _TEXT_EXPANSION, f"the matrix in {path}")
     if path.suffix == ".json":
         data = read_json(path)
         if not isinstance(data, list) or (data and not all(isinstance(r, list) for r in data)):
@@ -314,10 +295,7 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
     elif path.suffix.lower() == ".csv":
         rows = read_csv_rows(path)
     else:
-        try:
-            text = path.read_text()
-        except UnicodeDecodeError:
-            raise InputError(f"{path}: not a text file (use .npy or .json)") from None
+        text = read_text_bounded(path, "text file (use .npy or .json)")
         rows = [line.split() for line in text.splitlines()
                 if line.strip() and not line.lstrip().startswith("#")]
     width = len(rows[0]) if rows else 0

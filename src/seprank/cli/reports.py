@@ -75,7 +75,10 @@ def _is_sqlite(path: str) -> bool:
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from seprank.bounded_read import check_regular_file
+
     src = Path(args.report)
+    check_regular_file(src, "report or store")  # a folder, a device, a pipe: one line
     md = Path(args.markdown) if args.markdown else src.with_suffix(".md")
     page = Path(args.html) if args.html else src.with_suffix(".html")
     if _is_sqlite(args.report):
