@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from budget_probe import measure  # noqa: E402
+from budget_probe import measure  # noqa: E402  (tests/ on the path above)
 
 _ARRAY = ("import numpy as np, seprank\n"
           "rng = np.random.default_rng(0)\n"

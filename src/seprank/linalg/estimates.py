@@ -49,7 +49,7 @@ _KERNEL_ENTRY_BYTES = 64
 _FMPZ_ENTRY_BYTES = 96
 _FMPZ_DIGIT_FACTOR = 1.25
 #: Bytes per entry of numpy's SVD: the float64 copy, the bidiagonalisation's workspace.
-_SVD_BYTES = 64
+_SVD_BYTES = 96
 
 
 def entry_bits(matrix: object) -> int:
@@ -123,7 +123,9 @@ def multimodular_estimate(shape: tuple[int, int], r: int, bits: int) -> Estimate
     free = k - r
     xbits = _lifting_bits(r, bits)
     digits = r * free * xbits / 8
-    kernel = free * k * (_KERNEL_ENTRY_BYTES + 1.5 * xbits / 8)
+    # each kernel entry: a Python int of xbits (in a list, then a tuple) and, while A K = 0
+    # is checked, float64 limbs of about 20 bits (seprank.linalg.kernel_check)
+    kernel = free * k * (_KERNEL_ENTRY_BYTES + 1.5 * xbits / 8 + 8 * (xbits / 20 + 1))
     peak = max(_RESIDUE_ENGINE_BYTES * m * n, kernel + 2 * digits)
     lift_ops = 4.0 * r * r * free * xbits / 20
     check_ops = float(m) * n * free * max(1.0, (xbits + bits) / 40)
@@ -162,7 +164,7 @@ def float_estimate(shape: tuple[int, int]) -> Estimate:
     """numpy's SVD of an m x n float64 matrix: the copy and the SVD's workspace.
 
     >>> float_estimate((100, 100)).nbytes - BASE_BYTES
-    640000
+    960000
     """
     m, n = shape
     return Estimate("the float SVD", nbytes=BASE_BYTES + _SVD_BYTES * m * n,
@@ -202,7 +204,7 @@ def method_workspace(method: str, shape: tuple[int, int], bits: int = 64) -> int
     What :func:`seprank.matrix_io.load_matrix` checks from a ``.npy`` header.
 
     >>> method_workspace("auto", (1000, 1000)) - BASE_BYTES, method_workspace("float", (1, 1))
-    (16000000, 4194368)
+    (16000000, 4194400)
     """
     from seprank.linalg.engines.numba_lu import NUMBA_MIN_DIM
 
