@@ -71,8 +71,8 @@ CASES = {
     "lemma6": (_WARM + "from seprank.sweep.computations import lemma6_identity\n"
                "from seprank.constructions.lemma6 import lemma6_estimate\n"
                "lemma6_identity(depth=2, corrected=True)",
-               "lemma6_identity(depth=3, half=12, corrected=True)",
-               "lemma6_estimate(3, 1, 3, 2, 12)"),
+               "lemma6_identity(depth=3, half=40, corrected=True)",
+               "lemma6_estimate(3, 1, 3, 2, 40)"),
 }
 
 FULL_CASES = {

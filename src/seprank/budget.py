@@ -223,7 +223,7 @@ class Rate:
 #: loaded machine. :func:`calibration` rescales them to the machine at hand.
 RATES: dict[str, Rate] = {
     "python": Rate(4e6, "a Python-level operation on exact numbers (object arrays, lists)"),
-    "flint": Rate(1.5e8, "a multiply-add of small integers in fmpz_mat elimination"),
+    "flint": Rate(8e7, "a multiply-add of word-size integers in fmpz_mat elimination"),
     "nmod": Rate(4e8, "a multiply-add mod p in nmod_mat elimination (python-flint)"),
     "modular": Rate(4e9, "a multiply-add mod p in the numba blocked LU (BLAS products)"),
     "grid": Rate(1.5e8, "a multiply-add mod p in the numba network evaluation"),

@@ -264,6 +264,8 @@ def _request(shape: dict, N, partition, position, coordinate, residual, seeds, w
     drawn = network is None and weights is None
     if drawn:  # nothing is drawn or laid out before its size is known
         check_network(shape, N, budget)
+    elif isinstance(N, int):  # given weights: the positions alone
+        check_network({"L": 1, "d_x": 1}, N, budget)
     seed, weights_seed, points_seed = seeds(drawn)
     net = build_network(shape["L"], shape["d_x"], shape["H"], shape["d_a"],
                         residual=residual, weights_seed=seed, weights=weights,

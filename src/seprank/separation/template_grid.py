@@ -247,7 +247,7 @@ def template_estimate(request, T: np.ndarray) -> WorkEstimate:
               ("rank", f"one {format_count(rows)} x {format_count(cols)} matrix "
                        f"({rank_method(request)})"),
               ("certificate", "exact ranks of the templates' monomial matrices"))
-    return WorkEstimate(phases, sum(w for w, _ in work), peak, work=work,
+    return WorkEstimate(phases, sum(w for w, _ in work), peak, work=work, fixed_seconds=0.2,
                         detail=f"{format_count(evals)} values of about {bits:.0f} bits, a "
                                f"{format_count(rows)} x {format_count(cols)} matrix")
 
