@@ -11,6 +11,7 @@ The fast tier runs one size per route; ``--full`` adds larger ones.
 from __future__ import annotations
 
 import pytest
+
 from tests.budget_probe import measure, probe_available
 
 pytestmark = pytest.mark.skipif(not probe_available(),

@@ -14,11 +14,29 @@ matricization (:mod:`seprank.separation.coefficient`), the grid blocks mod p
     whether ``auto`` should choose it (``fallback=True``: whether it should run
     after the chosen route gave an answer that is not exact), and why; the cutoffs
     behind the answer sit in the route's module, with the benchmark that set them.
+``estimate(request) -> WorkEstimate`` (optional; the base class returns None)
+    the route's work and peak memory from sizes alone, *cheaply*: in time and memory
+    independent of how large the sizes are (log-gamma counts such as
+    :func:`seprank.separation.monomials.approx_monomial_count`, no enumeration of 3^L
+    blocks; ints of any size or ``math.inf`` are fine). ``peak_bytes`` must be an upper
+    bound on what :meth:`run` holds beyond the request (``tests/test_budget_peaks.py``
+    measures it), ``work`` the operations by kind (:data:`seprank.budget.RATES`). The
+    planner checks it against ``request.budget`` *before* it calls :meth:`plan`, and
+    refuses in one line with the largest N (or L) that fits
+    (:mod:`seprank.separation.sizes`); without it, the plan's estimate is checked.
 ``plan(request) -> RoutePlan``
     every decision it makes before computing (prime, blocks, estimated work and
     memory, answer kinds); raises for bad route input (e.g. a prime that is not one).
 ``run(request, plan) -> RouteOutcome``
-    the computation.
+    the computation. It runs inside ``request.budget.active()``, so every
+    :func:`seprank.linalg.memory.require_fits` below it (and any rank it asks for)
+    honours the user's ``max_memory``; a route that allocates in stages checks each
+    stage first with ``request.budget.check(Estimate(...))`` or
+    ``request.budget.require(nbytes, what)``.
+
+Budgets (issue 23): ``request.budget`` is a :class:`seprank.budget.Budget` (the user's
+``max_memory`` / ``max_seconds``, or the machine's memory); a route never reads the
+machine itself.
 
 Like networkx's backends (``can_run`` / ``should_run``), routes are asked, never
 named: :func:`seprank.separation.plan_separation` walks the registry
@@ -231,6 +249,11 @@ class SeparationRoute:
                    ) -> tuple[bool, str]:
         """(whether ``auto`` should choose it, why); ``fallback``: after a non-exact answer."""
         return False, "not preferred"
+
+    def estimate(self, request: SeparationRequest) -> WorkEstimate | None:
+        """Work and peak memory from sizes alone, cheaply (module docstring); None: the
+        planner checks :meth:`plan`'s estimate instead."""
+        return None
 
     def plan(self, request: SeparationRequest) -> RoutePlan:  # pragma: no cover - abstract
         raise NotImplementedError
