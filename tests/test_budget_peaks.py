@@ -76,7 +76,20 @@ CASES = {
                "lemma6_estimate(3, 1, 3, 2, 40)"),
 }
 
+def _verify(make: str) -> tuple[str, str, str]:
+    return (_WARM + "from seprank.linalg.verify_snapshot import read_claim\n"
+            "from seprank.linalg.estimates import verify_estimate\n"
+            "seprank.verify([[1, 2], [2, 4]], seprank.rank([[1, 2], [2, 4]], certify=True))\n"
+            + make + "\nres = seprank.rank(a, certify=True)",
+            "seprank.verify(a, res)", "verify_estimate(a, read_claim(res))")
+
+
+CASES["verify full rank"] = _verify("a = rng.integers(-3, 4, size=(1200, 1200))")
+CASES["verify zero"] = _verify("a = np.zeros((1500, 1200), dtype=np.int64)")
+
 FULL_CASES = {
+    "verify rank 100": _verify("a = rng.integers(-3, 4, size=(1200, 100)) @ "
+                               "rng.integers(-3, 4, size=(100, 1200))"),
     "rank auto numba 3000": _rank(3000, None, "auto"),
     "rank auto multimodular 1500": _rank(1500, 100, "auto"),
     "sep grid N12": _sep("2, 2, 1, N=12, route='grid'"),

@@ -56,8 +56,11 @@ def _stat(path: Path) -> os.stat_result:
     return st
 
 
-def check_regular_file(path: str | os.PathLike, what: str = "file") -> int:
-    """Refuse (one line) a path that is not a regular file within the budget; its size.
+def check_regular_file(path: str | os.PathLike, what: str = "file", *, text: bool = True
+                       ) -> int:
+    """Refuse (one line) a path that is not a regular file; its size. ``text``: the file
+    is parsed into Python objects, so its size is checked against the budget too (a
+    ``.npy`` is not: its header says what it holds, and its reader checks that).
 
     For readers that open the path themselves (a ``.npy`` read by seeking, a report).
 
@@ -72,7 +75,8 @@ the file must be a regular file
     if not stat.S_ISREG(st.st_mode):
         raise InputError(f"{path}: not a regular file (a device, pipe or socket); the {what} "
                          "must be a regular file")
-    _check_size(path, st.st_size)
+    if text:
+        _check_size(path, st.st_size)
     return st.st_size
 
 

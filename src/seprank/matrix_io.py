@@ -285,7 +285,7 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
     """
     path = Path(path)
     if path.suffix == ".npy":
-        check_regular_file(path, ".npy file (read by seeking)")
+        check_regular_file(path, ".npy file (read by seeking)", text=False)
         return _load_npy(path, allow_float, method)
     if path.suffix == ".json":
         data = read_json(path)
