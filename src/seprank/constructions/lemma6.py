@@ -545,7 +545,7 @@ def lemma6_estimate(L: int, H: int, d_a: int, N: int, half: int):
     64 bits per degree), and G = (V V^T)^(Hadamard lam), lam = 3^(L-2), exactly.
 
     >>> lemma6_estimate(3, 1, 3, 2, 3).detail
-    '9 sequences of N = 2, d_x = 3; values of about 1.7k bits'
+    '9 sequences of N = 2, d_x = 3; values of about 2k bits'
     """
     from seprank.budget import BASE_BYTES, Estimate, format_count
 
