@@ -54,7 +54,7 @@ def path_estimate(path: str, n: int, d: int, lam: int, max_abs: int) -> Estimate
 
     >>> e = path_estimate("float", 100, 3, 2, 2)
     >>> e.what, e.nbytes - BASE_BYTES
-    ('the float64 100 x 100 G and its SVD', 640000)
+    ('the float64 100 x 100 G and its SVD', 960000)
     """
     from seprank.linalg.estimates import float_estimate
 
@@ -80,7 +80,7 @@ def check_path(path: str, n: int, d: int, lam: int, max_abs: int, *,
     ...     check_path("exact", 10**4, 3, 2, 2)
     Traceback (most recent call last):
     ...
-    seprank.errors.MemoryLimitError: the exact 10000 x 10000 G (big integers) needs about ...
+    seprank.errors.MemoryLimitError: the exact 10k x 10k G (big integers) needs about ...
     """
     budget = current()
 
