@@ -26,9 +26,6 @@ KNOWN_MISLOCATED = {
     ("L-Cor1", "l.142 (Corollary 1)"),  # "Corollary 1." is l.140, its text l.142
     ("L-Cor2", "l.166-170 (Corollary 2 and 'follows from theorems 1 and 2')"),  # l.164
     ("L-Thm6", "A.4 l.530-534 (Theorem 6 reuses Theorem 4's argument unchanged)"),  # l.524
-    ("W-Lemma7", "l.686-692 (eqs. (21)-(22))"),  # (21) is at l.694, (22) at l.696
-    ("W-Cor2", "l.660 (Lemma 7, the matrix A)"),  # "Lemma 7." is l.656
-    ("W-Thm1", "Theorem 1, l.129-135 (convolution embedding)"),  # "Theorem 1" is l.127
 }
 
 

@@ -10,10 +10,11 @@ scaled here because an explicit ``max_examples`` overrides the conftest profile)
 import json
 import math
 import os
+import re
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import seprank
@@ -25,6 +26,8 @@ from .reference import rank_q
 scalars = st.one_of(
     st.integers(-10**30, 10**30),
     st.fractions(max_denominator=10**6),
+    st.fractions(max_denominator=10**6).map(str),   # "p/q": read exactly, as the CLI does
+    st.sampled_from(["1_0", "٣", " 1", "1/-2", "1/0", "+5", "007", "1e3"]),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=3),
     st.none(),
@@ -40,13 +43,28 @@ CAMPAIGN = int(_FUZZ) if _FUZZ.isdigit() and int(_FUZZ) > 1 else (20 if _FUZZ ==
 rows = st.lists(st.lists(scalars, min_size=0, max_size=4), min_size=0, max_size=4)
 
 
+_EXACT_TEXT = re.compile(r"([+-]?[0-9]+)(?:/([0-9]+))?", re.ASCII)
+
+
+def _exact_value(x):
+    """The test's own reading of an exact entry (None: not one): an int or a Fraction, or a
+    string of ASCII digits with an optional sign and an optional /q, q > 0."""
+    if isinstance(x, (int, Fraction)) and not isinstance(x, bool):
+        return x
+    if isinstance(x, str):
+        match = _EXACT_TEXT.fullmatch(x)
+        if match and (match.group(2) is None or int(match.group(2)) != 0):
+            return Fraction(int(match.group(1)), int(match.group(2) or 1))
+    return None
+
+
 def _exact_ok(m) -> bool:
-    """True when m is a well-formed rectangular matrix of ints/Fractions."""
+    """True when m is a well-formed rectangular matrix of exact entries."""
     if not isinstance(m, list) or not all(isinstance(r, list) for r in m):
         return False
     if m and len({len(r) for r in m}) != 1:
         return False
-    return all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for r in m for x in r)
+    return all(_exact_value(x) is not None for r in m for x in r)
 
 
 @settings(max_examples=300 * CAMPAIGN, suppress_health_check=[HealthCheck.too_slow])
@@ -60,7 +78,7 @@ def test_front_door_never_crashes_or_lies(m):
             assert not _exact_ok(m) or (m and not m[0]), f"valid matrix refused: {exc}"
             continue
         assert _exact_ok(m), f"{m!r} should have been refused"
-        truth = rank_q(m) if m and m[0] else 0
+        truth = rank_q([[_exact_value(x) for x in r] for r in m]) if m and m[0] else 0
         if res.kind == "exact":
             assert res.value == truth
         else:
@@ -201,3 +219,177 @@ def test_float_rank_survives_entries_near_the_float_limit():
         res = seprank.rank([[1e308, 1e308, 1e308], [1e308, 1e308, -1e308], [1, 2, 3]],
                            "float")
     assert res.kind == "float_estimate" and res.details["scaled_by"] == 1e308
+
+
+# -- every file format: structured mutations of a valid document ---------------------------
+#
+# One valid document per format (matrix, weights, answer, sweep spec, proof report,
+# certificate) is mutated at random places: a value (often a leaf: a number, string, bool)
+# replaced by another JSON value (bools, "false", "1_0", "٣", "2/4", huge integers, NaN,
+# nested lists and objects), a member deleted or added, a value wrapped in a list, or
+# buried up to 1500 lists deep. Reading the result
+# must give a valid read or one SeprankError line; never another exception.
+
+_ODD_TEXT = st.sampled_from(["false", "true", "1_0", "٣", "1/0", "2/4", "-3", "+7", "1e3",
+                             "nan", "", " 1", "*", "1/-2", "9" * 50])
+_KEYS = st.sampled_from(["Q", "K", "V", "O", "weights", "residual", "network", "value", "kind",
+                         "lower", "upper", "prime", "rows", "vectors", "checks", "steps",
+                         "parameters", "computation", "from", "to", "step", "d", "lam",
+                         "schema_version", "binding", "severity", "x"])
+_json_leaves = st.one_of(st.none(), st.booleans(), st.integers(-3, 3),
+                         st.integers(10**30, 10**40), st.floats(allow_nan=True),
+                         st.text(max_size=3), _ODD_TEXT)
+json_values = st.recursive(_json_leaves, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.one_of(_KEYS, st.text(max_size=3)), inner,
+                                                 max_size=3)), max_leaves=6)
+_mutation = st.tuples(st.sampled_from(["leaf", "leaf", "replace", "delete", "add", "wrap",
+                                       "bury"]),
+                      st.integers(0, 10**6), json_values, _KEYS, st.integers(2, 1500))
+
+
+def _places(doc, limit: int = 3000) -> list[tuple[object, object]]:
+    """(container, key) of every value in ``doc``, breadth first, without recursion."""
+    out, queue = [], [doc]
+    while queue and len(out) < limit:
+        node = queue.pop(0)
+        items = node.items() if isinstance(node, dict) else enumerate(node) \
+            if isinstance(node, list) else ()
+        for key, value in items:
+            out.append((node, key))
+            queue.append(value)
+    return out
+
+
+def _mutate(doc, mutations):
+    doc = json.loads(json.dumps(doc))
+    for op, at, value, key, depth in mutations:
+        places = _places(doc)
+        if op == "leaf":  # a number, string, bool or null: where the values are
+            places = [(p, k) for p, k in places if not isinstance(p[k], (list, dict))]
+        if not places:
+            return value
+        parent, where = places[at % len(places)]
+        if op in ("replace", "leaf"):
+            parent[where] = value
+        elif op == "delete":
+            del parent[where]
+        elif op == "add":
+            if isinstance(parent, dict):
+                parent[key] = value
+            else:
+                parent.insert(where, value)
+        elif op == "wrap":
+            parent[where] = [parent[where]]
+        else:  # bury it deep, built without recursion
+            buried = parent[where]
+            for _ in range(depth):
+                buried = [buried]
+            parent[where] = buried
+    return doc
+
+
+def _valid_documents() -> dict:
+    from pathlib import Path
+
+    from seprank.separation import separation_rank
+
+    answer = json.loads(json.dumps(separation_rank(1, 2, 1, seed=3).to_dict(), default=str))
+    report = json.loads((Path(__file__).resolve().parents[1] / "docs" / "report" /
+                         "report.json").read_text())
+    report["checks"] = report["checks"][:3]
+    cert = seprank.rank([[1, 2, 3], [2, 4, 6], [1, 0, 1]], certify=True).to_dict()
+    return {"matrix": [[1, "1/2", -3], [2, 1, "4/2"]], "weights": answer["weights"],
+            "answer": answer, "certificate": cert["certificate"], "report": report,
+            "sweep-spec": {"computation": "grid_rank", "parameters": {
+                "depth": 1, "width": 2, "residual": False, "templates": {"from": 2, "to": 3},
+                "partition": [[0]]}}}
+
+
+_DOCS: dict = {}
+
+
+def _one_line(exc: SeprankError) -> None:
+    assert str(exc) and "\n" not in str(exc), repr(str(exc))
+
+
+def _read_matrix(doc) -> None:
+    from seprank.schemas.matrix import matrix_from_json
+
+    try:
+        rows = matrix_from_json(doc, "m.json")
+    except SeprankError as exc:
+        _one_line(exc)
+        rows = None
+    try:  # the API reads what the CLI's JSON reader reads, and refuses what it refuses
+        api = seprank.rank(doc, "exact")
+    except SeprankError as exc:
+        _one_line(exc)
+        assert rows is None, f"the CLI reads {doc!r}, the API refuses it: {exc}"
+        return
+    assert rows is not None, f"the API reads {doc!r}, the CLI refuses it"
+    assert api.value == (rank_q(rows) if rows and rows[0] else 0)
+
+
+def _read_certificate(doc) -> None:
+    from seprank.linalg.certificates import certificate_from_json
+
+    cert = certificate_from_json(doc)
+    matrix = [[1, 2, 3], [2, 4, 6], [1, 0, 1]]
+    if seprank.verify(matrix, cert) and cert.lower is not None:
+        assert cert.lower.bound <= 2  # a verified certificate cannot lie: the rank is 2
+
+
+def _read_report(doc) -> None:
+    from seprank.proof.report_schema import validate_report
+
+    problems = validate_report(doc)  # never raises: a list of one-line problems
+    assert all(isinstance(p, str) and p and "\n" not in p for p in problems)
+
+
+def _huge_range(doc) -> bool:
+    """A range of more than 10^6 values: expanding it is the range-expansion budget's
+    business (counted before expanding: issue 23, helper "budgets"), not the schema's."""
+    params = doc.get("parameters") if isinstance(doc, dict) else None
+    for value in (params.values() if isinstance(params, dict) else ()):
+        if isinstance(value, dict) and all(type(value.get(k, 1)) is int
+                                           for k in ("from", "to", "step")):
+            if value.get("to", 0) - value.get("from", 0) > 10**6:
+                return True
+    return False
+
+
+def _read_spec(doc) -> None:
+    from seprank.sweep import spec_from_dict
+
+    spec_from_dict(doc).tasks()
+
+
+def _readers():
+    from seprank.separation import weights_from_json
+
+    return {"matrix": _read_matrix, "weights": weights_from_json, "answer": weights_from_json,
+            "certificate": _read_certificate, "report": _read_report,
+            "sweep-spec": _read_spec}
+
+
+FORMATS = ["matrix", "weights", "answer", "certificate", "report", "sweep-spec"]
+
+
+@settings(max_examples=100 * CAMPAIGN, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(name=st.sampled_from(FORMATS), mutations=st.lists(_mutation, min_size=1, max_size=3))
+def test_every_format_reads_a_mutation_or_refuses_it_in_one_line(name, mutations):
+    if not _DOCS:
+        _DOCS.update(_valid_documents())
+    doc = _mutate(_DOCS[name], mutations)
+    assume(name != "sweep-spec" or not _huge_range(doc))
+    try:
+        _readers()[name](doc)
+    except SeprankError as exc:
+        _one_line(exc)
+
+
+def test_the_unmutated_documents_are_read():
+    docs = _valid_documents()
+    for name in FORMATS:
+        _readers()[name](docs[name])

@@ -12,7 +12,6 @@ import seprank
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.gaussian import (
-    GaussianMatrix,
     GaussianRational,
     I,
     gaussian_array,
@@ -21,6 +20,7 @@ from seprank.scalars.gaussian import (
     sqrt_minus_one,
     to_residue,
 )
+from seprank.scalars.gaussian_matrix import GaussianMatrix
 from seprank.scalars.primes import is_prime
 
 fractions = st.fractions(min_value=-20, max_value=20, max_denominator=12)

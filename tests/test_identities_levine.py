@@ -200,7 +200,10 @@ def test_a_wrong_right_side_fails_the_step(monkeypatch):
 
 
 def test_residual_and_lower_bound_steps_decide():
-    from seprank_proofs.levine2020.levine_proof_displays import lower_bound_displays, thm56_displays
+    from seprank_proofs.levine2020.levine_residual_displays import (
+        lower_bound_displays,
+        thm56_displays,
+    )
 
     res5 = _run(lambda ctx: thm56_displays(ctx, part=5))
     assert sorted((e.severity, e.verified) for e in res5.errata) == [

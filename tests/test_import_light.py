@@ -10,7 +10,7 @@ bound would be flaky, so the test asserts which modules an import loads.
 import subprocess
 import sys
 
-HEAVY = ("sympy", "numba", "dask", "distributed", "matplotlib", "networkx")
+HEAVY = ("sympy", "numba", "dask", "distributed", "matplotlib", "networkx", "pydantic")
 
 
 def _loaded_after(statement: str) -> set[str]:

@@ -1,7 +1,7 @@
 """The numba GF(p) kernels of seprank.models.network_mod_p against the numpy path and Q/Q(i).
 
 Three evaluations of levine2020 eq. (3) (with the A.4 residual variant) must give the
-same residues: the numba kernel, the numpy ``_Modular`` back end (``kernel=False``) and
+same residues: the numba kernel, the numpy ``ModularBackend`` (``kernel=False``) and
 the exact rational / Gaussian-rational evaluation reduced mod p.
 """
 

@@ -94,7 +94,7 @@ def test_spec_toml_and_yaml_agree(tmp_path):
     ({"computation": "hadamard_rank", "parameters": {"d": 2, "lam": {"start": 1}}},
      "a range is written"),
     ({"computation": "hadamard_rank", "parameters": {"d": 2, "lam": ["2"]}},
-     "must be an integer"),
+     "lam\\[0\\]: expected an integer"),
     ({"computation": "hadamard_rank", "parameters": {"d": 0, "lam": 1}}, ">= 1"),
     ({"computation": "check", "parameters": {"id": "Z-Nothing"}}, "no proof check"),
     ({"computation": "grid_rank", "parameters": {"depth": 1, "width": 2, "residual": 1}},

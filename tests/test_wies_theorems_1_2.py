@@ -47,7 +47,9 @@ def results():
 
 def test_w_thm1_is_decided_by_a_family_not_by_a_sample(results):
     res = results["W-Thm1"]
-    assert (res.outcome, res.strength, res.settled.basis) == ("false", "proof", "certificate")
+    # eq. (6) is a rate: only an argument whose every step holds for all widths refutes it
+    assert (res.outcome, res.strength, res.settled.basis) == ("false", "proof", "argument")
+    assert res.claim.asymptotic and res.settled.all_sizes and not res.violations
     first = res.errata[0]
     assert first.severity == "false-statement" and first.in_statement
     assert "eq. (6)" in first.location

@@ -37,6 +37,10 @@ CLAIM_A_M = Claim("claim",
                   "at most M(d, l) <= C(r+l, l) directions of the degree-l harmonics",
                   SRC.cite("l.691-700"))
 
+def _grid_sizes(grid) -> str:
+    return f"d <= {max(grid['d'])}, r <= d, l <= {max(grid['l'])}"
+
+
 @check(id="A-M", title="a rank-r head touches at most C(r+l, l) degree-l harmonic directions",
        source=SRC.cite("l.691-700"), depends=("A-harm",),
        claim=CLAIM_A_M, paper=AMSEL)
@@ -45,7 +49,8 @@ def a_m(ctx):
 
     with ctx.step("Laplacian^k of a polynomial in x_1..x_r is again a polynomial in x_1..x_r, so "
                   "the H_l components of all polynomials in x' lie in the H_l components of "
-                  "P_l(x'), a space of dimension <= C(r+l-1, l)", source=SRC.cite("l.693")) as s:
+                  "P_l(x'), a space of dimension <= C(r+l-1, l)", source=SRC.cite("l.693"),
+                  scope="sizes", sizes=_grid_sizes(grid)) as s:
         outside = []
         for d in grid["d"]:
             for r in range(1, d + 1):
@@ -65,7 +70,7 @@ def a_m(ctx):
     with ctx.step("Exact dimension M(d, l) of the touched part of H_l for every d, r <= d, l in "
                   "the grid (polynomials in x' of degree l, l+2, ..., l+2K; the rank stops "
                   "growing after degree l), against the printed bound M(d, l) <= C(r+l, l)",
-                  source=SRC.cite("l.695-696")) as s:
+                  source=SRC.cite("l.695-696"), scope="sizes", sizes=_grid_sizes(grid)) as s:
         table, rows = {}, []
         for d in grid["d"]:
             for r in range(1, d + 1):
@@ -89,7 +94,7 @@ def a_m(ctx):
 
     with ctx.step("Sharper exact value (our observation, not printed): M(d, l) = C(r+l-1, l) for "
                   "r < d and M(d, l) = N(d, l) for r = d, so the printed bound holds with room",
-                  source=SRC.cite("l.695")) as s:
+                  source=SRC.cite("l.695"), scope="sizes", sizes=_grid_sizes(grid)) as s:
         mism = []
         for d in grid["d"]:
             for r in range(1, d + 1):
@@ -101,17 +106,30 @@ def a_m(ctx):
         s.record(mismatches=mism[:5])
         s.require(not mism, "exact M differs from C(r+l-1, l)", counterexample=mism[:1])
 
-    with ctx.step("The printed example phi([x1; x2], y) is orthogonal to x3^5: every monomial "
-                  "of g(x1, x2) * x3^5 has an odd exponent of x3, and the sphere measure is "
-                  "invariant under x3 -> -x3, so each integral is zero", source=SRC.cite("l.694"))\
-            as s:
-        s.record(argument="for g a polynomial in x1, x2 (dense in L^2 of functions of x1, x2), "
-                          "integral of g * x3^5 over S^{d-1} = - itself under x3 -> -x3",
-                 d_required=">= 3")
+    _printed_example_is_orthogonal(ctx)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",
                  "step 1's argument: the degree-l harmonic part of a polynomial in x' is a "
                  "combination of Laplacian powers of polynomials in x' (again polynomials in "
                  "x' of degree <= l), a space of dimension C(r+l, l); steps 2-3 confirm the "
-                 "count exactly on the grid", basis="argument")
+                 "count exactly on the grid", basis="argument",
+                 argument_steps=["Laplacian^k of a polynomial"])
+
+
+def _printed_example_is_orthogonal(ctx):
+    with ctx.step("The printed example phi([x1; x2], y) is orthogonal to x3^5: every monomial "
+                  "of g(x1, x2) * x3^5 has an odd exponent of x3, and the sphere measure is "
+                  "invariant under x3 -> -x3, so each integral is zero: the integrand "
+                  "g(x1, x2) x3^5 changes sign under x3 -> -x3 for every function g (sympy, g "
+                  "an undefined function)", source=SRC.cite("l.694"), scope="all-sizes") as s:
+        import sympy
+
+        x1, x2, x3 = sympy.symbols("x1 x2 x3")
+        g = sympy.Function("g")
+        integrand = g(x1, x2) * x3 ** 5
+        odd = sympy.simplify(integrand.subs(x3, -x3) + integrand) == 0
+        s.record(argument="the reflection x3 -> -x3 preserves the sphere measure and negates "
+                          "g * x3^5, so its integral over S^{d-1} equals its negative",
+                 integrand_is_odd_in_x3=odd, d_required=">= 3")
+        s.require(odd, "g(x1, x2) x3^5 is not odd in x3")

@@ -61,13 +61,13 @@ def a_nn(ctx):
 
     # -- outcome (seprank.proof.claims) --
     if ctx.failed("As printed, the last equality"):
-        ctx.erratum("l.500 (last member of the display)",
+        ctx.erratum("l.495 (last member of the display)",
                     "X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y)",
                     "X hm(X^T y) = lim_{s -> inf} I_d X sm(X^T (s I_d) y) for inputs with a "
                     "unique nearest neighbour, with error <= 2 (N-1) exp(-s g) at score gap g "
                     "(not uniform in the inputs)",
                     "notation", step="As printed, the last equality",
-                    verified_by="Corrected: for fixed inputs",
+                    verified_by="Corrected: for fixed inputs", anchor="10^{10}", slip="symbol",
                     message="an informal '=': the softmax head at scale 10^10 only approximates "
                             "the hardmax head (positive weight on every target; far off on "
                             "near-tied inputs); the headline claim is about the hardmax head")
@@ -75,28 +75,48 @@ def a_nn(ctx):
                  "on the unit sphere ||x - y||^2 = 2 - 2 x^T y (identity, step 1), so the argmin "
                  "of the distance is the argmax of x^T y, which X hm(X^T I_d y) returns (step 2 "
                  "checks it exactly); the failing '=' concerns the softmax approximation only",
-                 basis="argument")
+                 basis="argument", argument_steps=["On the unit sphere", "The head I_d X hm"])
 
 
 def _distance_is_an_inner_product(ctx, rng):
     with ctx.step("On the unit sphere ||x - y||^2 = 2 - 2 x^T y, so argmin of the distance is "
-                  "argmax of the inner product (exact on rational sphere points)",
-                  source=SRC.cite("l.498-499")) as s:
+                  "argmax of the inner product: sum_i (x_i - y_i)^2 = sum x_i^2 - 2 sum x_i y_i + "
+                  "sum y_i^2 as a symbolic identity (sympy, symbolic dimension d), confirmed "
+                  "exactly on rational sphere points", source=SRC.cite("l.497-499"),
+                  scope="all-sizes") as s:
+        import sympy as sp
+
+        dim, i = sp.Symbol("d", integer=True, positive=True), sp.Symbol("i", integer=True)
+        xv, yv = sp.IndexedBase("x"), sp.IndexedBase("y")
+        lhs = sp.Sum(sp.expand((xv[i] - yv[i]) ** 2), (i, 1, dim)).expand()
+        rhs = (sp.Sum(xv[i] ** 2, (i, 1, dim)) - 2 * sp.Sum(xv[i] * yv[i], (i, 1, dim))
+               + sp.Sum(yv[i] ** 2, (i, 1, dim)))
+        symbolic = sp.simplify(lhs - rhs) == 0
         bad = []
         for _ in range(100):
             d = rng.randint(2, 6)
             x, y = random_rational_sphere_point(rng, d), random_rational_sphere_point(rng, d)
             if dot(x, x) != 1 or dot(y, y) != 1 or sq_dist(x, y) != 2 - 2 * dot(x, y):
                 bad.append({"x": [str(v) for v in x], "y": [str(v) for v in y]})
-        s.record(instances=100, failures=bad[:1])
+        s.record(instances=100, failures=bad[:1], symbolic_identity=symbolic)
+        s.require(symbolic, "the symbolic expansion fails")
         s.require(not bad, "identity failed", counterexample=bad[:1])
 
 
 def _hardmax_head_returns_the_nearest(ctx, n_inst, rng):
     with ctx.step("The head I_d X hm(X^T I_d y) returns the nearest neighbour exactly, for every "
                   "instance with a unique nearest neighbour (random rational instances, "
-                  "d in 2..6, N in 2..8, plus near-ties); M = W = I_d have exact rank d",
-                  source=SRC.cite("l.500, l.509")) as s:
+                  "d in 2..6, N in 2..8, plus near-ties); M = W = I_d have exact rank d. For "
+                  "every N: hm(X^T y) is the indicator e_j* of the unique argmax j*, and "
+                  "X e_j* = sum_t x_t [t = j*] = x_j* (KroneckerDelta sum, symbolic N)",
+                  source=SRC.cite("l.495, l.509"), scope="all-sizes") as s:
+        import sympy as sp
+
+        from seprank.network_theory.symbolic_sums import delta_sum
+
+        t_, j_, N_ = sp.symbols("t j N", integer=True, positive=True)
+        xs_ = sp.IndexedBase("x")
+        picks = delta_sum(sp.KroneckerDelta(j_, t_) * xs_[t_], t_, N_, [j_]) == xs_[j_]
         mism, ties, checked = [], 0, 0
         for it in range(n_inst):
             d, n = rng.randint(2, 6), rng.randint(2, 8)
@@ -117,9 +137,11 @@ def _hardmax_head_returns_the_nearest(ctx, n_inst, rng):
         ranks = {d: seprank.rank([[int(i == j) for j in range(d)] for i in range(d)],
                                  certify=True).value for d in range(2, 7)}
         s.record(instances_checked=checked, skipped_ties=ties, mismatches=mism[:1],
+                 hardmax_picks_the_argmax_symbolic=picks,
                  rank_of_I_d=ranks,
                  tie_convention="with tied nearest neighbours the argmin is a set; hm then "
                                 "averages them, so only tie-free inputs are claimed")
+        s.require(picks, "X e_j* is not x_j*")
         s.require(not mism, "hardmax head differs from the nearest neighbour",
                   counterexample=mism[:1])
         s.require(all(ranks[d] == d for d in ranks), "I_d not full rank")
@@ -127,7 +149,8 @@ def _hardmax_head_returns_the_nearest(ctx, n_inst, rng):
 
 def _printed_softmax_equality(ctx):
     with ctx.step("As printed, the last equality X hm(X^T y) = I_d X sm(X^T (10^10 I_d) y) is "
-                  "exact for all unit inputs", source=SRC.cite("l.500")) as s:
+                  "exact for all unit inputs", source=SRC.cite("l.495"), scope="instance",
+                  sizes="d = 2, N = 2") as s:
         # smallest instance: d = 2, N = 2, a rational near tie around y = (0, 1)
         y_ = [Fraction(0), Fraction(1)]
         x1 = rational_sphere_point([Fraction(2)])  # (4/5, 3/5)
@@ -156,7 +179,8 @@ def _softmax_error_bound_by_score_gap(ctx, rng):
     with ctx.step("Corrected: for fixed inputs with a unique nearest neighbour and score gap "
                   "g > 0, ||I_d X sm(X^T (s I_d) y) - f|| <= 2 (N-1) exp(-s g) -> 0 as s grows "
                   "(the talk's 'scale up the weights', l.505); not uniform in the inputs",
-                  source=SRC.cite("l.500, l.505"), corrected=True) as s:
+                  source=SRC.cite("l.495, l.505"), corrected=True, scope="sizes",
+                  sizes="d <= 5, N <= 6, scales 1 .. 10^10") as s:
         scales = [1, 10, 100, 1000, 10**4, PRINTED_SCALE]
         rows, bad = [], []
         for _ in range(40 if ctx.full else 12):

@@ -68,13 +68,14 @@ def a_params(ctx):
     ctx.conclude("holds", "proof",
                  "the count is arithmetic (step 1, symbolic); merging is associativity of matrix "
                  "products (step 2) and rank(A^T B) <= r for r x d factors is the rank of a "
-                 "product (step 3 confirms it exactly, generic rank = r)", basis="argument")
+                 "product (step 3 confirms it exactly, generic rank = r)", basis="argument",
+                 argument_steps=["Counting", "Merging is exact", "Exact ranks"])
 
 
 def _parameter_count(ctx):
     with ctx.step("Counting: four r x d matrices per head, H heads: 4rHd entries; with H = d/r "
                   "this is 4d^2, equal to the count for H = 1, r = d",
-                  source=SRC.cite("l.222-224, l.255-256")) as s:
+                  source=SRC.cite("l.222-224, l.255-256"), scope="all-sizes") as s:
         r, H, d = sympy.symbols("r H d", positive=True)
         per_head = 4 * r * d
         total = sympy.expand(H * per_head)
@@ -87,8 +88,15 @@ def _parameter_count(ctx):
 
 def _merging_is_exact(ctx, dr, rng):
     with ctx.step("Merging is exact: (W^K X)^T (W^Q y) = X^T M y with M = (W^K)^T W^Q and "
-                  "(W^O)^T (W^V X) a = W X a with W = (W^O)^T W^V, on random integer data",
-                  source=SRC.cite("l.232-236")) as s:
+                  "(W^O)^T (W^V X) a = W X a with W = (W^O)^T W^V: associativity, as an identity "
+                  "of sympy MatrixSymbols of symbolic sizes, and on random integer data",
+                  source=SRC.cite("l.232-236"), scope="all-sizes") as s:
+        r_, d_, n_ = sympy.symbols("r d n", integer=True, positive=True)
+        WQs, WKs, WVs, WOs = (sympy.MatrixSymbol(k, r_, d_) for k in ("WQ", "WK", "WV", "WO"))
+        Xs, ys, As = (sympy.MatrixSymbol("X", d_, n_), sympy.MatrixSymbol("y", d_, 1),
+                      sympy.MatrixSymbol("a", n_, 1))
+        symbolic = ((WKs * Xs).T * (WQs * ys)).doit() == (Xs.T * (WKs.T * WQs) * ys).doit() \
+            and (WOs.T * (WVs * Xs) * As).doit() == ((WOs.T * WVs) * Xs * As).doit()
         bad = []
         for d, r in dr[:12]:
             WQ, WK, WV, WO = (_randmat(rng, r, d) for _ in range(4))
@@ -98,7 +106,8 @@ def _merging_is_exact(ctx, dr, rng):
                   and WO.transpose() * (WV * X) * a == W * X * a)
             if not ok:
                 bad.append({"d": d, "r": r})
-        s.record(cases=len(dr[:12]), failures=bad)
+        s.record(cases=len(dr[:12]), failures=bad, symbolic_identity=symbolic)
+        s.require(symbolic, "the symbolic merged form differs")
         s.require(not bad, "merged form differs", counterexample=bad[:1])
 
 
@@ -106,6 +115,7 @@ def _merged_ranks_are_r(ctx, dr, rng):
     with ctx.step("Exact ranks: for random integer factors, rank M_h = rank W_h = r (generic) "
                   "for every (d, r) with r <= d; and rank never exceeds r, also for "
                   "adversarial (rank-deficient) factors", source=SRC.cite("l.238")) as s:
+        s.set_scope("sizes", "d <= 16, r <= d" if ctx.full else "d <= 8, r <= d")
         rows, over = [], []
         for d, r in dr:
             WQ, WK, WV, WO = (_randmat(rng, r, d) for _ in range(4))
@@ -137,7 +147,7 @@ def _merged_set_dimension(ctx, dr, rng):
                   "a set of dimension 2dr - r^2 (exact Jacobian rank of (A, B) -> A^T B at "
                   "random integer points), so the layer has 2H(2dr - r^2) = 4rHd - 2Hr^2 "
                   "independent directions; 4rHd counts the entries of the factors",
-                  source=SRC.cite("l.240, l.248")) as s:
+                  source=SRC.cite("l.240, l.248"), scope="sizes", sizes="d <= 8, r <= d") as s:
         rows, bad = [], []
         for d, r in dr:
             if d > 8:

@@ -109,7 +109,8 @@ def a_vote(ctx):
                  "E|rho| = Gamma(d/2)/(sqrt(pi) Gamma((d+1)/2)) ~ sqrt(2/(pi d)), so "
                  "p(d) = 1/2 + Theta(1/sqrt(d)); given the inputs the H votes are independent, "
                  "so Hoeffding bounds the majority's error by E[exp(-2H (arcsin|rho|/pi)^2)] "
-                 "-> 0 (step 4); the Monte Carlo steps only illustrate", basis="argument")
+                 "-> 0 (step 4); the Monte Carlo steps only illustrate", basis="argument",
+                 argument_steps=["Exact success probability", "The majority-vote construction"])
 
 
 def _exact_success_probability(ctx):
@@ -117,7 +118,7 @@ def _exact_success_probability(ctx):
                   "(sympy) for d = 3..8, and (1/pi) E|rho| <= p(d) - 1/2 <= (1/2) E|rho| with "
                   "E|rho| = Gamma(d/2)/(sqrt(pi) Gamma((d+1)/2)) ~ sqrt(2/(pi d)), so "
                   "p(d) - 1/2 = Theta(1/sqrt(d)), and sqrt(d)(p(d) - 1/2) -> sqrt(2)/pi^(3/2)",
-                  source=SRC.cite("l.793")) as s:
+                  source=SRC.cite("l.793"), scope="sizes", sizes="d = 3..8") as s:
         rows = []
         for d in range(3, 9):
             p = _p_exact_sympy(d)
@@ -144,6 +145,7 @@ def _monte_carlo_matches_the_exact_probability(ctx, dims, n_mc):
                   "success rate of hm(X^T q q^T y); test: the exact p(d) lies in each 99.9% "
                   "Wilson interval, and the interval for p - 1/2 excludes 0",
                   source=SRC.cite("l.793")) as s:
+        s.set_scope("sizes", f"d in {dims}, {n_mc} samples each (Monte Carlo)")
         rng = np.random.default_rng(20240607)
         rows = []
         for d in dims:
@@ -170,7 +172,8 @@ def _majority_vote_computes_the_tally(ctx):
                   "[x1; 1; 0], [x2; -1; 0], [y; 0; 0]) computes, exactly on rational points "
                   "with integer q_h, the target whose index sign matches the tally of the "
                   "votes; layer 2 returns x_1 iff the tally is positive",
-                  source=SRC.cite("l.815-831")) as s:
+                  source=SRC.cite("l.815-831"), scope="sizes",
+                  sizes="60 rational instances, d <= 5, H <= 7") as s:
         rr = random.Random(11)
         bad, done, rank_m = [], 0, set()
         for _ in range(60):
@@ -213,7 +216,8 @@ def _majority_of_heads_is_correct_whp(ctx):
     with ctx.step("Majority of H random rank-1 heads is correct with high probability: Monte "
                   "Carlo (2-d reduction of q onto span(u, y), exact in distribution) with "
                   "99.9% Wilson intervals; success grows towards 1 with H",
-                  source=SRC.cite("l.798")) as s:
+                  source=SRC.cite("l.798"), scope="sizes",
+                  sizes="d in (16, 64), H <= 10001 (Monte Carlo)") as s:
         rng = np.random.default_rng(99)
         n = 4000 if ctx.full else 2000
         rows = []

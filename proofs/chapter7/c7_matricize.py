@@ -124,19 +124,20 @@ def c7_matricize(ctx):
         ctx.erratum("l.117 (row formula)", "row = 1 + sum_{t=1}^{N_2} (j_{a_t} - 1) M^(N_2 - t)",
                     "row = 1 + sum_{t=1}^{N_1} (j_{a_t} - 1) prod_{s>t} M_{a_s} (the rows are "
                     "indexed by A, |A| = N_1)", "notation", in_statement=True, step=one,
-                    verified_by=fix)
+                    verified_by=fix, anchor="\\text{row} = 1 + \\sum", slip="range")
     two = "With the row sum corrected to N_1"
     if ctx.failed(two):
         ctx.erratum("l.84, l.117 (radix)", "one radix M for every mode",
                     "mixed radix prod_{s>t} M_{a_s} (fig. 7.3's third mode has 3 values)",
-                    "notation", in_statement=True, step=two, verified_by=fix)
+                    "notation", in_statement=True, step=two, verified_by=fix,
+                    anchor="M^{N_2-t}", slip="symbol")
     three = "The stated setting fits the example"
     if ctx.failed(three):
         ctx.erratum("l.102 (setting and type)",
                     "w.r.t. the balanced partition (A, B), [[A]]_{A,B} in R^{M_1 x ... x M_N}",
                     "w.r.t. any partition (A, B), [[A]]_{A,B} in R^{(prod_{a in A} M_a) x "
                     "(prod_{b in B} M_b)}", "notation", in_statement=True, step=three,
-                    verified_by=fix)
+                    verified_by=fix, anchor="balanced partition", slip="symbol")
     ctx.conclude("holds-corrected", "proof",
                  "the corrected mixed-radix formula places every entry of fig. 7.3 where the "
                  "figure shows it (exhaustive over the example's 12 entries) and agrees with "
@@ -148,7 +149,7 @@ def _figure_is_seprank_matricization(ctx):
     with ctx.step("Fig. 7.3 is the matricization of an order-3 tensor with mode dimensions "
                   "(2, 2, 3) w.r.t. A = {1, 3} (rows), B = {2} (columns), the first position "
                   "of A most significant: seprank.tensors.matricize reproduces it entry by entry",
-                  source=NOTES.cite("l.123-136 (fig. 7.3)")) as s:
+                  source=NOTES.cite("l.123-136 (fig. 7.3)"), scope="all-sizes") as s:
         Mat = matricize(_fig_tensor(), [a - 1 for a in FIG_A], [b - 1 for b in FIG_B])
         s.record(figure_as_printed=FIG_7_3, seprank_matricization=Mat.tolist(),
                  inferred={"mode_dimensions": FIG_SHAPE, "A": FIG_A, "B": FIG_B})
@@ -158,7 +159,7 @@ def _figure_is_seprank_matricization(ctx):
 
 def _worked_example_agrees(ctx, fig):
     with ctx.step("The worked example: j = (1, 2, 3) goes to row 3, column 2, and the figure "
-                  "shows A_123 there", source=NOTES.cite("l.130-134")) as s:
+                  "shows A_123 there", source=NOTES.cite("l.130-134"), scope="all-sizes") as s:
         printed_answer = (3, 2)
         s.record(printed_answer=printed_answer, figure_position=fig["123"],
                  corrected_formula=_corrected((1, 2, 3), FIG_A, FIG_B, FIG_SHAPE))
@@ -169,7 +170,8 @@ def _worked_example_agrees(ctx, fig):
 def _printed_row_formula_places_the_figure(ctx, fig, labels):
     with ctx.step("As printed, the row formula sums t = 1..N_2 with M^(N_2 - t), N_2 = |B|; "
                   "it should place every entry where fig. 7.3 shows it",
-                  source=NOTES.cite("l.117 (row formula)")) as s:
+                  source=NOTES.cite("l.117 (row formula)"), scope="instance",
+                  sizes="fig. 7.3") as s:
         where, clashes = _placement(_printed, labels, FIG_A, FIG_B, 2)
         wrong = {lab: {"printed_formula": where[lab], "figure": fig[lab]} for lab in labels
                  if where[lab] != fig[lab]}
@@ -188,7 +190,8 @@ def _single_radix_places_the_figure(ctx, fig, labels):
     with ctx.step("With the row sum corrected to N_1 as in the worked example, one radix M = 2 "
                   "(the worked example's 2^(2-t); 'M_1 = M_2 = M_3 = 2' at l.84) should still "
                   "place every entry of fig. 7.3 in its own cell",
-                  source=NOTES.cite("l.84, l.117, l.131")) as s:
+                  source=NOTES.cite("l.84, l.117, l.131"), scope="instance",
+                  sizes="fig. 7.3") as s:
         where, clashes = _placement(_uniform, labels, FIG_A, FIG_B, 2)
         wrong = {lab: {"radix_2_formula": where[lab], "figure": fig[lab]} for lab in labels
                  if where[lab] != fig[lab]}
@@ -204,7 +207,8 @@ def _single_radix_places_the_figure(ctx, fig, labels):
 def _stated_setting_fits_the_example(ctx):
     with ctx.step("The stated setting fits the example: the matricization is defined 'w.r.t. "
                   "the balanced partition (A, B)' with [[A]]_{A,B} in R^{M_1 x ... x M_N}",
-                  source=NOTES.cite("l.102")) as s:
+                  source=NOTES.cite("l.102"), scope="instance",
+                  sizes="fig. 7.3") as s:
         n = len(FIG_SHAPE)
         rows, cols = prod(FIG_SHAPE[a - 1] for a in FIG_A), prod(FIG_SHAPE[b - 1] for b in FIG_B)
         s.record(order=n, A=FIG_A, B=FIG_B, balanced=len(FIG_A) == len(FIG_B),
@@ -224,7 +228,9 @@ def _corrected_formula_is_matricize(ctx, fig, labels):
                   "col = 1 + sum_{t=1}^{N_2} (j_{b_t} - 1) prod_{s>t} M_{b_s}; it places all 12 "
                   "entries of fig. 7.3 as printed, is a bijection onto [6] x [2], and equals "
                   "seprank.tensors.matricize on random tensors of orders 1-5 for every partition",
-                  source=NOTES.cite("l.108-136"), corrected=True) as s:
+                  source=NOTES.cite("l.108-136"), corrected=True, scope="sizes",
+                  sizes="fig. 7.3 (all 12 entries); random tensors of order <= 5, dims <= 3, "
+                  "every partition") as s:
         where, clashes = _placement(_corrected, labels, FIG_A, FIG_B, FIG_SHAPE)
         s.require(where == fig and not clashes, "corrected formula misplaces fig. 7.3",
                   counterexample={"where": where, "figure": fig})
@@ -253,7 +259,8 @@ def _levine_b11_agrees_in_the_balanced_case(ctx):
                   "and one M only; reading i_1 < ... < i_{N/2} (the paper does not say), it "
                   "equals the notes' formula, whose N_1/N_2 slip vanishes when N_1 = N_2 = N/2, "
                   "and seprank's matricize, for every balanced partition of orders 2, 4, 6",
-                  source=PAPER.cite("B.1.1 l.613", NOTES.cite("l.108-119"))) as s:
+                  source=PAPER.cite("B.1.1 l.613", NOTES.cite("l.108-119")), scope="sizes",
+                  sizes="orders 2, 4, 6 with M = 3, 3, 2, every balanced partition") as s:
         rng = np.random.default_rng(11)
         tested = []
         for order, M in ((2, 3), (4, 3), (6, 2)):

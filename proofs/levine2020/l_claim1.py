@@ -5,6 +5,10 @@ eq. (23): for any M and any templates, sep_(I,J)(y) >= rank [[A(y)]]_{I,J}.
 The proof writes y = sum_{nu=1}^K g_nu^I g_nu^J and observes that the
 matricized grid tensor is then sum_nu v_nu u_nu^T (l.636-643).
 
+Why: every lower bound of the paper goes through it. B.2 bounds the separation
+rank from below by the rank of a grid matricization (l.674), and the exact
+ranks of the other checks are grid ranks with templates that certify them.
+
 Computed: functions of known separation rank R, y = sum_{r=1}^R f_r(x_I) g_r(x_J)
 with random integer polynomials f_r, g_r (R is certified exactly as the rank
 of the coefficient matrix, which for a polynomial *is* its separation rank:
@@ -32,7 +36,7 @@ from seprank.constructions.known_seprank import (
     random_poly,
     side_points,
 )
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import paper_check
 from seprank.tensors import grid_tensor, matricize
 
 SRC = LEVINE2020
@@ -57,17 +61,8 @@ def _grid_rank(f, T, N, I):
     return seprank.rank(matricize(grid_tensor(f, T, N), I, J), "exact").value
 
 
-CLAIM_L_CLAIM1 = Claim("claim",
-                       "Claim 1: the rank of any grid-tensor matricization is at most the "
-                       "separation rank",
-                       SRC.cite("B.1.2 l.615-645"))
-
-@check(id="L-Claim1", title="rank of a grid-tensor matricization <= separation rank",
-       source=SRC.cite("B.1.2 l.615-645"),
-       claim=CLAIM_L_CLAIM1, paper=LEVINE2020)
-def l_claim1(ctx):
-    cases = FULL if ctx.full else FAST
-
+def _step_identity_of_the_proof(ctx, cases):
+    """Step 1: the matricized grid tensor is the sum of outer products the proof writes."""
     with ctx.step("The proof's identity: for y = sum_r f_r(x_I) g_r(x_J), the matricized grid "
                   "tensor equals sum_r v_r u_r^T with v_r (u_r) the values of f_r (g_r) on the "
                   "row (column) assignments, entrywise and exactly, for contiguous and "
@@ -89,40 +84,53 @@ def l_claim1(ctx):
             s.require(equal, "grid matricization != sum of outer products", case=rows[-1])
         s.record(cases=rows)
 
+
+def _template_ranks(k, N, d, R, D, I):
+    """One case of step 2: the grid ranks of y (separation rank R) for five template sets."""
+    fs, gs = _instance(N, d, R, D, I, 6150 + k)
+    f = poly_product_function(fs, gs, N, I)
+    rng = np.random.default_rng(100 + k)
+    M = min_templates(d, D)
+    T, cert, _ = certified_templates(rng, d, M, N, D)
+    # the certificate is for I = the first N/2 positions; the side sizes are
+    # what matters (product sets), so it holds for any balanced I
+    generic = _grid_rank(f, T, N, I)
+    small = rng.integers(-3, 4, size=(2, d)).astype(object)
+    repeated = np.concatenate([T[:2], T[:2], T[:1]])
+    few = _grid_rank(f, small, N, I)
+    rep = _grid_rank(f, repeated, N, I)
+    rand = [_grid_rank(f, rng.integers(-5, 6, size=(3, d)).astype(object), N, I)
+            for _ in range(2)]
+    return {"N": N, "d": d, "R": R, "degree": D, "I": [i + 1 for i in I],
+            "known_sep_rank": R, "certified_templates_M": M,
+            "certificate_ok": cert["ok"], "rank_generic": generic,
+            "rank_two_templates": few, "rank_repeated_templates": rep,
+            "rank_random_3_templates": rand}
+
+
+def _step_rank_at_most_R(ctx, cases):
+    """Step 2: eq. (23), rank <= R for every template set, = R for certified ones."""
     with ctx.step("rank <= R for every template set tried: generic certified ones, random "
                   "small ones, too few templates (M^|I| < R) and repeated templates; and rank "
                   "= R exactly for templates whose monomial matrices have full column rank",
                   source=SRC.cite("Claim 1 eq. (23) l.623-627")) as s:
         rows = []
         for k, (N, d, R, D, I) in enumerate(cases):
-            fs, gs = _instance(N, d, R, D, I, 6150 + k)
-            f = poly_product_function(fs, gs, N, I)
-            rng = np.random.default_rng(100 + k)
-            M = min_templates(d, D)
-            T, cert, _ = certified_templates(rng, d, M, N, D)
-            # the certificate is for I = the first N/2 positions; the side sizes are
-            # what matters (product sets), so it holds for any balanced I
-            generic = _grid_rank(f, T, N, I)
-            small = rng.integers(-3, 4, size=(2, d)).astype(object)
-            repeated = np.concatenate([T[:2], T[:2], T[:1]])
-            few = _grid_rank(f, small, N, I)
-            rep = _grid_rank(f, repeated, N, I)
-            rand = [_grid_rank(f, rng.integers(-5, 6, size=(3, d)).astype(object), N, I)
-                    for _ in range(2)]
-            row = {"N": N, "d": d, "R": R, "degree": D, "I": [i + 1 for i in I],
-                   "known_sep_rank": R, "certified_templates_M": M,
-                   "certificate_ok": cert["ok"], "rank_generic": generic,
-                   "rank_two_templates": few, "rank_repeated_templates": rep,
-                   "rank_random_3_templates": rand}
+            row = _template_ranks(k, N, d, R, D, I)
             rows.append(row)
-            s.require(max(few, rep, *rand) <= R and generic <= R,
+            few, rep, rand = (row["rank_two_templates"], row["rank_repeated_templates"],
+                              row["rank_random_3_templates"])
+            s.require(max(few, rep, *rand) <= R and row["rank_generic"] <= R,
                       "a grid rank exceeds the separation rank", counterexample=row)
-            s.require(cert["ok"] and generic == R,
+            s.require(row["certificate_ok"] and row["rank_generic"] == R,
                       "certified templates did not reach rank R", case=row)
         s.record(cases=rows,
                  strict_drops=sum(r["rank_two_templates"] < R or r["rank_repeated_templates"] < R
                                   for r, (_, _, R, _, _) in zip(rows, cases, strict=True)))
 
+
+def _step_network_outputs(ctx):
+    """Step 3: the inequality for network outputs of eq. (3)."""
     with ctx.step("For network outputs y_1^1 (eq. (3)): grid ranks with random small template "
                   "sets never exceed the network's exact separation rank (certified as in "
                   "L-Thm3)", source=SRC.cite("Claim 1 l.619-627")) as s:
@@ -143,6 +151,16 @@ def l_claim1(ctx):
                       counterexample=rows[-1])
         s.record(cases=rows)
 
+
+@paper_check(LEVINE2020, "L-Claim1", "rank of a grid-tensor matricization <= separation rank",
+             where="B.1.2 l.615-645", kind="claim",
+             statement="Claim 1: the rank of any grid-tensor matricization is at most the "
+                       "separation rank")
+def l_claim1(ctx):
+    cases = FULL if ctx.full else FAST
+    _step_identity_of_the_proof(ctx, cases)
+    _step_rank_at_most_R(ctx, cases)
+    _step_network_outputs(ctx)
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",
                  "the proof's identity (step 1): y = sum_{r <= R} f_r g_r gives a grid matrix "

@@ -7,6 +7,10 @@ K variables, if rank A(theta) >= r at one theta in R^K or C^K, then
 f = sum_i f_i^2 over all r x r minors f_i and uses that a nonzero polynomial
 vanishes only on a null set.
 
+Why: B.2 shows rank >= ((d, lambda)) at one weight assignment (Lemma 6's, with
+complex weights); Claim 2 turns that into "for all weights but a null set", the
+form in which Theorems 1 and 2 state their lower bounds (l.126-156).
+
 Computed, for one-parameter families A(t) (K = 1), exactly with sympy:
 the generic rank (rank over the field Q(t)); the rank at random rational
 points; the rank-deficient set as the roots of the gcd of the r x r minors
@@ -27,7 +31,7 @@ import sympy as sp
 from seprank_proofs import LEVINE2020
 from sympy.polys.matrices import DomainMatrix
 
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import paper_check
 
 SRC = LEVINE2020
 t = sp.Symbol("t")
@@ -83,21 +87,8 @@ def _network_family():
     return sp.Matrix(6, 6, lambda a, b: y(T[a], T[b])), W, T
 
 
-CLAIM_L_CLAIM2 = Claim("claim",
-                       "Claim 2: if a matrix of polynomials has rank >= r at one point of F^K "
-                       "(F = R or C), its rank is >= r outside a set of measure zero",
-                       SRC.cite("B.1.3 l.646-665"))
-
-@check(id="L-Claim2", title="rank >= r at one parameter point implies rank >= r almost "
-                            "everywhere (polynomial matrix families)",
-       source=SRC.cite("B.1.3 l.646-665"),
-       claim=CLAIM_L_CLAIM2, paper=LEVINE2020)
-def l_claim2(ctx):
-    families = [("toy: V diag(1, t, t^2-1) V^T", _toy_family())]
-    net_A, W, T = _network_family()
-    families.append(("one-layer network, W^K[1,1] = t", net_A))
-    rng = np.random.default_rng(665)
-
+def _step_generic_rank_at_random_points(ctx, families, W, T, rng):
+    """Step 1: the rank at random rational points is the rank over Q(t)."""
     with ctx.step("The rank at random rational points equals the generic rank (rank over "
                   "Q(t)), computed exactly", source=SRC.cite("Claim 2 l.652-655")) as s:
         rows = []
@@ -114,6 +105,9 @@ def l_claim2(ctx):
         s.record(families=rows, network_weights={k: str(v.tolist()) for k, v in W.items()},
                  network_templates=[list(v) for v in T])
 
+
+def _step_deficient_set(ctx, families):
+    """Step 2: the rank-deficient set is the finite zero set of the gcd of the minors."""
     with ctx.step("The rank-deficient set {t : rank A(t) < r} is the zero set of the gcd of "
                   "the r x r minors: a nonzero polynomial, so finitely many points (a proper "
                   "variety, measure zero); each rational root does drop the rank, and the toy "
@@ -138,6 +132,9 @@ def l_claim2(ctx):
         s.require(set(rows[1]["rational_deficient_points"]) == {"2"},
                   "network family's deficient set is not {2}", case=rows[1])
 
+
+def _step_auxiliary_f(ctx):
+    """Step 3: the proof's f = sum_i f_i^2 can vanish; the single-minor repair (erratum)."""
     with ctx.step("Observation on the proof's auxiliary f = sum_i f_i^2 (l.659-663): for "
                   "entries with real coefficients (the paper's use: grid entries are "
                   "polynomials in the weights with real coefficients) f is a nonzero polynomial "
@@ -173,6 +170,21 @@ def l_claim2(ctx):
                       message="the printed argument fails for a complex point theta (f can "
                               "vanish there) and for non-real coefficients (f can vanish "
                               "identically); the claim survives by a single nonzero minor")
+
+
+@paper_check(LEVINE2020, "L-Claim2", "rank >= r at one parameter point implies rank >= r almost "
+                                     "everywhere (polynomial matrix families)",
+             where="B.1.3 l.646-665", kind="claim",
+             statement="Claim 2: if a matrix of polynomials has rank >= r at one point of F^K "
+                       "(F = R or C), its rank is >= r outside a set of measure zero")
+def l_claim2(ctx):
+    families = [("toy: V diag(1, t, t^2-1) V^T", _toy_family())]
+    net_A, W, T = _network_family()
+    families.append(("one-layer network, W^K[1,1] = t", net_A))
+    rng = np.random.default_rng(665)
+    _step_generic_rank_at_random_points(ctx, families, W, T, rng)
+    _step_deficient_set(ctx, families)
+    _step_auxiliary_f(ctx)
 
     # -- outcome (seprank.proof.claims) --
     # the repair (one nonzero minor) is what step 2 computes: it verifies the correction

@@ -15,6 +15,10 @@ shallower network's upper bound (Thm 3 / eq. (18)) reaches the deep network's
 lower bound (Thm 1, eq. (7)); for Cor. 2 the least integer beta_2 for which
 the shallow network's certified B.2 rank ((d, 3^(L-2))) exceeds the smaller of
 the deep network's proven upper bounds (Thms 3 and 4).
+
+Why: the corollaries are the paper's conclusions on depth efficiency (sec. 4.1,
+4.2): they are only as strong as Theorems 1 and 2 (L-Thm1, L-Thm2), and these
+checks say which parts of them the theorems carry.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from seprank.papers.levine2020.bounds import (
     thm3_bound,
 )
 from seprank.papers.levine2020.lemma_bounds import b2_rank
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import erratum_if_failed, paper_check
 from seprank.scalars.enclosures import arb_le, compare_e_monomials, log3
 
 SRC = LEVINE2020
@@ -98,17 +102,13 @@ def cor2_min_beta2(L: int, d_x: int, H: int, max_beta: int = 12) -> dict:
     return {"L_deep": L, "d_x_deep": d_x, "H": H, "beta_2": None}
 
 
-CLAIM_L_COR1 = Claim("corollary",
-                     "Corollary 1: with probability 1 a random deep network (depth L, width "
-                     "d_x > 3^L) may be realized by a network of depth L/d and width "
-                     "d_x^shallow = w d_x^shallow (sic), d, w > 1, only if w ~ exp(exp(d))",
-                     SRC.cite("sec. 4.1 Cor. 1 l.138-144"),
-                     main_result=True)
-
-@check(id="L-Cor1", title="depth efficiency: a shallower network needs width factor "
-                          "w ~ exp(exp(d))", source=SRC.cite("sec. 4.1 Cor. 1 l.138-144"),
-       depends=("L-Thm1",),
-       claim=CLAIM_L_COR1, paper=LEVINE2020)
+@paper_check(LEVINE2020, "L-Cor1", "depth efficiency: a shallower network needs width factor "
+                                   "w ~ exp(exp(d))",
+             where="sec. 4.1 Cor. 1 l.138-144", depends=("L-Thm1",), kind="corollary",
+             main_result=True,
+             statement="Corollary 1: with probability 1 a random deep network (depth L, width "
+                       "d_x > 3^L) may be realized by a network of depth L/d and width "
+                       "d_x^shallow = w d_x^shallow (sic), d, w > 1, only if w ~ exp(exp(d))")
 def l_cor1(ctx):
     with ctx.step("Corollary 1 as printed defines the shallow width by d_x^shallow = w "
                   "d_x^shallow with w > 1 (l.142): no positive width satisfies it",
@@ -147,12 +147,9 @@ def l_cor1(ctx):
         s.record(fixed_d_2=rows[:len(fixed_d)], L_12_varying_d=rows[len(fixed_d):])
 
     # -- outcome (seprank.proof.claims) --
-    pr = "Corollary 1 as printed"
-    if ctx.failed(pr):
-        ctx.erratum("l.142 (Corollary 1)", "d_x^shallow = w d_x^shallow, w > 1",
-                    "d_x^shallow = w d_x^deep", "notation", in_statement=True, step=pr,
-                    verified_by="Corrected (d_x^shallow",
-                    instance=ctx.find_step(pr).evidence.get("counterexample"))
+    erratum_if_failed(ctx, "Corollary 1 as printed", "l.142 (Corollary 1)",
+                      "d_x^shallow = w d_x^shallow, w > 1", "d_x^shallow = w d_x^deep",
+                      "notation", in_statement=True, verified_by="Corrected (d_x^shallow")
     ctx.conclude("open", "instances",
                  "a numeric illustration from Theorem 1's bounds (L-Thm1, open); the "
                  "corollary is only as strong as Theorem 1", count=len(ctx.find_step(
@@ -160,16 +157,12 @@ def l_cor1(ctx):
                  largest={"d": 2}, binding=True)
 
 
-CLAIM_L_COR2 = Claim("corollary",
-                     "Corollary 2: past L = log_3 d_x a shallower, polynomially wider network "
-                     "has higher separation rank",
-                     SRC.cite("sec. 4.2 Cor. 2 l.162-170"),
-                     main_result=True)
-
-@check(id="L-Cor2", title="past L = log_3 d_x a shallower, polynomially wider network has "
-                          "higher separation rank", source=SRC.cite("sec. 4.2 Cor. 2 l.162-170"),
-       depends=("L-Thm2",),
-       claim=CLAIM_L_COR2, paper=LEVINE2020)
+@paper_check(LEVINE2020, "L-Cor2", "past L = log_3 d_x a shallower, polynomially wider "
+                                   "network has higher separation rank",
+             where="sec. 4.2 Cor. 2 l.162-170", depends=("L-Thm2",), kind="corollary",
+             main_result=True,
+             statement="Corollary 2: past L = log_3 d_x a shallower, polynomially wider network "
+                       "has higher separation rank")
 def l_cor2(ctx):
     with ctx.step("Illustration: deep networks with L > log_3 d_x (d_x = 9, 27); the least "
                   "integer beta_2 for which the network of depth log_3 d_x + beta_2 and width "

@@ -9,6 +9,11 @@ The induction (l.339-364) substitutes three copies of Y^L into one layer,
 giving 3 C(L) + 1 = C(L+1) factors M. Corollary 3 (eq. (16)): y^i is a sum over
 j_1..j_C in [N] of g^L(x^i, x^{j_1}, ..., x^{j_C}), one position sum per M.
 
+Why: the upper bounds rest on this form: Theorem 3's proof splits every M-unit
+over the partition (A.2 l.393-397) and Theorem 4's opens eq. (16) coordinate by
+coordinate (A.3 l.437); the chains are also what
+:mod:`seprank.papers.levine2020.chains` builds for those checks.
+
 Computed: (a) the recursion C(L+1) = 3 C(L) + 1 with C(1) = 1 and the closed
 form; (b) a symbolic (sympy) expansion of small networks: every output entry
 is a homogeneous polynomial of degree 3^L and equals the network's exact
@@ -32,7 +37,7 @@ from seprank_proofs import LEVINE2020
 import seprank
 from seprank.combinatorics import num_head_indices
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import paper_check
 
 SRC = LEVINE2020
 #: (L, d_x, H, N)
@@ -107,16 +112,8 @@ def _symbolic_output(net, N):
     return xs, Y
 
 
-CLAIM_L_LEMMA1 = Claim("lemma",
-                       "Lemma 1 / Corollary 3: the depth-L output is a sum over [H]^C(L) of "
-                       "chained products, C(L) = (3^L - 1)/2, a polynomial of degree 3^L",
-                       SRC.cite("A.1 l.329-378"))
-
-@check(id="L-Lemma1", title="depth-L output: sum over [H]^C(L) of chained products, "
-                            "C(L) = (3^L - 1)/2, degree 3^L",
-       source=SRC.cite("A.1 l.329-378"), depends=("L-net",),
-       claim=CLAIM_L_LEMMA1, paper=LEVINE2020)
-def l_lemma1(ctx):
+def _step_head_count_recursion(ctx):
+    """Step 1: C(L) = (3^L - 1)/2 solves the proof's recursion."""
     with ctx.step("C(L) = (3^L - 1)/2 solves the proof's count C(1) = 1, C(L+1) = 3 C(L) + 1 "
                   "(l.362-364) for L = 1..30, and equals seprank's num_head_indices",
                   source=SRC.cite("A.1 l.331, l.362-364")) as s:
@@ -128,40 +125,52 @@ def l_lemma1(ctx):
         s.record(checked_L="1..30", C_values={L: num_head_indices(L) for L in range(1, 6)})
         s.require(not bad, "recursion and closed form differ", L=bad)
 
+
+def _symbolic_case(k, L, d_x, H, N):
+    """One case of step 2: monomial degrees of the expansion, and its values at 3 points."""
+    net = SelfAttentionNetwork.random(L, d_x, H, seed=3290 + k, nonzero=True)
+    xs, Y = _symbolic_output(net, N)
+    syms = list(xs)
+    degrees = set()
+    for e in Y:
+        poly = sp.Poly(e, *syms)
+        degrees |= {sum(m) for m in poly.monoms()}
+    rng = np.random.default_rng(k)
+    agree = True
+    for _ in range(3):
+        Xq = [[Fraction(int(rng.integers(-5, 6)), int(rng.integers(1, 4)))
+               for _ in range(d_x)] for _ in range(N)]
+        direct = net.evaluate(Xq, "QQ")
+        sub = {xs[a, b]: sp.Rational(Xq[b][a].numerator, Xq[b][a].denominator)
+               for a in range(d_x) for b in range(N)}
+        for b in range(N):
+            for a in range(d_x):
+                if sp.Rational(Y[a, b].subs(sub)) != sp.Rational(
+                        str(Fraction(direct[b][a]))):
+                    agree = False
+    n_terms = sum(len(sp.Poly(e, *syms).terms()) for e in Y)
+    return {"L": L, "d_x": d_x, "H": H, "N": N, "monomial_degrees": sorted(degrees),
+            "expected_degree": 3 ** L, "monomials_total": n_terms,
+            "matches_direct_evaluation": agree}
+
+
+def _step_symbolic_expansion(ctx):
+    """Step 2: the output is homogeneous of degree 3^L and matches the evaluator."""
     with ctx.step("Symbolic expansion (sympy) of small networks: every output entry is a "
                   "homogeneous polynomial of total degree exactly 3^L, and it equals the "
                   "network's exact evaluation at random rational points",
                   source=SRC.cite("A.1 l.329-337; sec. 2.2 l.75")) as s:
         rows = []
         for k, (L, d_x, H, N) in enumerate(SYMBOLIC):
-            net = SelfAttentionNetwork.random(L, d_x, H, seed=3290 + k, nonzero=True)
-            xs, Y = _symbolic_output(net, N)
-            syms = list(xs)
-            degrees = set()
-            for e in Y:
-                poly = sp.Poly(e, *syms)
-                degrees |= {sum(m) for m in poly.monoms()}
-            rng = np.random.default_rng(k)
-            agree = True
-            for _ in range(3):
-                Xq = [[Fraction(int(rng.integers(-5, 6)), int(rng.integers(1, 4)))
-                       for _ in range(d_x)] for _ in range(N)]
-                direct = net.evaluate(Xq, "QQ")
-                sub = {xs[a, b]: sp.Rational(Xq[b][a].numerator, Xq[b][a].denominator)
-                       for a in range(d_x) for b in range(N)}
-                for b in range(N):
-                    for a in range(d_x):
-                        if sp.Rational(Y[a, b].subs(sub)) != sp.Rational(
-                                str(Fraction(direct[b][a]))):
-                            agree = False
-            n_terms = sum(len(sp.Poly(e, *syms).terms()) for e in Y)
-            rows.append({"L": L, "d_x": d_x, "H": H, "N": N, "monomial_degrees": sorted(degrees),
-                         "expected_degree": 3 ** L, "monomials_total": n_terms,
-                         "matches_direct_evaluation": agree})
-            s.require(degrees == {3 ** L} and agree, "not homogeneous of degree 3^L, or the "
-                      "expansion differs from the network", counterexample=rows[-1])
+            rows.append(_symbolic_case(k, L, d_x, H, N))
+            s.require(set(rows[-1]["monomial_degrees"]) == {3 ** L}
+                      and rows[-1]["matches_direct_evaluation"], "not homogeneous of degree "
+                      "3^L, or the expansion differs from the network", counterexample=rows[-1])
         s.record(cases=rows)
 
+
+def _step_chain_induction(ctx):
+    """Step 3: eq. (13), the induction carried out on matrices."""
     with ctx.step("The induction on matrices (eq. (13)): H^C(L) chains P_0 G P_1 ... G P_C X, "
                   "G = X X^T, with C = C(L) factors G each; every P_c has rank <= d_a (so it "
                   "factors as B^(c)T A^(c+1) with d_a x d_x factors); the sum equals the "
@@ -187,6 +196,9 @@ def l_lemma1(ctx):
                       and agree, "the chain form of eq. (13) fails", counterexample=row)
         s.record(cases=rows)
 
+
+def _step_corollary3_position_sums(ctx):
+    """Step 4: Corollary 3, eq. (16), with its explicit position sums."""
     with ctx.step("Corollary 3 (eq. (16)): the output at i is a sum over (j_1, ..., j_C) in "
                   "[N]^C(L) (C(L) position sums) of products of 2 C(L) + 1 = 3^L linear forms; "
                   "the explicit sum equals the network output",
@@ -205,6 +217,18 @@ def l_lemma1(ctx):
                          "equals_network": agree})
             s.require(agree, "eq. (16) differs from the network", counterexample=rows[-1])
         s.record(cases=rows)
+
+
+@paper_check(LEVINE2020, "L-Lemma1", "depth-L output: sum over [H]^C(L) of chained products, "
+                                     "C(L) = (3^L - 1)/2, degree 3^L",
+             where="A.1 l.329-378", depends=("L-net",), kind="lemma",
+             statement="Lemma 1 / Corollary 3: the depth-L output is a sum over [H]^C(L) of "
+                       "chained products, C(L) = (3^L - 1)/2, a polynomial of degree 3^L")
+def l_lemma1(ctx):
+    _step_head_count_recursion(ctx)
+    _step_symbolic_expansion(ctx)
+    _step_chain_induction(ctx)
+    _step_corollary3_position_sums(ctx)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",

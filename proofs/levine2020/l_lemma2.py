@@ -6,6 +6,9 @@ layer's output entries have sep(y_p^i) <= N d_x^4 K^3 / H (l.491). The proof
 (l.493-498) expands eq. (3) over matrix indices (eq. (21)) and multiplies the
 number of summed terms by K^3.
 
+Why: Theorem 5's proof applies it layer by layer along the branches of the
+unraveled residual network (A.4 l.510-518).
+
 Computed: inputs g^j (j = 1..N) that are polynomials of the raw scalar inputs
 x^1..x^N, each entry a sum of K products a_r(x_I) b_r(x_J) of random integer
 polynomials, with its separation rank certified exactly = K (coefficient-matrix
@@ -32,7 +35,7 @@ from seprank.constructions.known_seprank import (
 )
 from seprank.models import SelfAttentionNetwork
 from seprank.papers.levine2020.bounds import lemma2_bound, lemma2_term_counts
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import BoundTally, conclude_on_instances, paper_check
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
 SRC = LEVINE2020
@@ -80,21 +83,18 @@ def _layer_function(entries, net, N, d_x):
     return f
 
 
-CLAIM_L_LEMMA2 = Claim("lemma",
-                       "Lemma 2: one layer applied to inputs whose entries have separation "
-                       "rank <= K has separation rank <= N d_x^4 K^3 / H",
-                       SRC.cite("A.4 l.485-499"))
-
-@check(id="L-Lemma2", title="one layer over inputs of sep rank <= K has sep rank <= N d_x^4 K^3/H",
-       source=SRC.cite("A.4 l.485-499"), depends=("L-net", "L-Claim1"),
-       claim=CLAIM_L_LEMMA2, paper=LEVINE2020)
+@paper_check(LEVINE2020, "L-Lemma2",
+             "one layer over inputs of sep rank <= K has sep rank <= N d_x^4 K^3/H",
+             where="A.4 l.485-499", depends=("L-net", "L-Claim1"), kind="lemma",
+             statement="Lemma 2: one layer applied to inputs whose entries have separation "
+                       "rank <= K has separation rank <= N d_x^4 K^3 / H")
 def l_lemma2(ctx):
     with ctx.step("For inputs whose entries have separation rank exactly K (certified), the "
                   "exact separation rank of the one-layer output y_1^1 w.r.t. the balanced "
                   "partition ({1..N/2}, rest) is <= N d_x^4 K^3 / H; also recorded: the "
                   "tighter count N d_x^3 K^3 of distinct input products in eq. (21)",
                   source=SRC.cite("A.4 Lemma 2 l.487-491, eq. (21) l.496-498")) as s:
-        rows, worst = [], None
+        rows, tally = [], BoundTally()
         for k, (N, d_x, H, K, D, d0) in enumerate(FULL if ctx.full else FAST):
             seed = 4850 + k
             entries, net = _instance(N, d_x, H, K, D, d0, seed)
@@ -117,20 +117,16 @@ def l_lemma2(ctx):
                    "rank_equals_polynomial_space_dim": r == cert["monomials_I"]}
             rows.append(row)
             s.require(cert["ok"], "templates did not certify the exact rank", case=row)
-            if worst is None or Fraction(r, bound) > worst[0]:
-                worst = (Fraction(r, bound), row)
-            if r > bound:
-                s.fail(f"output sep rank {r} exceeds N d_x^4 K^3/H = {bound}",
-                       counterexample=dict(row, weights={q: net.weights[q].tolist()
-                                                         for q in "QKVO"},
-                                           inputs={f"g{j + 1}_{p + 1}": [
-                                               [{str(e): c for e, c in a.items()} for a in fs],
-                                               [{str(e): c for e, c in b.items()} for b in gs]]
-                                               for (j, p), (fs, gs) in entries.items()}))
+            tally.add(s, r, bound, row, f"output sep rank {r} exceeds N d_x^4 K^3/H = {bound}",
+                      counterexample=dict(row, weights={q: net.weights[q].tolist()
+                                                        for q in "QKVO"},
+                                          inputs={f"g{j + 1}_{p + 1}": [
+                                              [{str(e): c for e, c in a.items()} for a in fs],
+                                              [{str(e): c for e, c in b.items()} for b in gs]]
+                                              for (j, p), (fs, gs) in entries.items()}))
             s.require(r <= counts["input_products"] * K ** 3,
                       "rank exceeds the count of distinct input products", case=row)
-        s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
-                                            "case": worst[1]})
+        s.record(cases=rows, largest_ratio=tally.largest_ratio())
 
     with ctx.step("K = 1 with the raw inputs themselves (g^j = x^j, separation rank 1): the "
                   "layer's exact separation rank is <= N d_x^4 / H for every balanced "
@@ -151,6 +147,5 @@ def l_lemma2(ctx):
     from seprank_proofs._verdicts import bound_instances, consistent
     info = bound_instances(ctx, "For inputs whose entries have separation rank exactly K",
                            "lemma2_bound", ("N", "d_x", "H", "K"))
-    ctx.conclude("open", "instances", consistent(info, "the counting argument of eq. (21) is "
-                 "not checked as an identity"), count=info["count"], largest=info["largest"],
-                 binding=info["binding"])
+    conclude_on_instances(ctx, consistent(info, "the counting argument of eq. (21) is not "
+                                          "checked as an identity"), info)

@@ -1,4 +1,9 @@
-"""L-Lemma3: the AM-GM inequality for products of multiset coefficients (levine2020 A.5).
+"""L-Lemma3: the AM-GM inequality for products of multiset coefficients.
+
+Source: levine2020_depth_to_width_self_attention.txt, A.5, Lemma 3 (l.540-548)
+and its proof (l.550-565). Why: Theorem 4's proof bounds its count of separable
+terms with it (the case n = 2, A.3 l.463-465), so an error here would reach
+eq. (19).
 
 Lemma 3 (l.540-548): for integers n >= 1, k >= 1 and r_1..r_k >= 0 with sum M,
 ``prod_j ((n, r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k``.
@@ -22,7 +27,7 @@ from seprank.papers.levine2020.lemma_bounds import (
     lemma3_lhs,
     lemma3_rhs,
 )
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import erratum_if_failed, paper_check
 
 PAPER = LEVINE2020
 SEED = 20200703
@@ -39,17 +44,8 @@ def _tuples(n_max: int, k_max: int, r_max: int):
                 yield n, rs
 
 
-CLAIM_L_LEMMA3 = Claim("lemma",
-                       "Lemma 3: prod_j ((n, r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / "
-                       "((n-1)!)^k, M = sum_j r_j",
-                       PAPER.cite("A.5 l.540-548"))
-
-@check(id="L-Lemma3", title="AM-GM inequality for products of multiset coefficients",
-       source=PAPER.cite("A.5 l.540-566"),
-       claim=CLAIM_L_LEMMA3, paper=LEVINE2020)
-def l_lemma3(ctx):
-    n_max, k_max, r_max = (12, 7, 12) if ctx.full else (9, 5, 9)
-
+def _step_multiset_as_product(ctx, n_max, r_max):
+    """Step 1: ((n, r)) as a product of n - 1 shifted factors."""
     with ctx.step("a multiset coefficient is a product of n-1 shifted factors: "
                   "((n, r)) = prod_{t=1}^{n-1} (r + t) / (n-1)!",
                   source=PAPER.cite("l.558-559 (first line of the chain)")) as s:
@@ -59,6 +55,9 @@ def l_lemma3(ctx):
                  cases=(3 * n_max - 1) * 6 * r_max)
         s.require(not bad, "identity fails", counterexample=bad[:1])
 
+
+def _step_am_gm_per_shift(ctx, n_max, k_max, r_max):
+    """Step 2: AM-GM for each shift t, over both ranges of t."""
     with ctx.step("AM-GM for each shift: f_t = prod_j (r_j + t) <= (M/k + t)^k; the proof "
                   "needs t = 1..n-1 (it prints the range as t in [k]), so both ranges are "
                   "checked", source=PAPER.cite("l.552-554")) as s:
@@ -72,6 +71,9 @@ def l_lemma3(ctx):
         s.record(cases=cases, n_max=n_max, k_max=k_max, r_max=r_max)
         s.require(not bad, "AM-GM step fails", counterexample=bad[:1])
 
+
+def _step_lemma3_exhaustive(ctx, n_max, k_max, r_max):
+    """Step 3: Lemma 3 on the exhaustive range; returns (n, rs, lhs == rhs) per tuple."""
     with ctx.step("Lemma 3 as printed holds on every tuple of the exhaustive range, with "
                   "exact rationals", source=PAPER.cite("l.544-548")) as s:
         cases, equal, bad = 0, 0, []
@@ -93,7 +95,11 @@ def l_lemma3(ctx):
                  largest_ratio_lhs_over_rhs_below_1=max_ratio, attained_at=at,
                  n_range=[1, n_max], k_range=[1, k_max], r_range=[0, r_max])
         s.require(not bad, "Lemma 3 fails", counterexample=bad[:1])
+    return equality_seen
 
+
+def _step_equality_cases(ctx, equality_seen):
+    """Step 4: equality exactly in the AM-GM equality case."""
     with ctx.step("equality holds exactly when n = 1 or all r_j are equal (the AM-GM equality "
                   "case); otherwise the inequality is strict",
                   source=PAPER.cite("l.554, l.561-565")) as s:
@@ -103,6 +109,9 @@ def l_lemma3(ctx):
         s.require(not wrong, "equality case differs from the AM-GM prediction",
                   counterexample=wrong[:1])
 
+
+def _step_random_search(ctx):
+    """Step 5: a seeded random search beyond the exhaustive range."""
     with ctx.step("seeded random search for counterexamples over a larger range "
                   "(n <= 40, k <= 12, r_j <= 300; half of the samples near-equal r_j, "
                   "where the slack is smallest)", source=PAPER.cite("l.544-548")) as s:
@@ -125,43 +134,56 @@ def l_lemma3(ctx):
                  largest_ratio_float=float(worst), attained_at=worst_at)
         s.require(not bad, "random search found a counterexample", counterexample=bad[:1])
 
+
+def _equal_splits(n_max, k_max, r_max):
+    """(n, k, q) with k | M = k q, in the order n, then k, then M ascending."""
+    for n in range(1, n_max + 1):
+        for k in range(1, k_max + 1):
+            for q in range(0, r_max + 1):
+                yield n, k, q
+
+
+def _step_closing_remark_printed(ctx, n_max, k_max, r_max):
+    """Step 6: the closing remark's last equality as printed (it drops 1/((n-1)!)^k)."""
     with ctx.step("the proof's closing remark as printed: for k | M, "
                   "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k (no factorial)",
                   source=PAPER.cite("l.561-563 (last equality)")) as s:
         first, fails, cases = None, 0, 0
-        for n in range(1, n_max + 1):
-            for k in range(1, k_max + 1):
-                for q in range(0, r_max + 1):
-                    M = k * q
-                    cases += 1
-                    value = lemma3_lhs(n, [q] * k)
-                    printed = lemma3_equal_split_printed(n, k, M)
-                    if value != printed:
-                        fails += 1
-                        if first is None:
-                            first = {"n": n, "k": k, "M": M, "phi": value,
-                                     "printed_value": printed}
+        for n, k, q in _equal_splits(n_max, k_max, r_max):
+            M = k * q
+            cases += 1
+            value = lemma3_lhs(n, [q] * k)
+            printed = lemma3_equal_split_printed(n, k, M)
+            if value != printed:
+                fails += 1
+                if first is None:
+                    first = {"n": n, "k": k, "M": M, "phi": value,
+                             "printed_value": printed}
         s.record(cases=cases, failing_cases=fails,
                  search_order="n, then k, then M ascending")
         if first is not None:
             s.fail("the printed last equality drops the factor 1/((n-1)!)^k; it fails "
                    "whenever n >= 3", smallest_counterexample=first)
 
+
+def _step_closing_remark_corrected(ctx, n_max, k_max, r_max):
+    """Step 7: the closing remark with the factor 1/((n-1)!)^k."""
     with ctx.step("corrected closing remark: for k | M, phi(M/k, ..., M/k) equals the bound "
                   "of Lemma 3 including the factor 1/((n-1)!)^k",
                   source=PAPER.cite("l.563 (middle members of the chain)"), corrected=True) as s:
         bad, cases = [], 0
-        for n in range(1, n_max + 1):
-            for k in range(1, k_max + 1):
-                for q in range(0, r_max + 1):
-                    cases += 1
-                    corrected = lemma3_equal_split_printed(n, k, k * q) \
-                        / Fraction(factorial(n - 1)) ** k
-                    if lemma3_lhs(n, [q] * k) != corrected:
-                        bad.append({"n": n, "k": k, "M": k * q})
+        for n, k, q in _equal_splits(n_max, k_max, r_max):
+            cases += 1
+            corrected = lemma3_equal_split_printed(n, k, k * q) \
+                / Fraction(factorial(n - 1)) ** k
+            if lemma3_lhs(n, [q] * k) != corrected:
+                bad.append({"n": n, "k": k, "M": k * q})
         s.record(cases=cases)
         s.require(not bad, "corrected equality fails", counterexample=bad[:1])
 
+
+def _step_theorem4_use(ctx):
+    """Step 8: the case n = 2 that Theorem 4 uses, over every split of the powers."""
     with ctx.step("the use in Theorem 4 (n = 2): for every split of 2C(L) powers among "
                   "d_x coordinates, prod_m (n_m + 1) <= (2C(L)/d_x + 1)^{d_x}",
                   source=PAPER.cite("l.463")) as s:
@@ -181,7 +203,10 @@ def l_lemma3(ctx):
         s.record(compositions_checked=cases, max_product_vs_bound=tight)
         s.require(not bad, "the Theorem 4 use of Lemma 3 fails", counterexample=bad[:1])
 
-    # -- outcome (seprank.proof.claims) --
+
+def _errata(ctx):
+    """The printed range of t in the AM-GM display (a step and its erratum), and the
+    closing remark's erratum when its printed step failed."""
     rng_step = "the printed range of the AM-GM display"
     with ctx.step(rng_step + ", 'for all t in [k]' (l.552), is the range the chain uses "
                   "(t = 1..n-1, l.556-559)", source=PAPER.cite("l.552, l.556-559")) as s:
@@ -192,13 +217,30 @@ def l_lemma3(ctx):
                 message="the chain multiplies f_t over t = 1..n-1, while the display bounds "
                         "f_t only for t in [k]; with n - 1 > k (e.g. n = 3, k = 1) f_2 is not "
                         "covered; step 2 checks both ranges")
-    rem = "the proof's closing remark as printed"
-    if ctx.failed(rem):
-        ctx.erratum("l.561-563 (closing remark, last equality)",
-                    "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k",
-                    "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k",
-                    "constant", step=rem, verified_by="corrected closing remark",
-                    instance=ctx.find_step(rem).evidence.get("counterexample"))
+    erratum_if_failed(ctx, "the proof's closing remark as printed",
+                      "l.561-563 (closing remark, last equality)",
+                      "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k",
+                      "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k",
+                      "constant", verified_by="corrected closing remark")
+
+
+@paper_check(LEVINE2020, "L-Lemma3", "AM-GM inequality for products of multiset coefficients",
+             where="A.5 l.540-566", claim_where="A.5 l.540-548", kind="lemma",
+             statement="Lemma 3: prod_j ((n, r_j)) <= (prod_{t=1}^{n-1} (M/k + t))^k / "
+                       "((n-1)!)^k, M = sum_j r_j")
+def l_lemma3(ctx):
+    n_max, k_max, r_max = (12, 7, 12) if ctx.full else (9, 5, 9)
+    _step_multiset_as_product(ctx, n_max, r_max)
+    _step_am_gm_per_shift(ctx, n_max, k_max, r_max)
+    equality_seen = _step_lemma3_exhaustive(ctx, n_max, k_max, r_max)
+    _step_equality_cases(ctx, equality_seen)
+    _step_random_search(ctx)
+    _step_closing_remark_printed(ctx, n_max, k_max, r_max)
+    _step_closing_remark_corrected(ctx, n_max, k_max, r_max)
+    _step_theorem4_use(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    _errata(ctx)
     ctx.conclude("holds", "proof",
                  "((n, r)) = prod_{t<n} (r + t)/(n-1)! (step 1) and AM-GM for each t "
                  "(step 2) multiply to the bound for every n, k, r; both are general identities "

@@ -12,6 +12,9 @@ term + Y^L; the proof continues from it, expanding the cubic over E, F, G in
 {X, Y^L - X} (l.594-596, again without + Y^L), substituting the hypothesis
 (l.598-601) and counting "8 terms" (l.603).
 
+Why: Theorem 6 (A.4 l.520-536) counts separable terms through this form of the
+residual network, as Theorem 4 does through Lemma 1's.
+
 Computed exactly (integer inputs): the base case; the printed induction step
 against the residual network (fails: the skip is missing; smallest instance
 below); the corrected step Y^(L+1) = Y^L + f(Y^L) with f(Y^L) = the 8-term sum
@@ -32,7 +35,7 @@ from seprank_proofs import LEVINE2020
 import seprank
 from seprank.combinatorics import num_head_indices
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import erratum_if_failed, paper_check
 
 SRC = LEVINE2020
 CASES = [(2, 1, 1, 1), (2, 2, 2, 2), (2, 2, 1, 3), (3, 1, 1, 2), (2, 4, 2, 2)]
@@ -89,16 +92,8 @@ def _eval_chains(chains, X):
     return total
 
 
-CLAIM_L_LEMMA5 = Claim("lemma",
-                       "Lemma 5: the depth-L residual network is Y^L = X + a sum of chains "
-                       "with 1..C(L) factors X X^T (8 terms per layer in the induction)",
-                       SRC.cite("A.5 l.577-604"))
-
-@check(id="L-Lemma5", title="residual network structure: Y^L = X + chains with 1..C(L) "
-                            "factors M (8 terms per layer)",
-       source=SRC.cite("A.5 l.577-604"), depends=("L-net", "L-Lemma1"),
-       claim=CLAIM_L_LEMMA5, paper=LEVINE2020)
-def l_lemma5(ctx):
+def _step_base_case(ctx):
+    """Step 1: the depth-1 residual network (l.591)."""
     with ctx.step("Base case: the depth-1 residual network is X + sum_h W^O W^V X X^T W^K^T "
                   "W^Q X, exactly at random integer inputs", source=SRC.cite("A.5 l.591")) as s:
         rows = []
@@ -111,6 +106,9 @@ def l_lemma5(ctx):
             s.require(ok, "base case fails", counterexample=rows[-1])
         s.record(cases=rows)
 
+
+def _step_induction_printed(ctx):
+    """Step 2: the induction step as printed (without the skip term)."""
     with ctx.step("Induction step as printed (l.592, continued by the 8-term expansion of "
                   "l.596 and l.600-601): Y^(L+1) = sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L for the "
                   "residual network", source=SRC.cite("A.5 l.592-601")) as s:
@@ -133,6 +131,9 @@ def l_lemma5(ctx):
                                    "Y1": int(Y1[0, 0]), "printed": int(printed[0, 0]),
                                    "network": int(actual[0, 0])})
 
+
+def _step_induction_corrected(ctx):
+    """Step 3: the corrected induction step and its 8-term cubic."""
     with ctx.step("Corrected step: Y^(L+1) = Y^L + sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L, where "
                   "the cubic equals the 8-term sum over E, F, G in {X, Y^L - X} of l.596 (so "
                   "the proof needs + Y^L at l.592, l.596, l.600: 8 + 1 terms)",
@@ -154,6 +155,9 @@ def l_lemma5(ctx):
             s.require(ok_step and ok_eight, "corrected step fails", counterexample=rows[-1])
         s.record(cases=rows)
 
+
+def _step_statement_22(ctx):
+    """Step 4: statement (22) from the corrected induction on matrices."""
     with ctx.step("The lemma's statement (22) from the corrected induction: Y^L = X + chains with "
                   "j in 1..C(L) factors G = X X^T; the count of chains with j factors is "
                   "n_j H^j (a multiple of H^j); every matrix of those chains has rank <= d_a "
@@ -182,16 +186,25 @@ def l_lemma5(ctx):
                       and equal, "the residual structure fails", counterexample=row)
         s.record(cases=rows)
 
+
+@paper_check(LEVINE2020, "L-Lemma5", "residual network structure: Y^L = X + chains with 1..C(L) "
+                                     "factors M (8 terms per layer)",
+             where="A.5 l.577-604", depends=("L-net", "L-Lemma1"), kind="lemma",
+             statement="Lemma 5: the depth-L residual network is Y^L = X + a sum of chains "
+                       "with 1..C(L) factors X X^T (8 terms per layer in the induction)")
+def l_lemma5(ctx):
+    _step_base_case(ctx)
+    _step_induction_printed(ctx)
+    _step_induction_corrected(ctx)
+    _step_statement_22(ctx)
+
     # -- outcome (seprank.proof.claims) --
-    ind = "Induction step as printed"
-    if ctx.failed(ind):
-        ctx.erratum("l.592 (induction step)",
-                    "Y^(L+1) = sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L",
-                    "Y^(L+1) = Y^L + sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L (the skip term)",
-                    "proof-error", step=ind, verified_by="Corrected step", survives=True,
-                    repair="the corrected induction step; its cubic is the 8-term sum of l.596 "
-                           "and gives statement (22) (steps 3-4)",
-                    instance=ctx.find_step(ind).evidence.get("counterexample"))
+    erratum_if_failed(ctx, "Induction step as printed", "l.592 (induction step)",
+                      "Y^(L+1) = sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L",
+                      "Y^(L+1) = Y^L + sum_h W^O W^V Y^L Y^LT W^K^T W^Q Y^L (the skip term)",
+                      "proof-error", verified_by="Corrected step", survives=True,
+                      repair="the corrected induction step; its cubic is the 8-term sum of "
+                             "l.596 and gives statement (22) (steps 3-4)")
     ctx.conclude("holds", "proof",
                  "the corrected induction (step 3: skip term plus the 8-term expansion, an "
                  "identity in E, F, G) yields (22) with the chain counts of step 4",

@@ -1,4 +1,7 @@
-"""L-Lemma7: a unique top-degree permutation makes det A a nonzero polynomial (levine2020 B.3).
+"""L-Lemma7: a unique top-degree permutation makes det A a nonzero polynomial.
+
+Source: levine2020_depth_to_width_self_attention.txt, B.3, Lemma 7 (l.817-824).
+Why: B.2 needs det A(Omega) != 0 for all but finitely many Omega (l.718).
 
 Lemma 7 (l.817-824), in our words: let A be an N x N matrix whose entries are
 polynomials in one variable x, and write det A = sum_sigma sgn(sigma) p_sigma(x)
@@ -40,7 +43,7 @@ from seprank.papers.levine2020.omega_polynomial import (
     top_permutation,
 )
 from seprank.papers.levine2020.rearrangement import permutation_sign
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import erratum_if_failed, paper_check
 
 SRC = LEVINE2020
 SEED = 20200717
@@ -101,19 +104,8 @@ def _constructed_example(rng: random.Random, n: int):
     return [[_random_poly(rng, degs[i][j]) for j in range(n)] for i in range(n)]
 
 
-CLAIM_L_LEMMA7 = Claim("lemma",
-                       "Lemma 7: if one permutation sigma-bar has deg p_sigma-bar > deg "
-                       "p_sigma for every other sigma, then A(x) is invertible for all but "
-                       "finitely many x",
-                       SRC.cite("B.3 l.817-824"))
-
-@check(id="L-Lemma7", title="a unique top-degree permutation makes det A(x) a nonzero "
-                            "polynomial, so A(x) is singular at finitely many x",
-       source=SRC.cite("B.3 l.817-824"), depends=("L-Lemma8",),
-       claim=CLAIM_L_LEMMA7, paper=LEVINE2020)
-def l_lemma7(ctx):
-    rng = random.Random(SEED)
-
+def _step_printed_n1(ctx):
+    """Step 1: the statement as printed fails at N = 1 (A = [[0]])."""
     with ctx.step("Lemma 7 as printed, smallest case N = 1: S_1 has no permutation other "
                   "than sigma-bar, so the degree hypothesis holds vacuously and the lemma "
                   "claims that every 1 x 1 polynomial matrix is invertible for all but finitely "
@@ -131,6 +123,9 @@ def l_lemma7(ctx):
                   counterexample={"N": 1, "A": [[0]], "det": 0, "sigma_bar": [0],
                                   "p_sigma_bar": "0", "bad_x": "every x"})
 
+
+def _step_corrected(ctx, rng):
+    """Step 2: the corrected lemma on random matrices with a unique top permutation."""
     with ctx.step("Corrected Lemma 7 (add: p_sigma-bar is not the zero polynomial; automatic "
                   "for N >= 2 with deg 0 = -inf): det A has degree t = deg p_sigma-bar and "
                   "top coefficient sgn(sigma-bar) * lc(p_sigma-bar), so A(x) is singular for "
@@ -174,6 +169,9 @@ def l_lemma7(ctx):
                               counterexample=dict(counter, x=x0))
         s.record(cases=cases, seed=SEED, examples=len(cases))
 
+
+def _step_hypothesis_matters(ctx):
+    """Step 3: two top permutations can cancel; the hypothesis is not necessary."""
     with ctx.step("The hypothesis is not idle: with two top-degree permutations the top terms "
                   "can cancel (A = [[x, x], [x, x]]: det = 0 for all x), and it is sufficient "
                   "but not necessary (A = [[x, x], [x, 2x]]: two top permutations, det = x^2)",
@@ -190,6 +188,9 @@ def l_lemma7(ctx):
         s.require(d_keep == flint.fmpz_poly([0, 0, 1]) and _unique_top(keep)[0] is None,
                   "expected det = x^2 without a unique top")
 
+
+def _step_omega_application(ctx):
+    """Step 4: the application to A(Omega) of B.2 (degree, leading coefficient)."""
     with ctx.step("Application (B.2): for A(Omega) = [Omega^<q_a, q_b>] every p_sigma is the "
                   "monomial Omega^{e(sigma)} and the identity is the unique top permutation "
                   "(Lemma 8, duality certificate), so det A(Omega) has degree "
@@ -232,6 +233,9 @@ def l_lemma7(ctx):
                  bad_integer_omegas_union=sorted({w for r in rows
                                                   for w in r["bad_integer_omegas"]}))
 
+
+def _step_closed_forms(ctx):
+    """Step 5: closed forms of det A(Omega) for lambda = 1 and d = 1 (ours)."""
     with ctx.step("Closed forms we found for the simplest ladders (our observation, exact): "
                   "lambda = 1 gives A = (Omega - 1) I + J and det = (Omega - 1)^(d-1) "
                   "(Omega + d - 1), bad Omega {1, 1 - d}; d = 1 gives det = Omega^(lambda^2), "
@@ -251,15 +255,29 @@ def l_lemma7(ctx):
                       counterexample={"lam": lam, "poly": _poly_str(poly)})
         s.record(cases=out)
 
+
+@paper_check(LEVINE2020, "L-Lemma7", "a unique top-degree permutation makes det A(x) a nonzero "
+                                     "polynomial, so A(x) is singular at finitely many x",
+             where="B.3 l.817-824", depends=("L-Lemma8",), kind="lemma",
+             statement="Lemma 7: if one permutation sigma-bar has deg p_sigma-bar > deg "
+                       "p_sigma for every other sigma, then A(x) is invertible for all but "
+                       "finitely many x")
+def l_lemma7(ctx):
+    rng = random.Random(SEED)
+
+    _step_printed_n1(ctx)
+    _step_corrected(ctx, rng)
+    _step_hypothesis_matters(ctx)
+    _step_omega_application(ctx)
+    _step_closed_forms(ctx)
+
     # -- outcome (seprank.proof.claims) --
-    pr = "Lemma 7 as printed, smallest case N = 1"
-    if ctx.failed(pr):
-        ctx.erratum("l.817-819 (statement)", "no condition on p_sigma-bar",
-                    "p_sigma-bar is not the zero polynomial (automatic for N >= 2 with "
-                    "deg 0 = -infinity)", "missing-hypothesis",
-                    hypothesis="p_sigma-bar != 0 (equivalently N >= 2 under the strict degree "
-                               "hypothesis)", step=pr, verified_by="Corrected Lemma 7",
-                    instance=ctx.find_step(pr).evidence.get("counterexample"))
+    erratum_if_failed(ctx, "Lemma 7 as printed, smallest case N = 1", "l.817-819 (statement)",
+                      "no condition on p_sigma-bar",
+                      "p_sigma-bar is not the zero polynomial (automatic for N >= 2 with "
+                      "deg 0 = -infinity)", "missing-hypothesis",
+                      hypothesis="p_sigma-bar != 0 (equivalently N >= 2 under the strict degree "
+                                 "hypothesis)", verified_by="Corrected Lemma 7")
     ctx.conclude("holds-corrected", "proof",
                  "with p_sigma-bar != 0 the top coefficient of det A is sgn(sigma-bar) times "
                  "that of p_sigma-bar (the paper's argument, l.820-823), so det A is a nonzero "

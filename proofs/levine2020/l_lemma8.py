@@ -1,4 +1,8 @@
-"""L-Lemma8: the vector rearrangement inequality (levine2020 B.3, Lemma 8).
+"""L-Lemma8: the vector rearrangement inequality.
+
+Source: levine2020_depth_to_width_self_attention.txt, B.3, Lemma 8
+(l.825-852). Why: it makes the identity the unique top-degree permutation of
+det A(Omega), which Lemma 7 and B.2 need (l.716-718).
 
 Lemma 8 (l.825-832): for N pairwise different vectors with non-negative
 entries, every permutation sigma other than the identity has
@@ -31,7 +35,7 @@ from seprank.papers.levine2020.rearrangement import (
     scalar_equality_cases,
     verify_dual_certificate,
 )
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import erratum_if_failed, paper_check
 
 SRC = LEVINE2020
 SEED = 20200708
@@ -65,18 +69,8 @@ def _random_distinct_sets(rng: random.Random, count: int, n_max: int, dim_max: i
     return sets
 
 
-CLAIM_L_LEMMA8 = Claim("lemma",
-                       "Lemma 8: for N distinct vectors with non-negative entries the identity"
-                       " is the unique maximizer of sum_i <v_i, v_sigma(i)>",
-                       SRC.cite("B.3 l.825-852"))
-
-@check(id="L-Lemma8", title="vector rearrangement inequality: the identity is the unique "
-                            "maximizer of sum_i <v_i, v_sigma(i)>",
-       source=SRC.cite("B.3 l.825-852"),
-       claim=CLAIM_L_LEMMA8, paper=LEVINE2020)
-def l_lemma8(ctx):
-    rng = random.Random(SEED)
-
+def _step_compositions_exhaustive(ctx):
+    """Step 1: the lemma over all permutations of the compositions; returns their results."""
     with ctx.step("Lemma 8 as printed, over every permutation: for the compositions of lambda "
                   "into d parts (distinct vectors, entries >= 0) no permutation other than the "
                   "identity reaches sum_i |v_i|^2", source=SRC.cite("l.825-832; applied at l.716"))\
@@ -97,7 +91,11 @@ def l_lemma8(ctx):
                                           violations=r["violations"]))
         s.record(cases=rows, permutations_total=sum(r["permutations"] for r in rows),
                  largest_N=max(r["N"] for r in rows))
+    return exhaustive
 
+
+def _step_random_sets(ctx, rng):
+    """Step 2: the lemma on random sets of distinct non-negative vectors."""
     with ctx.step("Lemma 8 as printed on random sets of pairwise different vectors with "
                   "non-negative integer entries (N <= 7, every permutation)",
                   source=SRC.cite("l.825-832")) as s:
@@ -114,6 +112,9 @@ def l_lemma8(ctx):
         s.record(sets=len(sets), permutations=perms, seed=SEED,
                  example=[list(v) for v in sets[0]])
 
+
+def _step_gap_identity(ctx, exhaustive):
+    """Step 3: 2 (e(id) - e(sigma)) = sum_i |v_i - v_sigma(i)|^2 on the permutations of step 1."""
     with ctx.step("Why it holds (our identity, exact): 2 (e(id) - e(sigma)) = "
                   "sum_i |v_i - v_sigma(i)|^2 for every permutation; each index that sigma "
                   "moves adds a positive square when the vectors are different",
@@ -127,6 +128,9 @@ def l_lemma8(ctx):
         s.record(permutations_checked=checked)
         s.require(bad is None, "the identity failed for some permutation", counterexample=bad)
 
+
+def _step_negative_entries(ctx, rng):
+    """Step 4: the strict inequality without the non-negativity hypothesis."""
     with ctx.step("Non-negative entries are not needed: the strict inequality also holds for "
                   "pairwise different vectors with negative entries (the printed hypothesis "
                   "is stronger than necessary; it does no harm)",
@@ -144,6 +148,9 @@ def l_lemma8(ctx):
         s.record(sets=len(sets), permutations=perms,
                  smallest_example={"vectors": [[-1], [1]], "identity": 2, "swap": -2})
 
+
+def _step_distinctness_needed(ctx):
+    """Step 5: with two equal vectors the swap ties with the identity."""
     with ctx.step("Distinctness cannot be dropped: with two equal vectors the swap reaches "
                   "equality (smallest case N = 2, one coordinate, v_1 = v_2 = 0)",
                   source=SRC.cite("l.827 ('a set of N different vectors')")) as s:
@@ -153,6 +160,9 @@ def l_lemma8(ctx):
         s.require(not r["identity_unique_max"] and r["max_exponent"] == r["identity_exponent"],
                   "expected the swap of equal vectors to tie with the identity")
 
+
+def _step_eq55_printed(ctx):
+    """Step 6: the equality condition of eq. (55) as printed."""
     with ctx.step("Proof, eq. (55) as printed: for non-negative numbers, sum_i a_i a_sigma(i) <= "
                   "sum_i a_i^2 with equality ONLY for sigma satisfying 'sigma(i) = j iff "
                   "a_i = a_j' (checked exhaustively over all lists with N <= 4, values 0..2)",
@@ -177,6 +187,9 @@ def l_lemma8(ctx):
                   "to map to every j with a_j = a_i), yet the identity always gives equality",
                   counterexample=first_bad)
 
+
+def _step_eq55_corrected(ctx):
+    """Step 7: the corrected equality condition of eq. (55)."""
     with ctx.step("Corrected eq. (55): equality holds iff a_sigma(i) = a_i for every i (sigma "
                   "only permutes indices with equal values); the inequality itself holds for "
                   "all real numbers. The proof's use of it (per coordinate, l.846-848) is "
@@ -193,6 +206,9 @@ def l_lemma8(ctx):
         s.record(lists=len(lists), value_range=[-1, 2], max_N=5 if ctx.full else 4)
         s.require(bad is None, "corrected equality condition fails", counterexample=bad)
 
+
+def _step_assignment_networkx(ctx, rng):
+    """Step 8: the identity as the unique optimal assignment (networkx)."""
     with ctx.step("Large sets: the identity is the unique optimum of the assignment problem "
                   "max_sigma sum_i <q_i, q_sigma(i)> over the compositions, recomputed "
                   "independently with networkx (one matching per forbidden diagonal edge); "
@@ -225,6 +241,9 @@ def l_lemma8(ctx):
                       counterexample=dict(entry, vectors=[list(v) for v in vs]))
         s.record(cases=rows)
 
+
+def _step_dual_certificate(ctx):
+    """Step 9: larger compositions through the LP-duality certificate."""
     with ctx.step("Larger compositions through the LP-duality certificate (potentials "
                   "u_i = |q_i|^2 / 2; reduced costs |q_i - q_j|^2 / 2 are zero on the diagonal "
                   "and > 0 off it), re-verified from scratch in exact integers",
@@ -244,16 +263,32 @@ def l_lemma8(ctx):
                       "duality certificate does not prove uniqueness", counterexample=entry)
         s.record(cases=rows, largest_N=max(r["N"] for r in rows))
 
+
+@paper_check(LEVINE2020, "L-Lemma8", "vector rearrangement inequality: the identity is the "
+                                     "unique maximizer of sum_i <v_i, v_sigma(i)>",
+             where="B.3 l.825-852", kind="lemma",
+             statement="Lemma 8: for N distinct vectors with non-negative entries the identity"
+                       " is the unique maximizer of sum_i <v_i, v_sigma(i)>")
+def l_lemma8(ctx):
+    rng = random.Random(SEED)
+
+    exhaustive = _step_compositions_exhaustive(ctx)
+    _step_random_sets(ctx, rng)
+    _step_gap_identity(ctx, exhaustive)
+    _step_negative_entries(ctx, rng)
+    _step_distinctness_needed(ctx)
+    _step_eq55_printed(ctx)
+    _step_eq55_corrected(ctx)
+    _step_assignment_networkx(ctx, rng)
+    _step_dual_certificate(ctx)
+
     # -- outcome (seprank.proof.claims) --
-    e55 = "Proof, eq. (55) as printed"
-    if ctx.failed(e55):
-        ctx.erratum("l.836-838 (eq. (55), equality condition)",
-                    "equality only for sigma with 'sigma(i) = j iff a_i = a_j'",
-                    "equality iff a_sigma(i) = a_i for every i", "proof-error", step=e55,
-                    verified_by="Corrected eq. (55)", survives=True,
-                    repair="2 (e(id) - e(sigma)) = sum_i |v_i - v_sigma(i)|^2 (step 3), positive "
-                           "for every sigma != id when the vectors are distinct",
-                    instance=ctx.find_step(e55).evidence.get("counterexample"))
+    erratum_if_failed(ctx, "Proof, eq. (55) as printed", "l.836-838 (eq. (55), equality condition)",
+                      "equality only for sigma with 'sigma(i) = j iff a_i = a_j'",
+                      "equality iff a_sigma(i) = a_i for every i", "proof-error",
+                      verified_by="Corrected eq. (55)", survives=True,
+                      repair="2 (e(id) - e(sigma)) = sum_i |v_i - v_sigma(i)|^2 (step 3), "
+                             "positive for every sigma != id when the vectors are distinct")
     ctx.conclude("holds", "proof",
                  "the identity 2 (e(id) - e(sigma)) = sum_i |v_i - v_sigma(i)|^2 (step 3, exact) "
                  "is positive for sigma != id and distinct vectors; non-negativity is not even "

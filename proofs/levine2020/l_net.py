@@ -4,6 +4,10 @@ Source: levine2020_depth_to_width_self_attention.txt, sec. 2.2, eq. (3),
 l.71-75 (the layer), l.75-77 (depth by composition), l.81 (4LH weight matrices),
 and A.4, fig. 5, l.478-484 (the residual variant).
 
+Why: every other check of the paper evaluates this network (through
+:class:`seprank.models.SelfAttentionNetwork`), so its evaluator is checked
+against the printed definition first, over every domain the checks use.
+
 Steps: the vectorized evaluator against a literal transcription of eq. (3)
 (rational and Gaussian weights, d_a = d_x/H and other d_a); a hand-worked case
 showing unnormalized, unscaled scores; depth = composition of layers;
@@ -23,7 +27,7 @@ from seprank_proofs import LEVINE2020
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.reference import gaussian_batch, literal_outputs, rational_batch
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import paper_check
 from seprank.scalars.gaussian import residues, sqrt_minus_one
 
 SRC = LEVINE2020
@@ -67,18 +71,8 @@ def _interpolate(ts: list[Fraction], values: list) -> list:
     return poly
 
 
-CLAIM_L_NET = Claim("definition",
-                    "the network of eq. (3): unnormalized multi-head self-attention (no "
-                    "softmax, no feed-forward), depth L by composition, optional residual "
-                    "connections; its output is a homogeneous polynomial of degree 3^L",
-                    SRC.cite("sec. 2.2 eq. (3) l.69-82"))
-
-@check(id="L-net", title="the analyzed network of eq. (3), evaluated exactly",
-       source=SRC.cite("sec. 2.2 eq. (3) l.69-82; A.4 fig. 5 l.478-484"),
-       claim=CLAIM_L_NET, paper=LEVINE2020)
-def l_net(ctx):
-    rng = np.random.default_rng(SEED)
-
+def _step_literal_transcription(ctx, rng):
+    """Step 1: the evaluator against eq. (3) written out, over Q and Q(i)."""
     with ctx.step("eq. (3): layer l outputs y^{l,i} = sum_j sum_h <W^Q x^i, W^K x^j> W^O W^V x^j "
                   "at every position i, and the depth-L network composes L such layers; the "
                   "vectorized evaluator equals a literal entry-by-entry transcription, over Q "
@@ -100,6 +94,9 @@ def l_net(ctx):
                           counterexample=dict(case, X=X.tolist(), got=got.tolist(), want=want))
         s.record(cases=cases)
 
+
+def _step_unnormalized_scores(ctx, rng):
+    """Step 2: scores unnormalized and unscaled, on the scalar network."""
     with ctx.step("The scores are used unnormalized and unscaled (no softmax, no 1/sqrt(d_a)): "
                   "with d_x = d_a = H = 1 and weights q, k, v, o, one layer gives "
                   "y^i = q k o v x_i sum_j x_j^2", source=SRC.cite("l.71-75 (vs eq. (1) l.59-63)")
@@ -121,6 +118,9 @@ def l_net(ctx):
                       counterexample=rows[-1])
         s.record(instances=rows)
 
+
+def _step_depth_by_composition(ctx, rng):
+    """Step 3: the depth-L network is the composition of its layers."""
     with ctx.step("Depth by composition: the depth-L network equals its L layers applied one "
                   "after the other (x^{l+1,j} = y^{l,j}), with and without residual connections",
                   source=SRC.cite("l.75-77; A.4 l.483")) as s:
@@ -140,6 +140,9 @@ def l_net(ctx):
                           counterexample=cases[-1])
         s.record(cases=cases)
 
+
+def _step_homogeneity(ctx, rng):
+    """Step 4: the output is homogeneous of degree 3^L."""
     with ctx.step("Each layer is a homogeneous cubic in its inputs, so the depth-L output is "
                   "homogeneous of degree 3^L: y(tX) = t^(3^L) y(X) exactly, with y(X) != 0",
                   source=SRC.cite("l.75 ('3 copies of its input'); Lemma 1 l.329-378")) as s:
@@ -159,6 +162,9 @@ def l_net(ctx):
                           counterexample=cases[-1])
         s.record(cases=cases)
 
+
+def _step_domains_agree(ctx, rng):
+    """Step 5: ZZ, QQ, QQ(i) and GF(p) evaluations agree."""
     with ctx.step("The domains agree where they must: ZZ = QQ on integer data; the QQ output "
                   "reduced mod p equals the GF(p) evaluation; the QQ(i) output reduced mod "
                   "(p, i - s) equals the GF(p) evaluation with i -> s (p = 1 mod 4); QQ(i) with "
@@ -190,6 +196,9 @@ def l_net(ctx):
         for c in cases:
             s.require(c["equal"], f"domains disagree: {c['what']}", counterexample=c)
 
+
+def _step_float_forward_error(ctx, rng):
+    """Step 6: the float64 evaluator within an exact forward-error bound."""
     with ctx.step("The float64 evaluator computes the same function up to rounding: "
                   "|y_float - y_exact| <= 1e-12 * y_abs, where y_abs is the exact output of the "
                   "network with |weights| on |inputs| (a bound on the sum of the absolute "
@@ -218,6 +227,9 @@ def l_net(ctx):
             cases.append({"L": L, "d_x": d_x, "H": H, "dtype": str(flt.dtype)})
         s.record(cases=cases, worst_error_over_bound=float(worst))
 
+
+def _step_residual_literal(ctx, rng):
+    """Step 7: the residual variant against its recursion written out."""
     with ctx.step("Residual variant: every layer adds its input to its output, "
                   "x^{l+1,i} = x^{l,i} + y^{l,i}; the evaluator equals that recursion written "
                   "out", source=SRC.cite("A.4 fig. 5(a) l.481-484")) as s:
@@ -234,6 +246,9 @@ def l_net(ctx):
                       counterexample=cases[-1])
         s.record(cases=cases)
 
+
+def _step_residual_polynomial(ctx, rng):
+    """Step 8: the residual output as a polynomial in a scaling t (ours)."""
     with ctx.step("Consequence (ours, not printed): with residual connections, t -> y(tX) is a "
                   "polynomial of degree 3^L with only odd powers of t; its t^1 coefficient is X "
                   "itself (the all-skip path) and its t^(3^L) coefficient is the plain network's "
@@ -264,6 +279,9 @@ def l_net(ctx):
                       "residual network's polynomial structure differs", counterexample=cases[-1])
         s.record(cases=cases)
 
+
+def _step_weight_count(ctx):
+    """Step 9: Theta holds 4LH weight matrices of the printed shapes."""
     with ctx.step("Theta holds 4LH weight matrices: W^{Q,l,h}, W^{K,l,h}, W^{V,l,h} of shape "
                   "d_a x d_x and W^{O,l,h} of shape d_x x d_a", source=SRC.cite("l.81")) as s:
         cases = []
@@ -279,6 +297,26 @@ def l_net(ctx):
                       and shapes["O"][2:] == (d_x, net.d_a), "weight count or shapes differ",
                       counterexample=cases[-1])
         s.record(cases=cases)
+
+
+@paper_check(LEVINE2020, "L-net", "the analyzed network of eq. (3), evaluated exactly",
+             where="sec. 2.2 eq. (3) l.69-82; A.4 fig. 5 l.478-484",
+             claim_where="sec. 2.2 eq. (3) l.69-82", kind="definition",
+             statement="the network of eq. (3): unnormalized multi-head self-attention (no "
+                       "softmax, no feed-forward), depth L by composition, optional residual "
+                       "connections; its output is a homogeneous polynomial of degree 3^L")
+def l_net(ctx):
+    rng = np.random.default_rng(SEED)
+
+    _step_literal_transcription(ctx, rng)
+    _step_unnormalized_scores(ctx, rng)
+    _step_depth_by_composition(ctx, rng)
+    _step_homogeneity(ctx, rng)
+    _step_domains_agree(ctx, rng)
+    _step_float_forward_error(ctx, rng)
+    _step_residual_literal(ctx, rng)
+    _step_residual_polynomial(ctx, rng)
+    _step_weight_count(ctx)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",

@@ -6,6 +6,9 @@ d = (d_x - H)/2 and lambda = 3^(L-2), the rows of V are the vectors
 lambda, each divided by its norm; the claim is that (V V^T)^(Hadamard lambda)
 has full rank n for every Omega outside a finite set.
 
+Why: with Lemma 6 it gives the rank ((d, 3^(L-2))) of a grid sub-matrix, the
+lower bound of Theorems 1 and 2 (eq. (24), l.674-690).
+
 Steps: the construction; row scaling (normalization) does not change the rank;
 the multinomial expansion G = A diag(multinomials) A^T on small cases; exact
 full rank on a ladder of (d, lambda) (certified, kinds stated); the determinant
@@ -32,7 +35,7 @@ from seprank.constructions.omega import (
     omega_rows_mod_p,
 )
 from seprank.linalg.residues import ResidueMatrix
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import paper_check
 
 #: The ladder's prime: below 2^20, so that the numba engine's products of inner
 #: dimension up to 8192 stay exact in float64 (seprank.linalg.modular_lu).
@@ -56,16 +59,8 @@ SYMBOLIC_CASES = {False: [(2, 1), (2, 2), (3, 1), (2, 3), (3, 2), (4, 1), (2, 4)
 OMEGAS = (2, 3)
 
 
-CLAIM_L_OMEGA = Claim("lemma",
-                      "B.2: rows Omega^q / |Omega^q| over the compositions q of lambda into d "
-                      "parts make (V V^T)^(Hadamard lambda) of full rank ((d, lambda)) for all"
-                      " but finitely many Omega",
-                      SRC.cite("B.2 l.666-718"))
-
-@check(id="L-Omega", title="Omega rows make the Gram Hadamard power full rank",
-       source=SRC.cite("B.2 l.666-718"), depends=("L-Lemma7", "L-Lemma8"),
-       claim=CLAIM_L_OMEGA, paper=LEVINE2020)
-def l_omega(ctx):
+def _step_rows_of_V(ctx):
+    """Step 1: the rows of V over the compositions of lambda (l.696-700)."""
     with ctx.step("The rows of V are indexed by the ((d, lambda)) compositions of lambda into d "
                   "parts; row q holds Omega^q_r in column r (before normalization)",
                   source=SRC.cite("l.696-700")) as s:
@@ -78,6 +73,9 @@ def l_omega(ctx):
         s.require(all(U[i][r] == om ** qs[i][r] for i in range(6) for r in range(d)),
                   "row entries are not Omega^q")
 
+
+def _step_normalization(ctx):
+    """Step 2: normalizing the rows scales the Hadamard power by a diagonal."""
     with ctx.step("Normalizing the rows multiplies (V V^T)^(Hadamard lambda) by the nonzero "
                   "diagonal S = diag(|u_alpha|^-lambda) on both sides, so the rank is that of "
                   "the unnormalized integer matrix", source=SRC.cite("l.700-706")) as s:
@@ -103,6 +101,9 @@ def l_omega(ctx):
                  argument="det(S G S) = det(S)^2 det(G) with det(S) != 0 since every row "
                           "Omega^q is nonzero for Omega != 0")
 
+
+def _step_multinomial_expansion(ctx):
+    """Step 3: G = A diag(multinomials) A^T, eq. (26)-(27)."""
     with ctx.step("Multinomial expansion: (U U^T)^(Hadamard lambda) = A diag(lambda!/prod k_r!) "
                   "A^T with A[alpha, k] = Omega^<q_alpha, k>; A is square, so rank G = rank A",
                   source=SRC.cite("eq. (26)-(27), l.690-712")) as s:
@@ -122,6 +123,9 @@ def l_omega(ctx):
         s.record(instances=checked,
                  multinomial_example={"k": [2, 1, 1], "value": multinomial((2, 1, 1))})
 
+
+def _step_full_rank_ladder(ctx):
+    """Step 4: certified full rank on a ladder of (d, lambda)."""
     with ctx.step("Exact full rank of (U U^T)^(Hadamard lambda) on a ladder of (d, lambda): built "
                   "directly mod p (no big integers); full rank mod p is a certified lower bound "
                   "that meets the trivial upper bound n, hence exact; certificates re-checked "
@@ -162,6 +166,9 @@ def l_omega(ctx):
                           "certificate failed independent verification", counterexample=entry)
         s.record(ladder=rows, largest_n=max(r["n"] for r in rows))
 
+
+def _step_det_polynomial(ctx):
+    """Step 5: det A(Omega) as a polynomial: degree, leading coefficient, bad Omega."""
     with ctx.step("det A(Omega) is a nonzero integer polynomial whose top term comes from the "
                   "identity permutation alone (Lemmas 7-8): degree = sum_alpha |q_alpha|^2, "
                   "leading coefficient 1; its integer roots are the finite set of bad Omega",
@@ -186,6 +193,19 @@ def l_omega(ctx):
                 s.require(not (bad & set(OMEGAS)), "an Omega used in the ladder is bad",
                           counterexample=rep)
             s.record(cases=reports)
+
+
+@paper_check(LEVINE2020, "L-Omega", "Omega rows make the Gram Hadamard power full rank",
+             where="B.2 l.666-718", depends=("L-Lemma7", "L-Lemma8"), kind="lemma",
+             statement="B.2: rows Omega^q / |Omega^q| over the compositions q of lambda into d "
+                       "parts make (V V^T)^(Hadamard lambda) of full rank ((d, lambda)) for all"
+                       " but finitely many Omega")
+def l_omega(ctx):
+    _step_rows_of_V(ctx)
+    _step_normalization(ctx)
+    _step_multinomial_expansion(ctx)
+    _step_full_rank_ladder(ctx)
+    _step_det_polynomial(ctx)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",

@@ -4,6 +4,9 @@ Source: levine2020_depth_to_width_self_attention.txt, sec. 3, Proposition 1
 (l.106-112), proved in App. C (Claim 3, l.854-889); the lecture notes repeat
 it as Proposition 7.1 (tensors_for_dl_theory_chapter7.txt l.268-305).
 
+Why: the paper states its bounds for one balanced partition and uses this
+proposition to speak of "the" separation rank of y_p^i (sec. 3, l.106-112).
+
 The proof: y_p^i (output at position i) is unchanged when the *other*
 positions are permuted, because every other position enters only through the
 sums over j_1, ..., j_C of eq. (4); w.l.o.g. both partitions put i on their
@@ -33,7 +36,7 @@ from seprank_proofs import LEVINE2020
 
 import seprank
 from seprank.models import SelfAttentionNetwork
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import paper_check
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
 
 SRC = LEVINE2020
@@ -72,17 +75,8 @@ def _rank(Mat) -> int:
     return res.value
 
 
-CLAIM_L_PROP1 = Claim("proposition",
-                      "Proposition 1: the separation rank of y_p^i is the same for every "
-                      "balanced partition",
-                      SRC.cite("sec. 3 Prop. 1 l.106-112; App. C l.854-889"))
-
-@check(id="L-Prop1", title="the separation rank is the same for all balanced partitions",
-       source=SRC.cite("sec. 3 Prop. 1 l.106-112; App. C l.854-889"), depends=("L-net",),
-       claim=CLAIM_L_PROP1, paper=LEVINE2020)
-def l_prop1(ctx):
-    instances = FULL if ctx.full else FAST
-
+def _step_symmetry_fixing_i(ctx, instances):
+    """Step 1: the grid tensor is invariant under permutations fixing i (App. C)."""
     with ctx.step("The proof's identity: y_p^i(x^1..x^N) = y_p^i(x^pi(1)..x^pi(N)) for every "
                   "permutation pi fixing i; on grid tensors, A.transpose(pi) = A for every "
                   "such pi (and not, in general, for a pi moving i)",
@@ -113,6 +107,9 @@ def l_prop1(ctx):
                               "swap_i_with_another_changes_tensor": moves_i_changes})
         s.record(cases=cases)
 
+
+def _step_equal_ranks(ctx, instances):
+    """Step 2: equal exact ranks over all balanced partitions (plain networks)."""
     with ctx.step("Exact grid-matricization ranks of small random networks (integer weights and "
                   "templates, ranks exact over Q) are equal over all balanced partitions, for "
                   "output positions i = 1 and i = N; at least one instance is rank deficient, so "
@@ -140,6 +137,9 @@ def l_prop1(ctx):
         s.record(cases=cases, rank_deficient_instances=deficient)
         s.require(deficient > 0, "every matrix had full rank: the test would be vacuous")
 
+
+def _step_residual_equal_ranks(ctx, instances):
+    """Step 3: the same for residual networks (our extension)."""
     with ctx.step("The argument carries over unchanged to the residual network (A.4): its output "
                   "at i is also symmetric in the other positions, and its grid ranks are equal "
                   "over all balanced partitions (our extension; Prop. 1 is stated for eqs. "
@@ -158,6 +158,9 @@ def l_prop1(ctx):
                       "partitions", counterexample=cases[-1])
         s.record(cases=cases)
 
+
+def _step_control_function(ctx):
+    """Step 4: a function without the symmetry separates the partitions."""
     with ctx.step("Control: a function without the symmetry, y = <x^1, x^2> <x^3, x^4>, has "
                   "different grid ranks for different balanced partitions (rank 1 for "
                   "({1,2},{3,4})), so equal ranks above are a property of the network",
@@ -176,6 +179,9 @@ def l_prop1(ctx):
         s.require(ranks["{1,2}|{3,4}"] == 1 and len(set(ranks.values())) > 1,
                   "the control function did not separate the partitions", ranks=ranks)
 
+
+def _step_unbalanced_partitions(ctx):
+    """Step 5: unbalanced partitions, where the side of i matters."""
     with ctx.step("Why balance matters (observation): for unbalanced partitions the side that "
                   "holds i cannot be swapped w.l.o.g., and the rank can differ between "
                   "I = {i} and I = {j}, j != i; the same rank for all I of one size that "
@@ -199,6 +205,21 @@ def l_prop1(ctx):
             cases.append({"L": L, "d_x": d_x, "H": H, "N": N, "M": M, "seed": seed,
                           "i": 1, "by_size_of_I": by_size, "side_of_i_matters": differs})
         s.record(cases=cases)
+
+
+@paper_check(LEVINE2020, "L-Prop1", "the separation rank is the same for all balanced partitions",
+             where="sec. 3 Prop. 1 l.106-112; App. C l.854-889", depends=("L-net",),
+             kind="proposition",
+             statement="Proposition 1: the separation rank of y_p^i is the same for every "
+                       "balanced partition")
+def l_prop1(ctx):
+    instances = FULL if ctx.full else FAST
+
+    _step_symmetry_fixing_i(ctx, instances)
+    _step_equal_ranks(ctx, instances)
+    _step_residual_equal_ranks(ctx, instances)
+    _step_control_function(ctx)
+    _step_unbalanced_partitions(ctx)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",

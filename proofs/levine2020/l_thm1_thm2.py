@@ -1,5 +1,10 @@
 """L-Thm1 and L-Thm2: the two-regime bounds of levine2020 sec 4 and B.2's multiset bound.
 
+Source: levine2020_depth_to_width_self_attention.txt, sec. 4 (Theorem 1
+l.126-132, Theorem 2 l.150-156), A.2-A.3 (the upper bounds' proofs) and B.2
+(l.666-718, the lower bounds). Why: these are the paper's main results, the
+depth-to-width regimes that Corollaries 1 and 2 draw on.
+
 Theorem 1 (l.126-132), regime ``3^L < d_x``:
 ``3^{L-2} (log_3(d_x - H) + a) <= log_3 sep <= (3^L - 1)/2 log_3(d_x + H)``,
 ``a = -L + 2 - log_3 2``, with the remark that ``log_3(d_x - H) + a > 0``.
@@ -26,7 +31,7 @@ from math import comb
 
 from seprank_proofs import LEVINE2020
 from seprank_proofs.levine2020.levine_counterexample import thm2_counterexample
-from seprank_proofs.levine2020.levine_proof_displays import lower_bound_displays
+from seprank_proofs.levine2020.levine_residual_displays import lower_bound_displays
 
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.errors import ParameterError
@@ -46,7 +51,7 @@ from seprank.papers.levine2020.bounds import (
     thm4_bound,
 )
 from seprank.papers.levine2020.lemma_bounds import b2_dims, b2_multiset_lower, b2_rank
-from seprank.proof import Claim, check
+from seprank.proof.scaffold import erratum_if_failed, paper_check
 from seprank.scalars.enclosures import arb_le, compare_e_monomials, e_bounds, log3
 
 PAPER = LEVINE2020
@@ -113,28 +118,41 @@ def _pow_le(base_a: Fraction, exp_a: Fraction, value_b: Fraction | int) -> bool:
     return base_a ** exp_a.numerator <= Fraction(value_b) ** q
 
 
+def _all_H_equal_d_x(points) -> bool:
+    """Whether every point (L, d_x, H) has H = d_x (d_a = 1)."""
+    return all(p[2] == p[1] for p in points)
+
+
+def _record_failing_points(s, points, fails) -> None:
+    """The evidence of a step that tests a printed statement at every point of a regime."""
+    s.record(cases=len(points), failing_cases=len(fails),
+             failing_H_equals_d_x=_all_H_equal_d_x(fails),
+             search_order="by L, then d_x, then H")
+
+
+def _b2_covered(s, proper):
+    """The points where B.2's construction applies; records how many even d_a excludes."""
+    covered = [p for p in proper if _b2_reached(*p)]
+    s.record(excluded_even_d_a=sum(1 for p in proper
+                                   if _b2_defined(*p) and not _b2_reached(*p)))
+    return covered
+
+
+def _require_decided(s, bad, undecided, message) -> None:
+    """Fail on the first bad case; without one, undecided cases leave the step open."""
+    s.require(not bad, message, counterexample=bad[:1])
+    if undecided and not bad:
+        s.inconclusive("e enclosure too coarse", undecided=undecided[:3])
+
+
 def _min_gap(rows):
     """The row with the smallest arb gap (by midpoint), as evidence."""
     gap, where = min(rows, key=lambda row: row[0].mid())
     return str(gap), where
 
 
-CLAIM_L_THM1 = Claim("theorem",
-                     "Theorem 1: if L < log_3 d_x, then for all weights but a null set "
-                     "3^(L-2) (log_3(d_x - H) + a) <= log_3 sep(y_p^i) <= ((3^L - 1)/2) "
-                     "log_3(d_x + H), a = -L + 2 - log_3 2 (eq. (7)), and log_3(d_x - H) + a "
-                     "> 0 in this regime",
-                     PAPER.cite("sec 4.1 l.126-132"),
-                     main_result=True)
-
-@check(id="L-Thm1", title="Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
-       source=PAPER.cite("sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690"),
-       depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"), claim=CLAIM_L_THM1,
-       paper=LEVINE2020)
-def l_thm1(ctx):
-    points = _regime1(ctx.full)
-    proper = [p for p in points if p[2] < p[1]]
-
+def _step_thm1_upper_is_thm3(ctx, points):
+    """Step 1: Theorem 1's upper bound is log_3 of Theorem 3's bound (eq. (18))."""
     with ctx.step("Theorem 1's upper bound is log_3 of Theorem 3's bound: with d_a = d_x/H, "
                   "(H (d_a + 1))^{C(L)} = (d_x + H)^{C(L)}",
                   source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388")) as s:
@@ -143,21 +161,25 @@ def l_thm1(ctx):
         s.record(cases=len(points))
         s.require(not bad, "eq. (18) identity fails", counterexample=bad[:1])
 
+
+def _step_thm1_remark_printed(ctx, points):
+    """Step 2: the remark of l.132 as printed, at every H dividing d_x."""
     with ctx.step("the remark after Theorem 1 as printed: log_3(d_x - H) + a > 0 at every "
                   "point of the regime L < log_3 d_x (every H dividing d_x)",
                   source=PAPER.cite("l.132")) as s:
         fails = [p for p in points if not thm1_lower_is_positive(*p)]
-        s.record(cases=len(points), failing_cases=len(fails),
-                 failing_H_equals_d_x=all(p[2] == p[1] for p in fails),
-                 search_order="by L, then d_x, then H")
+        _record_failing_points(s, points, fails)
         if fails:
             L, d_x, H = fails[0]
             where = ("exactly when H = d_x (d_a = 1), where log_3(d_x - H) = log_3 0 is "
                      "undefined, and so is the lower bound of eq. (7)"
-                     if all(p[2] == p[1] for p in fails) else "at the points recorded")
+                     if _all_H_equal_d_x(fails) else "at the points recorded")
             s.fail(f"the remark fails at {len(fails)} of {len(points)} points, {where}",
                    smallest_counterexample={"L": L, "d_x": d_x, "H": H, "d_x_minus_H": d_x - H})
 
+
+def _step_thm1_remark_corrected(ctx, proper):
+    """Step 3: the remark for proper divisors H < d_x."""
     with ctx.step("corrected remark: for H < d_x (H a proper divisor of d_x) "
                   "log_3(d_x - H) + a > 0, i.e. 9 (d_x - H) > 2 * 3^L, throughout the regime",
                   source=PAPER.cite("l.132"), corrected=True) as s:
@@ -167,6 +189,9 @@ def l_thm1(ctx):
                  attained_at=margin[1])
         s.require(not bad, "positivity fails for a proper divisor", counterexample=bad[:1])
 
+
+def _step_thm1_lower_below_upper(ctx, proper):
+    """Step 4: the two sides of eq. (7) are ordered."""
     with ctx.step("lower <= upper in eq. (7) for every H < d_x: (d/lambda)^lambda <= "
                   "(d_x + H)^{C(L)} with d = (d_x - H)/2, lambda = 3^{L-2} (exact)",
                   source=PAPER.cite("eq. (7) l.130")) as s:
@@ -183,6 +208,9 @@ def l_thm1(ctx):
                  smallest_gap_at=where)
         s.require(not bad, "the lower bound exceeds the upper bound", counterexample=bad[:1])
 
+
+def _step_b2_multiset_bound(ctx):
+    """Step 5: B.2's bound on multiset coefficients (l.684)."""
     with ctx.step("B.2's multiset bound as printed: ((n, k)) >= max{((n-1)/k + 1)^k, "
                   "(k/(n-1) + 1)^{n-1}} for n >= 2, k >= 1, and the binomial bound "
                   "C(n, k) >= (n/k)^k it rests on", source=PAPER.cite("l.684")) as s:
@@ -198,14 +226,15 @@ def l_thm1(ctx):
         s.require(not bad, "B.2's multiset bound fails", counterexample=bad[:1])
         s.require(not bad_binom, "C(n, k) >= (n/k)^k fails", counterexample=bad_binom[:1])
 
+
+def _step_thm1_b2_reaches_lower(ctx, proper):
+    """Step 6: B.2's construction reaches Theorem 1's lower bound where defined."""
     with ctx.step("B.2 reaches Theorem 1's lower bound where its construction is defined "
                   "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
                   "Lemma 6 requires): ((d-1)/lambda + 1)^lambda and "
                   "((d, lambda)) are both >= 3^{lower} = (d/lambda)^lambda",
                   source=PAPER.cite("l.682-690, l.726, l.740")) as s:
-        covered = [p for p in proper if _b2_reached(*p)]
-        s.record(excluded_even_d_a=sum(1 for p in proper
-                                       if _b2_defined(*p) and not _b2_reached(*p)))
+        covered = _b2_covered(s, proper)
         bad, ratios, first_larger = [], [], 0
         for L, d_x, H in covered:
             d, lam = b2_dims(L, d_x, H)
@@ -223,6 +252,9 @@ def l_thm1(ctx):
                  first_member_is_the_larger=f"{first_larger} of {len(covered)}")
         s.require(not bad, "B.2 does not reach Theorem 1's lower bound", counterexample=bad[:1])
 
+
+def _step_thm1_points_not_reached(ctx, points, proper):
+    """Step 7: the points that B.2's argument does not reach (inconclusive)."""
     with ctx.step("points of Theorem 1's regime (H < d_x) that B.2's argument does not reach: "
                   "L = 1 (the Hadamard power 3^{L-2} = 1/3 is not an integer), odd d_x - H "
                   "(d not an integer; using floor(d) instead is tried) and even d_a (Lemma 6's "
@@ -260,6 +292,9 @@ def l_thm1(ctx):
                            + f"; {even} with L >= 2 and d_a even, where Lemma 6 is undefined"
                            + "); deciding them needs a rank computation, not a bound formula")
 
+
+def _step_thm1_consistency(ctx, proper):
+    """Step 8: B.2's rank never exceeds Theorems 3 and 4's bounds."""
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
                   "bound (d_x + H)^{C(L)} nor Theorem 4's bound, at every point where it is "
                   "defined", source=PAPER.cite("l.388, l.432, l.682")) as s:
@@ -274,14 +309,35 @@ def l_thm1(ctx):
                  theorem3_bound_is_smaller=f"{thm3_smaller} of {len(covered)}")
         s.require(not bad, "a lower bound exceeds an upper bound", counterexample=bad[:1])
 
+
+@paper_check(LEVINE2020, "L-Thm1", "Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
+             where="sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690",
+             claim_where="sec 4.1 l.126-132",
+             depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
+             kind="theorem", main_result=True,
+             statement="Theorem 1: if L < log_3 d_x, then for all weights but a null set "
+                       "3^(L-2) (log_3(d_x - H) + a) <= log_3 sep(y_p^i) <= ((3^L - 1)/2) "
+                       "log_3(d_x + H), a = -L + 2 - log_3 2 (eq. (7)), and log_3(d_x - H) + a "
+                       "> 0 in this regime")
+def l_thm1(ctx):
+    points = _regime1(ctx.full)
+    proper = [p for p in points if p[2] < p[1]]
+
+    _step_thm1_upper_is_thm3(ctx, points)
+    _step_thm1_remark_printed(ctx, points)
+    _step_thm1_remark_corrected(ctx, proper)
+    _step_thm1_lower_below_upper(ctx, proper)
+    _step_b2_multiset_bound(ctx)
+    _step_thm1_b2_reaches_lower(ctx, proper)
+    _step_thm1_points_not_reached(ctx, points, proper)
+    _step_thm1_consistency(ctx, proper)
+
     # -- outcome (seprank.proof.claims) --
-    rem = "the remark after Theorem 1 as printed"
-    if ctx.failed(rem):
-        ctx.erratum("l.130-132 (eq. (7) and the remark)", "every H dividing d_x",
-                    "H < d_x (d_a >= 2): at H = d_x the lower bound contains log_3 0",
-                    "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)", step=rem,
-                    verified_by="corrected remark",
-                    instance=ctx.find_step(rem).evidence.get("smallest_counterexample"))
+    erratum_if_failed(ctx, "the remark after Theorem 1 as printed",
+                      "l.130-132 (eq. (7) and the remark)", "every H dividing d_x",
+                      "H < d_x (d_a >= 2): at H = d_x the lower bound contains log_3 0",
+                      "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
+                      verified_by="corrected remark", evidence_key="smallest_counterexample")
     n = ctx.find_step(0).evidence.get("cases", 0)
     ctx.conclude("open", "instances",
                  "the upper bound is Theorem 3's (L-Thm3, open: sampled); the lower bound is "
@@ -291,25 +347,8 @@ def l_thm1(ctx):
                                         "d_x": max(p[1] for p in points)}, binding=True)
 
 
-CLAIM_L_THM2 = Claim("theorem",
-                     "Theorem 2: if L > log_3 d_x, then for all weights but a null set "
-                     "d_x L/2 + b_1 + b_2 <= log_3 sep(y_p^i) <= 2 d_x L + c_1 + c_2 with "
-                     "b_1 = -L (H/2 + 1), b_2 = -d_x (1 + log_3((d_x - H)/2)/2), c_1 = L, "
-                     "c_2 = -2 d_x log_3(d_x/(2 sqrt(2e))) + log_3 d_x (eq. (8))",
-                     PAPER.cite("sec 4.2 l.150-156"),
-                     main_result=True)
-
-@check(id="L-Thm2", title="Theorem 2 bounds (3^L > d_x): eq. (20) chain, B.2 lower bound",
-       source=PAPER.cite("sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690"),
-       depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
-       claim=CLAIM_L_THM2, paper=LEVINE2020)
-def l_thm2(ctx):
-    lower_bound_displays(ctx)
-    points = _regime2(ctx.full)
-    proper = [p for p in points if p[2] < p[1]]
-    pairs = sorted({(L, d_x) for L, d_x, _ in points})
-    bounds = e_bounds(14)
-
+def _step_thm2_eq20_chain(ctx, pairs, bounds):
+    """Step 1: each link of eq. (20), decided exactly with e's enclosure."""
     with ctx.step("eq. (20): each line of the chain from Theorem 4's bound to 2 d_x L + c_1 + "
                   "c_2 is <= the next (the last regrouping is an equality, and it equals "
                   "3^{upper bound of eq. (8)}); decided exactly with e's enclosure",
@@ -334,10 +373,11 @@ def l_thm2(ctx):
         s.record(cases=len(pairs), links_per_case=5,
                  only_for_3L_gt_dx_link_fails_outside_regime=f"{needs_caveat} of {len(outside)}"
                  " pairs with 3^L <= d_x tried (the paper's caveat is needed)")
-        s.require(not bad, "a link of eq. (20) fails", counterexample=bad[:1])
-        if undecided and not bad:
-            s.inconclusive("e enclosure too coarse", undecided=undecided[:3])
+        _require_decided(s, bad, undecided, "a link of eq. (20) fails")
 
+
+def _step_thm2_lower_printed(ctx, points):
+    """Step 2: the lower bound of eq. (8) as printed, at every H dividing d_x."""
     with ctx.step("Theorem 2's lower bound as printed is a real number at every point of the "
                   "regime (every H dividing d_x): b_2 contains log_3((d_x - H)/2)",
                   source=PAPER.cite("eq. (8) l.154, b_2 l.156")) as s:
@@ -347,20 +387,21 @@ def l_thm2(ctx):
                 thm2_lower_log3(L, d_x, H)
             except ParameterError:
                 fails.append((L, d_x, H))
-        s.record(cases=len(points), failing_cases=len(fails),
-                 failing_H_equals_d_x=all(p[2] == p[1] for p in fails),
-                 search_order="by L, then d_x, then H")
+        _record_failing_points(s, points, fails)
         if fails:
             L, d_x, H = fails[0]
             wide = next((p for p in fails if p[1] >= 2), None)
             where = ("exactly the points with H = d_x (d_a = 1): b_2 = -d_x (1 + log_3(0)/2) is "
                      "undefined (+infinity as a limit), so eq. (8) asserts nothing meaningful"
-                     if all(p[2] == p[1] for p in fails) else "see the recorded points")
+                     if _all_H_equal_d_x(fails) else "see the recorded points")
             s.fail(f"the lower bound is undefined at {len(fails)} of {len(points)} points, "
                    f"{where}",
                    smallest_counterexample={"L": L, "d_x": d_x, "H": H},
                    smallest_with_d_x_ge_2=wide)
 
+
+def _step_thm2_lower_below_upper(ctx, proper, bounds):
+    """Step 3: lower <= upper in eq. (8) for H < d_x."""
     with ctx.step("corrected domain H < d_x: lower <= upper in eq. (8), i.e. "
                   "3^{2 lower} <= (3^{upper})^2, decided exactly",
                   source=PAPER.cite("eq. (8) l.154-156"), corrected=True) as s:
@@ -377,18 +418,17 @@ def l_thm2(ctx):
         gap, where = _min_gap(rows)
         s.record(cases=len(proper), smallest_log3_gap_upper_minus_lower=gap,
                  smallest_gap_at=where)
-        s.require(not bad, "the lower bound exceeds the upper bound", counterexample=bad[:1])
-        if undecided and not bad:
-            s.inconclusive("e enclosure too coarse", undecided=undecided[:3])
+        _require_decided(s, bad, undecided, "the lower bound exceeds the upper bound")
 
+
+def _step_thm2_b2_reaches_lower(ctx, proper):
+    """Step 4: B.2's construction reaches Theorem 2's lower bound where defined."""
     with ctx.step("B.2 reaches Theorem 2's lower bound where its construction is defined "
                   "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
                   "Lemma 6 requires): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
                   "and ((d, lambda)) are both >= 3^{lower}; compared after squaring",
                   source=PAPER.cite("l.684-690, l.726, l.740")) as s:
-        covered = [p for p in proper if _b2_reached(*p)]
-        s.record(excluded_even_d_a=sum(1 for p in proper
-                                       if _b2_defined(*p) and not _b2_reached(*p)))
+        covered = _b2_covered(s, proper)
         bad, rows, second_larger = [], [], 0
         for L, d_x, H in covered:
             d, lam = b2_dims(L, d_x, H)
@@ -410,6 +450,9 @@ def l_thm2(ctx):
                                              f"{sum(1 for p in covered if b2_dims(*p)[0] >= 2)}")
         s.require(not bad, "B.2 does not reach Theorem 2's lower bound", counterexample=bad[:1])
 
+
+def _step_thm2_points_not_reached(ctx, proper):
+    """Step 5: the points B.2 does not reach: vacuous, floor repair, or inconclusive."""
     with ctx.step("points of Theorem 2's regime (H < d_x) that B.2's construction does not "
                   "reach (L = 1, d_x - H odd, or d_a even where Lemma 6 is undefined) are "
                   "still covered: either 3^{lower} <= 1 "
@@ -449,6 +492,9 @@ def l_thm2(ctx):
                 f"({even} with L >= 2 and d_a even, where Lemma 6 is undefined): "
                 f"{why}deciding them needs a rank computation, not a bound formula")
 
+
+def _step_thm2_consistency(ctx, proper):
+    """Step 6: B.2's rank never exceeds Theorems 3 and 4's bounds in this regime."""
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
                   "bound (d_x + H)^{C(L)} nor Theorem 4's bound in this regime",
                   source=PAPER.cite("l.388, l.432, l.682")) as s:
@@ -467,14 +513,37 @@ def l_thm2(ctx):
         if undecided and not bad:
             s.inconclusive("could not compare with Theorem 3's bound", undecided=undecided[:3])
 
+
+@paper_check(LEVINE2020, "L-Thm2", "Theorem 2 bounds (3^L > d_x): eq. (20) chain, B.2 lower bound",
+             where="sec 4.2 l.150-156; A.3 l.428-476; B.2 l.666-690",
+             claim_where="sec 4.2 l.150-156",
+             depends=("L-Thm4", "L-Lemma3", "L-Lemma4", "L-Lemma6", "L-Omega", "L-Lemma7",
+                      "L-Lemma8"),
+             kind="theorem", main_result=True,
+             statement="Theorem 2: if L > log_3 d_x, then for all weights but a null set "
+                       "d_x L/2 + b_1 + b_2 <= log_3 sep(y_p^i) <= 2 d_x L + c_1 + c_2 with "
+                       "b_1 = -L (H/2 + 1), b_2 = -d_x (1 + log_3((d_x - H)/2)/2), c_1 = L, "
+                       "c_2 = -2 d_x log_3(d_x/(2 sqrt(2e))) + log_3 d_x (eq. (8))")
+def l_thm2(ctx):
+    lower_bound_displays(ctx)
+    points = _regime2(ctx.full)
+    proper = [p for p in points if p[2] < p[1]]
+    pairs = sorted({(L, d_x) for L, d_x, _ in points})
+    bounds = e_bounds(14)
+
+    _step_thm2_eq20_chain(ctx, pairs, bounds)
+    _step_thm2_lower_printed(ctx, points)
+    _step_thm2_lower_below_upper(ctx, proper, bounds)
+    _step_thm2_b2_reaches_lower(ctx, proper)
+    _step_thm2_points_not_reached(ctx, proper)
+    _step_thm2_consistency(ctx, proper)
+
     # -- outcome (seprank.proof.claims) --
-    low = "Theorem 2's lower bound as printed"
-    if ctx.failed(low):
-        ctx.erratum("l.154-156 (eq. (8), b_2)", "every H dividing d_x",
-                    "H < d_x (d_a >= 2): at H = d_x b_2 contains log_3 0",
-                    "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)", step=low,
-                    verified_by="corrected domain H < d_x",
-                    instance=ctx.find_step(low).evidence.get("smallest_counterexample"))
+    erratum_if_failed(ctx, "Theorem 2's lower bound as printed", "l.154-156 (eq. (8), b_2)",
+                      "every H dividing d_x", "H < d_x (d_a >= 2): at H = d_x b_2 contains log_3 0",
+                      "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
+                      verified_by="corrected domain H < d_x",
+                      evidence_key="smallest_counterexample")
     thm2_counterexample(ctx)
     ctx.conclude("false", "proof",
                  "the upper bound of eq. (8) is false: one-hot 1-dimensional heads give sep = "

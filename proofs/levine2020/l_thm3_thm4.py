@@ -13,6 +13,11 @@ rank(C), the separation rank (see seprank.constructions.known_seprank). The
 grid cap M^(N/2) is recorded next to each rank; by construction it is at least
 the number of monomials of a side, so the ranks are not capped by the grid.
 The bounds come from seprank.papers.levine2020.bounds (exact ints / Fractions).
+
+Why: Theorems 3 and 4 are the upper bounds behind Theorems 1 and 2 (eq. (18)
+l.422, eq. (20) l.469-476). Each check first runs the steps of its proof's
+displays (:mod:`.levine_proof_displays`); L-Thm4 ends with the one-hot family
+that decides eq. (19) (:mod:`.levine_counterexample`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
 from seprank.papers.levine2020.binding import binding_instances
 from seprank.papers.levine2020.bounds import thm3_bound, thm4_bound
-from seprank.proof import check
+from seprank.proof.scaffold import BoundTally, paper_check
 from seprank.separation.gridroute import size_cap
 
 SRC = LEVINE2020
@@ -62,7 +67,7 @@ def _summary(case, bound, name):
 
 
 def _check_bound(ctx, s, bound_of, name, residual=False):
-    rows, worst = [], None
+    rows, tally = [], BoundTally()
     for case in _cases(ctx, residual):
         bound = bound_of(case)
         row = _summary(case, bound, name)
@@ -73,15 +78,10 @@ def _check_bound(ctx, s, bound_of, name, residual=False):
         rows.append(row)
         s.require(case["certificate"]["ok"], "templates did not certify the exact rank",
                   case=row)
-        ratio = Fraction(case["max_rank"]) / Fraction(bound)
-        if worst is None or ratio > worst[0]:
-            worst = (ratio, row)
-        if case["max_rank"] > bound:
-            s.fail(f"exact separation rank {case['max_rank']} exceeds the bound {bound}",
-                   counterexample=dict(row, templates=case["templates"],
-                                       weights=case["weights"]))
-    s.record(cases=rows, instances=len(rows),
-             largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}", "case": worst[1]},
+        tally.add(s, case["max_rank"], bound, row,
+                  f"exact separation rank {case['max_rank']} exceeds the bound {bound}",
+                  counterexample=dict(row, templates=case["templates"], weights=case["weights"]))
+    s.record(cases=rows, instances=len(rows), largest_ratio=tally.largest_ratio(),
              binding=any(r["binding"] for r in rows),
              binding_instances=sum(r["binding"] for r in rows))
     return rows
@@ -104,11 +104,11 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=False, *
     return out
 
 
-@check(id="L-Thm3", title="Theorem 3: sep <= (H (d_a + 1))^C(L), exact ranks of random networks",
-       source=SRC.cite("A.2 l.380-423"), depends=("L-net", "L-Claim1"),
-       claim={"kind": "theorem", "main_result": True,
-              "statement": "Theorem 3: sep(y_p^i) <= (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2",
-              "source": SRC.cite("A.2 l.380-388")}, paper=LEVINE2020)
+@paper_check(LEVINE2020, "L-Thm3",
+             "Theorem 3: sep <= (H (d_a + 1))^C(L), exact ranks of random networks",
+             where="A.2 l.380-423", claim_where="A.2 l.380-388", depends=("L-net", "L-Claim1"),
+             kind="theorem", main_result=True,
+             statement="Theorem 3: sep(y_p^i) <= (H (d_a + 1))^C(L), C(L) = (3^L - 1)/2")
 def l_thm3(ctx):
     thm3_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of random integer networks (all balanced "
@@ -146,12 +146,12 @@ def l_thm3(ctx):
                  f"({info['count']} instances)", basis="argument")
 
 
-@check(id="L-Thm4", title="Theorem 4: sep <= d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x, exact ranks",
-       source=SRC.cite("A.3 l.424-477"), depends=("L-net", "L-Claim1"),
-       claim={"kind": "theorem", "main_result": True,
-              "statement": "Theorem 4: sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) "
-                           "(2C(L)/d_x + 1)^d_x",
-              "source": SRC.cite("A.3 l.424-432")}, paper=LEVINE2020)
+@paper_check(LEVINE2020, "L-Thm4",
+             "Theorem 4: sep <= d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x, exact ranks",
+             where="A.3 l.424-477", claim_where="A.3 l.424-432", depends=("L-net", "L-Claim1"),
+             kind="theorem", main_result=True,
+             statement="Theorem 4: sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) "
+                       "(2C(L)/d_x + 1)^d_x")
 def l_thm4(ctx):
     thm4_displays(ctx)
     with ctx.step("The exact separation rank of y_1^1 of the same random networks never exceeds "

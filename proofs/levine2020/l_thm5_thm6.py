@@ -11,16 +11,19 @@ Theorem 6 (l.520-536): sep <= d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^d_x.
 Computed: exact separation ranks of y_1^1 of random residual networks
 (x^{l+1} = x^l + f_l(x^l)) over all balanced partitions, certified as for
 L-Thm3 (seprank.constructions.known_seprank.network_sep_ranks).
+
+Why: the paper says its analysis carries over to residual networks (A.4
+l.478-484, l.508). Each check first runs the steps of its proof's displays
+(:mod:`.levine_residual_displays`); L-Thm6 ends with the one-hot family
+(:mod:`.levine_counterexample`).
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from seprank_proofs import LEVINE2020
 from seprank_proofs.levine2020.l_thm3_thm4 import _binding as _plain_binding
 from seprank_proofs.levine2020.levine_counterexample import thm6_counterexample
-from seprank_proofs.levine2020.levine_proof_displays import thm56_displays
+from seprank_proofs.levine2020.levine_residual_displays import thm56_displays
 
 from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
@@ -30,7 +33,7 @@ from seprank.papers.levine2020.bounds import (
     thm5_recursion_bound,
     thm6_bound,
 )
-from seprank.proof import check
+from seprank.proof.scaffold import BoundTally, paper_check
 from seprank.scalars.enclosures import log3
 from seprank.separation.gridroute import size_cap
 
@@ -64,20 +67,38 @@ def _row(case, **bounds):
         "size_cap": cap, "binding": cap >= first}
 
 
+def _thm5_bounds(case):
+    """The printed bound of Theorem 5 at a case, then the proof's product and recursion."""
+    L, d_x, H, N = case["L"], case["d_x"], case["H"], case["N"]
+    return {"thm5_printed": thm5_printed(L, d_x, N, H),
+            "proof_product": thm5_product_bound(L, d_x, N, H),
+            "proof_recursion": thm5_recursion_bound(L, d_x, N, H)}
+
+
+def _ranks_below(ctx, s, bounds_of, name):
+    """Exact separation ranks of the residual cases beside the first bound of
+    ``bounds_of(case)`` (a dict; ``name`` says which bound in the failure message)."""
+    rows, tally = [], BoundTally()
+    for case in _cases(ctx):
+        bounds = bounds_of(case)
+        bound = next(iter(bounds.values()))
+        row = _row(case, **bounds)
+        rows.append(row)
+        s.require(case["certificate"]["ok"], "templates did not certify the rank", case=row)
+        tally.add(s, case["max_rank"], bound, row,
+                  f"exact sep rank {case['max_rank']} exceeds the {name} {bound}",
+                  counterexample=dict(row, templates=case["templates"], weights=case["weights"]))
+    s.record(cases=rows, largest_ratio=tally.largest_ratio(),
+             binding=any(r["binding"] for r in rows))
+
+
 def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, **kw):
     """Exact ranks of residual networks at the smallest binding N (the L-Thm3/L-Thm4 helper)."""
     return _plain_binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=True, **kw)
 
 
-@check(id="L-Thm5", title="Theorem 5: residual networks, log_3 sep <= L log_3 L + "
-                          "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
-       source=SRC.cite("A.4 l.500-518"), depends=("L-net", "L-Lemma2"),
-       claim={"kind": "theorem", "main_result": True,
-              "statement": "Theorem 5 (residual): log_3 sep <= L log_3 L + "
-                           "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
-              "source": SRC.cite("A.4 l.500-506")}, paper=LEVINE2020)
-def l_thm5(ctx):
-    thm56_displays(ctx, part=5)
+def _step_exact_form(ctx):
+    """Step: the exact form L^L (N d_x^4/H)^C(L) is 3^(the printed bound)."""
     with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
                   "log_3 lies in the arb ball of the printed expression",
                   source=SRC.cite("A.4 Theorem 5 l.506")) as s:
@@ -91,29 +112,17 @@ def l_thm5(ctx):
             s.require(ok, "exact form disagrees with the printed log bound", case=rows[-1])
         s.record(cases=rows)
 
+
+def _step_thm5_exact_ranks(ctx):
+    """Step: exact ranks of residual networks beside the printed bound."""
     with ctx.step("Exact separation ranks of residual networks never exceed the printed "
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (nor the proof's product and recursion "
                   "bounds, which are larger)", source=SRC.cite("A.4 Theorem 5 l.502-506")) as s:
-        rows, worst = [], None
-        for case in _cases(ctx):
-            L, d_x, H, N = case["L"], case["d_x"], case["H"], case["N"]
-            printed = thm5_printed(L, d_x, N, H)
-            prod_b = thm5_product_bound(L, d_x, N, H)
-            rec_b = thm5_recursion_bound(L, d_x, N, H)
-            row = _row(case, thm5_printed=printed, proof_product=prod_b, proof_recursion=rec_b)
-            rows.append(row)
-            s.require(case["certificate"]["ok"], "templates did not certify the rank", case=row)
-            ratio = Fraction(case["max_rank"], printed)
-            if worst is None or ratio > worst[0]:
-                worst = (ratio, row)
-            if case["max_rank"] > printed:
-                s.fail(f"exact sep rank {case['max_rank']} exceeds the printed bound {printed}",
-                       counterexample=dict(row, templates=case["templates"],
-                                           weights=case["weights"]))
-        s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
-                                            "case": worst[1]},
-                 binding=any(r["binding"] for r in rows))
+        _ranks_below(ctx, s, _thm5_bounds, "printed bound")
 
+
+def _step_thm5_binding(ctx):
+    """Step: the same at the smallest binding N."""
     with ctx.step("Binding instances: at the smallest N whose size cap reaches the printed "
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (it grows with N), the exact separation "
                   "rank of random and structured residual networks stays <= it; rank/bound "
@@ -124,6 +133,9 @@ def l_thm5(ctx):
                  [(1, 1, 1), (1, 2, 2), (1, 2, 1), (1, 4, 4), (2, 1, 1), (2, 2, 2)],
                  depends_on_N=True, N_max=64)
 
+
+def _step_printed_product_recursion(ctx):
+    """Step: the printed bound, the proof's product and its recursion compared."""
     with ctx.step("Where the printed bound, the proof's final product (l.518) and the proof's "
                   "own recursion (l.512-516: S_l <= (N d_x^4/H) (l S_{l-1})^3, sep <= (L+1) S_L) "
                   "differ (observation): the printed L^L is below the product's (L+1)! for "
@@ -147,9 +159,23 @@ def l_thm5(ctx):
         s.require(rows[0]["printed_factor_L^L"] < rows[0]["product_factor_(L+1)!"],
                   "expected the printed factor below the proof's at L = 1", rows=rows)
 
+
+@paper_check(LEVINE2020, "L-Thm5", "Theorem 5: residual networks, log_3 sep <= L log_3 L + "
+                                   "(4 log_3 d_x + log_3 N - log_3 H) C(L)",
+             where="A.4 l.500-518", claim_where="A.4 l.500-506", depends=("L-net", "L-Lemma2"),
+             kind="theorem", main_result=True,
+             statement="Theorem 5 (residual): log_3 sep <= L log_3 L + "
+                       "(4 log_3 d_x + log_3 N - log_3 H) C(L)")
+def l_thm5(ctx):
+    thm56_displays(ctx, part=5)
+    _step_exact_form(ctx)
+    _step_thm5_exact_ranks(ctx)
+    _step_thm5_binding(ctx)
+    _step_printed_product_recursion(ctx)
+
     # -- outcome (seprank.proof.claims) --
     # The l.512-518 failure is recorded once, by the verified proof-error of the step
-    # "l.516-518 AS PRINTED" (thm56_displays); the comparison step above is an observation.
+    # "l.516-518 AS PRINTED" (thm56_displays); the comparison step is an observation.
     from seprank_proofs._verdicts import bound_instances
     info = bound_instances(ctx, "Exact separation ranks of residual networks", "thm5_printed")
     ctx.conclude("holds", "proof", "repaired argument (the Gram count chain): y^(i) = G_L(S) "
@@ -161,13 +187,12 @@ def l_thm5(ctx):
                  own_argument="the Gram-form count does not use Lemma 2 or Lemma 5")
 
 
-@check(id="L-Thm6", title="Theorem 6: residual networks, sep <= d_x (C+1)^2 ((d_x, 2C)) "
-                          "(2C/d_x + 1)^d_x",
-       source=SRC.cite("A.4 l.520-536"), depends=("L-net", "L-Lemma5"),
-       claim={"kind": "theorem", "main_result": True,
-              "statement": "Theorem 6 (residual): sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) "
-                           "(2C(L)/d_x + 1)^d_x",
-              "source": SRC.cite("A.4 l.520-528")}, paper=LEVINE2020)
+@paper_check(LEVINE2020, "L-Thm6", "Theorem 6: residual networks, sep <= d_x (C+1)^2 ((d_x, 2C)) "
+                                   "(2C/d_x + 1)^d_x",
+             where="A.4 l.520-536", claim_where="A.4 l.520-528", depends=("L-net", "L-Lemma5"),
+             kind="theorem", main_result=True,
+             statement="Theorem 6 (residual): sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) "
+                       "(2C(L)/d_x + 1)^d_x")
 def l_thm6(ctx):
     thm56_displays(ctx, part=6)
     with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 6's "
@@ -179,22 +204,8 @@ def l_thm6(ctx):
 
     with ctx.step("Exact separation ranks of residual networks never exceed Theorem 6's bound",
                   source=SRC.cite("A.4 Theorem 6 l.524-528")) as s:
-        rows, worst = [], None
-        for case in _cases(ctx):
-            bound = thm6_bound(case["L"], case["d_x"])
-            row = _row(case, thm6_bound=bound)
-            rows.append(row)
-            s.require(case["certificate"]["ok"], "templates did not certify the rank", case=row)
-            ratio = Fraction(case["max_rank"]) / bound
-            if worst is None or ratio > worst[0]:
-                worst = (ratio, row)
-            if case["max_rank"] > bound:
-                s.fail(f"exact sep rank {case['max_rank']} exceeds the bound {bound}",
-                       counterexample=dict(row, templates=case["templates"],
-                                           weights=case["weights"]))
-        s.record(cases=rows, largest_ratio={"ratio": f"{worst[0]} ~ {float(worst[0]):.4g}",
-                                            "case": worst[1]},
-                 binding=any(r["binding"] for r in rows))
+        _ranks_below(ctx, s, lambda case: {"thm6_bound": thm6_bound(case["L"], case["d_x"])},
+                     "bound")
 
     # -- outcome (seprank.proof.claims) --
     from seprank_proofs._verdicts import bound_instances

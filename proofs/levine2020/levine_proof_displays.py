@@ -1,4 +1,4 @@
-"""Every instantiable displayed equality in levine2020's proofs of Theorems 2-6, as an identity.
+"""Every instantiable displayed equality in levine2020's proofs of Theorems 3-4, as an identity.
 
 Source: levine2020_depth_to_width_self_attention.txt. Each display's two sides
 are functions in :mod:`seprank.papers.levine2020.identities`; here each display gets
@@ -9,12 +9,14 @@ erratum, and a later ``corrected=True`` step checks the repaired display or
 the repaired argument (``s.verifies(err)``).
 
 The functions are called as the first line of the checks they belong to:
-``thm3_displays`` (L-Thm3, A.2), ``thm4_displays`` (L-Thm4, A.3),
-``thm56_displays`` (L-Thm5 with ``part=5``: Lemma 2 and Theorem 5; L-Thm6 with
-``part=6``: Theorem 6), ``lower_bound_displays`` (L-Thm2: B.2, the lower
-bounds). The displays of Lemma 6's proof (B.3, eq. (28)-(54)) are checked one
-by one in L-Lemma6, those of Lemma 1 (A.1) in L-Lemma1, those of Lemma 5
-(A.5) in L-Lemma5.
+``thm3_displays`` (L-Thm3, A.2 l.390-422) and ``thm4_displays`` (L-Thm4, A.3
+l.435-476); each is the list of its displays' steps. The helpers a display step
+needs beyond the paper's formulas (random rational inputs and networks, the Gram
+count compared with a bound) are public here because
+:mod:`.levine_residual_displays` uses them too: it holds the displays of A.4
+(Lemma 2, Theorems 5 and 6, the residual networks) and of B.2 (the lower bounds).
+The displays of Lemma 6's proof (B.3, eq. (28)-(54)) are checked one by one in
+L-Lemma6, those of Lemma 1 (A.1) in L-Lemma1, those of Lemma 5 (A.5) in L-Lemma5.
 """
 
 from __future__ import annotations
@@ -33,21 +35,21 @@ from seprank.papers.levine2020 import identities as idl
 from seprank.papers.levine2020.bounds import (
     thm3_bound,
     thm4_bound,
-    thm5_product_bound,
-    thm5_recursion_bound,
-    thm6_bound,
 )
 
 SRC = LEVINE2020
 
 
-def _X(rng: random.Random, N: int, d_x: int) -> list[list[Fraction]]:
-    """A random rational input: numerators in [-6, 6], denominators in [1, 5]."""
+def rational_input(rng: random.Random, N: int, d_x: int) -> list[list[Fraction]]:
+    """A random rational input of N positions in Q^d_x: numerators in [-6, 6], denominators
+    in [1, 5] (the points where both sides of a display are evaluated)."""
     return [[Fraction(rng.randint(-6, 6), rng.randint(1, 5)) for _ in range(d_x)]
             for _ in range(N)]
 
 
-def _net(L, d_x, H, seed, residual=False):
+def random_network(L, d_x, H, seed, residual=False):
+    """A random integer network of eq. (3) (l.69-82; ``residual``: fig. 5, l.478-484) that
+    does not vanish."""
     return SelfAttentionNetwork.random(L, d_x, H, seed=seed, nonzero=True, residual=residual)
 
 
@@ -69,9 +71,9 @@ def _t3_cases(ctx):
     rng = random.Random(303)
     out = []
     for L, d_x, H, N, P, seed in (_T3_FULL if ctx.full else _T3_FAST):
-        net = _net(L, d_x, H, seed)
+        net = random_network(L, d_x, H, seed)
         out.append(dict(L=L, d_x=d_x, H=H, N=N, P=P, seed=seed, net=net,
-                        chains=idl.lemma1_chains(net), X=_X(rng, N, d_x)))
+                        chains=idl.lemma1_chains(net), X=rational_input(rng, N, d_x)))
     return out
 
 
@@ -79,10 +81,26 @@ def _case_id(c):
     return {k: c[k] for k in ("L", "d_x", "H", "N", "P", "seed")}
 
 
-def thm3_displays(ctx) -> None:
-    """The displays of the proof of Theorem 3 (A.2, l.390-422), one step each."""
-    cases = _t3_cases(ctx)
+def _swap_sums(cases, ranges):
+    """The swap sum of l.403-409 with the index ``ranges`` against the output, per case (L <= 2):
+    (the first case where they differ or None, the rows)."""
+    fails, rows = None, []
+    for c in cases:
+        C = num_head_indices(c["L"])
+        if C > 4:  # the printed ranges have C(2C, C)-ish tuples: only L <= 2 literally
+            continue
+        y = idl.chain_output(c["chains"], c["X"], 0, 0)
+        rhs = idl.thm3_swap_sum(c["chains"], c["X"], 0, 0, c["P"], ranges)
+        row = _case_id(c) | {"y": _s(y), "swap_sum": _s(rhs),
+                             "tuples": idl.swap_tuple_count(C, ranges), "sequences": 2 ** C}
+        rows.append(row)
+        if rhs != y and fails is None:
+            fails = row
+    return fails, rows
 
+
+def _step_units_split(ctx, cases):
+    """l.393: every M-unit splits over the partition."""
     with ctx.step("l.393: each M-unit splits over the partition, M^(c,h)_{r1,r2} = sum_j "
                   "<A_r1, x^(j)><B_r2, x^(j)> = sum_{j in P} + sum_{j in Q} (exact, every "
                   "unit of every chain, random rational inputs)",
@@ -102,6 +120,9 @@ def thm3_displays(ctx) -> None:
                     s.require((lhs == rhs).all(), "the M-unit does not split", case=_case_id(c))
         s.record(units_checked=units, cases=[_case_id(c) for c in cases])
 
+
+def _step_eq13_output(ctx, cases):
+    """l.397: eq. (13) with Lemma 1's chains equals the output."""
     with ctx.step("l.397 (eq. (13) at position i, coordinate p): the sum over h in [H]^C(L) of "
                   "B_p^(0,h)T M^(1,h)...M^(C,h) A^(0,h) x^(i), with the chains built by Lemma 1's "
                   "induction (eq. (14)-(15)), equals the network output, every coordinate",
@@ -118,6 +139,9 @@ def thm3_displays(ctx) -> None:
                       case=rows[-1])
         s.record(cases=rows)
 
+
+def _step_side_sequences(ctx, cases):
+    """l.398-399: the sum over side sequences equals the output."""
     with ctx.step("l.398-399: expanding every unit as sum_{j in P} + sum_{j in Q} gives the sum "
                   "over h, r and all side sequences (P_1, ..., P_C) in {P, Q}^C(L); it equals "
                   "the output", source=SRC.cite("A.2 l.398-399")) as s:
@@ -128,25 +152,13 @@ def thm3_displays(ctx) -> None:
                       rhs=_s(rhs))
         s.record(cases=[_case_id(c) for c in cases], sequences_per_chain="2^C(L)")
 
-    def swap_step(ranges):
-        fails, rows = None, []
-        for c in cases:
-            C = num_head_indices(c["L"])
-            if C > 4:  # the printed ranges have C(2C, C)-ish tuples: only L <= 2 literally
-                continue
-            y = idl.chain_output(c["chains"], c["X"], 0, 0)
-            rhs = idl.thm3_swap_sum(c["chains"], c["X"], 0, 0, c["P"], ranges)
-            row = _case_id(c) | {"y": _s(y), "swap_sum": _s(rhs),
-                                 "tuples": idl.swap_tuple_count(C, ranges), "sequences": 2 ** C}
-            rows.append(row)
-            if rhs != y and fails is None:
-                fails = row
-        return fails, rows
 
+def _step_l403_printed(ctx, cases):
+    """l.403-405 as printed (swap index ranges); returns its erratum or None."""
     with ctx.step("l.403-405 AS PRINTED: the sum over b and 0 = beta_{b+1} < beta_b <= ... <= "
                   "beta_1 < beta_0 = C(L) of the P- and Q-blocks equals the output",
                   source=SRC.cite("A.2 l.401-407")) as s:
-        fails, rows = swap_step("l403")
+        fails, rows = _swap_sums(cases, "l403")
         s.record(cases=rows)
         err403 = None
         if fails is not None:
@@ -164,12 +176,16 @@ def thm3_displays(ctx) -> None:
                        "Theorem 3 follows unchanged (checked in the corrected step below)",
                 instance=fails | {"why": "beta_1 < C drops every sequence with P_C = Q, and "
                                          "<= counts sequences several times"})
+    return err403
 
+
+def _step_eq17_printed(ctx, cases):
+    """Eq. (17) and l.415 as printed; returns its erratum or None."""
     with ctx.step("Eq. (17) (l.409) and l.415 AS PRINTED: the ranges 0 = beta_{b+1} < beta_b <= "
                   "... <= beta_1 <= beta_0 = C(L); the sum equals the output and the number of "
                   "index tuples is sum_b C(C(L), b) (= 2^C(L)) as l.416 uses",
                   source=SRC.cite("A.2 eq. (17) l.409, l.415-416")) as s:
-        fails, rows = swap_step("eq17")
+        fails, rows = _swap_sums(cases, "eq17")
         counts = {C: {"printed_tuples": idl.swap_tuple_count(C, "eq17"), "l416_tuples": 2 ** C}
                   for C in (1, 4, 13, 40)}
         s.record(cases=rows, tuple_counts=counts)
@@ -184,7 +200,11 @@ def thm3_displays(ctx) -> None:
                 repair="strict inequalities between consecutive swap indices: then the number "
                        "of tuples of length b is C(C, b), as l.416 computes",
                 instance=(fails or {}) | {"tuple_counts": counts})
+    return err17
 
+
+def _step_swap_corrected(ctx, cases, err403, err17):
+    """The corrected ranges: the swap sum and the separated terms of eq. (17)."""
     with ctx.step("CORRECTED l.403-405 and eq. (17): with 0 = beta_{b+1} < beta_b < ... < "
                   "beta_1 <= C(L) the swap sum equals the output; the separated terms of eq. (17) "
                   "(P-blocks from S_P and x^(i) only, Q-blocks from S_Q only, crossing indices "
@@ -211,6 +231,9 @@ def thm3_displays(ctx) -> None:
                                       "an identity with (H(d_a+1))^C(L) separable terms (the "
                                       "count is the closed form of the next step)")
 
+
+def _step_l416_count(ctx):
+    """l.416: the count of separable terms as a polynomial identity."""
     with ctx.step("l.416: H^C sum_{b=0}^{C} C(C, b) d_a^b = H^C (d_a + 1)^C = (H (d_a + 1))^C, "
                   "as polynomials in H and d_a (sympy), C = 1..13; and the corrected ranges have "
                   "C(C, b) tuples of length b (C = 1..6)", source=SRC.cite("A.2 l.416")) as s:
@@ -224,6 +247,9 @@ def thm3_displays(ctx) -> None:
         s.record(C_checked=list(range(1, 14)), failing=bad, tuple_count_failing=tuple_bad)
         s.require(not bad and not tuple_bad, "the count identity fails", C=bad + tuple_bad)
 
+
+def _step_eq18(ctx):
+    """Eq. (18): the bound in log_3 form."""
     with ctx.step("Eq. (18) (l.422): log_3((H(d_a+1))^C(L)) = (3^L - 1)/2 log_3(d_x + H) with "
                   "d_a = d_x/H, i.e. H (d_x/H + 1) = d_x + H (sympy identity) and C(L) = "
                   "(3^L - 1)/2", source=SRC.cite("A.2 eq. (18) l.422")) as s:
@@ -232,6 +258,20 @@ def thm3_displays(ctx) -> None:
         s.record(difference=str(diff), C=[num_head_indices(L) for L in range(1, 6)])
         s.require(diff == 0 and all(num_head_indices(L) == (3 ** L - 1) // 2
                                     for L in range(1, 30)), "eq. (18) fails", diff=str(diff))
+
+
+def thm3_displays(ctx) -> None:
+    """The displays of the proof of Theorem 3 (A.2, l.390-422), one step each."""
+    cases = _t3_cases(ctx)
+
+    _step_units_split(ctx, cases)
+    _step_eq13_output(ctx, cases)
+    _step_side_sequences(ctx, cases)
+    err403 = _step_l403_printed(ctx, cases)
+    err17 = _step_eq17_printed(ctx, cases)
+    _step_swap_corrected(ctx, cases, err403, err17)
+    _step_l416_count(ctx)
+    _step_eq18(ctx)
 
 
 # ---------------------------------------------------------------------------
@@ -246,9 +286,9 @@ def _t4_cases(ctx):
     rng = random.Random(404)
     out = []
     for L, d_x, H, N, seed in (_T4_FULL if ctx.full else _T4_FAST):
-        net = _net(L, d_x, H, seed)
+        net = random_network(L, d_x, H, seed)
         out.append(dict(L=L, d_x=d_x, H=H, N=N, seed=seed, net=net,
-                        chains=idl.lemma1_chains(net), X=_X(rng, N, d_x)))
+                        chains=idl.lemma1_chains(net), X=rational_input(rng, N, d_x)))
     return out
 
 
@@ -256,7 +296,7 @@ def _id4(c):
     return {k: c[k] for k in ("L", "d_x", "H", "N", "seed")} | {"d_a": c["net"].d_a}
 
 
-def _gram_count_closed_form(d_x: int, times_c_plus_1: bool = False) -> dict:
+def gram_count_closed_form(d_x: int, times_c_plus_1: bool = False) -> dict:
     """C(C + D, D) <= Theorem 4's (or 6's) right side for every C >= 0 (fixed d_x), via sympy.
 
     Both sides are polynomials in C; the difference (right - left, times a
@@ -275,12 +315,13 @@ def _gram_count_closed_form(d_x: int, times_c_plus_1: bool = False) -> dict:
             "all_nonnegative": all(k >= 0 for k in coeffs)}
 
 
-def _ranges_text(rows: list[dict]) -> str:
+def ranges_text(rows: list[dict]) -> str:
+    """The ranges of :func:`gram_count_range` for d_x >= 4, as one line of a decision."""
     return ", ".join(f"d_x = {r['d_x']}: L <= {r['holds_for_L_up_to']}" for r in rows
                      if r["d_x"] >= 4)
 
 
-def _gram_count_range(bound, residual: bool = False, d_max: int = 10,
+def gram_count_range(bound, residual: bool = False, d_max: int = 10,
                       L_max: int = 9) -> list[dict]:
     """For each d_x, the largest L <= L_max up to which the split Gram count <= bound(L, d_x)."""
     rows = []
@@ -294,10 +335,8 @@ def _gram_count_range(bound, residual: bool = False, d_max: int = 10,
     return rows
 
 
-def thm4_displays(ctx) -> None:
-    """The displays of the proof of Theorem 4 (A.3, l.435-476), one step each."""
-    cases = _t4_cases(ctx)
-
+def _step_l437_expansion(ctx, cases):
+    """l.437: eq. (16) opened over indices equals the output."""
     with ctx.step("l.437 (eq. (16) opened): the sum over j_1..j_C in [N]^C(L), h and r of "
                   "B^(0,h)_{r1,p} prod_c <A_{r_c}, x^(j_c)><B_{r_{c+1}}, x^(j_c)> <A_{r_{C+1}}, "
                   "x^(i)> equals the network output (Lemma 1 chains, random rational inputs)",
@@ -309,6 +348,9 @@ def thm4_displays(ctx) -> None:
             s.require(y != 0, "zero output: vacuous", case=_id4(c))
         s.record(cases=[_id4(c) for c in cases])
 
+
+def _step_l439_printed(ctx, cases):
+    """l.438-439 and l.443 as printed; returns their two errata (or None, None)."""
     with ctx.step("l.438-439 AS PRINTED (and T of l.443): the coordinate expansion with "
                   "A^(c,h)_{r_c, alpha_c} B^(c,h)_{r_c, beta_c} and A^(0,h)_{r_{C+1}, "
                   "alpha_{C(L)}+1} equals the output",
@@ -336,7 +378,11 @@ def thm4_displays(ctx) -> None:
                       instance={"why": "alpha_{C(L)} + 1 = d_x + 1 is not an index when "
                                        "alpha_{C(L)} = d_x; read as alpha_{C(L)+1} in both "
                                        "checks"})
+    return err439, err_alpha
 
+
+def _step_l439_corrected(ctx, cases, err439, err_alpha):
+    """The corrected coordinate expansion of l.438-444."""
     with ctx.step("CORRECTED l.438-439 and l.443-444: with B^(c,h)_{r_{c+1}, beta_c}, the sum "
                   "over alpha, beta of T_{alpha, beta} (x-free) times sum_{j} x^(i)_{alpha_{C+1}} "
                   "prod_c x^(j_c)_{alpha_c} x^(j_c)_{beta_c} equals the output",
@@ -349,6 +395,9 @@ def thm4_displays(ctx) -> None:
                       "the corrected expansion differs", case=_id4(c))
         s.record(cases=[_id4(c) for c in cases])
 
+
+def _step_l448_grouping_printed(ctx, cases):
+    """l.448-453 as printed (grouping by powers); returns its erratum or None."""
     with ctx.step("l.448-453 AS PRINTED: grouping by the powers n (|n| = 2C(L)), the output is "
                   "sum_{alpha_{C+1}} sum_n (sum of T over the arrangements with counts n) "
                   "chi_{n, alpha_{C+1}}, chi the coefficient-1 sum of all monomials with degree "
@@ -386,7 +435,11 @@ def thm4_displays(ctx) -> None:
                        "L <= 9). Beyond, the statement is false: the one-hot family exceeds "
                        "eq. (19) at d_x = 4, L = 12 (COUNTEREXAMPLE step)",
                 instance=fails)
+    return err448
 
+
+def _step_chi_split(ctx):
+    """l.457-465: each chi splits over the partition; the counts of l.463, l.465."""
     with ctx.step("l.457-459: each chi splits over P = {1..N/2}, Q as sum over r_P + r_Q = n and "
                   "E = 0..C(L) of (P-part with x^(i)) (Q-part); l.463: that sum has (C+1) "
                   "prod_m (n_m + 1) summands; l.465: there are d_x ((d_x, 2C(L))) chi's",
@@ -395,7 +448,7 @@ def thm4_displays(ctx) -> None:
         rows = []
         for L, d_x, N in ((1, 2, 2), (2, 2, 2), (1, 3, 2), (2, 2, 4)):
             C = num_head_indices(L)
-            X = _X(rng, N, d_x)
+            X = rational_input(rng, N, d_x)
             P = list(range(N // 2))
             ns = compositions(2 * C, d_x)
             checked = 0
@@ -414,6 +467,9 @@ def thm4_displays(ctx) -> None:
                          "num_chi": d_x * len(ns)})
         s.record(cases=rows)
 
+
+def _step_gram_form_repair(ctx, cases, err448):
+    """The repaired argument: y = F_L(S) x and the count C(C + D, D)."""
     with ctx.step("REPAIRED argument for l.448-467: y^(i) = F_L(S) x^(i) with F_L a homogeneous "
                   "degree-C(L) matrix polynomial of S = sum_j x^(j) x^(j)T (exact at random "
                   "rational points, every position); so sep <= C(C + D, D), D = d_x(d_x+1)/2 "
@@ -430,10 +486,10 @@ def thm4_displays(ctx) -> None:
             for i in range(c["N"]):
                 got = F @ np.asarray(c["X"][i], dtype=object)
                 s.require(list(got) == list(out[i]), "y^(i) != F(S) x^(i)", case=_id4(c), i=i)
-        closed = [_gram_count_closed_form(d) for d in (1, 2, 3)]
+        closed = [gram_count_closed_form(d) for d in (1, 2, 3)]
         s.require(all(r["all_nonnegative"] for r in closed), "the closed form fails",
                   closed=closed)
-        ranges = _gram_count_range(thm4_bound)
+        ranges = gram_count_range(thm4_bound)
         from seprank.constructions.known_seprank import network_sep_ranks
 
         exact = []
@@ -451,11 +507,14 @@ def thm4_displays(ctx) -> None:
                  attained="the count is attained at L = 2, d_x = 1, N = 4 (sep = C + 1 = 5)",
                  decision="Theorem 4 holds for d_x <= 3 at every L (proof: identity + count + "
                           "closed form), and for d_x = 4..10 up to the L listed in "
-                          f"largest_L_per_d_x ({_ranges_text(ranges)}; exact comparison of the "
+                          f"largest_L_per_d_x ({ranges_text(ranges)}; exact comparison of the "
                           "split count); beyond, the count grows like C^(d_x(d_x+1)/2), faster "
                           "than the printed C^(2 d_x), and the statement is false there (the "
                           "one-hot family's COUNTEREXAMPLE step: d_x = 4, L = 12)")
 
+
+def _step_l475_regrouping(ctx):
+    """l.475-476: the last regrouping is an equality."""
     with ctx.step("l.475-476: L + log_3 d_x + d_x log_3(2e) + 2 d_x log_3(2 3^L/d_x) = "
                   "(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3(2 sqrt(2e)) - log_3 d_x) (sympy, "
                   "logs expanded; the printed '<=' is an equality)",
@@ -473,322 +532,14 @@ def thm4_displays(ctx) -> None:
         s.require(diff == 0, "the two sides differ", difference=str(diff))
 
 
-# ---------------------------------------------------------------------------
-# Lemma 2, Theorems 5 and 6 (A.4)
+def thm4_displays(ctx) -> None:
+    """The displays of the proof of Theorem 4 (A.3, l.435-476), one step each."""
+    cases = _t4_cases(ctx)
 
-_L2_CASES = [(2, 1, 2, 31), (2, 2, 2, 32), (4, 2, 2, 33), (3, 3, 3, 34)]  # (d_x, H, N, seed)
-_RES_FAST = [(2, 2, 1, 2, 41), (2, 2, 2, 2, 42), (1, 3, 1, 2, 43)]  # (L, d_x, H, N, seed)
-_RES_FULL = _RES_FAST + [(2, 2, 1, 4, 44), (3, 1, 1, 2, 45)]
-
-
-def _thm5_part(ctx) -> None:
-    rng = random.Random(505)
-    with ctx.step("Eq. (21) (Lemma 2, l.496): y^i_p = sum_h sum_{a1..a6, j} W^O_{p a1} W^V_{a1 "
-                  "a2} G_{a2 j} (G^T)_{j a4} (W^K^T)_{a4 a5} W^Q_{a5 a6} G_{a6 i} equals the "
-                  "layer of eq. (3) on the columns of G (exact, random rational G)",
-                  source=SRC.cite("A.4 eq. (21) l.496")) as s:
-        rows = []
-        for d_x, H, N, seed in _L2_CASES:
-            net = _net(1, d_x, H, seed)
-            X = _X(rng, N, d_x)
-            G = np.asarray(X, dtype=object).T
-            out = net.evaluate([X])[0]
-            for i in range(N):
-                for p in range(d_x):
-                    s.require(idl.lemma2_eq21(net, 0, G, i, p) == out[i, p],
-                              "eq. (21) differs", d_x=d_x, H=H, N=N, i=i, p=p)
-            rows.append({"d_x": d_x, "H": H, "N": N, "seed": seed})
-        s.record(cases=rows)
-
-    with ctx.step("Eq. (21) regrouped by input indices (the count behind Lemma 2): y^i_p = "
-                  "sum_{a2, j, a4, a6} c_{a2 a4 a6} G_{a2 j} G_{a4 j} G_{a6 i}, N d_x^3 products "
-                  "of three input entries (each of sep rank <= K^3), and N d_x^3 <= N d_x^4/H",
-                  source=SRC.cite("A.4 l.491-498")) as s:
-        rows = []
-        for d_x, H, N, seed in _L2_CASES:
-            net = _net(1, d_x, H, seed)
-            X = _X(rng, N, d_x)
-            G = np.asarray(X, dtype=object).T
-            val, count = idl.lemma2_regrouped(net, 0, G, 0, 0)
-            s.require(val == net.evaluate([X])[0, 0, 0], "the regrouped sum differs", d_x=d_x)
-            s.require(count == N * d_x ** 3 <= N * d_x ** 4 // H, "count", count=count)
-            rows.append({"d_x": d_x, "H": H, "N": N, "products": count,
-                         "lemma2_factor": N * d_x ** 4 // H})
-        s.record(cases=rows)
-
-    with ctx.step("Fig. 5(b) and l.510-512 (unraveled view): the residual output is X + "
-                  "sum_{l=1}^L f_l(Y^(l-1)), the L + 1 branches of depth 0..L, where Y^(l-1) is "
-                  "the output of the depth-(l-1) residual network (exact, every position and "
-                  "coordinate)",
-                  source=SRC.cite("A.4 l.480-484, l.510-512")) as s:
-        rows = []
-        for L, d_x, H, N, seed in (_RES_FULL if ctx.full else _RES_FAST):
-            net = _net(L, d_x, H, seed, residual=True)
-            X = _X(rng, N, d_x)
-            got = idl.unraveled_output(net, X)
-            s.require(got.tolist() == net.evaluate([X])[0].tolist(), "unraveled sum differs",
-                      L=L, d_x=d_x, H=H)
-            rows.append({"L": L, "d_x": d_x, "H": H, "N": N})
-        s.record(cases=rows)
-
-    with ctx.step("l.514 stopping condition AS PRINTED: Sep(longest branch(L = 1)) = N d_x^4/H "
-                  "(exact separation rank of one layer, certified, balanced partitions)",
-                  source=SRC.cite("A.4 l.514")) as s:
-        from seprank.constructions.known_seprank import network_sep_ranks
-
-        rows = []
-        for d_x, H, N in ((1, 1, 2), (2, 1, 2), (2, 2, 2)):
-            r = network_sep_ranks(1, d_x, H, N, seed=3)
-            rows.append({"d_x": d_x, "H": H, "N": N, "sep_rank": r["max_rank"],
-                         "N_dx4_over_H": N * d_x ** 4 // H,
-                         "certified": r["certificate"]["ok"]})
-        s.record(cases=rows)
-        unequal = [r for r in rows if r["sep_rank"] != r["N_dx4_over_H"]]
-        if unequal:
-            s.erratum("A.4 l.514 (stopping condition of the recursion)",
-                      "Sep(longest branch(L=1)) = N d_x^4 / H",
-                      "Sep(longest branch(L=1)) <= N d_x^4 / H (Lemma 2 with K = 1)",
-                      "notation", verified=all(r["sep_rank"] <= r["N_dx4_over_H"]
-                                               and r["certified"] for r in rows),
-                      instance=unequal[0])
-
-
-def _thm5_printed(L: int, d_x: int, N: int, H: int) -> int:
-    """3^(Theorem 5's printed right side) = L^L (N d_x^4 / H)^C(L) (l.506)."""
-    return L ** L * (N * d_x ** 4 // H) ** num_head_indices(L)
-
-
-def _thm5_final(ctx) -> None:
-    grid = [(L, d_x, N, H) for L in (1, 2, 3, 4) for d_x in (1, 2, 4) for N in (2, 4)
-            for H in (1, d_x)]
-    with ctx.step("l.516-518 AS PRINTED: continuing the recursion (S_1 = N d_x^4/H, S_l <= "
-                  "(N d_x^4/H)(l S_{l-1})^3, sep <= (L+1) S_L) 'we attain' prod_{l=1}^L (l+1) "
-                  "(N d_x^4/H)^(3^(l-1)), 'satisfying the theorem' (<= L^L (N d_x^4/H)^C(L)); "
-                  "exact integers", source=SRC.cite("A.4 l.510-518")) as s:
-        rows = []
-        for L, d_x, N, H in grid:
-            rec = thm5_recursion_bound(L, d_x, N, H)
-            prod_b = thm5_product_bound(L, d_x, N, H)
-            printed = _thm5_printed(L, d_x, N, H)
-            rows.append({"L": L, "d_x": d_x, "N": N, "H": H,
-                         "recursion_le_product": rec <= prod_b,
-                         "product_le_printed": prod_b <= printed})
-        bad = [r for r in rows if not (r["recursion_le_product"] and r["product_le_printed"])]
-        s.record(cases=len(rows), failing=bad[:6], failing_count=len(bad))
-        err518 = None
-        if bad:
-            err518 = s.erratum(
-                "A.4 l.516-518 (end of the proof of Theorem 5)",
-                "the recursion gives prod_{l=1}^L (l+1) (N d_x^4/H)^(3^(l-1)), satisfying the "
-                "theorem",
-                "the recursion unrolled gives (L+1) prod_{l=2}^L l^(3^(L-l+1)) (N d_x^4/H)^C(L), "
-                "larger than the product for L >= 2, and the product (L+1)! (N d_x^4/H)^C(L) "
-                "exceeds the printed L^L (N d_x^4/H)^C(L) for L = 1, 2",
-                "proof-error", survives=True,
-                repair="y^(i) = G_L(S) x^(i), deg G_L <= C(L) (identity, checked below), so "
-                       "sep <= C(C + D, D), D = d_x(d_x+1)/2; C(C + D, D) = prod_{t=1}^C "
-                       "(D + t)/t <= (D + 1)^C, D + 1 <= 2 d_x^3 <= N d_x^4/H (N >= 2, H <= d_x) "
-                       "and L^L >= 1: Theorem 5 holds for every L, d_x, N >= 2, H | d_x",
-                instance=bad[0])
-
-    with ctx.step("REPAIRED argument for Theorem 5: sep <= C(C + D, D) <= (D + 1)^C <= "
-                  "(2 d_x^3)^C <= (N d_x^4/H)^C <= L^L (N d_x^4/H)^C(L); each link exact on "
-                  "L <= 6, d_x <= 8, N in {2, 3, 4}, H | d_x, and the two general facts "
-                  "(D + t)/t <= D + 1 and d_x(d_x+1)/2 + 1 <= 2 d_x^3 as polynomial identities",
-                  source=SRC.cite("A.4 l.502-518"), corrected=True) as s:
-        if err518 is not None:
-            s.verifies(err518)
-        rng = random.Random(518)
-        for L, d_x, H, N, seed in (_RES_FULL if ctx.full else _RES_FAST):
-            net = _net(L, d_x, H, seed, residual=True)
-            X = _X(rng, N, d_x)
-            G = idl.gram_form(net, idl.gram(X))
-            out = net.evaluate([X])[0]
-            s.require(all(list(G @ np.asarray(X[i], dtype=object)) == list(out[i])
-                          for i in range(N)), "y^(i) != G_L(S) x^(i)", L=L, d_x=d_x, H=H)
-        t, D, dx = sympy.symbols("t D d_x", positive=True)
-        link1 = sympy.expand((D + 1) * t - (D + t))          # = D (t - 1) >= 0 for t >= 1
-        link2 = sympy.expand(2 * dx ** 3 - dx * (dx + 1) / 2 - 1)
-        link2_at_1 = link2.subs(dx, 1)
-        link2_deriv = sympy.expand(sympy.diff(link2, dx))   # 6 d_x^2 - d_x - 1/2 > 0, d_x >= 1
-        s.require(link1 == D * t - D and link2_at_1 == 0
-                  and sympy.Poly(link2_deriv.subs(dx, dx + 1), dx).all_coeffs()[-1] > 0
-                  and all(k >= 0 for k in sympy.Poly(link2_deriv.subs(dx, dx + 1),
-                                                     dx).all_coeffs()),
-                  "a general link fails", link1=str(link1), link2=str(link2))
-        n = 0
-        for L in range(1, 7):
-            C = num_head_indices(L)
-            for d_x in range(1, 9):
-                Dv = d_x * (d_x + 1) // 2
-                for H in [h for h in range(1, d_x + 1) if d_x % h == 0]:
-                    for N in (2, 3, 4):
-                        chain = [idl.gram_monomial_count(C, d_x), (Dv + 1) ** C,
-                                 (2 * d_x ** 3) ** C, (N * d_x ** 4 // H) ** C,
-                                 _thm5_printed(L, d_x, N, H)]
-                        n += 1
-                        s.require(all(a <= b for a, b in zip(chain, chain[1:], strict=False)),
-                                  "a link of the chain fails", L=L, d_x=d_x, N=N, H=H)
-        s.record(instances=n, links={"(D+1) t - (D+t)": str(link1),
-                                     "2 d_x^3 - D - 1": str(link2)},
-                 decision="Theorem 5 holds for every L >= 1, d_x, N >= 2 and H | d_x (proof: the "
-                          "Gram form identity and the count), though not by the printed "
-                          "recursion")
-
-
-def _thm6_part(ctx) -> None:
-    rng = random.Random(606)
-    with ctx.step("l.534: 'C(L) + 1 times the bound in eq. (19)' is Theorem 6's right side, "
-                  "(C+1) d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x (exact, L <= 6, d_x <= 8)",
-                  source=SRC.cite("A.4 l.524-534")) as s:
-        bad = [(L, d) for L in range(1, 7) for d in range(1, 9)
-               if thm6_bound(L, d) != (num_head_indices(L) + 1) * thm4_bound(L, d)]
-        s.record(checked=48, failing=bad)
-        s.require(not bad, "Theorem 6's bound is not (C+1) times eq. (19)", failing=bad)
-
-    cases = []
-    for L, d_x, H, N, seed in (_RES_FULL if ctx.full else _RES_FAST):
-        cases.append((L, d_x, H, N, seed, _net(L, d_x, H, seed, residual=True),
-                      _X(rng, N, d_x)))
-
-    with ctx.step("Residual structure (Lemma 5's form, compactly): y^(i) = G_L(S) x^(i) with "
-                  "G_l = G_{l-1} + sum_h W^O W^V G_{l-1} S G_{l-1}^T W^K^T W^Q G_{l-1}, G_0 = I, "
-                  "a matrix polynomial of degree <= C(L) in S (exact, every position)",
-                  source=SRC.cite("A.5 eq. (22) l.583; A.4 l.530-534")) as s:
-        for L, d_x, H, N, _seed, net, X in cases:
-            F = idl.gram_form(net, idl.gram(X))
-            out = net.evaluate([X])[0]
-            for i in range(N):
-                s.require(list(F @ np.asarray(X[i], dtype=object)) == list(out[i]),
-                          "y^(i) != G(S) x^(i)", L=L, d_x=d_x, H=H, i=i)
-        s.record(cases=[c[:5] for c in cases])
-
-    with ctx.step("l.530 ('all of the arguments [of Theorem 4] remain unchanged') AS PRINTED: "
-                  "the top-degree part of the residual output is the output of the network "
-                  "without skips (exact, by finite differences), and Theorem 4's chi grouping "
-                  "(l.448-453) applied to it equals it",
-                  source=SRC.cite("A.4 l.530; A.3 l.448-453")) as s:
-        rows, fails = [], None
-        for L, d_x, H, N, seed, net, X in cases:
-            if L < 2 or d_x < 2:
-                continue
-            bare = SelfAttentionNetwork(L, d_x, H, net.d_a, weights=net.weights)
-            top = idl.top_degree_part(net, X)
-            s.require(top.tolist() == bare.evaluate([X])[0].tolist(),
-                      "the top-degree part is not the network without skips", L=L, d_x=d_x)
-            g = idl.thm4_grouped(idl.lemma1_chains(bare), X, 0, 0)
-            rows.append({"L": L, "d_x": d_x, "H": H, "N": N, "seed": seed,
-                         "top_degree_y": _s(top[0, 0]), "chi_grouping": _s(g)})
-            if g != top[0, 0] and fails is None:
-                fails = rows[-1]
-        s.record(cases=rows)
-        err = None
-        if fails is not None:
-            err = s.erratum(
-                "A.4 l.530-534 (Theorem 6 reuses Theorem 4's argument unchanged)",
-                "the chi grouping of l.448-453, applied to the residual network",
-                "count the separable terms through the residual form y^(i) = G_L(S) x^(i), "
-                "S = sum_j x^(j) x^(j)T, deg G_L <= C(L): the monomials S_Q^mu, |mu| <= C(L)",
-                "proof-error", survives=False,
-                repair="the residual output is y^(i) = G_L(S) x^(i) with G_L of degree <= C(L) "
-                       "in S (identity above), so sep <= C(C + D, D), D = d_x(d_x+1)/2, as for "
-                       "Theorem 4 (the skip term is x^(i) S_Q^0; split by |mu| = E: sum_E "
-                       "min(d_x ((D+1, C-E)), ((D, E)))); this is <= Theorem 6's bound for "
-                       "d_x <= 3 at every L (polynomial comparison) and on the exact range of "
-                       "the next step; beyond, Theorem 6 is false (the one-hot family's "
-                       "COUNTEREXAMPLE step: d_x = 5, L = 11)",
-                instance=fails)
-
-    with ctx.step("REPAIRED argument for Theorem 6: with y^(i) = G_L(S) x^(i), deg G_L <= C(L), "
-                  "sep <= C(C + D, D) <= d_x (C+1)^2 ((d_x, 2C)) (2C/d_x + 1)^d_x for d_x <= 3 at "
-                  "every L (sympy); the count split by |mu| = E is <= it on the exact range "
-                  "below (d_x <= 10, L <= 9)",
-                  source=SRC.cite("A.4 l.524-534"), corrected=True) as s:
-        if err is not None:
-            s.verifies(err)
-        closed = [_gram_count_closed_form(d, times_c_plus_1=True) for d in (1, 2, 3)]
-        ranges = _gram_count_range(thm6_bound, residual=True)
-        s.record(closed_forms=closed, largest_L_per_d_x=ranges,
-                 decision="Theorem 6 holds for d_x <= 3 at every L (closed form) and for "
-                          f"d_x = 4..10 up to the L listed ({_ranges_text(ranges)}; exact "
-                          "comparison of the split count); false beyond at the sizes of the "
-                          "COUNTEREXAMPLE step (d_x = 5, L = 11 first)")
-        s.require(all(r["all_nonnegative"] for r in closed), "the closed form fails",
-                  closed=closed)
-
-
-def thm56_displays(ctx, part: int = 5) -> None:
-    """The displays of Lemma 2 and Theorem 5 (``part=5``) or of Theorem 6 (``part=6``), A.4."""
-    if part == 5:
-        _thm5_part(ctx)
-        _thm5_final(ctx)
-    else:
-        _thm6_part(ctx)
-
-
-# ---------------------------------------------------------------------------
-# B.2 (the lower bounds of Theorems 1 and 2)
-
-
-def lower_bound_displays(ctx) -> None:
-    """The displays of B.2 (l.666-718); Lemma 6's (B.3) are checked in L-Lemma6."""
-    with ctx.step("l.684: ((n, k)) = C(n+k-1, k) = C(n+k-1, n-1) for 1 <= n <= 30, 0 <= k <= 30 "
-                  "(exact integers)", source=SRC.cite("B.2 l.682-684")) as s:
-        bad = [(n, k) for n in range(1, 31) for k in range(31)
-               if not multiset(n, k) == comb(n + k - 1, k) == comb(n + k - 1, n - 1)]
-        s.record(pairs=30 * 31, failing=bad)
-        s.require(not bad, "the multiset identity fails", failing=bad[:5])
-
-    with ctx.step("Eq. (26)-(27): ((V V^T)^(Hadamard lambda))_{ab} = (sum_r v_r^a v_r^b)^lambda "
-                  "= sum_{|k| = lambda} (lambda; k) prod_r (v_r^a)^k_r prod_r (v_r^b)^k_r, "
-                  "expanded as polynomials in 2d symbols (sympy), d <= 3, lambda <= 4",
-                  source=SRC.cite("B.2 eq. (26)-(27) l.700-703")) as s:
-        pairs = [(d, lam) for d in (1, 2, 3) for lam in (1, 2, 3, 4) if d * lam <= 9]
-        bad = [pair for pair in pairs if not idl.multinomial_expansion_is_identity(*pair)]
-        s.record(pairs=pairs, failing=bad)
-        s.require(not bad, "the multinomial expansion fails", failing=bad)
-
-    with ctx.step("Eq. (25): (V V^T)^(Hadamard lambda) = sum_k a^(k) (x) b^(k) with ((d, lambda)) "
-                  "terms, a^(k) = (lambda; k) prod_r v_r^k_r (exact, random rational V with "
-                  "((d, lambda)) rows)", source=SRC.cite("B.2 eq. (25) l.692-696")) as s:
-        rng = random.Random(25)
-        rows = []
-        for d, lam in ((2, 2), (3, 2), (2, 3), (3, 3)):
-            m = multiset(d, lam)
-            V = [[Fraction(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(d)]
-                 for _ in range(m)]
-            lhs, rhs, n = idl.hadamard_power_terms(V, lam)
-            s.require((lhs == rhs).all() and n == m, "eq. (25) fails", d=d, lam=lam)
-            rows.append({"d": d, "lambda": lam, "rows": m, "terms": n})
-        s.record(cases=rows)
-
-    with ctx.step("l.707 and l.711-712: the rows v_r = Omega^(q_r)/sqrt(sum Omega^(2 q_r')) have "
-                  "norm 1, and prod_r v_r^k_r = (sum_r' Omega^(2 q_r'))^(-lambda/2) "
-                  "Omega^(sum q_r k_r) (both sides positive: compared squared, exactly, at "
-                  "Omega in {2, 3/2, 5/3}, every row q and column k)",
-                  source=SRC.cite("B.2 l.705-714")) as s:
-        n_checked = 0
-        for d, lam in ((2, 2), (3, 2), (2, 3), (3, 3)):
-            qs = compositions(lam, d)
-            for omega in (Fraction(2), Fraction(3, 2), Fraction(5, 3)):
-                for q in qs:
-                    for k in qs:
-                        lhs, rhs, norm = idl.omega_power_squares(q, k, omega)
-                        n_checked += 1
-                        s.require(lhs == rhs and norm == 1, "l.711-712 fails", q=q, k=k,
-                                  omega=str(omega))
-        s.record(entries_checked=n_checked)
-
-    with ctx.step("l.716-718: det A(Omega), A_{q,k} = Omega^<q,k>, is the Leibniz sum over "
-                  "permutations sigma of sgn(sigma) Omega^(sum_q <q, sigma(q)>) (det by Bareiss "
-                  "elimination over Z[Omega], compared as polynomials)",
-                  source=SRC.cite("B.2 l.716-718")) as s:
-        rows = []
-        for d, lam in ((2, 2), (2, 3), (3, 2), (2, 4)):
-            det, leib = idl.omega_det_and_leibniz(d, lam)
-            rows.append({"d": d, "lambda": lam, "size": multiset(d, lam),
-                         "degree": det.degree(), "leading": int(det.coeffs()[-1])})
-            s.require(det == leib and det != 0, "det differs from its Leibniz form", d=d,
-                      lam=lam)
-        s.record(cases=rows, note="every display of B.2 holds; the displays of Lemma 6 (B.3, "
-                                  "eq. (28)-(54)) are checked one by one in L-Lemma6")
+    _step_l437_expansion(ctx, cases)
+    err439, err_alpha = _step_l439_printed(ctx, cases)
+    _step_l439_corrected(ctx, cases, err439, err_alpha)
+    err448 = _step_l448_grouping_printed(ctx, cases)
+    _step_chi_split(ctx)
+    _step_gram_form_repair(ctx, cases, err448)
+    _step_l475_regrouping(ctx)

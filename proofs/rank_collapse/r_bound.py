@@ -137,19 +137,22 @@ def r_bound(ctx):
     _adversarial_search_within_the_bound(ctx, rng, setup)
 
     # -- outcome (seprank.proof.claims) --
-    n = ctx.find_step("random softmax networks").evidence.get("instances", 0)
+    ev = ctx.find_step("random softmax networks").evidence
+    n = ev.get("instances", 0)
     ctx.conclude("open", "instances",
                  f"consistent on {n} sampled softmax networks decided in interval arithmetic "
                  "(each could have violated the bound) and on a heuristic adversarial search; "
-                 "the notes give no proof of the one-layer bound and sampling cannot prove it",
-                 count=n or 1, largest={"L": 3, "n": 5, "d": 4, "d_qk": 3}, binding=True)
+                 "the notes state Theorem 2.2 without a proof (l.78-82 give the statement and "
+                 "the plan to use it), so there is no argument to check, and sampling cannot "
+                 "prove a universal inequality", count=n or 1, largest=ev.get("largest"),
+                 binding=True)
 
 
 def _exponents_compose(ctx):
     with ctx.step("the exponents compose: if one layer gives r' <= c r^3 (c = 4 beta/sqrt d_qk, "
                   "beta bounding every layer), L layers give c^((3^L-1)/2) r^(3^L); "
                   "e_1 = 1, e_L = 3 e_(L-1) + 1 = (3^L-1)/2 (exact, L <= 12; sympy in general)",
-                  source=SRC.cite("l.78-80")) as s:
+                  source=SRC.cite("l.78-80"), scope="all-sizes") as s:
         e, ok = 1, True
         for L in range(2, 13):
             e = 3 * e + 1
@@ -173,7 +176,13 @@ def _random_networks_within_the_bound(ctx, rng, setup):
             scales = np.exp(rng.uniform(-3, 3, size=3))
             X, layers = _sample(rng, L, n, d, dqk, *scales)
             instances.append((X, layers, dqk))
-        s.record(setup=setup, instances=count)
+        largest = {"L": max(len(ly) for _, ly, _ in instances),
+                   "n": max(X.shape[0] for X, _, _ in instances),
+                   "d": max(X.shape[1] for X, _, _ in instances),
+                   "d_qk": max(q for _, _, q in instances)}
+        s.set_scope("sizes", ", ".join(f"{k} <= {v}" for k, v in largest.items())
+                    + f" ({count} sampled networks)")
+        s.record(setup=setup, instances=count, largest=largest)
         violations, undecided, counts = _run_instances(s, instances, "random")
         if s.require(not violations, "Theorem 2.2 violated (confirmed by interval arithmetic)",
                      counterexample=violations[:1]):
@@ -186,7 +195,8 @@ def _random_networks_within_the_bound(ctx, rng, setup):
 def _adversarial_search_within_the_bound(ctx, rng, setup):
     with ctx.step("adversarial search: float64 hill climbing (heuristic only) on log(lhs/rhs) "
                   "for L = 1, 2; the best candidates re-evaluated at 50 digits and decided in "
-                  "interval arithmetic", source=SRC.cite("l.78-80")) as s:
+                  "interval arithmetic", source=SRC.cite("l.78-80"), scope="sizes",
+                  sizes="L <= 2, n <= 4, d <= 4, d_qk <= 2 (heuristic search)") as s:
         starts, iters = (60, 400) if ctx.full else (16, 150)
         candidates = []
         for L in (1, 2):

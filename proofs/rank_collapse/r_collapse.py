@@ -44,7 +44,7 @@ CLAIM = Claim(
     "claim",
     "||res(SAN(X))||_{1,inf} -> 0 as L -> infinity (L layers of pure softmax attention): "
     "deep pure attention loses rank",
-    SRC.cite("l.76-82"))
+    SRC.cite("l.76-82"), asymptotic=True)
 
 
 def _iv_close(a, b):
@@ -57,25 +57,28 @@ def _iv_close(a, b):
        paper=RANK_COLLAPSE)
 def r_collapse(ctx):
     _one_layer_two_token_closed_form(ctx)
-    _residual_grows_at_wqk_1_wv_2(ctx)
+    err = _residual_grows_at_wqk_1_wv_2(ctx)
+    _network_follows_the_orbit(ctx)
     _residual_can_stay_constant(ctx)
-    _where_the_goal_holds(ctx)
+    _where_the_goal_holds(ctx, err)
 
     ctx.conclude(
         "false", "proof",
-        "rational weights W_QK = 1, W_V = 2 on X = [1, -1]^T make the residual grow without "
-        "bound (closed form a symbolic identity, 2 tanh 1 > 1 certified in interval "
-        "arithmetic, monotone growth t_L >= (2 tanh 1)^L); the goal needs a smallness "
-        "condition on the weights relative to the input's residual",
-        basis="certificate")
+        "an argument valid for every depth L: one layer maps [t, -t]^T to [t', -t'] with "
+        "t' = v t tanh(w t^2) (a symbolic identity), and with the rational weights W_QK = 1, "
+        "W_V = 2 on X = [1, -1]^T the induction t_{L+1} >= (2 tanh 1) t_L (tanh increasing, "
+        "2 tanh 1 > 1 certified in interval arithmetic) gives t_L >= (2 tanh 1)^L -> "
+        "infinity; the goal needs a smallness condition on the weights relative to the "
+        "input's residual", basis="argument",
+        argument_steps=["one softmax layer on X", "the goal for W_QK = 1"])
 
 
 def _one_layer_two_token_closed_form(ctx):
     with ctx.step("one softmax layer on X = [t, -t]^T (d = d_qk = 1, W_QK = w, W_V = v) outputs "
                   "[t', -t'] with t' = v t tanh(w t^2): symbolic identity of the softmax "
                   "row (e^a t - e^-a t)/(e^a + e^-a) = t tanh(a), a = w t^2; and the network "
-                  "evaluation of the R-bound check (mp_san, interval arithmetic) encloses it",
-                  source=SRC.cite("l.15-22, l.72-76")) as s:
+                  "evaluation of the R-bound check (mp_san, interval arithmetic) encloses it "
+                  "at four points", source=SRC.cite("l.15-22, l.72-76"), scope="all-sizes") as s:
         t, v, w = sympy.symbols("t v w", positive=True)
         a = w * t ** 2
         row1 = (sympy.exp(a) * t + sympy.exp(-a) * (-t)) / (sympy.exp(a) + sympy.exp(-a)) * v
@@ -108,29 +111,24 @@ def _one_layer_two_token_closed_form(ctx):
 
 def _residual_grows_at_wqk_1_wv_2(ctx):
     with ctx.step("the goal for W_QK = 1, W_V = 2 (rational, the same in every layer) and "
-                  "X = [1, -1]^T: g = 2 tanh(1) > 1 (interval arithmetic), so t_L >= "
-                  "(2 tanh 1)^L and ||res SAN(X)||_{1,inf} = sqrt(2) t_L -> infinity; the "
-                  "network's own evaluation (mp_san in interval arithmetic) for L <= 8",
-                  source=SRC.cite("l.76")) as s:
+                  "X = [1, -1]^T, for every depth L: g = 2 tanh(1) > 1 (interval arithmetic) and "
+                  "tanh is increasing (d tanh/dt = 1 - tanh^2 > 0, sympy), so t_L >= 1 gives "
+                  "t_{L+1} = 2 t_L tanh(t_L^2) >= g t_L >= 1: by induction t_L >= g^L and "
+                  "||res SAN(X)||_{1,inf} = sqrt(2) t_L -> infinity; the closed-form orbit is "
+                  "enclosed for L <= 8", source=SRC.cite("l.76"), scope="all-sizes") as s:
         regime = collapse_regime(1, 2, 1)
         enc = orbit_enclosures(1, 2, 1, 8)
-        with iv_digits(60):
-            X = mpmath.iv.matrix([[1], [-1]])
-            layers = [(mpmath.iv.matrix([[1]]), mpmath.iv.matrix([[2]]))] * 8
-            _y, R = mp_san(mpmath.iv, X, layers, 1)
-            net_res = mpmath.iv.sqrt(2 * abs(R[0, 0]) * abs(R[0, 0]))
+        tt = sympy.Symbol("t", positive=True)
+        increasing = sympy.simplify(sympy.diff(sympy.tanh(tt), tt) - (1 - sympy.tanh(tt) ** 2)) \
+            == 0
         growing = all(enc[k + 1].a > enc[k].b for k in range(8))
-        with iv_digits(60):  # the instance does not contradict Theorem 2.2 (its bound grows)
-            thm22 = []
-            for L in range(1, 4):
-                lhs, rhs, _beta = mp_bound_sides(mpmath.iv, [[1], [-1]], [([[1]], [[2]])] * L, 1)
-                thm22.append({"L": L, "lhs": str(lhs), "rhs": str(rhs), "lhs<=rhs": lhs.b < rhs.a})
         s.record(regime=regime, residual_enclosures=[str(x) for x in enc],
-                 network_residual_L8=str(net_res),
-                 network_matches_closed_form=_iv_close(net_res, enc[8]),
-                 theorem_22_on_this_instance=thm22)
-        if regime["regime"] == "grows without bound" and growing:
-            s.erratum(
+                 tanh_derivative_is_1_minus_tanh_squared=increasing,
+                 induction="t_0 = 1; t >= 1 => tanh(t^2) >= tanh(1) => t' >= g t >= 1")
+        err = None
+        if regime["regime"] == "grows without bound" and growing and increasing:
+            err = s.erratum(
+
                 "l.76 (and the remark l.82)",
                 "||res(SAN(X))||_{1,inf} -> 0 as L -> infinity",
                 "false in general: a smallness condition linking the weights and the input's "
@@ -143,27 +141,54 @@ def _residual_grows_at_wqk_1_wv_2(ctx):
                 instance={"n": 2, "d": 1, "d_qk": 1, "W_QK": [[1]], "W_V": [[2]],
                           "X": [[1], [-1]], "res_norm_L0": str(enc[0]),
                           "res_norm_L8": str(enc[8]), "g": regime["g_enclosure"]},
-                message="the residual grows: t_L >= (2 tanh 1)^L with 2 tanh 1 > 1.52")
+                message="the residual grows: t_L >= (2 tanh 1)^L with 2 tanh 1 > 1.52",
+                anchor="L \\to \\infty")
+    return err
+
+
+def _network_follows_the_orbit(ctx):
+    with ctx.step("cross-check: the network's own evaluation (mp_san in interval arithmetic) at "
+                  "W_QK = 1, W_V = 2, X = [1, -1]^T, L = 8 lies in the closed-form orbit's "
+                  "enclosure; Theorem 2.2 on this instance for L <= 3 (its bound grows too)",
+                  source=SRC.cite("l.76-80"), scope="sizes", sizes="L <= 8") as s:
+        enc = orbit_enclosures(1, 2, 1, 8)
+        with iv_digits(60):
+            X = mpmath.iv.matrix([[1], [-1]])
+            layers = [(mpmath.iv.matrix([[1]]), mpmath.iv.matrix([[2]]))] * 8
+            _y, R = mp_san(mpmath.iv, X, layers, 1)
+            net_res = mpmath.iv.sqrt(2 * abs(R[0, 0]) * abs(R[0, 0]))
+        with iv_digits(60):  # the instance does not contradict Theorem 2.2 (its bound grows)
+            thm22 = []
+            for L in range(1, 4):
+                lhs, rhs, _beta = mp_bound_sides(mpmath.iv, [[1], [-1]], [([[1]], [[2]])] * L, 1)
+                thm22.append({"L": L, "lhs": str(lhs), "rhs": str(rhs), "lhs<=rhs": lhs.b < rhs.a})
+        match = _iv_close(net_res, enc[8])
+        s.record(network_residual_L8=str(net_res), network_matches_closed_form=match,
+                 theorem_22_on_this_instance=thm22)
+        s.require(match, "the network leaves the closed-form orbit")
 
 
 def _residual_can_stay_constant(ctx):
     with ctx.step("the residual can also stay exactly constant: with W_V = coth(1), W_QK = 1, "
                   "X = [1, -1]^T, one layer maps t = 1 to coth(1) tanh(1) = 1 (symbolic), so "
                   "||res SAN(X)||_{1,inf} = sqrt(2) for every L (bounded weights, no decay)",
-                  source=SRC.cite("l.76")) as s:
+                  source=SRC.cite("l.76"), scope="all-sizes") as s:
         fixed = sympy.simplify(sympy.coth(1) * sympy.tanh(1)) == 1
         s.record(t_next_symbolic=str(sympy.simplify(sympy.coth(1) * 1 * sympy.tanh(1 * 1 ** 2))),
                  fixed_point=fixed, W_V_enclosure=str(1 + 2 / (mpmath.iv.exp(2) - 1)))
         s.require(fixed, "coth(1) tanh(1) is not 1")
 
 
-def _where_the_goal_holds(ctx):
+def _where_the_goal_holds(ctx, err):
     with ctx.step("where the goal does hold: W_QK = 0 gives uniform attention and res = 0 after "
                   "one layer (exact); in the two-token family, res -> 0 iff v tanh(w t0^2) < 1, "
                   "e.g. for every t0 when v <= 1 (tanh < 1), and then doubly exponentially: "
                   "t_{l+1} <= v w t_l^3; Theorem 2.2's condition 8 v w t0^2 < 1 implies it; "
                   "regimes decided in interval arithmetic on a grid",
-                  source=SRC.cite("l.78-82"), corrected=True) as s:
+                  source=SRC.cite("l.78-82"), corrected=True, scope="sizes",
+                  sizes="t0 in {1/4, 1/2, 1, 2}, v in {1/2, 1, 3/2, 3}, w in {1/2, 1, 2}") as s:
+        if err is not None:
+            s.verifies(err)
         with iv_digits(30):
             X = mpmath.iv.matrix([[3, 1], [-1, 2], [0, 5]])
             _y, R = mp_san(mpmath.iv, X, [(mpmath.iv.matrix([[0, 0], [0, 0]]),

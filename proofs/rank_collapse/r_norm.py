@@ -11,7 +11,8 @@ triangle inequality sqrt(c) <= sqrt(a) + sqrt(b) is decided as: it fails iff
 c - a - b > 0 and (c - a - b)^2 > 4ab.
 
 Steps: positivity, absolute homogeneity (hold); the triangle inequality (fails:
-smallest counterexample by exhaustive search, then square shapes and a seeded
+the first counterexample of a search by number of entries (two entries: the least, since a
+1 x 1 matrix gives |x|), then square shapes and a seeded
 random search; also under the entrywise reading); submultiplicativity (not
 claimed by the notes; holds); res(X) under the printed 2-norm read as the
 spectral norm (the argmin is not unique: explicit family); corrected, the
@@ -102,7 +103,7 @@ def r_norm(ctx):
                     "it is positive and absolutely homogeneous but violates the triangle "
                     "inequality: not a norm (it is submultiplicative); a bound stated with it "
                     "is still meaningful, but not as a distance (the notes' question, l.130)",
-                    "false-statement", step=tri)
+                    "false-statement", step=tri, anchor="Definition 2.1")
         for prop in ("positivity", "absolute homogeneity", "submultiplicativity"):
             ctx.find_step(prop).verifies.append(err)  # the corrected description's parts
     res = "res(X) is well defined as printed"
@@ -110,7 +111,8 @@ def r_norm(ctx):
         ctx.erratum("l.72-74 (residual)", "x = argmin_x ||X - 1 x^T||_2",
                     "x = argmin_x ||X - 1 x^T||_F, whose unique minimiser is the column "
                     "mean m, so res(X) = X - 1 m^T", "notation", step=res,
-                    verified_by="corrected (Frobenius reading)")
+                    verified_by="corrected (Frobenius reading)", anchor="\\operatorname{res}",
+                    slip="symbol")
     ctx.conclude("false", "proof",
                  "an exact counterexample to the triangle inequality (step 3) shows the "
                  "composite is not a norm; res is well defined only with ||.||_F",
@@ -120,7 +122,8 @@ def r_norm(ctx):
 def _positivity(ctx, small):
     with ctx.step("positivity: ||X||_1 ||X||_inf >= 0, with equality only for X = 0 (exhaustive "
                   "over all matrices with <= 4 entries in {-1,0,1}, exact)",
-                  source=SRC.cite("l.70")) as s:
+                  source=SRC.cite("l.70"), scope="sizes",
+                  sizes="<= 4 entries in {-1, 0, 1}") as s:
         bad = [M for M in small
                if composite_sq(M) < 0 or (composite_sq(M) == 0) != all(v == 0 for r in M
                                                                      for v in r)]
@@ -131,7 +134,8 @@ def _positivity(ctx, small):
 def _absolute_homogeneity(ctx, small):
     with ctx.step("absolute homogeneity: ||cX||_1 ||cX||_inf = c^2 ||X||_1 ||X||_inf, i.e. "
                   "||cX||_{1,inf} = |c| ||X||_{1,inf} (exhaustive small matrices, c in a set "
-                  "of rationals)", source=SRC.cite("l.70")) as s:
+                  "of rationals)", source=SRC.cite("l.70"), scope="sizes",
+                  sizes="<= 4 entries in {-1, 0, 1}, five multipliers") as s:
         cs = [Fraction(-3), Fraction(-1, 2), Fraction(0), Fraction(2, 3), Fraction(5)]
         bad = [(M, str(c)) for M in small for c in cs
                if composite_sq([[c * v for v in r] for r in M]) != c * c * composite_sq(M)]
@@ -141,12 +145,26 @@ def _absolute_homogeneity(ctx, small):
 
 def _triangle_inequality(ctx):
     with ctx.step("triangle inequality ||X+Y||_{1,inf} <= ||X||_{1,inf} + ||Y||_{1,inf} (needed "
-                  "for Definition 2.1's 'norm'): exhaustive search by number of entries, then "
-                  "entry bound; smallest counterexample overall and among square matrices",
-                  source=SRC.cite("l.68-70, l.130")) as s:
+                  "for Definition 2.1's 'norm'): search by number of entries, then entry bound, "
+                  "overall and among square matrices; no counterexample has one entry (a 1 x 1 "
+                  "matrix has ||X||_{1,inf} = |x|, a norm), so the first pair found, with two "
+                  "entries, has the least number of entries",
+                  source=SRC.cite("l.68-70, l.130"), scope="instance",
+                  sizes="X = [[0, 1]], Y = [[1, 1]] (1 x 2)") as s:
         smallest = _first_triangle_failure(_shapes(4), 2, composite_sq)
         square = _first_triangle_failure([(2, 2)], 1, composite_sq)
         entrywise = _first_triangle_failure(_shapes(4), 1, _entrywise_sq)
+        one_entry = norm1([[7]]) == 7 == norminf([[7]]) and composite_sq([[-3]]) == 9
+        if smallest is not None and one_entry:
+            n_entries = smallest["shape"][0] * smallest["shape"][1]
+            s.least("number of entries of a counterexample", n_entries,
+                    proven_by="a 1 x 1 matrix [[x]] has ||X||_1 = ||X||_inf = |x| (computed), "
+                              "so ||X||_{1,inf} = |x| obeys the triangle inequality for every "
+                              "real x; the pair found has 2 entries")
+        if square is not None:
+            s.least("square shape of a counterexample", "2 x 2",
+                    proven_by="the only smaller square shape is 1 x 1, where no counterexample "
+                              "exists (above)")
         rng = random.Random(SEED)
         trials = 20000 if ctx.full else 3000
         hits = 0
@@ -154,8 +172,8 @@ def _triangle_inequality(ctx):
             X = [[rng.randint(-3, 3) for _ in range(3)] for _ in range(3)]
             Y = [[rng.randint(-3, 3) for _ in range(3)] for _ in range(3)]
             hits += triangle_fails(X, Y)
-        s.record(smallest=smallest, smallest_square=square,
-                 entrywise_reading_smallest=entrywise,
+        s.record(first_found=smallest, first_found_square=square,
+                 entrywise_reading_first_found=entrywise, one_entry_is_a_norm=one_entry,
                  random_3x3={"entries": "-3..3", "seed": SEED, "trials": trials,
                              "failures": hits})
         s.require(smallest is None, "the triangle inequality fails, so sqrt(||X||_1 ||X||_inf) "
@@ -167,7 +185,8 @@ def _submultiplicativity(ctx):
     with ctx.step("submultiplicativity ||XY||_{1,inf} <= ||X||_{1,inf} ||Y||_{1,inf} (not "
                   "claimed by the notes; it follows from submultiplicativity of ||.||_1 and "
                   "||.||_inf): exhaustive 2 x 2 with entries in {-1,0,1}, exact squares",
-                  source=SRC.cite("l.70")) as s:
+                  source=SRC.cite("l.70"), scope="sizes",
+                  sizes="2 x 2, entries in {-1, 0, 1}") as s:
         mats = list(_matrices(2, 2, 1))
         bad = [(X, Y) for X, Y in itertools.product(mats, repeat=2)
                if composite_sq(_matmul(X, Y)) > composite_sq(X) * composite_sq(Y)]
@@ -180,7 +199,7 @@ def _printed_res_is_well_defined(ctx):
                   "for X = [[1,0],[-1,0]] every x = (0, s) with |s| <= 1 attains the minimum "
                   "||X - 1x^T||_2^2 = 2 (exact: (X-1x^T)^T (X-1x^T) = diag(2, 2s^2), and "
                   "u^T (X-1x^T) e_1 = sqrt 2 for u = (1,-1)/sqrt 2 bounds every x from below)",
-                  source=SRC.cite("l.72-74")) as s:
+                  source=SRC.cite("l.72-74"), scope="instance", sizes="X = [[1, 0], [-1, 0]]") as s:
         X = sympy.Matrix([[1, 0], [-1, 0]])
         x1, x2 = sympy.symbols("x1 x2", real=True)
         M = X - sympy.ones(2, 1) * sympy.Matrix([[x1, x2]])
@@ -216,7 +235,8 @@ def _frobenius_res_is_column_centring(ctx):
                   "minimiser is unique and res(X) = X - 1m^T; then res(X + 1y^T) = res(X), "
                   "res(res X) = res X, res(XW) = res(X) W, res(PX) = res(P res X) for "
                   "row-stochastic P (exact, seeded)", source=SRC.cite("l.72-74"),
-                  corrected=True) as s:
+                  corrected=True, scope="sizes",
+                  sizes="symbolic 3 x 2; rational matrices up to 4 x 3") as s:
         n, d = 3, 2
         A = sympy.Matrix(n, d, lambda i, j: sympy.Symbol(f"a{i}{j}", real=True))
         xs = sympy.Matrix(1, d, lambda i, j: sympy.Symbol(f"x{j}", real=True))

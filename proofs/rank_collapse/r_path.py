@@ -15,14 +15,17 @@ them here. Steps:
    sum_h P_h X W_h + e b_O^T with W_h = W_V,h W_O,h, b_O = sum_h W_O,h^T b_V,h;
 3. the two-layer formula as printed (l.56): sum_{h1,h2} P_h1 P_h2 X W_h1 W_h2 + e b^T puts
    the head indices in the same order in both products; under every consistent
-   reading it is false (smallest counterexamples found by exhaustive search);
+   reading it is false (counterexamples found by an exhaustive search over small entries);
 4. corrected: the P's multiply in the reverse order of the W's,
-   P^L_{h_L} ... P^1_{h_1} X W^1_{h_1} ... W^L_{h_L}; proved symbolically in the free
+   P^L_{h_L} ... P^1_{h_1} X W^1_{h_1} ... W^L_{h_L}; expanded in the free
    (noncommutative) algebra with the single rule P e = e, for L <= 3, H <= 2, with and
-   without skip connections;
+   without skip connections (a cross-check);
 5. Theorem 2.1 (l.60-64) with that ordering, exactly over Q for L <= 4, H <= 3:
    H^L paths, or (H+1)^L with skip connections (a dummy head P = I, W = I per layer),
-   plus e b^T with b given by the recursion b_l^T = b_{l-1}^T S_l + b_O,l^T.
+   plus e b^T with b given by the recursion b_l^T = b_{l-1}^T S_l + b_O,l^T (a cross-check);
+6. the induction step for every L, H and size (seprank.papers.rank_collapse.path_induction):
+   P_h (F + e c) W_h = P_h F W_h + e c W_h in the free algebra and distributivity over the
+   paths; with steps 1-2 (also symbolic) it proves Theorem 2.1.
 """
 
 from __future__ import annotations
@@ -33,7 +36,13 @@ import random
 import flint
 import sympy
 from seprank_proofs import RANK_COLLAPSE
+from seprank_proofs._symbolic import symbolic_step
 
+from seprank.papers.rank_collapse.path_induction import (
+    concatenated_heads,
+    distribute_over_paths,
+    head_step,
+)
 from seprank.papers.rank_collapse.pure_attention import (
     rand_rational_matrix,
     rand_row_stochastic,
@@ -185,6 +194,7 @@ def r_path(ctx):
     _printed_two_layer_order(ctx)
     _corrected_path_order(ctx)
     _theorem_2_1_over_q(ctx, rng)
+    _induction_step_for_every_l(ctx)
 
     # -- outcome (seprank.proof.claims) --
     two = "the two-layer formula as printed"
@@ -193,22 +203,28 @@ def r_path(ctx):
                     "sum_{h1,h2} P_{h1} P_{h2} X W_{h1} W_{h2} + e b^T",
                     "sum_{h1,h2} P_{h2} P_{h1} X W_{h1} W_{h2} + e b^T (the P's in reverse "
                     "layer order; Theorem 2.1's P_path = P^L_{h_L} ... P^1_{h_1})",
-                    "proof-error", step=two, verified_by="corrected: SA_L o .. o SA_1(X)",
-                    survives=True,
-                    repair="induction on L with the P's in reverse layer order, using only "
-                           "P e = e (steps 4-5)")
+                    "notation", step=two, verified_by="all sizes: the induction step",
+                    anchor="SA \\circ SA", slip="order")
     ctx.conclude("holds", "proof",
-                 "Theorem 2.1 with P_path read as P^L_{h_L}..P^1_{h_1}: proved as an identity "
-                 "in the free noncommutative algebra with the rewrite P e -> e (step 4) for "
-                 "L <= 3, H <= 2, whose induction step is the same for every L; confirmed "
-                 "exactly over Q for L <= 4, H <= 3 (step 5). Only the l.56 display is wrong",
-                 basis="identity")
+                 "Theorem 2.1 with P_path read as P^L_{h_L}..P^1_{h_1}, by induction on L, "
+                 "every step a symbolic identity for all L, H and matrix sizes: one head keeps "
+                 "its bias (P e = e, free algebra), concatenated heads are a sum (blocks of "
+                 "symbolic size), and the induction step P_h (F + e c) W_h = P_h F W_h + e c W_h "
+                 "with distributivity extends every path by one head (step 6). The free-algebra "
+                 "expansion for L <= 3, H <= 2 (step 4) and the exact evaluation over Q for "
+                 "L <= 4, H <= 3 (step 5) are cross-checks. Only the l.56 display is wrong",
+                 basis="argument", argument_steps=["one head:", "one layer:",
+                                                   "all sizes: the induction step"])
 
 
 def _one_head_carries_the_bias(ctx, rng):
-    with ctx.step("one head: P(X W_V + e b_V^T) = P X W_V + e b_V^T for row-stochastic "
-                  "rational P (uses only P e = e); with row sums != 1 it fails",
-                  source=SRC.cite("l.35-39")) as s:
+    with ctx.step("one head: P(X W_V + e b_V^T) = P X W_V + e b_V^T for row-stochastic P: an "
+                  "identity in the free noncommutative algebra with the rewrite P e -> e "
+                  "(sympy, any sizes), confirmed on rational matrices; with row sums != 1 it "
+                  "fails", source=SRC.cite("l.35-39"), scope="all-sizes") as s:
+        symbolic = head_step()
+        s.record(free_algebra=symbolic)
+        s.require(symbolic["holds"], "the free-algebra identity fails")
         bad = []
         for _ in range(40 if ctx.full else 10):
             n, d, dv = rng.randint(1, 5), rng.randint(1, 4), rng.randint(1, 3)
@@ -227,8 +243,13 @@ def _one_head_carries_the_bias(ctx, rng):
 
 def _one_layer_is_a_sum_over_heads(ctx, rng):
     with ctx.step("one layer: [SA_1 .. SA_H] [W_O,1; ..; W_O,H] = sum_h P_h X W_h + e b_O^T "
-                  "with W_h = W_V,h W_O,h and b_O^T = sum_h b_V,h^T W_O,h (exact)",
-                  source=SRC.cite("l.48-52")) as s:
+                  "with W_h = W_V,h W_O,h and b_O^T = sum_h b_V,h^T W_O,h: a block product of "
+                  "symbolic sizes is the sum of the blocks' products (sympy; induction on H), "
+                  "then the one-head identity per head; confirmed exactly on rational networks",
+                  source=SRC.cite("l.48-52"), scope="all-sizes") as s:
+        blocks = concatenated_heads()
+        s.record(block_product=blocks)
+        s.require(blocks["holds"], "the block product identity fails")
         bad = []
         for _ in range(30 if ctx.full else 10):
             H, n, d, dv = rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 4), \
@@ -251,9 +272,10 @@ def _printed_two_layer_order(ctx):
                   "(same index order in both products), equals SA o SA(X) for some b: tested "
                   "under each consistent reading of the indices (a: h_i is layer i; b: h_1 is "
                   "the outer layer; c: factors by position, P layers (2,1), W layers (1,2))",
-                  source=SRC.cite("l.56")) as s:
+                  source=SRC.cite("l.56"), scope="sizes",
+                  sizes="n = 2, 3; d <= 2; H <= 2 (exhaustive over the listed entries)") as s:
         found = {r: _search_counterexample(r) for r in ("a", "b", "c")}
-        s.record(smallest_counterexamples=found,
+        s.record(first_counterexamples_found=found,
                  search="n = 2; P rows from {(1,0), (0,1), (1/2,1/2)}; reading a: d = H = 1, "
                         "n = 2 then n = 3 with P rows unit vectors (at n = 2 no instance can "
                         "fail: the commutator of two 2 x 2 row-stochastic matrices has equal "
@@ -271,7 +293,8 @@ def _corrected_path_order(ctx):
                   "W^1_{h_1}..W^L_{h_L} + e b^T, with b^T = (..(b_1^T S_2 + b_2^T)..) S_L + "
                   "b_L^T, S_l = sum_h W^l_h; proved in the free noncommutative algebra using "
                   "only the rewrite P e -> e (sympy), without and with skip connections",
-                  source=SRC.cite("l.56-64"), corrected=True) as s:
+                  source=SRC.cite("l.56-64"), corrected=True, scope="sizes",
+                  sizes="L <= 3, H <= 2") as s:
         cases = [(L, H) for L in (1, 2, 3) for H in (1, 2)]
         results = []
         for L, H in cases:
@@ -288,7 +311,8 @@ def _theorem_2_1_over_q(ctx, rng):
     with ctx.step("Theorem 2.1 with that ordering, exactly over Q: for L <= 4, H <= 3 the "
                   "sum over the H^L paths (or (H+1)^L with skip connections) plus e b^T equals "
                   "the direct layer-by-layer evaluation; SAN(X) - path sum has equal rows",
-                  source=SRC.cite("l.60-64")) as s:
+                  source=SRC.cite("l.60-64"), scope="sizes",
+                  sizes="L <= 4, H <= 3, n = d = 3") as s:
         rows = []
         bad = []
         reps = 2 if ctx.full else 1
@@ -307,3 +331,16 @@ def _theorem_2_1_over_q(ctx, rng):
         s.record(seed=SEED, n=3, d=3, d_v=2, instances=rows)
         s.require(not bad, "path decomposition differs from direct evaluation",
                   counterexample=bad[:1])
+
+
+def _induction_step_for_every_l(ctx):
+    symbolic_step(ctx,
+                  "all sizes: the induction step. If Y_l = F_l + e c_l with F_l the sum over the "
+                  "paths of length l of P_path X W_path, then for every head P_h (F_l + e c_l) "
+                  "W_h = P_h F_l W_h + e c_l W_h (free algebra, P e -> e) and P_h F_l W_h = "
+                  "sum_path (P_h P_path) X (W_path W_h) (distributivity), so Y_{l+1} = sum_h "
+                  "P_h Y_l W_h + e b is F_{l+1} + e (c_l S + b): the paths of length l + 1 with "
+                  "the new head's P on the left; a skip connection is the head P = W = I "
+                  "((H+1)^L paths). Symbolic for every L, H and size (sympy)",
+                  SRC.cite("l.56-64"),
+                  head_step, distribute_over_paths, corrected=True)

@@ -41,7 +41,13 @@ def r_shift(ctx):
 
     with ctx.step("for symbolic A (n x m) and x (n): every entry of softmax(A + x 1^T) minus "
                   "the entry of softmax(A) simplifies to 0 once exp(a + c) is split into "
-                  "exp(a) exp(c) (sympy, all shapes listed)", source=SRC.cite("l.29")) as s:
+                  "exp(a) exp(c) (sympy, all shapes listed); and for a row of symbolic length m, "
+                  "exp(a_j + c) / sum_{k<=m} exp(a_k + c) = exp(a_j) / sum_{k<=m} exp(a_k) once "
+                  "exp(c) is taken out of the sum (sympy, symbolic m)", source=SRC.cite("l.29"),
+                  scope="all-sizes") as s:
+        general = _row_identity_of_symbolic_length()
+        s.record(symbolic_row_of_length_m=general)
+        s.require(general, "the row identity fails for symbolic m")
         bad = []
         for n, m in shapes:
             A = sympy.Matrix(n, m, lambda i, j: sympy.Symbol(f"a{i}{j}", real=True))
@@ -58,7 +64,8 @@ def r_shift(ctx):
 
     with ctx.step("multiplicative form over Q: for positive rationals u_1..u_m (standing for "
                   "exp(a_j)) and t (standing for exp(c)), t u_i / sum_j t u_j = u_i / sum_j u_j "
-                  "exactly (seeded random rows)", source=SRC.cite("l.29")) as s:
+                  "exactly (seeded random rows)", source=SRC.cite("l.29"), scope="sizes",
+                  sizes="rows of length <= 6") as s:
         rng = random.Random(SEED)
         trials = 2000 if ctx.full else 300
         bad = []
@@ -75,7 +82,7 @@ def r_shift(ctx):
 
     with ctx.step("with rational entries the identity also holds in sympy's exact arithmetic "
                   "(exp of rationals kept symbolic): seeded 3 x 3 instances",
-                  source=SRC.cite("l.29")) as s:
+                  source=SRC.cite("l.29"), scope="sizes", sizes="3 x 3") as s:
         rng = random.Random(SEED + 1)
         bad = []
         for _ in range(5 if ctx.full else 2):
@@ -90,7 +97,7 @@ def r_shift(ctx):
 
     with ctx.step("remark (not a claim of the notes): a constant added to each column, 1 y^T, "
                   "does change a row-wise softmax; the notes' identity is about rows only",
-                  source=SRC.cite("l.29, l.118")) as s:
+                  source=SRC.cite("l.29, l.118"), scope="instance", sizes="1 x 2") as s:
         A = sympy.zeros(1, 2)
         y = sympy.Matrix([[0, 1]])
         changed = softmax_rows_symbolic(A + y) - softmax_rows_symbolic(A)
@@ -100,5 +107,19 @@ def r_shift(ctx):
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",
-                 "a symbolic identity for general A and x (step 1: exp(a + c) = exp(a) exp(c) "
-                 "cancels in each row's quotient)", basis="identity")
+                 "a symbolic identity for general A and x, rows of symbolic length (step 1: "
+                 "exp(a + c) = exp(a) exp(c) cancels in each row's quotient)", basis="identity")
+
+
+def _row_identity_of_symbolic_length() -> bool:
+    """exp(a_j + c) / sum_{k<=m} exp(a_k + c) = exp(a_j) / sum_{k<=m} exp(a_k), symbolic m."""
+    m_, j_, k_ = sympy.Symbol("m", integer=True, positive=True), *sympy.symbols(
+        "j k", integer=True)
+    c_, a_ = sympy.Symbol("c", real=True), sympy.IndexedBase("a")
+    row = sympy.expand(sympy.exp(a_[j_] + c_) / sympy.Sum(sympy.exp(a_[k_] + c_),
+                                                           (k_, 1, m_)), power_exp=True)
+    row = row.replace(lambda e: isinstance(e, sympy.Sum), lambda e: sympy.factor_terms(
+        sympy.Sum(sympy.expand(e.function, power_exp=True), *e.limits)))
+    general = sympy.simplify(row - sympy.exp(a_[j_]) / sympy.Sum(sympy.exp(a_[k_]),
+                                                                 (k_, 1, m_))) == 0
+    return general

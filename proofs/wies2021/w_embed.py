@@ -27,9 +27,11 @@ from itertools import product
 
 import numpy as np
 from seprank_proofs import WIES2021
+from seprank_proofs._symbolic import symbolic_step
 
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding, exact_rank
+from seprank.papers.wies2021 import index_identities
 from seprank.proof import Claim, check
 
 PAPER = WIES2021
@@ -40,6 +42,9 @@ VOCAB_FULL = VOCAB_FAST + [(6, 4, 3, 2, 1), (8, 5, 2, 4, 2), (5, 6, 3, 6, 3)]
 CONV_FAST = [(2, 1, 3, 2, 1, 1), (2, 2, 3, 2, 2, 0), (3, 1, 2, 2, 3, 1), (2, 2, 4, 3, 4, 2)]
 CONV_FULL = CONV_FAST + [(3, 2, 4, 2, 3, 1), (2, 3, 6, 2, 6, 2)]
 SEEDS_FAST, SEEDS_FULL = (1, 7), (1, 7, 13, 29)
+#: the sizes the exact steps cover (fast tier; the full tier adds larger ones)
+VOCAB_SIZES = "the listed (V, d_x, N, r, r_e), V <= 6, d_x <= 4, N <= 3"
+CONV_SIZES = "the listed (M/N, d_input, d_x, N, r, r_e), M/N <= 3, d_x <= 4, N <= 3"
 
 
 def _vocab(ctx):
@@ -70,18 +75,27 @@ def w_embed(ctx):
     _convolution_embedding_is_eq2(ctx)
     _patch_kernel_is_eq4(ctx)
     _embedded_inputs_feed_the_network(ctx)
+    symbolic_step(ctx,
+                  "all sizes: eq. (1) with one-hot w^i reads column w_i of M_V (KroneckerDelta "
+                  "sum over symbolic V); eq. (4)'s tilde W^conv is eq. (2)'s kernel with the pair "
+                  "(j, c) of a patch read as the single index k(c-1) + j (a bijection, division "
+                  "with remainder), so each patch gives tilde W^conv times the stacked patch; the "
+                  "ranks are ranks of d_x x V matrices, <= min(d_x, V) (sympy)",
+                  PAPER.cite("eqs. (1)-(4) l.56-84"),
+                  index_identities.embedding_identities)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",
-                 "the embeddings are linear maps, so eqs. (1)-(4) are the matrix products the "
-                 "steps evaluate exactly, and rank(M_V) <= min(d_x, V) is the rank of a d_x x V "
-                 "matrix; steps 2 and 4 confirm the measured rank min(r, d_x, V)",
-                 basis="argument")
+                 "the embeddings are linear maps: one-hot tokens read a column of M_V and a "
+                 "patch is one index of tilde W^conv, for every size (step 6, symbolic), and "
+                 "rank(M_V) <= min(d_x, V) is the rank of a d_x x V matrix; steps 1-5 evaluate "
+                 "eqs. (1)-(4) exactly at listed sizes and confirm the measured rank "
+                 "min(r, d_x, V)", basis="argument", argument_steps=["all sizes: eq. (1)"])
 
 
 def _vocabulary_embedding_is_eq1(ctx):
     with ctx.step("eq. (1): y^{0,i} = M_V hat w^i + p^i for every token sequence in [V]^N",
-                  source=PAPER.cite("eq. (1) l.64-70")) as s:
+                  source=PAPER.cite("eq. (1) l.64-70"), scope="sizes", sizes=VOCAB_SIZES) as s:
         count = 0
         for params, emb in _vocab(ctx):
             V, d_x, N = params[:3]
@@ -101,7 +115,8 @@ def _vocabulary_embedding_is_eq1(ctx):
 def _vocabulary_rank_is_eq3(ctx):
     with ctx.step("eq. (3): r = rank(M_V) <= min(d_x, V); factorized draws M_V = A B with inner "
                   "dimension r have measured rank min(r, d_x, V)",
-                  source=PAPER.cite("eq. (3) l.80-82; eq. (10) l.385")) as s:
+                  source=PAPER.cite("eq. (3) l.80-82; eq. (10) l.385"), scope="sizes",
+                  sizes=VOCAB_SIZES) as s:
         rows = []
         for (V, d_x, N, r, r_e, seed), emb in _vocab(ctx):
             got, got_e = emb.rank(), emb.positional_rank()
@@ -118,7 +133,7 @@ def _vocabulary_rank_is_eq3(ctx):
 
 def _convolution_embedding_is_eq2(ctx):
     with ctx.step("eq. (2): y^{0,i} = sum_{j=1}^{M/N} W_j^conv x^{(M/N)(i-1)+j} + p^i",
-                  source=PAPER.cite("eq. (2) l.72-76")) as s:
+                  source=PAPER.cite("eq. (2) l.72-76"), scope="sizes", sizes=CONV_SIZES) as s:
         count = 0
         for params, emb in _conv(ctx):
             rng = np.random.default_rng(params[-1])
@@ -140,7 +155,8 @@ def _patch_kernel_is_eq4(ctx):
     with ctx.step("eq. (4): tilde W^conv (d_x x V, V = (M/N) d_input) applied to the i-th "
                   "patch gives y^{0,i} - p^i; r = rank(tilde W^conv) <= min(d_x, V), measured "
                   "= min(r, d_x, V) for the factorized draws of eq. (12)",
-                  source=PAPER.cite("eq. (4) l.78-80; eq. (12) l.460")) as s:
+                  source=PAPER.cite("eq. (4) l.78-80; eq. (12) l.460"), scope="sizes",
+                  sizes=CONV_SIZES) as s:
         rows = []
         for (k, d_in, d_x, N, r, r_e, seed), emb in _conv(ctx):
             Wt = emb.reshaped_kernel()
@@ -163,7 +179,8 @@ def _patch_kernel_is_eq4(ctx):
 
 def _embedded_inputs_feed_the_network(ctx):
     with ctx.step("the embeddings feed the depth-L network: exact outputs on embedded inputs, "
-                  "consistent with GF(p) evaluation", source=PAPER.cite("sec. 2.2 l.84-90")) as s:
+                  "consistent with GF(p) evaluation", source=PAPER.cite("sec. 2.2 l.84-90"),
+                  scope="sizes", sizes=VOCAB_SIZES) as s:
         p = 1000003
         checked = 0
         for params, emb in _vocab(ctx):

@@ -34,7 +34,7 @@ from math import comb
 
 import numpy as np
 from seprank_proofs import WIES2021
-from seprank_proofs.levine2020.levine_counterexample import wies_counterexample
+from seprank_proofs.wies2021.one_hot_steps import family_counterexample
 
 import seprank
 from seprank.constructions.known_seprank import certified_templates, min_templates
@@ -189,6 +189,8 @@ def w_thm3(ctx):
                   "rank-r vocabulary matrix and rank-r_e positional embedding never exceeds "
                   "((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
                   source=PAPER.cite("A.2 Theorem 3 eq. (9) l.377-382")) as s:
+        s.set_scope("sizes", "L <= 2, d_x <= 6, V <= 12, N <= 4" if ctx.full
+                    else "L <= 2, d_x <= 4, V <= 8, N <= 4")
         rows = []
         for params in (VOCAB_FULL if ctx.full else VOCAB_FAST):
             for seed in (SEEDS_FULL if ctx.full else SEEDS_FAST):
@@ -203,6 +205,7 @@ def w_thm3(ctx):
                   "below it, N = 2), the exact separation rank on all of [V]^2 of random "
                   "networks behind a rank-r vocabulary embedding stays <= the bound; rank/bound "
                   "recorded", source=PAPER.cite("A.2 Theorem 3 eq. (9) l.377-382")) as s:
+        s.set_scope("sizes", "L = 1, d_x <= 4, N = 2" if ctx.full else "L = 1, d_x <= 3, N = 2")
         _binding_rows(s, "vocabulary", BIND_VOCAB_FULL if ctx.full else BIND_VOCAB_FAST,
                       SEEDS_FULL if ctx.full else SEEDS_FAST)
 
@@ -211,6 +214,7 @@ def w_thm3(ctx):
                   "at min(r, d_x) (main text Theorem 1 uses min{r, d_x}); the table records its "
                   "dependence on min(r, d_x)",
                   source=PAPER.cite("eq. (3) l.80-82; A.2 eq. (10) l.385")) as s:
+        s.set_scope("sizes", "L <= 2, d_x <= 4, r <= 6" if ctx.full else "L = 1, d_x = 3, r <= 5")
         table, plateaus = [], []
         for sw in (SWEEPS_FULL if ctx.full else SWEEPS_FAST):
             setting = {k: v for k, v in sw.items() if k != "r"}
@@ -248,7 +252,7 @@ def w_thm3(ctx):
     from seprank_proofs._verdicts import bound_instances
     bound_instances(ctx, "The exact separation rank of y_1^1 as a function of the tokens",
                     "thm3_bound", ("L", "d_x", "H", "V", "N", "r"))
-    wies_counterexample(ctx, 3)
+    family_counterexample(ctx, 3)
     ctx.conclude("false", "proof", "certified counterexample: one-hot 1-dimensional heads on the "
                  "vocabulary embedding of the grid {0..3^L}^8 (rank r = d_x = H = 8, r_e = 0), "
                  "L = 9, N = 16: sep = prod(e + 1) (Jacobian certificate; grid interpolation "
@@ -268,6 +272,7 @@ def w_thm4(ctx):
                   "rank (coefficient route on the affine embedding) of random networks behind a "
                   "rank-r convolution embedding stays <= the bound; rank/bound recorded",
                   source=PAPER.cite("A.3 Theorem 4 eq. (11) l.451-456")) as s:
+        s.set_scope("sizes", "L = 1, d_x <= 4, N = 2" if ctx.full else "L = 1, d_x <= 3, N = 2")
         _binding_rows(s, "convolution", BIND_CONV_FULL if ctx.full else BIND_CONV_FAST,
                       SEEDS_FULL if ctx.full else SEEDS_FAST)
 
@@ -276,6 +281,7 @@ def w_thm4(ctx):
                   "of random networks with a rank-r convolution kernel and rank-r_e positional "
                   "embedding never exceeds ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
                   source=PAPER.cite("A.3 Theorem 4 eq. (11) l.451-456")) as s:
+        s.set_scope("sizes", "L <= 2, d_x <= 4, M <= 6" if ctx.full else "L = 1, d_x <= 3, M = 4")
         rows = []
         for params in (CONV_FULL if ctx.full else CONV_FAST):
             for seed in (SEEDS_FULL if ctx.full else SEEDS_FAST):
@@ -292,7 +298,7 @@ def w_thm4(ctx):
     from seprank_proofs._verdicts import bound_instances
     bound_instances(ctx, "The exact separation rank of y_1^1 as a function of the M raw",
                     "thm4_bound", ("L", "d_x", "H", "M", "N", "r"))
-    wies_counterexample(ctx, 4)
+    family_counterexample(ctx, 4)
     ctx.conclude("false", "proof", "certified counterexample: one-hot 1-dimensional heads after "
                  "the convolution embedding of kernel width 1 with W^conv = I (r = d_x = H = 8, "
                  "r_e = 0, M = N = 16), L = 9: sep = prod(e + 1) (Jacobian certificate) > "

@@ -1,11 +1,36 @@
 """seprank: exact checks of the separation-rank theory of self-attention.
 
-The front door for ranks is :func:`seprank.rank`; every answer carries its kind
-(``exact``, ``lower_bound``, ``upper_bound``, ``probabilistic`` or
-``float_estimate``). :func:`seprank.verify` re-checks a certificate with code
-that shares nothing with the engines. :func:`seprank.hadamard_rank` ranks
-G = (V V^T)^(Hadamard lam) for any V exactly, beside its float64 rank and the
-bound ((d, lam)); :mod:`seprank.constructions` builds the papers' matrices.
+Every number comes with its answer kind (``exact``, ``lower_bound``,
+``upper_bound``, ``probabilistic`` or ``float_estimate``). The public jobs, each
+with its command (``seprank COMMAND --help``):
+
+Ranks and certificates
+    :func:`seprank.rank` (planned by :func:`seprank.plan_rank`; ``seprank rank``);
+    :func:`seprank.verify` re-checks a certificate with code that shares nothing
+    with the engines (:mod:`seprank.linalg`).
+Separation ranks
+    :func:`seprank.separation_rank` of one output of a levine2020 eq. (3) network,
+    i.e. ``execute(plan_separation(...))`` (:func:`seprank.plan_separation`, a typed
+    :class:`~seprank.separation.SeparationRankResult`; ``seprank sep-rank``,
+    ``seprank grid-rank``; :mod:`seprank.separation`).
+Hadamard-power ranks
+    :func:`seprank.hadamard_rank`: G = (V V^T)^(Hadamard lam) for any V, exactly,
+    beside its float64 rank and the bound ((d, lam)) (``seprank hadamard-rank``).
+Float64 against exact
+    :mod:`seprank.float_vs_exact`: where numpy's float64 rank of such a G is wrong
+    (``seprank float-vs-exact --out DIR``).
+Proofs
+    :mod:`seprank.proof`: the step-by-step checks of the papers' lemmas, with the
+    claim's outcome, the strength of the evidence and the errata
+    (``seprank prove``, ``seprank errata PAPER``, ``seprank papers``; the papers'
+    own knowledge: :mod:`seprank.papers`).
+Sweeps
+    :mod:`seprank.sweep`: grids of computations on Dask with a resumable store
+    (``seprank sweep SPEC``, ``seprank report STORE``).
+Constructions
+    :mod:`seprank.constructions` builds the papers' matrices; :mod:`seprank.tensors`
+    holds grid tensors and the one matricization convention; :mod:`seprank.models`
+    the analyzed network.
 """
 
 __version__ = "0.1.0"

@@ -1,7 +1,7 @@
 """Where numpy's float64 rank of G = (U U^T)^(Hadamard lam) goes wrong, against the exact rank.
 
 G is the Gram Hadamard power of levine2020_depth_to_width_self_attention.txt
-B.2, l.700-712 (eq. (27)); its entries grow like |u|^(2 lam), so its singular
+B.2, l.700-712 (eq. (27)); its entries grow like ``|u|^(2 lam)``, so its singular
 values spread over many orders of magnitude and a float64 SVD loses the small
 ones. For one U, :func:`compare_ranks` computes
 
@@ -10,7 +10,7 @@ ones. For one U, :func:`compare_ranks` computes
 * ``raw``: numpy's float64 SVD rank of the exact G rounded to float64 (the
   best float64 can do for G itself; ``raw_overflow`` when an entry passes 2^1023);
 * ``normalized``: the same of G built in float64 from the unit rows
-  u_i / |u_i| (row scaling leaves the rank unchanged, and keeps G bounded);
+  ``u_i / |u_i|`` (row scaling leaves the rank unchanged, and keeps G bounded);
 
 each float rank a ``float_estimate``, with its tolerance and singular-value
 gap, marked ``wrong`` when it differs from an ``exact`` rank; and the seconds

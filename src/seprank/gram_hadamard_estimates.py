@@ -1,7 +1,7 @@
 """What ranking G = (V V^T)^(Hadamard lam) needs, by path, before G is built.
 
 Issue 23 item 1 for :func:`seprank.hadamard_rank` and ``seprank float-vs-exact``. For an
-n x n G from V with d columns and entries |v| <= max_abs (each entry of G has at most
+n x n G from V with d columns and entries ``|v| <= max_abs`` (each entry of G has at most
 lam (log2 d + 2 log2 max_abs) bits), each path's :class:`~seprank.budget.Estimate`:
 
 * ``mod_p``: G's float64 residues and the modular engine's workspace (32 n^2 bytes);
@@ -32,7 +32,7 @@ def _bits(d: int, lam: int, max_abs: int) -> int:
 
 
 def memory_estimate(n: int, d: int, lam: int, max_abs: int) -> dict[str, int]:
-    """Bytes each path needs for an n x n G from V with d columns, entries |v| <= max_abs.
+    """Bytes each path needs for an n x n G from V with d columns, entries ``|v| <= max_abs``.
 
     ``mod_p``: float64 residues of G and the modular engine's workspace (32 n^2).
     ``exact``: G's big integers twice (the object array and the ``fmpz_mat``), each

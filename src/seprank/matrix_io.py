@@ -6,7 +6,8 @@ Formats (chosen by extension):
   are refused, never unpickled); integer dtypes, or float dtypes for the float
   method only. The shape is read from the header first so that a matrix too
   large for memory is refused before it is loaded.
-* ``.json``: a list of rows; entries are integers or strings ``"p/q"``.
+* ``.json``: a list of rows; entries are integers or strings ``"p/q"`` (the schema
+  ``matrix`` of :mod:`seprank.schemas.matrix`; ``seprank schema matrix``).
 * ``.csv``: comma-separated values, one row per line, read with Python's
   :mod:`csv` module (quoted cells allowed); cells as in text files. Lines that
   are empty or start with ``#`` are skipped; there is no header row (a first
@@ -15,6 +16,10 @@ Formats (chosen by extension):
 * anything else: whitespace-separated text, one row per line; tokens are
   integers or ``p/q`` (decimal numbers only for the float method); lines that
   are empty or start with ``#`` are skipped.
+
+Every entry, whatever the format, is read by :mod:`seprank.scalars.exact_text`: ASCII
+digits with an optional sign, ``p/q`` with q > 0, nothing else (no ``_``, no other
+scripts' digits); the same grammar as the weights, the API and every schema.
 
 Every reader refuses bad input with one :class:`~seprank.errors.InputError`
 line, never a traceback:
@@ -38,21 +43,20 @@ import csv
 import io
 import json
 import os
-import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import flint
 import numpy as np
 
 from seprank.bounded_read import check_regular_file, read_text_bounded
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
+from seprank.scalars.exact_text import FLOAT_METHOD_HINT, exact_from_value, parse_integer
 
-__all__ = ["load_matrix", "read_json", "read_csv_rows", "parse_integer", "workspace_bytes"]
+__all__ = ["load_matrix", "read_json", "read_csv_rows", "matrix_from_rows", "parse_integer",
+           "workspace_bytes"]
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 def workspace_bytes(method: str, m: int, n: int, bits: int = 64) -> int:
     """Bytes that a rank by ``method`` of an m x n matrix needs beyond the matrix itself
@@ -67,28 +71,6 @@ def workspace_bytes(method: str, m: int, n: int, bits: int = 64) -> int:
     from seprank.linalg.estimates import method_workspace
 
     return method_workspace(method, (m, n), bits)
-
-
-def parse_integer(text: str) -> int:
-    """The integer written in decimal in ``text``, of any length, exactly.
-
-    Examples
-    --------
-    >>> parse_integer("-42")
-    -42
-    >>> parse_integer("9" * 5000) == 10**5000 - 1      # past int()'s 4300-digit limit
-    True
-    >>> parse_integer("1e3")
-    Traceback (most recent call last):
-    ...
-    ValueError: '1e3' is not a decimal integer
-    """
-    text = text.strip()
-    if not _INTEGER.fullmatch(text):
-        raise ValueError(f"{text!r} is not a decimal integer")
-    if len(text) < 4000:
-        return int(text)
-    return int(flint.fmpz(text.lstrip("+")))
 
 
 def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
@@ -117,50 +99,8 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
 
 
 def _parse_token(tok: object, where: str, allow_float: bool) -> int | Fraction | float:
-    if isinstance(tok, bool):
-        raise InputError(f"{where}: {tok!r} is not a number")
-    if isinstance(tok, int):
-        return tok
-    if isinstance(tok, float):
-        if not allow_float:
-            raise InputError(f"{where}: {tok!r} is a float; exact methods take integers or "
-                             "'p/q' strings (or use --method float)")
-        if tok != tok or tok in (float("inf"), float("-inf")):
-            raise InputError(f"{where}: {tok!r}: NaN and infinity have no rank")
-        return tok
-    if isinstance(tok, str):
-        s = tok.strip()
-        try:
-            if "/" in s:
-                num, den = s.split("/")
-                den_value = parse_integer(den)
-                if den_value == 0:
-                    raise InputError(f"{where}: {tok!r} divides by zero")
-                return Fraction(parse_integer(num), den_value)
-            return parse_integer(s)
-        except InputError:
-            raise
-        except ValueError:
-            pass
-        if allow_float:
-            try:
-                x = float(s)
-            except ValueError:
-                pass
-            else:
-                if x != x or x in (float("inf"), float("-inf")):
-                    raise InputError(f"{where}: {tok!r}: NaN and infinity have no rank")
-                return x
-        lower = s.lower()
-        if lower in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
-            raise InputError(f"{where}: {tok!r}: NaN and infinity have no rank")
-        try:
-            float(s)
-        except ValueError:
-            raise InputError(f"{where}: {tok!r} is not an integer or a fraction p/q") from None
-        raise InputError(f"{where}: {tok!r} is a decimal number; exact methods take integers "
-                         "or fractions p/q (or use --method float)")
-    raise InputError(f"{where}: {tok!r} ({type(tok).__name__}) is not a number")
+    """One entry of a text, CSV or JSON matrix: :mod:`seprank.scalars.exact_text`'s grammar."""
+    return exact_from_value(tok, where, allow_float=allow_float, float_hint=FLOAT_METHOD_HINT)
 
 
 def _is_number(cell: str) -> bool:
@@ -218,6 +158,37 @@ def read_csv_rows(path: str | os.PathLike) -> list[list[str]]:
     except csv.Error as exc:
         raise InputError(f"{path}: not valid CSV (line {reader.line_num}: {exc})") from None
     return rows
+
+
+def matrix_from_rows(rows: list[list[str]], source: str, *, allow_float: bool = False
+                     ) -> list[list[int | Fraction | float]]:
+    """The matrix of text or CSV tokens ``rows``: equal row lengths, every token read by
+    :mod:`seprank.scalars.exact_text` (decimals only with ``allow_float``).
+
+    Raises
+    ------
+    InputError
+        ragged rows, or a token outside the grammar (one line naming ``source`` and the
+        entry).
+
+    Examples
+    --------
+    >>> matrix_from_rows([["1", "-2/4"], ["+3", "0"]], "m.txt")
+    [[1, Fraction(-1, 2)], [3, 0]]
+    >>> matrix_from_rows([["1_0"]], "m.txt")
+    Traceback (most recent call last):
+    ...
+    seprank.errors.InputError: m.txt: entry (0, 0): '1_0' is not an integer or a fraction ...
+    """
+    width = len(rows[0]) if rows else 0
+    out = []
+    for i, row in enumerate(rows):
+        if len(row) != width:
+            raise InputError(f"{source}: ragged rows: row {i} has {len(row)} entries, "
+                             f"row 0 has {width}")
+        out.append([_parse_token(tok, f"{source}: entry ({i}, {j})", allow_float)
+                    for j, tok in enumerate(row)])
+    return out
 
 
 def _load_npy(path: Path, allow_float: bool, method: str) -> np.ndarray:
@@ -288,27 +259,13 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
         check_regular_file(path, ".npy file (read by seeking)", text=False)
         return _load_npy(path, allow_float, method)
     if path.suffix == ".json":
-        data = read_json(path)
-        if not isinstance(data, list) or (data and not all(isinstance(r, list) for r in data)):
-            raise InputError(f"{path}: matrix must be 2-dimensional: a JSON list of rows")
-        rows = data
-    elif path.suffix.lower() == ".csv":
+        from seprank.schemas.matrix import matrix_from_json
+
+        return matrix_from_json(read_json(path), str(path), allow_float=allow_float)
+    if path.suffix.lower() == ".csv":
         rows = read_csv_rows(path)
     else:
         text = read_text_bounded(path, "text file (use .npy or .json)")
         rows = [line.split() for line in text.splitlines()
                 if line.strip() and not line.lstrip().startswith("#")]
-    width = len(rows[0]) if rows else 0
-    out = []
-    for i, row in enumerate(rows):
-        if len(row) != width:
-            raise InputError(f"{path}: ragged rows: row {i} has {len(row)} entries, "
-                             f"row 0 has {width}")
-        vals = []
-        for j, tok in enumerate(row):
-            if isinstance(tok, list):
-                raise InputError(f"{path}: matrix must be 2-dimensional; entry ({i}, {j}) "
-                                 "is a list")
-            vals.append(_parse_token(tok, f"{path}: entry ({i}, {j})", allow_float))
-        out.append(vals)
-    return out
+    return matrix_from_rows(rows, str(path), allow_float=allow_float)

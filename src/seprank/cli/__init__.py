@@ -21,6 +21,7 @@
                           | --equal-norm D LAMBDA) [--method M] [--certify] [--json [PATH]]
     seprank float-vs-exact --out DIR [--family omega|random|file] [--d FROM:TO]
                            [--lam FROM:TO] [--matrix FILE] [--max-n N] ...
+    seprank schema NAME [-o PATH] | --list
 
 One module per command or family of commands, each declaring its subparsers
 (``add_parsers(sub)``), which :func:`build_parser` assembles:
@@ -32,6 +33,7 @@ One module per command or family of commands, each declaring its subparsers
   shape options they share);
 * :mod:`seprank.cli.hadamard` -- ``hadamard-rank``, ``float-vs-exact``;
 * :mod:`seprank.cli.sweep` -- ``sweep``;
+* :mod:`seprank.cli.schema` -- ``schema`` (the JSON Schema of each file format);
 * :mod:`seprank.cli.common` -- what they share: ``--json [PATH]``, subparsers, exit
   codes, one-line errors, JSON output, spinner and progress bar.
 
@@ -70,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     '-'
     """
     from seprank import __version__
-    from seprank.cli import hadamard, prove, rank, reports, separation, sweep
+    from seprank.cli import hadamard, prove, rank, reports, schema, separation, sweep
 
     parser = argparse.ArgumentParser(
         prog="seprank",
@@ -83,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"seprank {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (prove, rank, reports, sweep, separation, hadamard):  # the order of --help
+    for module in (prove, rank, reports, sweep, separation, hadamard, schema):  # --help order
         module.add_parsers(sub)
     return parser
 

@@ -24,14 +24,13 @@ def _cmd_errata(args: argparse.Namespace) -> int:
     from seprank.proof.errata import errata_markdown, known_papers, paper_key
     from seprank.proof.report import (
         READABLE_VERSIONS,
-        load_report,
         paper_of_check,
         report_dict,
         report_papers,
     )
 
     if args.report:
-        data = load_report(args.report)
+        data = _checked_report(args.report)
         if data.get("schema_version") not in READABLE_VERSIONS:
             raise SeprankError(f"{args.report}: a schema-1 report has no errata; rerun "
                                "`seprank prove`")
@@ -72,13 +71,43 @@ def _is_sqlite(path: str) -> bool:
         return False
 
 
+def _report_file(path: str):
+    """The input of ``seprank report``, refused in one line unless it is a file."""
+    from pathlib import Path
+
+    src = Path(path)
+    if not src.exists():
+        raise SeprankError(f"{src}: no such file")
+    if src.is_dir():
+        raise SeprankError(f"{src}: is a folder; give a proof report (REPORT.json) or a sweep "
+                           "store (STORE.sqlite)")
+    if not src.is_file():
+        raise SeprankError(f"{src}: is not a regular file")
+    return src
+
+
+def _checked_report(path) -> dict:
+    """A proof report read and, for the schema versions it declares (2, 3), validated
+    (:func:`seprank.proof.report_schema.validate_report`): a bad one is one line."""
+    from seprank.proof.report import READABLE_VERSIONS, load_report, validate_report
+
+    data = load_report(path)
+    if data.get("schema_version") in READABLE_VERSIONS:
+        problems = validate_report(data)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise SeprankError(f"{path}: not a valid proof report: {problems[0]}{more}")
+    return data
+
+
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from seprank.bounded_read import check_regular_file
 
-    src = Path(args.report)
-    check_regular_file(src, "report or store")  # a folder, a device, a pipe: one line
+    src = _report_file(args.report)
+    # a JSON report is parsed whole: its size is checked against the budget first
+    check_regular_file(src, "report or store", text=not _is_sqlite(args.report))
     md = Path(args.markdown) if args.markdown else src.with_suffix(".md")
     page = Path(args.html) if args.html else src.with_suffix(".html")
     if _is_sqlite(args.report):
@@ -88,9 +117,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
     else:
         from seprank.output_files import write_text
         from seprank.proof.figures import write_figures
-        from seprank.proof.report import html_from_dict, load_report, markdown_from_dict
+        from seprank.proof.report import html_from_dict, markdown_from_dict
 
-        data = load_report(args.report)
+        data = _checked_report(src)
         # figures the checks declare (of every installed check package) besides the built-in
         from seprank.proof import CheckRegistry
 

@@ -17,14 +17,14 @@ parts and Delta = diag(multinomial(k)), the multinomial theorem gives
 
 and Delta is positive definite, so over Q the Hadamard power has rank n iff the
 n x n matrix M is invertible, i.e. iff no nonzero homogeneous form of degree
-lambda vanishes on all rows of A. Points on a sphere |x|^2 = c are no obstacle:
+lambda vanishes on all rows of A. Points on a sphere ``|x|^2 = c`` are no obstacle:
 a homogeneous form vanishing on a whole sphere vanishes everywhere.
 
 Construction (``method="sphere"``, the default for d >= 3 and the first try
 for d = 2): go through the norms c = 1, 2, 3, ... (only the perfect squares
 when ``square_norm=True``, so that the l2 norm sqrt(c) itself is a natural
 number, the literal reading of "rows norm c in N"). For each, list up to
-4n + 100 lattice points x with |x|^2 = c and all coordinates >= 1 (>= 0 with
+4n + 100 lattice points x with ``|x|^2 = c`` and all coordinates >= 1 (>= 0 with
 ``positive=False``): all of them, shuffled by a generator seeded by (seed, c),
 when a depth-first search can list them quickly, else independent random
 descents (:func:`sample_points_of_norm`). When there are at least n, keep
@@ -128,7 +128,7 @@ class _WorkLimit(Exception):
 
 def points_of_norm(c: int, d: int, *, positive: bool = True, work_limit: int | None = None
                    ) -> tuple[list[tuple[int, ...]], int]:
-    """All integer points x in Z^d with |x|^2 = c and every coordinate >= 1 (>= 0 if not positive).
+    """All integer points x in Z^d with ``|x|^2 = c``, each coordinate >= 1 (>= 0 if not positive).
 
     Depth-first search over the coordinates; the last coordinate is solved for
     exactly (``math.isqrt``). Returns ``(points, work)`` with ``work`` the number
@@ -176,7 +176,7 @@ def points_of_norm(c: int, d: int, *, positive: bool = True, work_limit: int | N
 
 def sample_points_of_norm(c: int, d: int, *, rng: random.Random, count: int, attempts: int,
                           positive: bool = True) -> list[tuple[int, ...]]:
-    """Up to ``count`` distinct points with |x|^2 = c, by independent random descents.
+    """Up to ``count`` distinct points with ``|x|^2 = c``, by independent random descents.
 
     Each attempt picks every coordinate but the last uniformly among the values
     that still leave room for the remaining ones, then accepts when the rest is
@@ -319,7 +319,7 @@ def _gaussian_points(lam: int) -> tuple[int, list[tuple[int, int]], int]:
 def equal_norm_witness(d: int, lam: int, *, seed: int = 0, positive: bool = True,
                        square_norm: bool = True, method: str = "auto",
                        max_work: int = 2_000_000) -> EqualNormWitness:
-    """Build A (n x d, entries >= 1 or >= 0, equal |row|^2 = c) with full-rank Hadamard power.
+    """Build A (n x d, entries >= 1 or >= 0, equal ``|row|^2 = c``) with full-rank Hadamard power.
 
     A constructive witness of wies2021_vocabulary_bottleneck.txt B.3, Lemma 8 (l.704-732, eq. (23)).
 

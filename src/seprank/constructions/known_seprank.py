@@ -180,7 +180,7 @@ def min_templates(d_x: int, max_deg: int) -> int:
     One side of a matricization sees the product set S^P of the template set S
     (P positions), so the monomial matrix of the side can only have full column
     rank if the monomials of one position's d_x variables are independent on S:
-    M = |S| must be at least their number (and that suffices for generic S).
+    M = ``|S|`` must be at least their number (and that suffices for generic S).
 
     Examples
     --------

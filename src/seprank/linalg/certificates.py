@@ -1,7 +1,7 @@
 """Rank certificates: small objects that prove a bound and can be re-checked.
 
 * :class:`LowerBoundCertificate`: a prime p and index sets R (rows), C
-  (columns) with |R| = |C| = r such that det A[R, C] != 0 mod p. For a matrix
+  (columns) with ``|R| = |C| = r`` such that det A[R, C] != 0 mod p. For a matrix
   over Q (rows cleared of denominators) a minor that is nonzero mod p is a
   nonzero integer, so rank_Q(A) >= r.
 * :class:`UpperBoundCertificate`: k integer vectors in the kernel of A (right
@@ -15,6 +15,10 @@
   bound equals the upper bound.
 
 :func:`seprank.verify` re-checks any of them (see :mod:`seprank.linalg.verify`).
+
+In JSON (``seprank rank --certify --json``) a certificate is ``RankCertificate.to_dict()``;
+its schema is ``certificate`` (:mod:`seprank.schemas.certificate`, ``seprank schema
+certificate``), and :func:`certificate_from_json` reads it back.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LowerBoundCertificate", "UpperBoundCertificate", "RankCertificate"]
+__all__ = ["LowerBoundCertificate", "UpperBoundCertificate", "RankCertificate",
+           "certificate_from_json"]
 
 
 @dataclass(frozen=True)
@@ -119,3 +124,57 @@ class RankCertificate:
         return {"lower": self.lower.to_dict() if self.lower else None,
                 "upper": self.upper.to_dict() if self.upper else None,
                 "proves_exact": self.proves_exact}
+
+
+def certificate_from_json(obj: Any, source: str | None = None) -> RankCertificate:
+    """The :class:`RankCertificate` written as JSON by ``seprank rank --certify --json``.
+
+    ``obj`` is the ``certificate`` member, or the whole answer that holds it; it is
+    validated by the schema ``certificate`` (:mod:`seprank.schemas.certificate`). The
+    certificate still has to be verified (:func:`seprank.verify`): reading it proves
+    nothing.
+
+    Parameters
+    ----------
+    obj
+        what ``json.loads`` gave.
+    source : str, optional
+        the file, named in errors.
+
+    Returns
+    -------
+    RankCertificate
+
+    Raises
+    ------
+    InputError
+        one line: the schema's first problem, or an upper certificate whose vectors the
+        JSON left out (more than 8 vectors, or longer than 64: it cannot be re-checked).
+
+    Examples
+    --------
+    >>> cert = RankCertificate(LowerBoundCertificate(7, (0,), (0,)),
+    ...                        UpperBoundCertificate(1, "right", ((2, -1),), (0,)))
+    >>> certificate_from_json(cert.to_dict()) == cert
+    True
+    """
+    from seprank.errors import InputError
+    from seprank.schemas.certificate import certificate_adapter
+    from seprank.schemas.validation import validate
+
+    if isinstance(obj, dict) and "certificate" in obj and "lower" not in obj:
+        obj = obj["certificate"]
+    doc = validate(certificate_adapter(), obj, source=source)
+    lower = upper = None
+    if doc.lower is not None:
+        lower = LowerBoundCertificate(doc.lower.prime, tuple(doc.lower.rows),
+                                      tuple(doc.lower.cols))
+    if doc.upper is not None:
+        u = doc.upper
+        if u.vectors is None and u.kernel_dimension:
+            where = f"{source}: " if source else ""
+            raise InputError(f"{where}upper: the JSON lists no kernel vectors (it leaves out "
+                             f"{u.kernel_dimension} vectors); this bound cannot be re-checked")
+        upper = UpperBoundCertificate(u.bound, u.side, tuple(tuple(v) for v in u.vectors or ()),
+                                      tuple(u.pivots or ()), u.modulus)
+    return RankCertificate(lower, upper)

@@ -4,7 +4,8 @@ Accepted inputs
 ---------------
 * list or tuple of rows (lists/tuples) of ``int`` or ``fractions.Fraction``
   (numpy integers, flint ``fmpz``/``fmpq`` and sympy ``Integer``/``Rational``
-  are accepted as entries too);
+  are accepted as entries too, and strings ``"12"``, ``"-3/4"`` read exactly as the
+  CLI reads a JSON matrix: :mod:`seprank.scalars.exact_text`);
 * numpy arrays of an integer dtype (object arrays are read entry by entry);
 * python-flint ``fmpz_mat``, ``fmpq_mat`` and ``nmod_mat`` (the last is a
   matrix over GF(p): its rank is taken over GF(p), not over Q);
@@ -84,6 +85,10 @@ def _entry_to_fraction(x: object, where: tuple[int, int]) -> int | Fraction:
         return int(x)
     if isinstance(x, flint.fmpq):
         return Fraction(int(x.p), int(x.q))
+    if isinstance(x, str):  # "12", "-3/4": the grammar of the CLI's JSON, exactly
+        from seprank.scalars.exact_text import exact_from_text
+
+        return exact_from_text(x, f"entry {where}")
     if isinstance(x, (float, np.floating)):
         if not isfinite(float(x)):
             raise InputError(f"entry {where} is {float(x)}: NaN and infinity have no rank")
@@ -156,6 +161,8 @@ def as_exact(matrix: object) -> ExactMatrix:
     >>> em = as_exact([[Fraction(1, 2), Fraction(1, 3)], [1, 1]])
     >>> em.shape, em.zmat.tolist()
     ((2, 2), [[3, 2], [1, 1]])
+    >>> as_exact([["1/2", "1/3"], ["1/4", "1/6"]]).zmat.tolist()   # strings, exactly
+    [[3, 2], [3, 2]]
     >>> as_exact([[0.5]])
     Traceback (most recent call last):
     ...
@@ -212,6 +219,18 @@ def as_exact(matrix: object) -> ExactMatrix:
     return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(conv, n))
 
 
+def _real(x: object, where: tuple[int, int]) -> float:
+    """One entry for the float method: a number, or a string of the exact or decimal
+    grammar (:func:`seprank.scalars.exact_text.real_from_text`); never a bool."""
+    if isinstance(x, bool):
+        raise InputError(f"entry {where} is a bool ({x}); give numbers")
+    if isinstance(x, str):
+        from seprank.scalars.exact_text import real_from_text
+
+        x = real_from_text(x, f"entry {where}")
+    return float(x)
+
+
 def as_float_array(matrix: object) -> np.ndarray:
     """Read ``matrix`` as a float64 array for the float engine (finite entries only).
 
@@ -220,6 +239,8 @@ def as_float_array(matrix: object) -> np.ndarray:
     >>> from fractions import Fraction
     >>> as_float_array([[1, Fraction(1, 4)], [0, 2.5]]).tolist()
     [[1.0, 0.25], [0.0, 2.5]]
+    >>> as_float_array([["1/2", "0.5"]]).tolist()          # strings as the CLI reads them
+    [[0.5, 0.5]]
     """
     if isinstance(matrix, (flint.fmpz_mat, flint.fmpq_mat)):
         m, n = matrix.nrows(), matrix.ncols()
@@ -237,7 +258,10 @@ def as_float_array(matrix: object) -> np.ndarray:
     if isinstance(matrix, (list, tuple)):
         rows = _rows_of(matrix)
         try:
-            arr = np.array([[float(x) for x in r] for r in rows], dtype=np.float64)
+            arr = np.array([[_real(x, (i, j)) for j, x in enumerate(r)]
+                            for i, r in enumerate(rows)], dtype=np.float64)
+        except InputError:
+            raise
         except OverflowError as exc:
             raise InputError(f"an entry is too large for float64: {exc}") from None
         except (TypeError, ValueError) as exc:

@@ -3,7 +3,7 @@
 What is computed
 ----------------
 The same function as ``SelfAttentionNetwork.evaluate(X, "GF(p)", p=p)`` (the
-numpy ``_Modular`` back end of :mod:`seprank.models.network`): the depth-L
+numpy ``ModularBackend`` of :mod:`seprank.models.domains`): the depth-L
 network of levine2020 eq. (3) (sec. 2.2, l.71-77; papers in
 /work/shared/papers/), every layer
 
@@ -14,7 +14,7 @@ with the skip connection x^{l+1,i} = x^{l,i} + y^{l,i} of levine2020 A.4
 inputs are first reduced to residues by :func:`seprank.scalars.gaussian.residues`
 (a denominator is inverted mod p; i is sent to
 :func:`~seprank.scalars.gaussian.sqrt_minus_one` when an imaginary part
-occurs), exactly as ``_Modular`` does; the arithmetic after that is in GF(p), so
+occurs), exactly as ``ModularBackend`` does; the arithmetic after that is in GF(p), so
 any order of summation gives the same residues as the numpy path.
 
 Two kernels, both ``numba.njit(parallel=True)`` with ``prange`` over blocks of
@@ -110,7 +110,7 @@ def network_residues(net, p: int, *, extra: Sequence[object] = ()
 
     s = sqrt_minus_one(p) when a weight or one of the arrays in ``extra`` (the
     inputs) has an imaginary part, else None; pass it on to reduce the inputs
-    with the same image of i, as ``_Modular`` does.
+    with the same image of i, as ``ModularBackend`` does.
 
     >>> from seprank.models.network import SelfAttentionNetwork
     >>> one = [[[[1]]]]

@@ -49,7 +49,7 @@ import numpy as np
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.scalars.enclosures import int_at_least
 
-__all__ = ["moment_matrix", "moment_form_output", "moment_bound"]
+__all__ = ["moment_matrix", "moment_form_output", "moment_form_matrix", "moment_bound"]
 
 
 def moment_matrix(X: object) -> np.ndarray:
@@ -93,6 +93,37 @@ def moment_form_output(net: object, X: object, position: int) -> np.ndarray:
             nxt = nxt + O.dot(V).dot(SG).dot(K.T).dot(Q).dot(G)
         G = nxt
     return G.dot(A[position])
+
+
+def moment_form_matrix(net: object, S: object) -> np.ndarray:
+    """G_L(S) for a plain or a residual network, exact (module docstring).
+
+    Plain: G_{l+1} = sum_h W^O W^V G_l S G_l^T (W^K)^T W^Q G_l; residual (each layer
+    adds its input, levine2020 A.4 l.478-484): G_{l+1} = G_l + the same sum. ``S`` is a
+    d_x x d_x array (numbers or sympy expressions); ``G.dot(x^i)`` is the output at a
+    position i whose input is x^i when S = sum_j x^j x^j^T.
+
+    Examples
+    --------
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> net = SelfAttentionNetwork.random(L=2, d_x=2, H=1, seed=1, residual=True)
+    >>> X = np.array([[1, 2], [0, -1], [3, 1]], dtype=object)
+    >>> G = moment_form_matrix(net, moment_matrix(X))
+    >>> G.dot(X[2]).tolist() == net.evaluate([X], "ZZ")[0, 2].tolist()
+    True
+    """
+    S = np.asarray(S, dtype=object)
+    G = np.array([[int(a == b) for b in range(net.d_x)] for a in range(net.d_x)], dtype=object)
+    w = net.weights
+    for layer in range(net.L):
+        SG = G.dot(S).dot(G.T)
+        nxt = G.copy() if getattr(net, "residual", False) else \
+            np.zeros((net.d_x, net.d_x), dtype=object)
+        for h in range(net.H):
+            Q, K, V, O = (w[k][layer, h] for k in "QKVO")
+            nxt = nxt + O.dot(V).dot(SG).dot(K.T).dot(Q).dot(G)
+        G = nxt
+    return G
 
 
 def moment_bound(L: int, s: int) -> int:

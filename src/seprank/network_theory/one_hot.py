@@ -32,6 +32,16 @@ a channel (2 ways: g_a g_a) or move by delta_t (1 way); with n = L - floor(s/2) 
 of shift 1 there are at least 2^(n - s + 1) of them, so every e_k >= 2^(L - floor(s/2) - s)
 and log sep >= (s(s+1)/2)(L - floor(s/2) - s) log 2, which is of order s^2 L for L >= 4s.
 
+*Base 3* (:func:`exponent_floor`, the check L-Thm2-corrected). Write E^l_a in N^D for the
+exponent vector of g_a after l layers: a shift-delta layer gives E^{l+1}_a = 2 E^l_a +
+E^l_{a+delta} + e_{{a, a+delta}} >= (M_delta E^l)_a, M_delta = 2 I + P^delta (P the cyclic
+shift (P v)_a = v_{a+1}). Counting the paths with their weights instead of one path per
+choice: M = 2 I + P has (M^(s-1))_{ca} = C(s-1, j) 2^(s-1-j) >= 1 with j = (a - c) mod s
+(binomial theorem; P^0..P^(s-1) are the s distinct shifts) and every row of M^m sums to
+3^m (:func:`shift_matrix_power`), so (M^n)_{pa} >= 3^(n-s+1) and every e_k >=
+3^(L - floor(s/2) - s): log_3 sep >= (s(s+1)/2)(L - floor(s/2) - s)
+(:func:`family_log3_lower_bound`).
+
 *Padded variant* (for statements that need H < d_x, d_a >= 2): width d_x = 2s, H = s
 heads of dimension d_a = 2; head a uses only the first of its two dimensions, with the
 same one-hot rows on channels 0..s-1; channels s..2s-1 are read by no head. The output
@@ -65,7 +75,13 @@ __all__ = [
     "monomial_sep",
     "moment_jacobian_rank",
     "family_log2_lower_bound",
+    "family_log3_lower_bound",
+    "exponent_floor",
+    "shift_matrix_power",
+    "pair_introductions",
+    "exponent_floor_table",
     "family_seps_by_layer",
+    "channel_family_network",
     "padded_network",
     "first_exceeding",
 ]
@@ -196,6 +212,123 @@ def family_log2_lower_bound(s: int, L: int) -> int:
     return (s * (s + 1) // 2) * max(0, L - s // 2 - s)
 
 
+def family_log3_lower_bound(s: int, L: int) -> int:
+    """The base-3 bound log_3 sep >= (s(s+1)/2) (L - floor(s/2) - s) (module docstring).
+
+    Examples
+    --------
+    >>> family_log3_lower_bound(4, 10), family_log3_lower_bound(2, 2)
+    (40, 0)
+    """
+    return (s * (s + 1) // 2) * max(0, L - s // 2 - s)
+
+
+def exponent_floor(s: int, L: int) -> int | None:
+    """3^(L - floor(s/2) - s), the proven floor of every exponent e_k (None below floor(s/2) + s).
+
+    Examples
+    --------
+    >>> exponent_floor(4, 8), exponent_floor(4, 5)
+    (9, None)
+    """
+    m = L - s // 2 - s
+    return 3 ** m if m >= 0 else None
+
+
+def shift_matrix_power(s: int, m: int) -> list[list[int]]:
+    """(2 I + P)^m as exact integers, P the cyclic shift (P v)_a = v_{a+1 mod s}.
+
+    Examples
+    --------
+    >>> shift_matrix_power(3, 2)     # C(2, j) 2^(2-j) on the j-th shift: 4, 4, 1
+    [[4, 4, 1], [1, 4, 4], [4, 1, 4]]
+    >>> [sum(row) for row in shift_matrix_power(4, 5)] == [3 ** 5] * 4
+    True
+    """
+    if s < 1 or m < 0:
+        raise ValueError("s must be >= 1 and m >= 0")
+    out = [[int(a == c) for c in range(s)] for a in range(s)]
+    for _ in range(m):
+        # (M X)_{ac} = 2 X_{ac} + X_{a+1, c}
+        out = [[2 * out[a][c] + out[(a + 1) % s][c] for c in range(s)] for a in range(s)]
+    return out
+
+
+def pair_introductions(s: int) -> dict[tuple[int, int], tuple[int, int]]:
+    """For each unordered pair b <= c: the (layer, channel) of the shift schedule that first
+    multiplies S_bc in, among layers 0..floor(s/2) (the shift delta_l = l there).
+
+    Examples
+    --------
+    >>> pair_introductions(3)
+    {(0, 0): (0, 0), (1, 1): (0, 1), (2, 2): (0, 2), (0, 1): (1, 0), (1, 2): (1, 1), (0, 2): (1, 2)}
+    """
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for layer, pairs in enumerate(shift_schedule(s, s // 2 + 1)):
+        for a, (b, c) in enumerate(pairs):
+            out.setdefault((min(b, c), max(b, c)), (layer, a))
+    return out
+
+
+def exponent_floor_table(s: int, L_max: int) -> dict:
+    """Check every exponent of every channel against :func:`exponent_floor`, L = 1..L_max.
+
+    Returns the number of (L, channel) cases compared, the first violation (or None)
+    and, at L_max, the least exponent over channels and pairs with its ratio to the floor.
+
+    Examples
+    --------
+    >>> row = exponent_floor_table(3, 12)
+    >>> row["violation"], row["cases"], row["min_exponent_at_L_max"] >= 3 ** (12 - 1 - 3)
+    (None, 27, True)
+    """
+    D = s * (s + 1) // 2
+    cases, violation, last = 0, None, None
+    for L, g in enumerate(exponents_by_layer(s, shift_schedule(s, L_max)), start=1):
+        floor = exponent_floor(s, L)
+        last = min(min(e.values()) if len(e) == D else 0 for e in g)
+        if floor is None:
+            continue
+        cases += len(g)
+        if last < floor and violation is None:
+            violation = {"s": s, "L": L, "min_exponent": last, "floor": floor}
+    floor = exponent_floor(s, L_max)
+    return {"s": s, "L_max": L_max, "cases": cases, "violation": violation,
+            "min_exponent_at_L_max": last,
+            "ratio_to_floor_at_L_max": None if floor is None else Fraction(last, floor)}
+
+
+def channel_family_network(s: int, L: int, d_x: int, H: int):
+    """The family on s of the d_x channels: H heads of dimension d_a = d_x / H, s <= H.
+
+    Head a < s uses the first of its d_a dimensions with the one-hot rows of the shift
+    schedule on channels 0..s-1; every other weight is 0. Outputs p < s are the width-s
+    family's monomials in the moments of the first s input coordinates; the others are 0.
+    (:func:`padded_network` is the case d_x = 2s, H = s.)
+
+    Examples
+    --------
+    >>> net = channel_family_network(2, 1, 6, 3)       # d_a = 2, one head unused
+    >>> X = [[1, 2, 5, 7, 1, 1], [3, 1, -1, 2, 0, 4]]  # S_00 = 10, S_11 = 5
+    >>> net.evaluate([X], "ZZ")[0, 0].tolist()
+    [10, 10, 0, 0, 0, 0]
+    """
+    from seprank.models import SelfAttentionNetwork
+
+    if H < 1 or d_x % H or not 1 <= s <= min(H, d_x):
+        raise ValueError("channel_family_network needs H | d_x and 1 <= s <= H")
+    d_a = d_x // H
+    W = {k: np.zeros((L, H, d_a, d_x) if k != "O" else (L, H, d_x, d_a), dtype=object)
+         for k in "QKVO"}
+    for layer, pairs in enumerate(shift_schedule(s, L)):
+        for a, (b, c) in enumerate(pairs):
+            W["Q"][layer, a, 0, a] = 1
+            W["K"][layer, a, 0, c] = 1
+            W["V"][layer, a, 0, b] = 1
+            W["O"][layer, a, a, 0] = 1
+    return SelfAttentionNetwork(L, d_x, H, d_a, weights=W)
+
+
 def _exponents_by_layer(s: int, L_max: int) -> Iterator[list[Counter]]:
     return exponents_by_layer(s, shift_schedule(s, L_max))
 
@@ -222,18 +355,7 @@ def padded_network(s: int, L: int):
     >>> net.evaluate([X], "ZZ")[0, 0].tolist()
     [10, 10, 0, 0]
     """
-    from seprank.models import SelfAttentionNetwork
-
-    d_x = 2 * s
-    W = {k: np.zeros((L, s, 2, d_x) if k != "O" else (L, s, d_x, 2), dtype=object)
-         for k in "QKVO"}
-    for layer, pairs in enumerate(shift_schedule(s, L)):
-        for a, (b, c) in enumerate(pairs):
-            W["Q"][layer, a, 0, a] = 1
-            W["K"][layer, a, 0, c] = 1
-            W["V"][layer, a, 0, b] = 1
-            W["O"][layer, a, a, 0] = 1
-    return SelfAttentionNetwork(L, d_x, s, 2, weights=W)
+    return channel_family_network(s, L, 2 * s, s)
 
 
 def first_exceeding(exceeds: Callable[[int, int, int], bool], s: int, L_max: int,

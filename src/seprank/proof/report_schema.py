@@ -1,6 +1,7 @@
 """The JSON proof report's schema: its shape, the versions read, the validator.
 
-JSON shape, schema version 3 (checked by :func:`validate_report`)::
+JSON shape, schema version 3 (checked by :func:`validate_report`, declared as the
+pydantic models of :mod:`seprank.schemas.report`; ``seprank schema report``)::
 
     {"schema_version": 3,
      "checks": [{"id", "title", "source", "paper", "verdict", "tier", "depends", "findings",
@@ -51,10 +52,6 @@ nowhere else (:func:`paper_of_check`).
 from __future__ import annotations
 
 from typing import Any
-
-from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, SLIPS, STRENGTHS
-from seprank.proof.statuses import STEP_STATUSES, VERDICTS
-from seprank.proof.strength import SCOPES
 
 __all__ = ["SCHEMA_VERSION", "READABLE_VERSIONS", "paper_of_check", "report_papers",
            "validate_report"]
@@ -110,73 +107,24 @@ def report_papers(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
             for k in keys}
 
 
-def _type_errors(where: str, obj: Any, spec: dict[str, Any]) -> list[str]:
-    out = []
-    if not isinstance(obj, dict):
-        return [f"{where}: expected an object"]
-    for key, want in spec.items():
-        if key not in obj:
-            out.append(f"{where}: missing {key!r}")
-            continue
-        value = obj[key]
-        if isinstance(want, tuple) and all(isinstance(w, str) for w in want):
-            if value not in want:
-                out.append(f"{where}.{key}: {value!r} is not one of {', '.join(want)}")
-        elif not isinstance(value, want):
-            out.append(f"{where}.{key}: {type(value).__name__} is not {want}")
-    return out
+def _label(reached: Any) -> str:
+    """A check's id after its index: ``checks[2] (L-Thm1)``."""
+    from seprank.schemas.validation import plain
 
-
-_CHECK_FIELDS = {"id": str, "title": str, "source": str, "verdict": VERDICTS,
-                 "tier": ("fast", "full"), "depends": list, "findings": list,
-                 "claim": (dict, type(None)), "outcome": OUTCOMES, "strength": STRENGTHS,
-                 "binding": (bool, type(None)), "reason": str,
-                 "instances": (dict, type(None)), "violations": list,
-                 "dependency_outcomes": dict, "errata": list, "steps": list,
-                 "seconds": (int, float)}
-_CLAIM_FIELDS = {"kind": CLAIM_KINDS, "main_result": bool, "statement": str, "source": str,
-                 "universal": bool}
-_ERRATUM_FIELDS = {"location": str, "printed": str, "corrected": str,
-                   "severity": SEVERITIES, "in_statement": bool, "verified": bool}
-_STEP_FIELDS = {"claim": str, "status": STEP_STATUSES, "evidence": dict,
-                "seconds": (int, float)}
-#: optional fields (absent in older version-3 files): where -> {key: type or vocabulary}
-_OPTIONAL = {
-    "check": {"steps_at_sizes": list, "restated_outcomes": dict, "own_argument": str},
-    "claim": {"asymptotic": bool, "restates": list},
-    "erratum": {"anchor": str, "slip": tuple(SLIPS), "correction_id": str},
-    "step": {"scope": SCOPES, "sizes": str, "least": list},
-}
-
-
-def _optional_errors(where: str, obj: Any, kind: str) -> list[str]:
-    """Type errors of the optional fields of ``obj`` (a check, claim, erratum or step)."""
-    if not isinstance(obj, dict):
-        return []
-    spec = {k: v for k, v in _OPTIONAL[kind].items() if k in obj}
-    out = _type_errors(where, obj, spec)
-    if kind == "check":
-        for e in obj.get("steps_at_sizes") or []:
-            if not isinstance(e, dict) or not isinstance(e.get("step"), int):
-                out.append(f"{where}.steps_at_sizes: each entry names its step (an int)")
-        for d, o in (obj.get("restated_outcomes") or {}).items():
-            if o not in OUTCOMES:
-                out.append(f"{where}.restated_outcomes.{d}: {o!r} is not an outcome")
-    if kind == "step":
-        for r in obj.get("least") or []:
-            if not isinstance(r, dict) or not isinstance(r.get("least"), bool) \
-                    or not isinstance(r.get("phrase"), str):
-                out.append(f"{where}.least: each record has least (bool) and phrase")
-    return out
+    if not (isinstance(reached, dict) and "id" in reached):
+        return ""
+    return f" ({plain(reached.get('id'), punctuation='')})"
 
 
 def validate_report(data: Any) -> list[str]:
     """The ways ``data`` departs from schema version 3, or 2 (an empty list: valid).
 
-    A hand-written validator (no jsonschema dependency): field presence, types,
-    the closed vocabularies, and cross-field rules (``binding`` is a bool
-    exactly for instance evidence, a ``proof-error`` says whether the
-    statement survives, a ``missing-hypothesis`` names the hypothesis).
+    The schema is declared once, as the pydantic models of :mod:`seprank.schemas.report`
+    (``seprank schema report`` prints it as JSON Schema): field presence, types, the
+    closed vocabularies, and the cross-field rules (``binding`` is a bool exactly for
+    instance evidence, a ``proof-error`` says whether the statement survives, a
+    ``missing-hypothesis`` names the hypothesis, a check's paper is described). Each
+    problem is one line naming its place: ``checks[2] (L-Thm1).claim: missing 'kind'``.
 
     Examples
     --------
@@ -184,49 +132,20 @@ def validate_report(data: Any) -> list[str]:
     >>> problems[:2]
     ['schema_version: 1, expected 3 (or 2)', "missing 'summary'"]
     """
+    from pydantic import ValidationError
+
+    from seprank.schemas.report import report_model
+    from seprank.schemas.validation import describe, error_lines
+
     if not isinstance(data, dict):
         return ["the report is not an object"]
-    out = []
-    version = data.get("schema_version")
-    if version not in READABLE_VERSIONS:
-        out.append(f"schema_version: {version!r}, expected {SCHEMA_VERSION} (or 2)")
-    keys = ("checks", "environment", "summary", "outcomes", "errata_by_severity",
-            "main_results") + (("papers",) if version == 3 else ())
-    for key in keys:
-        if key not in data:
-            out.append(f"missing {key!r}")
-    papers = data.get("papers") if version == 3 else None
-    if version == 3 and not isinstance(papers, dict):
-        out.append("papers: expected an object")
-        papers = {}
-    fields = _CHECK_FIELDS | ({"paper": (str, type(None))} if version == 3 else {})
-    for i, c in enumerate(data.get("checks") or []):
-        where = f"checks[{i}]" + (f" ({c.get('id')})" if isinstance(c, dict) else "")
-        errs = _type_errors(where, c, fields)
-        out += errs
-        if errs:
-            continue
-        if papers is not None and c["paper"] is not None and c["paper"] not in papers:
-            out.append(f"{where}: paper {c['paper']!r} is not described in 'papers'")
-        out += _optional_errors(where, c, "check")
-        if c["claim"] is not None:
-            out += _type_errors(where + ".claim", c["claim"], _CLAIM_FIELDS)
-            out += _optional_errors(where + ".claim", c["claim"], "claim")
-        if c["strength"] == "instances":
-            if not isinstance(c["binding"], bool):
-                out.append(f"{where}: instance evidence without a binding flag")
-            if not isinstance(c["instances"], dict) or "count" not in c["instances"]:
-                out.append(f"{where}: instance evidence without a count")
-        for j, e in enumerate(c["errata"]):
-            w = f"{where}.errata[{j}]"
-            out += _type_errors(w, e, _ERRATUM_FIELDS) + _optional_errors(w, e, "erratum")
-            if isinstance(e, dict) and e.get("severity") == "proof-error" and \
-                    not isinstance(e.get("survives"), bool):
-                out.append(f"{w}: a proof-error says whether the statement survives")
-            if isinstance(e, dict) and e.get("severity") == "missing-hypothesis" and \
-                    not e.get("hypothesis"):
-                out.append(f"{w}: a missing-hypothesis names the hypothesis")
-        for j, s in enumerate(c["steps"]):
-            out += _type_errors(f"{where}.steps[{j}]", s, _STEP_FIELDS)
-            out += _optional_errors(f"{where}.steps[{j}]", s, "step")
+    out, version = [], data.get("schema_version")
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
+        said = repr(version) if version is None or type(version) is int else describe(version)
+        out.append(f"schema_version: {said}, expected {SCHEMA_VERSION} (or 2)")
+        data, version = {**data, "schema_version": SCHEMA_VERSION}, SCHEMA_VERSION
+    try:
+        report_model(version).model_validate(data)
+    except ValidationError as exc:
+        out += error_lines(exc, data, label=_label)
     return out

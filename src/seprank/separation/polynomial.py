@@ -39,9 +39,9 @@ products instead of 2 N H d_a^2.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 import flint
-import numpy as np
 
 from seprank.errors import InputError
 
@@ -220,7 +220,7 @@ class CoefficientBlock:
         for v in self.entries.values():
             d = Fraction(v).denominator
             if d != 1:
-                den = den * d // np.gcd(den, d)
+                den = lcm(den, d)  # Python ints: exact at any size (np.gcd overflowed)
         mat = [[0] * len(self.cols) for _ in self.rows]
         for (r, c), v in self.entries.items():
             mat[r][c] = int(Fraction(v) * den)

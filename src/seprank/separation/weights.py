@@ -5,7 +5,9 @@ with each W^{Q,l,h}, W^{K,l,h}, W^{V,l,h} of shape d_a x d_x, and
 ``"O": [layer][head]`` of shape d_x x d_a (levine2020 sec. 2.2, l.81; layer and
 head 0-based). Entries are JSON integers or strings ``"p/q"`` (exact rationals);
 floats are refused. A whole ``seprank sep-rank --json`` answer is accepted too:
-its ``"weights"`` member is read.
+its ``"weights"`` member is read, and its ``"residual"`` (a JSON bool). The schemas
+``weights`` and ``answer`` (:mod:`seprank.schemas.weights`; ``seprank schema weights``)
+declare both forms.
 """
 
 from __future__ import annotations
@@ -43,72 +45,63 @@ def weights_to_json(weights: dict) -> dict:
     return out
 
 
-def _entry(x, where: str) -> int | Fraction:
-    if isinstance(x, bool):
-        raise InputError(f"{where} is a bool ({x}); weights are integers or 'p/q' strings")
-    if isinstance(x, int):
-        return x
-    if isinstance(x, str):
-        try:
-            f = Fraction(x.strip())
-        except (ValueError, ZeroDivisionError):
-            raise InputError(f"{where} is {x!r}, not an integer or a 'p/q' string") from None
-        if "." in x or "e" in x.lower():
-            raise InputError(f"{where} is {x!r}: write exact rationals as 'p/q', not decimals")
-        return int(f) if f.denominator == 1 else f
-    raise InputError(f"{where} is {x!r} ({type(x).__name__}); weights are integers or "
-                     "'p/q' strings (no floats)")
+def _shape(nested: list, kind: str) -> tuple[int, int, int, int]:
+    """The shape of a 4-level nested list (validated by the schema), refusing ragged ones.
+
+    Iterative: no recursion, whatever the input.
+    """
+    shape, level = [], [nested]
+    for _ in range(4):
+        lengths = {len(x) for x in level}
+        if len(lengths) > 1:
+            raise InputError(f"weights['{kind}'] is ragged: every layer, head and row must "
+                             "have the same length")
+        shape.append(lengths.pop() if lengths else 0)
+        level = [y for x in level for y in x]
+    return tuple(shape)
 
 
-def _shape(obj, kind: str) -> tuple[int, ...]:
-    """The shape of a nested list, refusing ragged ones."""
-    if not isinstance(obj, list):
-        return ()
-    subs = {_shape(x, kind) for x in obj}
-    if len(subs) > 1:
-        raise InputError(f"weights['{kind}'] is ragged: every layer, head and row must have "
-                         "the same length")
-    return (len(obj),) + (subs.pop() if subs else ())
-
-
-def _array(obj, kind: str) -> np.ndarray:
-    if not isinstance(obj, list):
-        raise InputError(f"weights['{kind}'] must be a nested list [layer][head][row][col]")
-    shape = _shape(obj, kind)
-    if len(shape) != 4:
-        raise InputError(f"weights['{kind}'] must be 4-dimensional [layer][head][row][col], "
-                         f"got {len(shape)} dimensions (shape {shape})")
+def _array(nested: list, kind: str) -> np.ndarray:
+    shape = _shape(nested, kind)
     arr = np.empty(shape, dtype=object)
     for idx in np.ndindex(shape):
-        x = obj
-        for i in idx:
-            x = x[i]
-        arr[idx] = _entry(x, f"weights['{kind}']{list(idx)}")
+        l, h, r, c = idx
+        arr[idx] = nested[l][h][r][c]
     return arr
 
 
-def weights_from_json(obj: object) -> tuple[dict, dict]:
+def weights_from_json(obj: object, source: str | None = "weights") -> tuple[dict, dict]:
     """Weight arrays and the shape they imply: ({kind: array}, {"L", "H", "d_a", "d_x"}),
     plus "residual" when ``obj`` is a saved answer that says it.
 
-    Raises InputError (one line) for a missing kind, a ragged or non-4-D list,
-    floats, and shapes that do not fit one network.
+    ``obj`` is validated by the schemas ``weights`` / ``answer``
+    (:mod:`seprank.schemas.weights`): entries are JSON integers or ``"p/q"`` strings
+    (:mod:`seprank.scalars.exact_text`, the grammar of every reader), ``residual`` a
+    JSON bool. Then the shape rules: not ragged, one network (Q, K, V of shape
+    (L, H, d_a, d_x), O of (L, H, d_x, d_a)), and an answer's ``network`` agrees.
 
+    Raises
+    ------
+    InputError
+        one line, naming ``source`` and the field: a missing kind, a float, a string
+        outside the grammar, a bool where a number belongs (or a string where a bool
+        does), a ragged or non-4-D list, shapes that do not fit one network.
+
+    Examples
+    --------
     >>> w, dims = weights_from_json({"Q": [[[[1, 0]]]], "K": [[[[0, 1]]]], "V": [[[[1, 1]]]],
     ...                              "O": [[[["1/2"], [0]]]]})
     >>> dims
     {'L': 1, 'H': 1, 'd_a': 1, 'd_x': 2}
+    >>> weights_from_json({k: [[[["1_0"]]]] for k in "QKVO"})
+    Traceback (most recent call last):
+    ...
+    seprank.errors.InputError: weights: Q[0][0][0][0]: '1_0' is not an integer or a fraction ...
     """
-    residual = None
-    if isinstance(obj, dict) and "weights" in obj and "Q" not in obj:
-        residual = obj.get("residual")
-        obj = obj["weights"]
-    if not isinstance(obj, dict):
-        raise InputError("weights must be a JSON object with members Q, K, V, O")
-    missing = [k for k in _KINDS if k not in obj]
-    if missing:
-        raise InputError(f"weights lack the member(s) {', '.join(missing)}")
-    arrs = {k: _array(obj[k], k) for k in _KINDS}
+    from seprank.schemas.weights import read_weights_document
+
+    nested, residual, network = read_weights_document(obj, source)
+    arrs = {k: _array(nested[k], k) for k in _KINDS}
     L, H, d_a, d_x = arrs["Q"].shape
     if L < 1 or H < 1 or d_a < 1 or d_x < 1:
         raise InputError(f"weights['Q'] has an empty dimension (shape {arrs['Q'].shape})")
@@ -120,8 +113,12 @@ def weights_from_json(obj: object) -> tuple[dict, dict]:
         raise InputError(f"weights['O'] has shape {arrs['O'].shape}; (L, H, d_x, d_a) = "
                          f"{(L, H, d_x, d_a)} expected from Q")
     dims = {"L": L, "H": H, "d_a": d_a, "d_x": d_x}
+    for name, said in (network or {}).items():
+        if said != dims[name]:
+            raise InputError(f"{source}: network: {name} = {said}, but the weights have "
+                             f"{name} = {dims[name]}")
     if residual is not None:  # a saved answer also says whether the network is residual
-        dims["residual"] = bool(residual)
+        dims["residual"] = residual
     return arrs, dims
 
 
@@ -141,4 +138,4 @@ def load_weights(path: str | Path) -> tuple[dict, dict]:
 
     # exact big integers, bounded nesting, one-line errors (the CLI's common JSON reader)
     obj = read_json(path, what="weights JSON")
-    return weights_from_json(obj)
+    return weights_from_json(obj, str(path))

@@ -5,21 +5,21 @@ Every computation returns a JSON-able dict. Ranks carry their answer kind
 as :class:`seprank.RankResult` does; nothing here turns a bound into an
 exact value.
 
-=================  =====================================================================
-``hadamard_rank``  rank over Q of G = (U U^T)^(Hadamard lam), U the Omega rows of
-                   levine2020 A.3 (l.526) or random integer rows; beside it the bound
-                   ((d, lam)) = C(d+lam-1, lam) (DESIGN.md, "Sizes that matter").
-``grid_rank``      rank of a random network's grid matricization (levine2020 eq. (3),
-                   Sec. 7), with the Theorem 3 and 4 bounds.
-``lemma6``         levine2020 Lemma 6's identity, printed or corrected assignment,
-                   exactly over Q(i).
-``float_vs_exact`` the same G: its exact rank beside numpy's float64 rank of the
-                   correctly rounded G and of the row-normalized G (float estimates),
-                   and whether each float rank is wrong.
-``check``          one registered proof check (mission-map id), fast or full tier.
-``separation_rank`` the separation rank of y_1^1 of a random or structured eq. (3) network
-                   (:func:`seprank.separation_rank`), with the bounds that apply.
-=================  =====================================================================
+===================  =====================================================================
+``hadamard_rank``    rank over Q of G = (U U^T)^(Hadamard lam), U the Omega rows of
+                     levine2020 A.3 (l.526) or random integer rows; beside it the bound
+                     ((d, lam)) = C(d+lam-1, lam) (DESIGN.md, "Sizes that matter").
+``grid_rank``        rank of a random network's grid matricization (levine2020 eq. (3),
+                     Sec. 7), with the Theorem 3 and 4 bounds.
+``lemma6``           levine2020 Lemma 6's identity, printed or corrected assignment,
+                     exactly over Q(i).
+``float_vs_exact``   the same G: its exact rank beside numpy's float64 rank of the
+                     correctly rounded G and of the row-normalized G (float estimates),
+                     and whether each float rank is wrong.
+``check``            one registered proof check (mission-map id), fast or full tier.
+``separation_rank``  the separation rank of y_1^1 of a random or structured eq. (3) network
+                     (:func:`seprank.separation_rank`), with the bounds that apply.
+===================  =====================================================================
 
 The command-line ``grid-rank`` and ``lemma6`` commands call the same functions.
 """
@@ -43,26 +43,6 @@ __all__ = ["Computation", "COMPUTATIONS", "get_computation", "hadamard_rank", "g
 REQUIRED = object()
 
 
-def _check_int(name: str, value: Any, low: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ParameterError(f"parameter {name!r} must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise ParameterError(f"parameter {name!r} must be >= {low}, got {value}")
-    return value
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ParameterError(f"parameter {name!r} must be true or false, got {value!r}")
-    return value
-
-
-def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ParameterError(f"parameter {name!r} must be one of {list(choices)}, got {value!r}")
-    return value
-
-
 @dataclass(frozen=True)
 class Computation:
     """A named computation: its function, defaults and a validator of parameters.
@@ -75,12 +55,14 @@ class Computation:
     >>> comp.normalize({"d": 2, "lam": "3"})
     Traceback (most recent call last):
         ...
-    seprank.errors.ParameterError: parameter 'lam' must be an integer, got '3'
+    seprank.errors.ParameterError: parameter 'lam': expected an integer, got the string "3"
     """
 
     name: str
     func: Callable[..., dict[str, Any]]
     defaults: dict[str, Any]
+    #: the rules that tie parameters together (each parameter's type is declared in
+    #: :mod:`seprank.sweep.parameters` and checked first)
     validate: Callable[[dict[str, Any]], None]
     summary: str = ""
     #: Optional: (name, value) -> list of values, for shorthands such as id = "*".
@@ -101,15 +83,11 @@ class Computation:
         missing = [k for k, v in full.items() if v is REQUIRED]
         if missing:
             raise ParameterError(f"{self.name} needs the parameters {missing}")
+        from seprank.sweep.parameters import check_parameters  # (loads pydantic)
+
+        check_parameters(self.name, self.defaults, full, self.required)  # declared types
         self.validate(full)
-        _check_delay(full.get("delay_s", 0))
         return full
-
-
-def _check_delay(value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 3600:
-        raise ParameterError(f"parameter 'delay_s' must be a number of seconds in [0, 3600], "
-                             f"got {value!r}")
 
 
 # ---------------------------------------------------------------- hadamard_rank
@@ -117,21 +95,11 @@ def _check_delay(value: Any) -> None:
 def _validate_hadamard(p: dict[str, Any]) -> None:
     from seprank.combinatorics import check_d_lam
 
-    _check_int("d", p["d"], 1)
-    _check_int("lam", p["lam"], 1)
     check_d_lam(p["d"], p["lam"])
-    _check_choice("family", p["family"], ("omega", "random"))
-    _check_int("omega", p["omega"])
-    _check_int("entry_bound", p["entry_bound"], 1)
-    if p["rows"] is not None:
-        _check_int("rows", p["rows"], 1)
-    _check_int("seed", p["seed"], 0)
-    _check_choice("method", p["method"], ("auto", "exact", "modular", "multimodular", "float"))
-    _check_int("exact_max_n", p["exact_max_n"], 0)
     if p["prime"] is not None:
         from seprank.scalars.primes import require_prime
 
-        require_prime(_check_int("prime", p["prime"], 2))
+        require_prime(p["prime"])
     if p["family"] == "omega" and p["rows"] is not None:
         raise ParameterError("family 'omega' has exactly ((d, lam)) rows; 'rows' is for "
                              "the random family")
@@ -214,17 +182,7 @@ def hadamard_rank(d: int, lam: int, family: str = "omega", omega: int = 2,
 def _validate_float_vs_exact(p: dict[str, Any]) -> None:
     from seprank.combinatorics import check_d_lam
 
-    _check_int("d", p["d"], 1)
-    _check_int("lam", p["lam"], 1)
     check_d_lam(p["d"], p["lam"])
-    _check_choice("family", p["family"], ("omega", "random"))
-    _check_int("seed", p["seed"], 0)
-    _check_int("max_n", p["max_n"], 1)
-    rtol = p["rtol"]
-    if rtol is not None and (isinstance(rtol, bool) or not isinstance(rtol, int | float)
-                             or not 0 < rtol < 1):
-        raise ParameterError(f"parameter 'rtol' must be a number in (0, 1) or absent, "
-                             f"got {rtol!r}")
 
 
 def _float_vs_exact_too_big(p: dict[str, Any]) -> str | None:
@@ -269,26 +227,8 @@ def float_vs_exact(d: int, lam: int, family: str = "omega", seed: int = 0,
 
 # ---------------------------------------------------------------- grid_rank
 
-def _validate_grid(p: dict[str, Any]) -> None:
-    for name in ("depth", "width", "heads", "seq_len", "templates", "template_bound"):
-        _check_int(name, p[name], 1)
-    for name in ("position", "coordinate", "seed"):
-        _check_int(name, p[name], 0)
-    if p["da"] is not None:
-        _check_int("da", p["da"], 1)
-    _check_bool("residual", p["residual"])
-    _check_bool("certify", p["certify"])
-    _check_choice("method", p["method"], ("auto", "exact", "modular"))
-    part = p["partition"]
-
-    def side(x) -> bool:
-        return isinstance(x, list) and all(isinstance(v, int) and not isinstance(v, bool)
-                                           for v in x)
-
-    if part is not None and not (side(part) or (isinstance(part, list) and len(part) == 2
-                                                and all(side(x) for x in part))):
-        raise ParameterError("parameter 'partition' must be a list of 0-based positions "
-                             "(I), or a pair [I, J] of such lists")
+def _no_rules(p: dict[str, Any]) -> None:
+    """No rule ties the parameters together: their declared types say it all."""
 
 
 def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
@@ -364,10 +304,6 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
 def _validate_lemma6(p: dict[str, Any]) -> None:
     from seprank.constructions import lemma6 as l6
 
-    for name in ("depth", "heads", "da", "seq_len", "half"):
-        _check_int(name, p[name], 1)
-    _check_int("seed", p["seed"], 0)
-    _check_bool("corrected", p["corrected"])
     l6.check_parameters(N=p["seq_len"], H=p["heads"], d_a=p["da"], L=p["depth"])
 
 
@@ -442,9 +378,8 @@ def lemma6_identity(depth: int, heads: int = 1, da: int = 3, seq_len: int = 2, h
 def _validate_check(p: dict[str, Any]) -> None:
     from seprank.proof import registered_checks
 
-    _check_bool("full", p["full"])
     specs = registered_checks()
-    if not isinstance(p["id"], str) or p["id"] not in specs:
+    if p["id"] not in specs:
         raise ParameterError(f"no proof check with id {p['id']!r}; see `seprank prove --list`")
 
 
@@ -475,19 +410,6 @@ def _expand_check(name: str, value: Any) -> list[Any] | None:
 
 
 # ---------------------------------------------------------------- separation_rank
-
-def _validate_sep(p: dict[str, Any]) -> None:
-    from seprank.separation.structured import FAMILIES
-
-    for name in ("depth", "width", "heads", "seq_len"):
-        _check_int(name, p[name], 1)
-    _check_int("seed", p["seed"], 0)
-    _check_bool("residual", p["residual"])
-    _check_choice("family", p["family"], FAMILIES)
-    from seprank.separation.routes import AUTO, route_names
-
-    _check_choice("route", p["route"], (AUTO, *route_names()))
-
 
 def _sep_skip(p: dict[str, Any]) -> str | None:
     from seprank.separation.core import feasible
@@ -536,7 +458,7 @@ COMPUTATIONS: dict[str, Computation] = {
                      "residual": False, "seq_len": 2, "templates": 6, "template_bound": 3,
                      "position": 0, "coordinate": 0, "partition": None, "seed": 0,
                      "method": "auto", "certify": False, "delay_s": 0},
-                    _validate_grid, "rank of a random network's grid matricization"),
+                    _no_rules, "rank of a random network's grid matricization"),
         Computation("lemma6", lemma6_identity,
                     {"depth": REQUIRED, "heads": 1, "da": 3, "seq_len": 2, "half": 3,
                      "seed": 0, "corrected": False, "delay_s": 0},
@@ -550,7 +472,7 @@ COMPUTATIONS: dict[str, Computation] = {
                     {"depth": REQUIRED, "width": REQUIRED, "heads": 1, "residual": False,
                      "seq_len": 2, "family": "random", "seed": 0, "route": "auto",
                      "delay_s": 0},
-                    _validate_sep, "separation rank of y_1^1 of a random or structured network",
+                    _no_rules, "separation rank of y_1^1 of a random or structured network",
                     skip=_sep_skip),
         Computation("check", proof_check, {"id": REQUIRED, "full": False, "delay_s": 0},
                     _validate_check, "one proof check by mission-map id (id = \"*\": all)",

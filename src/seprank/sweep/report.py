@@ -18,6 +18,7 @@ from typing import Any
 from seprank._templates import render
 from seprank.output_files import write_bytes, write_text
 from seprank.sweep.store import ResultStore, StoredRow
+from seprank.sweep.version import code_version
 
 __all__ = ["summarize_row", "sweep_tables", "write_sweep_report"]
 
@@ -210,6 +211,24 @@ def _table(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {"columns": cols, "rows": [[_fmt(r.get(c)) for c in cols] for r in rows]}
 
 
+def _staleness(tables: dict[str, Any]) -> str:
+    """A note when the store's rows were computed by other code than the running one.
+
+    A task's key includes the code version (:func:`seprank.sweep.code_version`), so
+    rows of another version are not reused by ``seprank sweep``: the note says so.
+
+    >>> _staleness({"code_versions": [code_version()]})
+    ''
+    >>> _staleness({"code_versions": ["0.0.1+000000000000"]}).startswith(" (this seprank is ")
+    True
+    """
+    current = code_version()
+    if not tables["code_versions"] or tables["code_versions"] == [current]:
+        return ""
+    return (f" (this seprank is {current}: rows of other versions are stale, and "
+            "`seprank sweep SPEC` computes them again)")
+
+
 def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.PathLike,
                        html_path: str | os.PathLike) -> tuple[Path, Path]:
     """Write the Markdown and HTML report of a store (plot beside the Markdown).
@@ -236,7 +255,7 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
     plot = _plot(tables, md_path.with_name(md_path.stem + "-plot.png"))
     intro = [f"Store: `{Path(store_path).name}`; computation(s): "
              f"{', '.join(tables['computations']) or 'none'}; code version(s): "
-             f"{', '.join(tables['code_versions']) or 'none'}.",
+             f"{', '.join(tables['code_versions']) or 'none'}{_staleness(tables)}.",
              f"Rows: {counts.get('done', 0)} done, {counts.get('failed', 0)} failed.",
              "Every rank is printed with its answer kind: `exact` ranks are exact over the "
              "field named; `lower_bound` ranks are certified lower bounds only."]

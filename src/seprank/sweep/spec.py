@@ -13,6 +13,10 @@ A specification is a TOML or YAML file (or the same structure as a dict)::
 
 For the ``check`` computation, ``id = "*"`` is every registered proof check.
 
+The file's form is the schema ``sweep-spec`` (:mod:`seprank.schemas.sweep_spec`,
+``seprank schema sweep-spec``): each computation's parameters with the types that
+:mod:`seprank.sweep.parameters` declares, checked before anything else.
+
 The tasks are the Cartesian product of the axes, in the order the axes are
 written (the last axis varies fastest). Every task is the computation's
 defaults updated with one point of the grid; names the computation does not
@@ -171,27 +175,17 @@ def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> Sweep
         ...
     seprank.errors.ParameterError: unknown computation 'no_such_thing'; known: ...
     """
+    from seprank.schemas.sweep_spec import check_spec
     from seprank.sweep.computations import get_computation
 
     if not isinstance(data, dict):
         raise InputError("a sweep spec must be a table (mapping) at the top level")
-    unknown = set(data) - {"computation", "parameters", "store", "title"}
-    if unknown:
-        raise ParameterError(f"unknown top-level keys in the spec: {sorted(unknown)}; "
-                             "allowed: computation, parameters, store, title")
-    if "computation" not in data:
-        raise ParameterError("the spec names no computation (key 'computation')")
+    # the schema sweep-spec: keys, and each parameter's declared type
+    check_spec(data, source.name if source is not None else None)
     comp = get_computation(data["computation"])
-    if not isinstance(data.get("store", ""), str) or not isinstance(data.get("title", ""), str):
-        raise ParameterError("'store' and 'title' must be strings")
     params = data.get("parameters", {})
-    if not isinstance(params, dict):
-        raise ParameterError("'parameters' must be a table of name = value")
     fixed, axes = {}, {}
     for name, value in params.items():
-        if name not in comp.defaults:
-            raise ParameterError(f"{comp.name} takes no parameter {name!r}; it takes: "
-                                 f"{', '.join(sorted(comp.defaults))}")
         values = comp.expand(name, value) if comp.expand is not None else None
         if values is None:
             values = _axis(name, value)
@@ -199,9 +193,6 @@ def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> Sweep
             fixed[name] = value
         else:
             axes[name] = values
-    missing = [n for n in comp.required if n not in params]
-    if missing:
-        raise ParameterError(f"{comp.name} needs the parameters {missing}")
     base = source.parent if source is not None else Path.cwd()
     stem = source.stem if source is not None else comp.name
     store = Path(data.get("store", f"{stem}.sqlite"))

@@ -31,8 +31,8 @@ other module calls them.
 
 The lecture notes (tensors_for_dl_theory_chapter7.txt l.102-136) state the
 same convention with A = {a_1 < ... < a_{N_1}}, but print the row formula with
-upper limit and exponent N_2 (= |B|) where their own worked example (fig 7.3)
-uses N_1 (= |A|), and print uniform M = 2 for a tensor whose third mode takes 3
+upper limit and exponent N_2 (= ``|B|``) where their own worked example (fig 7.3)
+uses N_1 (= ``|A|``), and print uniform M = 2 for a tensor whose third mode takes 3
 values. The two agree with the convention above only after those corrections;
 in the balanced, uniform case of levine2020 (N_1 = N_2 = N/2) the slip is
 invisible. The check C7-matricize (proofs/chapter7/c7_matricize.py) shows both.
@@ -72,8 +72,8 @@ network functions of ``as_function(..., "GF(p)", p=p)`` do: their entries come
 from the parallel numba kernel of :mod:`seprank.models.network_mod_p`, which
 never builds the sequences. ``use_kernel=False`` here makes the functions below
 build the sequences and call f on them; ``as_function(..., kernel=False)``
-makes f itself evaluate with numpy (the ``_Modular`` back end) and decline the
-hook. All of these give the same residues.
+makes f itself evaluate with numpy (the ``ModularBackend`` of
+:mod:`seprank.models.domains`) and decline the hook. All of these give the same residues.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def check_partition(N: int, I: Iterable[int], J: Iterable[int] | None = None
 
 def balanced_partitions(N: int, *, ordered: bool = False
                         ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every balanced partition (I, J) of positions 0..N-1 (|I| = |J| = N/2).
+    """Every balanced partition (I, J) of positions 0..N-1 (``|I| = |J| = N/2``).
 
     With ``ordered=False`` each unordered pair {I, J} appears once, as the
     (I, J) with 0 in I (matricizations w.r.t. (I, J) and (J, I) are transposes);

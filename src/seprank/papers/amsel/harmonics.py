@@ -37,6 +37,8 @@ __all__ = [
     "harmonic_dimension_exact",
     "laplacian_power_on_subspace",
     "touched_harmonic_dimension",
+    "fischer_adjointness",
+    "harmonic_dimension_symbolic",
 ]
 
 Exps = tuple[int, ...]
@@ -193,3 +195,63 @@ def touched_harmonic_dimension(d: int, r: int, l: int, extra: int = 0) -> dict[s
     M = flint.fmpz_mat(len(rows), n_l, [c for row in rows for c in row])
     return {"d": d, "r": r, "l": l, "extra": extra, "stacked_rank": M.rank(),
             "dim_x2_P_lm2": base, "touched_dim": M.rank() - base}
+
+
+def fischer_adjointness() -> dict:
+    """Multiplication by x_i and d/dx_i are adjoint for the Fischer product (symbolic exponents).
+
+    The Fischer product <x^a, x^b> = a! [a = b] (a! = prod_j a_j!) is positive definite on
+    real polynomials (<p, p> = sum_a a! c_a^2). <x_i x^a, x^b> is (a + e_i)! when b = a + e_i
+    and 0 otherwise; <x^a, d_i x^b> = b_i <x^a, x^(b - e_i)> is b_i a! under the same
+    condition; with b_i = a_i + 1 both are (a_i + 1)! prod_{j != i} a_j! (sympy, symbolic
+    a_i). Composing and summing over i, multiplication by |x|^2 = sum_i x_i^2 is adjoint to
+    the Laplacian sum_i d_i^2, for every d and degree. Multiplication by |x|^2 is injective
+    (polynomials form an integral domain: in lex order the leading monomial of |x|^2 p is
+    x_1^2 times that of p), so its adjoint, the Laplacian P_l -> P_(l-2), is onto.
+
+    Examples
+    --------
+    >>> fischer_adjointness()["holds"]
+    True
+    """
+    import sympy as sp
+
+    a, rest = sp.symbols("a_i rest", integer=True, nonnegative=True)
+    left = sp.factorial(a + 1) * sp.Symbol("others")            # <x_i x^a, x^(a + e_i)>
+    right = (a + 1) * sp.factorial(a) * sp.Symbol("others")     # b_i <x^a, x^a>, b_i = a_i + 1
+    return {"holds": bool(sp.simplify(left - right) == 0),
+            "identity": "(a_i + 1)! = (a_i + 1) a_i!  (others = prod_{j != i} a_j!)",
+            "consequence": "Laplacian = adjoint of multiplication by |x|^2, which is injective",
+            "sizes": "symbolic exponents; any d, l"}
+
+
+def harmonic_dimension_symbolic() -> dict:
+    """dim P_l = C(d+l-1, l) and N(d, l) = C(d+l-1, l) - C(d+l-3, l-2), symbolic d, l.
+
+    Degree-l monomials in d variables split by the last exponent (0, or >= 1 and lowered by
+    one): #(l, d) = #(l, d-1) + #(l-1, d), with #(0, d) = 1 and #(l, 1) = 1; C(d+l-1, l)
+    obeys the same recurrence (Pascal's rule, sympy) and the same start, so they agree. With
+    the Laplacian onto (:func:`fischer_adjointness`) the kernel has dimension
+    C(d+l-1, l) - C(d+l-3, l-2); sympy checks it equals (2l+d-2)/(l+d-2) C(l+d-2, l) and
+    gives 1, 3, 5 at d = 3, l = 0, 1, 2. Restricted to the sphere nothing is lost: a
+    homogeneous p of degree l with p = 0 on the sphere has p(x) = |x|^l p(x/|x|) = 0.
+
+    Examples
+    --------
+    >>> ev = harmonic_dimension_symbolic()
+    >>> ev["holds"], ev["d=3"]
+    (True, [1, 3, 5])
+    """
+    import sympy as sp
+
+    d, l = sp.symbols("d l", integer=True, positive=True)
+    pascal = sp.binomial(d + l - 1, l) - sp.binomial(d + l - 2, l) \
+        - sp.binomial(d + l - 2, l - 1)
+    N = sp.binomial(d + l - 1, l) - sp.binomial(d + l - 3, l - 2)
+    alt = (2 * l + d - 2) / (l + d - 2) * sp.binomial(l + d - 2, l)
+    starts = sp.binomial(d - 1, 0) == 1 and sp.binomial(l, l) == 1
+    at3 = [int(N.subs({d: 3, l: k})) if k else 1 for k in range(3)]
+    ok = (sp.simplify(sp.combsimp(pascal)) == 0 and sp.simplify(sp.combsimp(N - alt)) == 0
+          and starts and at3 == [1, 3, 5])
+    return {"holds": bool(ok), "N(d, l)": str(N), "other_form": str(alt), "d=3": at3,
+            "sizes": "symbolic d, l"}

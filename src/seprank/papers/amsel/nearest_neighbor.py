@@ -48,7 +48,7 @@ def rational_sphere_point(t: list[Fraction]) -> Vec:
 
 
 def random_rational_sphere_point(rng: random.Random, d: int, bound: int = 20) -> Vec:
-    """A rational point of S^{d-1} from a random ``t`` with entries n/m, |n|, m <= bound.
+    """A rational point of S^{d-1} from a random ``t`` with entries n/m, ``|n|, m <= bound``.
 
     Examples
     --------

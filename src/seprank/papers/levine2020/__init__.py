@@ -7,6 +7,11 @@ theorem), :mod:`.omega_polynomial` and :mod:`.rearrangement` (B.2-B.3's lower-bo
 constructions), :mod:`.counterexample` (the one-hot family against this paper's
 bounds), :mod:`.binding` (the smallest binding instances of Theorems 3-6) and
 :mod:`.hooks` (the bounds that apply to a network shape, for the core).
+
+Why a wing: the paper's formulas (bounds, both sides of each display, the lower-bound
+construction's counts) are written once, exactly, here; the checks that decide the
+paper's claims (``proofs/levine2020/``, one module per mission-map row) and the core
+(through :mod:`.hooks`) both call them, and nothing in the core imports this package.
 """
 
 from seprank.proof.paper import Paper

@@ -1,5 +1,11 @@
 """B.2 of levine2020 (l.684-718): the displays of the lower-bound construction.
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, B.2 (eq. (25)-(27),
+l.692-718). Why: the lower bounds of Theorems 1 and 2 rest on this construction;
+each function is one side of a display, so that the checks
+(``proofs/levine2020/levine_residual_displays.py``, ``lower_bound_displays``) can
+compare both sides exactly.
+
 The multinomial expansion eq. (26)-(27) (:func:`hadamard_power_terms`,
 :func:`multinomial_expansion_is_identity`), the normalized Omega rows
 (:func:`omega_power_squares`), and the Leibniz form of det A
@@ -52,7 +58,7 @@ def hadamard_power_terms(V, lam: int) -> tuple[np.ndarray, np.ndarray, int]:
 def multinomial_expansion_is_identity(d: int, lam: int) -> bool:
     """Eq. (26)-(27) as a polynomial identity in 2d symbols (sympy expansion).
 
-    (sum_r v_r w_r)^lam - sum_{|k| = lam} multinomial(k) prod v_r^k_r prod w_r^k_r
+    ``(sum_r v_r w_r)^lam - sum_{|k| = lam} multinomial(k) prod v_r^k_r prod w_r^k_r``
     expands to 0.
 
     >>> multinomial_expansion_is_identity(2, 3)

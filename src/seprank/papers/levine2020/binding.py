@@ -1,5 +1,10 @@
 """Bound checks at binding sizes: the instances the proof checks L-Thm3..L-Thm6 run.
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, the upper bounds of
+Theorems 3-6 (A.2 eq. (18) l.380-423, A.3 eq. (19) l.424-477, A.4 l.500-536). Why:
+an exact rank below a bound says nothing when the instance was too small to exceed
+it; these are the smallest instances that could.
+
 An instance *binds* a bound when its size cap (:func:`seprank.separation.gridroute.size_cap`,
 a certified upper bound on the separation rank from the monomial counts alone) is at least
 the bound: smaller sizes keep every rank below the bound whatever the weights, so they

@@ -1,5 +1,10 @@
 """The one-hot monomial family against levine2020's upper bounds, exactly.
 
+Source: ``levine2020_depth_to_width_self_attention.txt``: Theorem 2's upper bound
+(eq. (8), l.150-156), Theorem 4 (eq. (19), l.424-432) and Theorem 6 (l.520-528).
+Why: these bounds are false; a certified instance above each one decides it (checks
+L-Thm2, L-Thm4, L-Thm6).
+
 The family, its padded variant and the search for the least exceeding depth are
 generic (:mod:`seprank.network_theory.one_hot`: width s, one 1-dimensional head per
 channel, y_p^i = x^i_p prod_{b <= c} S_bc^{e_bc} and, for N >= 2s and a balanced

@@ -3,7 +3,9 @@
 Registered in :data:`seprank.papers.levine2020.HOOKS` and called through
 :func:`seprank.paper_hooks.network_bounds` (``seprank.separation.network_bounds``,
 the ``bounds`` of every separation-rank result). Source:
-``levine2020_depth_to_width_self_attention.txt``.
+``levine2020_depth_to_width_self_attention.txt`` (Theorems 1-2, sec. 4 l.126-156;
+Theorems 3-6, A.2-A.4 l.380-536). Why: a separation-rank answer is shown beside the
+paper's bounds for its shape, without the core importing this wing.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Source: ``levine2020_depth_to_width_self_attention.txt`` (line numbers of that
 file; read the LaTeX half of each formula). Every function evaluates one side
 of one display exactly (Python ints and Fractions, numpy object arrays), so
-that the checks (``proofs/levine2020/levine_proof_displays.py``) can compare the
+that the checks (``proofs/levine2020/levine_proof_displays.py`` for Theorems 3-4,
+``proofs/levine2020/levine_residual_displays.py`` for A.4 and B.2) can compare the
 two sides at random rational points, or compare counts, or expand with sympy.
 
 The displays live in one module per part of the proofs; this module gathers

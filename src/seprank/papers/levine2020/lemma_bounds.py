@@ -1,6 +1,11 @@
 """levine2020's Lemmas 3 and 4 (A.5) and the counts of B.2's lower bound, exactly.
 
-Source: ``levine2020_depth_to_width_self_attention.txt`` (line numbers of that file).
+Source: ``levine2020_depth_to_width_self_attention.txt`` (line numbers of that file):
+Lemma 3 (A.5 l.540-565), Lemma 4 (A.5 l.567-576), B.2's multiset bound and rank
+((d, 3^(L-2))) (l.666-690). Why: Theorems 2 and 4 use Lemmas 3-4 (l.463-476), and
+Theorems 1-2's lower bounds are B.2's counts; the checks L-Lemma3, L-Lemma4, L-Thm1
+and L-Thm2 evaluate them exactly.
+
 Values follow :mod:`seprank.papers.levine2020.bounds` (ints, Fractions, e-monomials
 ``(q, m)`` = q e^m decided by :mod:`seprank.scalars.enclosures`, arb balls for logs).
 """

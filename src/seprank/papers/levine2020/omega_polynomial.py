@@ -1,5 +1,10 @@
 """det A(Omega) as an exact integer polynomial (levine2020 B.2, l.666-718; Lemmas 7-8).
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, B.2 (l.714-718) and B.3
+(Lemmas 7-8, l.817-852). Why: B.2's lower bound needs det A(Omega) != 0; with the
+whole polynomial in hand the checks L-Omega and L-Lemma7 read off its degree, its
+leading coefficient and its finitely many bad Omega exactly.
+
 The matrix. Index rows and columns by the compositions q_1, ..., q_n of lambda
 into d non-negative parts (n = ((d, lambda)), in the order of
 :func:`seprank.combinatorics.compositions`) and set
@@ -27,8 +32,8 @@ det A(B) determines all c_j as its balanced base-B digits. One exact
 determinant of an integer matrix (python-flint ``fmpz_mat.det``) gives the whole
 polynomial; it is cross-checked by exact determinants at other integer points
 (:func:`check_polynomial_at_points`) and, for n <= 8, by the Leibniz sum itself
-(:func:`omega_det_leibniz`). Timings (2 cores): n = 35 in 0.02 s, n = 56 in
-0.15 s, (d, lambda) = (3, 9) (n = 55, degree 2475) in about 12 s.
+(:func:`omega_det_leibniz`). Its timings: ``benchmarks/omega_polynomial.py``
+and ``benchmarks/README.md``.
 """
 
 from __future__ import annotations

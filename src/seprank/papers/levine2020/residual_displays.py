@@ -1,5 +1,10 @@
 """Lemma 2 and Theorems 5-6 of levine2020 (A.4): residual networks, displayed exactly.
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, A.4 (Lemma 2 and eq. (21)
+l.485-499, fig. 5 l.478-484, Theorems 5-6 l.500-536). Why: one side of each display
+per function, so that the checks (``proofs/levine2020/levine_residual_displays.py``)
+can compare both sides exactly.
+
 Eq. (21) (:func:`lemma2_eq21`, :func:`lemma2_regrouped`), the unraveled residual
 network of fig. 5(b) (:func:`unraveled_output`), and the top-degree part of a
 residual network (:func:`top_degree_part`). Conventions:

@@ -1,5 +1,10 @@
 """Theorem 3 of levine2020 (A.2, l.380-423): the displays of its upper-bound proof.
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, A.2 (l.390-422). Why: one
+side of each display per function, so that the checks
+(``proofs/levine2020/levine_proof_displays.py``, ``thm3_displays``) can compare
+both sides exactly and name the display that fails.
+
 The P/Q split of every M-unit (l.393), the sum over side sequences (l.398-399),
 the sum over swap indices beta with the printed (l.403, eq. (17) l.409) or the
 corrected index ranges (:func:`swap_tuples`, :func:`thm3_swap_sum`), and the

@@ -1,5 +1,10 @@
 """Theorem 4 of levine2020 (A.3, l.424-477): the displays of its proof, and the repair.
 
+Source: ``levine2020_depth_to_width_self_attention.txt``, A.3 (l.435-476). Why: one
+side of each display per function, so that the checks
+(``proofs/levine2020/levine_proof_displays.py``, ``thm4_displays``) can compare
+both sides exactly; the printed grouping fails, and the repaired count is here too.
+
 The coordinate expansion of l.438-444 with the printed or the corrected indices
 (:func:`thm4_coefficients`, :func:`thm4_expansion`), the chi functions of l.453 and
 their P/Q split (l.457-459) (:func:`thm4_chi`, :func:`thm4_chi_split`), the grouping
@@ -293,7 +298,7 @@ def thm4_repaired_count(k: int, d_x: int) -> int:
     y_p^i = sum_a x^(i)_a F_{pa}(S_P + S_Q) with F_{pa} homogeneous of degree k
     in the entries of S (:func:`gram_form`, k = C(L)). Expanding, every term is
     (x^(i)_a S_P^nu)(S_Q^mu); grouping the terms by the degree vectors (r_P,
-    r_Q) of (nu, mu), |r_P| = 2E, |r_Q| = 2(k - E), a group is a bilinear
+    r_Q) of (nu, mu), ``|r_P| = 2E``, ``|r_Q| = 2(k - E)``, a group is a bilinear
     combination of at most d_x N(r_P) functions of P and N(r_Q) functions of
     Q, so its separation rank is <= min(d_x N(r_P), N(r_Q)); the sum of these
     bounds the separation rank w.r.t. every partition with i in P.
@@ -316,7 +321,7 @@ def gram_monomial_count(k: int, d_x: int) -> int:
 
     The repaired argument for Theorems 4-6: y^(i) = F(S) x^(i) with F of
     degree <= k = C(L) in S (:func:`gram_form`); with S = S_P + S_Q every term
-    of y_p is (x^(i)_a S_P^nu)(S_Q^mu) with |mu| <= k, so the separation
+    of y_p is (x^(i)_a S_P^nu)(S_Q^mu) with ``|mu| <= k``, so the separation
     rank w.r.t. any partition is at most the number of monomials S_Q^mu,
     independent of N and H.
 
@@ -332,7 +337,7 @@ def gram_monomial_count(k: int, d_x: int) -> int:
 def gram_split_count(k: int, d_x: int, residual: bool = False) -> int:
     """The Gram count split by the degree E of the Q-side monomial: sum_E min(P-side, Q-side).
 
-    Without skips F is homogeneous of degree k: the terms with |mu| = E pair
+    Without skips F is homogeneous of degree k: the terms with ``|mu| = E`` pair
     d_x ((D, k - E)) functions x^(i)_a S_P^nu with ((D, E)) functions S_Q^mu,
     so their separation rank is <= the smaller count. With skips (degree
     <= k) the P side has d_x ((D + 1, k - E)) functions. Never more than

@@ -77,7 +77,7 @@ def _fq(x: Fraction) -> flint.fmpq:
 
 def rand_rational_matrix(rng: random.Random, rows: int, cols: int, den: int = 5,
                          span: int = 6) -> flint.fmpq_mat:
-    """A rows x cols matrix with entries a/b, |a| <= span, 1 <= b <= den.
+    """A rows x cols matrix with entries a/b, ``|a| <= span``, 1 <= b <= den.
 
     Examples
     --------

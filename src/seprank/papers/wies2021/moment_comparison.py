@@ -24,6 +24,7 @@ from seprank.papers.wies2021.bounds import thm3_bound, thm4_bound
 from seprank.scalars.enclosures import int_at_least
 
 __all__ = [
+    "rate_beats_every_polylog",
     "thm3_power_bound",
     "moment_vs_thm3",
     "thm3_printed_count",
@@ -193,3 +194,24 @@ def split_patch_rank(N: int, seed: int = 0) -> dict:
             "weights": {k: net.weights[k].ravel().tolist() for k in "QKVO"},
             "rank": seprank.rank(A).value, "eq11_bound": thm4_bound(1, 1, 0),
             "expected_2N_plus_2": 2 * N + 2}
+
+
+def rate_beats_every_polylog() -> dict:
+    """(5/4) s^3 outgrows K L s log^m(L s) at L = 4s for all constants K, m > 0 (eq. (6), l.133).
+
+    The one-hot family has log_3 sep >= (s(s+1)/2)(L - floor(s/2) - s) (L-Thm2-corrected's
+    exponent floor); at L = 4s this is >= (s^2/2)(4s - s/2 - s) = (5/4) s^3, while eq. (6)
+    allows K L s log^m(L s) = 4K s^2 log^m(4 s^2); the ratio (5/16K) s / log^m(4 s^2) has an
+    infinite limit as s -> infinity for a positive symbol m (sympy).
+
+    Examples
+    --------
+    >>> rate_beats_every_polylog()["holds"]
+    True
+    """
+    s, m = sympy.symbols("s m", positive=True)
+    lower = sympy.Rational(1, 2) * s ** 2 * (4 * s - s / 2 - s)
+    lower_ok = sympy.simplify(lower - sympy.Rational(5, 4) * s ** 3) == 0
+    limit = sympy.limit(s / sympy.log(4 * s ** 2) ** m, s, sympy.oo)
+    return {"holds": bool(lower_ok and limit == sympy.oo), "lower_at_L=4s": "(5/4) s^3",
+            "limit_s_over_log^m(4s^2)": str(limit), "sizes": "symbolic s, m"}

@@ -1,0 +1,246 @@
+"""levine2020's Theorem 2 and its corollaries against the corrected bounds, exactly.
+
+The corrected bounds are generic (:mod:`seprank.network_theory.corrected_bounds`:
+sep <= C(C(L) + D, D), D = d_x(d_x+1)/2, and the one-hot family's log_3 sep >=
+D (L - floor(d_x/2) - d_x)); this module holds levine2020's side of the comparison, for
+the check ``L-Thm2-corrected``:
+
+* eq. (8)'s upper bound 2 d_x L + c_1 + c_2 (sec 4.2 l.154-156) against both: the rates
+  2 d_x + 1 and D, the widths where eq. (8) holds at every L, and the depth from which
+  the family's proven lower bound exceeds it (:func:`eq8_small_width_holds`,
+  :func:`eq8_refuted_from`);
+* the depth where the paper puts the transition (L = log_3 d_x, l.120) against where the
+  corrected upper bound bends (3^L = d_x^2 + d_x + 1) (:func:`regime_row`);
+* Corollary 1 (l.140-144) with the corrected bound for the shallow network
+  (:func:`cor1_width_factors`) and Corollary 2 (l.164-170) redone with the corrected
+  upper bound of the deep network (:func:`cor2_corrected`);
+* the figure's printed curve (:func:`eq8_log3`; the corrected curves and the drawing are
+  :func:`seprank.network_theory.corrected_bounds.figure_series` and ``draw_figure``).
+
+Every comparison is exact (integers, Fractions, e by its certified rational enclosure);
+floats appear only in the figure's series.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from seprank.combinatorics import num_head_indices
+from seprank.network_theory.corrected_bounds import (
+    corrected_upper,
+    family_log3_lower,
+    moment_boundary,
+    moment_entries,
+)
+from seprank.papers.levine2020.bounds import (
+    thm1_lower_pow3,
+    thm2_upper_log3,
+    thm2_upper_pow3,
+    thm3_bound,
+)
+from seprank.scalars.enclosures import compare_e_monomials, e_bounds, int_at_least, log3
+
+__all__ = [
+    "eq8_rate_gap_twice",
+    "eq8_small_width_holds",
+    "eq8_refuted_from",
+    "regime_row",
+    "cor1_width_factors",
+    "deep_upper",
+    "cor2_corrected",
+    "eq8_log3",
+]
+
+
+def eq8_rate_gap_twice(d_x: int) -> int:
+    """2 (D - (2 d_x + 1)) = d_x^2 - 3 d_x - 2: the corrected rate minus eq. (8)'s, doubled.
+
+    Positive exactly for d_x >= 4 (roots (3 +- sqrt 17)/2, 3.56 < 4).
+
+    Examples
+    --------
+    >>> [eq8_rate_gap_twice(d) for d in (1, 2, 3, 4, 8)]
+    [-4, -4, -2, 2, 38]
+    """
+    d_x = int_at_least("d_x", d_x, 1)
+    return 2 * moment_entries(d_x) - 2 * (2 * d_x + 1)
+
+
+def eq8_small_width_holds(L: int, d_x: int) -> bool | None:
+    """Whether C(C(L) + D, D) <= 3^(2 d_x L + c_1 + c_2) (eq. (8)), exactly (None: undecided).
+
+    Examples
+    --------
+    >>> eq8_small_width_holds(5, 3), eq8_small_width_holds(40, 4)
+    (True, False)
+    """
+    return compare_e_monomials((Fraction(corrected_upper(L, d_x)), 0), thm2_upper_pow3(L, d_x),
+                               e_bounds(20))
+
+
+def _family_beats_eq8(L: int, d_x: int) -> bool:
+    """3^(family's proven lower bound) > 3^(eq. (8) upper), exactly."""
+    low = Fraction(3) ** family_log3_lower(d_x, L)
+    return compare_e_monomials((low, 0), thm2_upper_pow3(L, d_x), e_bounds(20)) is False
+
+
+def eq8_refuted_from(d_x: int, L_max: int = 10_000) -> int | None:
+    """The least L from which the family's *proven* bound D (L - floor(d_x/2) - d_x) exceeds
+    eq. (8)'s upper bound at H = d_x (exactly), for d_x >= 4; None for d_x <= 3.
+
+    Past it the gap grows by (D - 2 d_x - 1) >= 1 per layer (in log_3), so it exceeds
+    at every larger L too. (The exact family values exceed eq. (8) earlier:
+    :func:`seprank.network_theory.one_hot.first_exceeding`.)
+
+    Examples
+    --------
+    >>> eq8_refuted_from(3) is None, eq8_refuted_from(4), eq8_refuted_from(8)
+    (True, 63, 23)
+    """
+    d_x = int_at_least("d_x", d_x, 1)
+    if eq8_rate_gap_twice(d_x) <= 0:
+        return None
+    lo, hi = 1, 1
+    while not _family_beats_eq8(hi, d_x):
+        lo, hi = hi, 2 * hi
+        if hi > L_max:
+            return None
+    while lo < hi:  # monotone in L: the gap grows with L
+        mid = (lo + hi) // 2
+        if _family_beats_eq8(mid, d_x):
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi
+
+
+def regime_row(d_x: int) -> dict:
+    """Theorem 2's regime start (least L with 3^L > d_x) against the corrected bend
+    (least L with 3^L >= d_x^2 + d_x + 1, i.e. C(L) >= D), with rigorous logs.
+
+    Examples
+    --------
+    >>> row = regime_row(8)
+    >>> row["paper_L_start"], row["corrected_L_bend"], row["threshold_3^L"]
+    (2, 4, 73)
+    """
+    b = moment_boundary(d_x)
+    paper = 1
+    while 3 ** paper <= d_x:
+        paper += 1
+    return {"d_x": d_x, "D": b["D"], "paper_L_start": paper,
+            "corrected_L_bend": b["least_L_with_C(L)>=D"], "threshold_3^L": b["threshold_3^L"],
+            "log3_d_x": f"{float(log3(d_x).mid()):.4f}",
+            "log3_threshold": f"{float(log3(b['threshold_3^L']).mid()):.4f}",
+            "2_log3_d_x": f"{2 * float(log3(d_x).mid()):.4f}"}
+
+
+def _least_root(target: int, C: int) -> int:
+    """The least integer X >= 1 with X^C >= target (integer Newton iteration)."""
+    if target <= 1:
+        return 1
+    x = 1 << (-(-target.bit_length() // C))
+    while True:
+        y = ((C - 1) * x + target // x ** (C - 1)) // C
+        if y >= x:
+            break
+        x = y
+    return x if x ** C >= target else x + 1
+
+
+def cor1_width_factors(L: int, d: int, d_x: int, H: int) -> dict:
+    """Corollary 1's necessary width factor, from Theorem 3 alone and with the corrected bound.
+
+    The deep network (L, d_x, H) has Theorem 1's lower bound (d/lambda)^lambda; a
+    network of depth L/d and width w d_x can equal it only if its upper bound reaches
+    it. w_thm3: least w with (w d_x + H)^C(L/d) >= it; w_corrected: least w with
+    min(that, C(C(L/d) + D_w, D_w)) >= it, D_w = w d_x (w d_x + 1)/2. The corrected
+    bound can only raise w; they agree when C(C + D_w, D_w) >= the target at w_thm3.
+
+    Examples
+    --------
+    >>> row = cor1_width_factors(4, 2, 2 * 3 ** 4 + 2, 2)
+    >>> row["w_thm3"] == row["w_corrected"]
+    True
+    """
+    base, lam = thm1_lower_pow3(L, d_x, H)
+    lam = int(lam)
+    target = -(-base.numerator ** lam // base.denominator ** lam)  # ceil((d/lambda)^lambda)
+    Ls = L // d
+    C = num_head_indices(Ls)
+    w = max(1, -(-(_least_root(target, C) - H) // d_x))
+    same = corrected_upper(Ls, w * d_x) >= target
+    return {"L_deep": L, "d": d, "L_shallow": Ls, "d_x_deep": d_x, "H": H,
+            "w_thm3": w if w < 10 ** 12 else f"~3^{float(log3(w).mid()):.6g}",
+            "w_corrected": (w if w < 10 ** 12 else f"~3^{float(log3(w).mid()):.6g}")
+            if same else "larger", "corrected_bound_reaches_target_at_w_thm3": same}
+
+
+def _shallow_lower(L_s: int) -> Fraction:
+    """3^(Theorem 1 lower bound) at depth L_s, width 3^(L_s+1) + 1, H = 1: (27/2)^(3^(L_s-2))."""
+    base, lam = thm1_lower_pow3(L_s, 3 ** (L_s + 1) + 1, 1)
+    return base ** int(lam)
+
+
+def _least_shallow(beats) -> int:
+    L_s = 2
+    while not beats(_shallow_lower(L_s)):
+        L_s += 1
+    return L_s
+
+
+def deep_upper(L: int, d_x: int, H: int) -> int:
+    """min(Theorem 3's (H (d_a + 1))^C(L), C(C(L) + D, D)), exactly, d_a = d_x / H.
+
+    Theorem 3's power is formed only when its size does not certainly exceed the
+    corrected bound (C(L) (bits(H (d_a + 1)) - 1) >= bits(C(C + D, D)) decides it).
+
+    Examples
+    --------
+    >>> deep_upper(1, 4, 1), deep_upper(8, 2, 1)    # Thm 3 at L = 1; C(C + 3, 3) at L = 8
+    (5, 5892023081)
+    """
+    corrected = corrected_upper(L, d_x)
+    base = H * (d_x // H + 1)
+    if num_head_indices(L) * (base.bit_length() - 1) >= corrected.bit_length():
+        return corrected
+    return min(corrected, thm3_bound(L, H, d_x // H))
+
+
+def cor2_corrected(L: int, d_x: int, H: int) -> dict:
+    """Corollary 2 redone: the least depth L_s of a shallow network (width d_s = 3^(L_s+1) + 1,
+    one head, inside Theorem 1's regime) whose Theorem 1 lower bound (27/2)^(3^(L_s-2))
+    exceeds the deep network's upper bound: the corrected min(Thm 3, C(C + D, D)) and,
+    for comparison, eq. (8) as printed. Conditional on Theorem 1's lower bound.
+
+    Examples
+    --------
+    >>> row = cor2_corrected(12, 27, 3)
+    >>> row["L_shallow_corrected"] >= row["L_shallow_printed"], row["shallower_corrected"]
+    (True, True)
+    """
+    upper = deep_upper(L, d_x, H)
+    q, m = thm2_upper_pow3(L, d_x)
+    Lc = _least_shallow(lambda low: low > upper)
+    Lp = _least_shallow(lambda low: compare_e_monomials((q, m), (low, 0), e_bounds(20))
+                        is True and low != q)
+    dc, dp = 3 ** (Lc + 1) + 1, 3 ** (Lp + 1) + 1
+    return {"L_deep": L, "d_x_deep": d_x, "H": H, "D": moment_entries(d_x),
+            "L_shallow_corrected": Lc, "d_x_shallow_corrected": dc,
+            "width_factor_corrected": f"{dc / d_x:.4g}",
+            "d_s_over_(d_x^2 L)": f"{dc / (d_x * d_x * L):.4g}",
+            "shallower_corrected": Lc < L,
+            "L_shallow_printed": Lp, "width_factor_printed": f"{dp / d_x:.4g}",
+            "d_s_over_(d_x L)_printed": f"{dp / (d_x * L):.4g}"}
+
+
+def eq8_log3(L: int, d_x: int) -> float | None:
+    """eq. (8)'s upper bound 2 d_x L + c_1 + c_2 as a float (for the figure), None outside
+    Theorem 2's regime 3^L > d_x.
+
+    Examples
+    --------
+    >>> eq8_log3(1, 3) is None, round(eq8_log3(1, 1), 3)       # log_3(216 e)
+    (True, 5.803)
+    """
+    return float(thm2_upper_log3(L, d_x).mid()) if 3 ** L > d_x else None
