@@ -65,7 +65,7 @@ __all__ = ["Budget", "Estimate", "Rate", "RATES", "SAFETY_FRACTION", "TEXT_EXPAN
            "BASE_BYTES", "KERNEL_LOAD_SECONDS",
            "parse_size", "parse_seconds", "format_bytes", "format_seconds", "format_count",
            "machine_memory", "make_budget", "current", "calibration", "seconds_for",
-           "largest_fitting"]
+           "largest_fitting", "as_float", "bigint_factor"]
 
 #: Fraction of the memory available now that one computation may take.
 SAFETY_FRACTION = 0.8
@@ -151,10 +151,10 @@ def format_bytes(nbytes: float | int) -> str:
     """A size for people: ``1.5 KiB``, ``3.0 GiB``, ``2.1e+20 TiB`` (any int, however big).
 
     >>> format_bytes(512), format_bytes(1536), format_bytes(3 * 2**30), format_bytes(10**400)
-    ('512.0 B', '1.5 KiB', '3.0 GiB', 'about 10^400 B')
+    ('512.0 B', '1.5 KiB', '3.0 GiB', '10^400 B')
     """
     if _huge(nbytes):
-        return "more than 10^300 B" if nbytes == math.inf else f"about {_power_of_ten(nbytes)} B"
+        return "more than 10^300 B" if nbytes == math.inf else f"{_power_of_ten(nbytes)} B"
     x = float(nbytes)
     for unit in ("B", "KiB", "MiB", "GiB"):
         if x < 1024:
@@ -262,6 +262,29 @@ def calibration() -> float:
         measured = min(_reference_loop() for _ in range(2))
         _CALIBRATION.append(min(max(measured / _REFERENCE_LOOP_SECONDS, 0.5), 20.0))
     return _CALIBRATION[0]
+
+
+def as_float(x: float | int) -> float:
+    """``float(x)``, or ``math.inf`` past the float range (an estimate never overflows).
+
+    >>> as_float(3), as_float(10**400)
+    (3.0, inf)
+    """
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
+
+
+def bigint_factor(bits: float | int) -> float:
+    """How much slower an operation on integers of ``bits`` bits is than on machine words:
+    (bits / 64)^1.6 (Karatsuba multiplication), at least 1.
+
+    >>> bigint_factor(64), round(bigint_factor(6400))
+    (1.0, 1585)
+    """
+    words = as_float(bits) / 64
+    return 1.0 if words <= 1 else (words ** 1.6 if words < 1e150 else math.inf)
 
 
 def seconds_for(operations: float | int, kind: str, *, fixed: float = 0.0) -> float:

@@ -18,7 +18,15 @@ lam (at this V) whose G fits, when there is one.
 
 from __future__ import annotations
 
-from seprank.budget import BASE_BYTES, Estimate, current, format_count, largest_fitting
+from seprank.budget import (
+    BASE_BYTES,
+    Estimate,
+    as_float,
+    bigint_factor,
+    current,
+    format_count,
+    largest_fitting,
+)
 
 __all__ = ["memory_estimate", "path_estimate", "check_path", "check_construction"]
 
@@ -60,11 +68,12 @@ def path_estimate(path: str, n: int, d: int, lam: int, max_abs: int) -> Estimate
 
     nbytes = memory_estimate(n, d, lam, max_abs)[path] if path != "float" else \
         float_estimate((n, n)).nbytes - BASE_BYTES
-    build = n * n * d * lam
-    words = max(_bits(d, lam, max_abs) / 64, 1)
-    work = {"mod_p": ((build, "grid"), (n ** 3, "modular" if n >= 600 else "nmod")),
-            "exact": ((build * words, "python"), (n ** 3 * words, "flint")),
-            "float": ((build, "float"), (4 * n ** 3, "float"))}[path]
+    build = as_float(n * n * d * lam)
+    words = bigint_factor(_bits(d, lam, max_abs))
+    cube = as_float(n ** 3)
+    work = {"mod_p": ((build, "grid"), (cube, "modular" if n >= 600 else "nmod")),
+            "exact": ((build * words, "python"), (cube * words, "flint")),
+            "float": ((build, "float"), (4 * cube, "float"))}[path]
     return Estimate(_WORDS[path].format(n=format_count(n)), nbytes=BASE_BYTES + nbytes, work=work,
                     detail=f"n = {format_count(n)}, d = {d}, lambda = {lam}")
 

@@ -547,14 +547,17 @@ def lemma6_estimate(L: int, H: int, d_a: int, N: int, half: int):
     >>> lemma6_estimate(3, 1, 3, 2, 3).detail
     '9 sequences of N = 2, d_x = 3; values of about 2k bits'
     """
-    from seprank.budget import BASE_BYTES, Estimate, format_count
+    import math
+
+    from seprank.budget import BASE_BYTES, Estimate, as_float, bigint_factor, format_count
 
     seqs, d_x = half * half, H * d_a
-    bits = 3 ** L * 64 + 64
+    bits = 3.0 ** L * 64 + 64 if L < 600 else math.inf  # 3^L itself is never computed
     per_value = 4 * (200 + bits / 8)
-    work = seqs * L * N * N * H * d_a * d_x * max(bits / 64, 1)
-    return Estimate("the Lemma 6 identity", nbytes=BASE_BYTES + int(seqs * N * d_x * per_value
-                                                                    + seqs * (100 + bits / 8)),
+    work = as_float(seqs * L * N * N * H * d_a * d_x) * bigint_factor(bits)
+    peak = as_float(seqs * N * d_x) * per_value + as_float(seqs) * (100 + bits / 8)
+    return Estimate("the Lemma 6 identity",
+                    nbytes=BASE_BYTES + (int(peak) if peak < 2**1000 else 2**1000),
                     work=((work, "python"),),
                     detail=f"{format_count(seqs)} sequences of N = {N}, d_x = {d_x}; values "
                            f"of about {format_count(bits)} bits")

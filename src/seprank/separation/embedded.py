@@ -25,6 +25,7 @@ here; the blocks come from the (I-degree, J-degree) components as always.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 
 import flint
@@ -61,6 +62,21 @@ _BYTES_PER_INPUT = 400
 _BYTES_PER_VALUE = 200
 
 
+def _power(V: int, N: int) -> float:
+    """V^N as a float (``math.inf`` past the float range), without computing the integer."""
+    return float(V) ** N if N * math.log2(max(V, 2)) < 1000 else math.inf
+
+
+def token_sequences(V: int, N: int) -> int | float:
+    """V^N, the vocabulary route's sequences: exact when at most 10^6 (the route's
+    sizes), else a float (``math.inf`` past its range), never the huge integer itself.
+
+    >>> token_sequences(8, 5), token_sequences(29, 2097151)
+    (32768, inf)
+    """
+    return V ** N if N * math.log2(max(V, 2)) <= 20 else _power(V, N)
+
+
 def vocabulary_estimate(net, V: int, N: int) -> Estimate:
     """Work and peak memory of the vocabulary route: V^N exact network evaluations (about
     L N^2 H d_a d_x object operations each) and the exact rank of their value matrix.
@@ -70,17 +86,17 @@ def vocabulary_estimate(net, V: int, N: int) -> Estimate:
     >>> vocabulary_estimate(net, 3, 2).detail
     '9 token sequences, a 3 x 3 value matrix'
     """
-    from seprank.budget import format_count
+    from seprank.budget import as_float, bigint_factor, format_count
 
-    seqs = V ** N
-    rows, cols = V ** (N // 2), V ** (N - N // 2)
-    bits = 3 ** net.L * 8 + 64
-    per_eval = 4 * net.L * N * N * net.H * net.d_a * net.d_x
+    seqs, rows, cols = (_power(V, N), _power(V, N // 2), _power(V, N - N // 2))
+    bits = 3.0 ** net.L * 8 + 64 if net.L < 600 else math.inf
+    per_eval = 4 * net.L * N * N * net.H * net.d_a * net.d_x * bigint_factor(bits)
     small, big = min(rows, cols), max(rows, cols)
+    peak = seqs * (_BYTES_PER_INPUT * N * net.d_x + _BYTES_PER_VALUE + bits / 4)
     return Estimate("the vocabulary route",
-                    nbytes=BASE_BYTES + seqs * (_BYTES_PER_INPUT * N * net.d_x
-                                                + _BYTES_PER_VALUE + bits // 4),
-                    work=((seqs * per_eval, "python"), (small * small * big, "flint")),
+                    nbytes=BASE_BYTES + (int(peak) if peak < 2**1000 else 2**1000),
+                    work=((seqs * per_eval, "python"),
+                          (as_float(small * small * big) * bigint_factor(bits), "flint")),
                     detail=f"{format_count(seqs)} token sequences, a {format_count(rows)} x "
                            f"{format_count(cols)} value matrix")
 
@@ -113,8 +129,11 @@ def _vocabulary(net, embedding, partition, position, coordinate) -> dict:
     N = embedding.N
     I, J = check_partition(N, tuple(range(N // 2)) if partition is None else partition)
     V = embedding.V
-    if V ** N > MAX_TOKEN_SEQUENCES:
-        raise ParameterError(f"V^N = {V ** N} token sequences exceed {MAX_TOKEN_SEQUENCES}")
+    if token_sequences(V, N) > MAX_TOKEN_SEQUENCES:
+        from seprank.budget import format_count
+
+        raise ParameterError(f"V^N = {format_count(token_sequences(V, N))} token sequences "
+                             f"exceed {MAX_TOKEN_SEQUENCES}")
     rows = list(itertools.product(range(V), repeat=len(I)))
     cols = list(itertools.product(range(V), repeat=len(J)))
     tokens = np.zeros((len(rows) * len(cols), N), dtype=np.int64)
@@ -218,7 +237,7 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
     start = time.perf_counter()
     budget = make_budget(max_memory, max_seconds, budget)
     if isinstance(embedding, VocabularyEmbedding):
-        if embedding.V ** N <= MAX_TOKEN_SEQUENCES:  # else refused below, as always
+        if token_sequences(embedding.V, N) <= MAX_TOKEN_SEQUENCES:  # else refused below
             _check_vocabulary(net, embedding, budget)
         with budget.active():
             out = _vocabulary(net, embedding, partition, position, coordinate)

@@ -216,7 +216,8 @@ def _value_bits(request, T: np.ndarray) -> float:
     net = request.network
     tmax = max((abs(Fraction(x).numerator) for x in T.flat), default=1) or 1
     per_layer = math.log2(2 * request.N * net.H * net.d_a * net.d_x ** 3 * 16 + 2)
-    return request.degree * (math.log2(tmax + 1) + per_layer) + 64
+    degree = 3.0 ** net.L if net.L < 600 else math.inf  # 3^L itself is never computed
+    return degree * (math.log2(tmax + 1) + per_layer) + 64
 
 
 def template_estimate(request, T: np.ndarray) -> WorkEstimate:
@@ -229,26 +230,33 @@ def template_estimate(request, T: np.ndarray) -> WorkEstimate:
     >>> template_estimate(plan_separation(2, 4, 2, templates=T).request, T).detail
     '144 values of about 199 bits, a 12 x 12 matrix'
     """
-    from seprank.budget import format_count
+    import math
+
+    from seprank.budget import bigint_factor, format_count
     from seprank.separation.monomials import approx_monomial_count
 
     net, M = request.network, T.shape[0]
-    rows, cols = M ** len(request.I), M ** len(request.J)
-    evals = M ** request.N
+
+    def power(k: int) -> float:  # M^k as a float, never the huge integer
+        return float(M) ** k if k * math.log2(max(M, 2)) < 1000 else math.inf
+
+    rows, cols, evals = power(len(request.I)), power(len(request.J)), power(request.N)
     bits = _value_bits(request, T)
     per_value = _BYTES_PER_VALUE + bits / 4
     mono = approx_monomial_count(len(request.I) * net.d_x, request.degree, up_to=True)
     cert = rows * mono * 3 if rows >= mono else 0
     small, big = min(rows, cols), max(rows, cols)
-    work = ((evals * net.L * request.N ** 2 * net.H * net.d_a * net.d_x, "python"),
-            (small * small * big * max(bits / 64, 1), "flint"), (cert * mono, "flint"))
+    work = ((evals * net.L * request.N ** 2 * net.H * net.d_a * net.d_x * bigint_factor(bits),
+             "python"), (small * small * big * bigint_factor(bits), "flint"),
+            (cert * mono, "flint"))
     peak = evals * per_value + cert * 64
     phases = (("evaluation", f"{format_count(evals)} exact network values (M^N)"),
               ("rank", f"one {format_count(rows)} x {format_count(cols)} matrix "
                        f"({rank_method(request)})"),
               ("certificate", "exact ranks of the templates' monomial matrices"))
     return WorkEstimate(phases, sum(w for w, _ in work), peak, work=work, fixed_seconds=0.2,
-                        detail=f"{format_count(evals)} values of about {bits:.0f} bits, a "
+                        detail=f"{format_count(evals)} values of about "
+                               f"{format_count(bits)} bits, a "
                                f"{format_count(rows)} x {format_count(cols)} matrix")
 
 

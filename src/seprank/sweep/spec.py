@@ -157,12 +157,15 @@ def grid_size(axes: dict[str, Any]) -> int:
     """
     n = 1
     for values in axes.values():
-        n *= len(values)
+        if isinstance(values, range):  # len() stops at sys.maxsize: count it arithmetically
+            n *= max(0, (values.stop - values.start + values.step - 1) // values.step)
+        else:
+            n *= len(values)
     return n
 
 
 def _axis_lengths(axes: dict[str, Any]) -> str:
-    return " x ".join(f"{len(v)} {name}" for name, v in axes.items())
+    return " x ".join(f"{grid_size({name: v})} {name}" for name, v in axes.items())
 
 
 def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> SweepSpec:
