@@ -206,6 +206,17 @@ def _running_count(client, keys: set[str]) -> int:
                for worker, tasks in processing.items())
 
 
+def _connect(scheduler: str):
+    """A client of a running scheduler, or one line saying it cannot be reached."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        raise ParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: "
+                             f"{exc}") from None
+
+
 def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
               scheduler: str | None = None, workers: int | None = None, client=None,
               retries: int = 3, progress: bool = True, console=None,
@@ -237,7 +248,10 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
     version = code_version()
     path = Path(store) if store is not None else spec.store
     start = time.perf_counter()
-    with ResultStore(path) as db, ExitStack() as stack:
+    with ExitStack() as stack:
+        if client is None and scheduler is not None:  # connect first: an unreachable
+            client = stack.enter_context(_connect(scheduler))  # one leaves no new store
+        db = stack.enter_context(ResultStore(path))
         db.set_meta("spec", {"computation": spec.computation, "fixed": spec.fixed,
                              "axes": spec.axes, "title": spec.title,
                              "source": str(spec.source) if spec.source else None})
@@ -249,16 +263,9 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
         if client is None:
             from distributed import Client
 
-            if scheduler is not None:
-                try:
-                    client = stack.enter_context(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
-                except (OSError, TimeoutError) as exc:
-                    raise ParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: "
-                                         f"{exc}") from None
-            else:
-                n = min(workers or os.cpu_count() or 1, len(todo))
-                cluster = stack.enter_context(local_cluster(n))
-                client = stack.enter_context(Client(cluster))
+            n = min(workers or os.cpu_count() or 1, len(todo))
+            cluster = stack.enter_context(local_cluster(n))
+            client = stack.enter_context(Client(cluster))
         summary.workers = len(client.scheduler_info().get("workers", {}))
         by_key = dict(todo)
         futures = {}
