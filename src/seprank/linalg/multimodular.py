@@ -190,20 +190,7 @@ def rank_multimodular(z: flint.fmpz_mat | np.ndarray, *, max_digits: int = DEFAU
     >>> res.rank, res.exact, res.primes[0] == FIRST_PRIME
     (2, True, True)
     """
-    if isinstance(z, np.ndarray) and _int64_input(z) is None:
-        z = flint.fmpz_mat(z.tolist())
-    if isinstance(z, np.ndarray):
-        zint = _int64_input(z)
-        transpose = zint.shape[0] < zint.shape[1]
-        Aint = zint.T if transpose else zint  # kernel of A (columns) = left kernel of z
-        A, (m, n) = None, Aint.shape
-        if not m * n:
-            A = _exact(None, Aint)
-    else:
-        transpose = z.nrows() < z.ncols()
-        A = z.transpose() if transpose else z
-        m, n = A.nrows(), A.ncols()
-        Aint = _as_int64(A) if m * n else None
+    A, Aint, transpose, (m, n) = _oriented(z)
     blas_threads()
     eng = get_engine(engine)
     rng = np.random.default_rng(seed)
@@ -244,6 +231,25 @@ def rank_multimodular(z: flint.fmpz_mat | np.ndarray, *, max_digits: int = DEFAU
     r, rows, cols, p_best = best
     return MultimodularResult(r, False, _lower(rows, cols, p_best, transpose), None, primes,
                               ranks)
+
+
+def _oriented(z):
+    """(A, its int64 copy or None, transposed?, shape): ``z`` with at least as many rows
+    as columns (the kernel of A's columns is the left kernel of ``z`` when transposed)."""
+    if isinstance(z, np.ndarray) and _int64_input(z) is None:
+        z = flint.fmpz_mat(z.tolist())
+    if isinstance(z, np.ndarray):
+        zint = _int64_input(z)
+        transpose = zint.shape[0] < zint.shape[1]
+        Aint = zint.T if transpose else zint
+        A, (m, n) = None, Aint.shape
+        if not m * n:
+            A = _exact(None, Aint)
+        return A, Aint, transpose, (m, n)
+    transpose = z.nrows() < z.ncols()
+    A = z.transpose() if transpose else z
+    m, n = A.nrows(), A.ncols()
+    return A, (_as_int64(A) if m * n else None), transpose, (m, n)
 
 
 def _lower(rows, cols, p: int, transpose: bool) -> LowerBoundCertificate:

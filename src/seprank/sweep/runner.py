@@ -268,15 +268,7 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
             client = stack.enter_context(Client(cluster))
         summary.workers = len(client.scheduler_info().get("workers", {}))
         by_key = dict(todo)
-        futures = {}
-        # A fresh token per run: a scheduler may still hold the cancelled futures of an
-        # interrupted run under their keys, and reusing a key would return them cancelled.
-        run_token = uuid.uuid4().hex[:10]
-        for key, task in todo:
-            fut = client.submit(execute, task.computation, task.params,
-                                key=f"seprank-{task.computation}-{key[:24]}-{run_token}",
-                                retries=retries)
-            futures[fut.key] = (key, fut)
+        futures = _submit(client, todo, retries)
         from distributed import as_completed
 
         pending = as_completed([f for _, f in futures.values()])
@@ -298,17 +290,8 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
                     continue
                 for fut in pending.next_batch(block=False):
                     key, _ = futures[fut.key]
-                    task = by_key[key]
-                    outcome = _outcome(fut, version)
-                    db.record(key, task, version, outcome["status"],
-                              result=outcome.get("result"), error=outcome.get("error"),
-                              worker=outcome.get("worker"), seconds=outcome.get("seconds"))
-                    if outcome["status"] == "done":
-                        summary.done += 1
-                    else:
-                        summary.failed += 1
-                        if len(summary.failures) < 20:
-                            summary.failures.append((task.params, outcome["error"]))
+                    outcome = _record(db, key, by_key[key], _outcome(fut, version), version,
+                                      summary)
                     running = max(0, running - 1)
                     bar.update(summary.done, summary.failed, running)
                     if on_result is not None:
@@ -321,6 +304,35 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
         finally:
             summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _submit(client, todo, retries: int) -> dict:
+    """Submit every task; {future key: (store key, future)}."""
+    futures = {}
+    # A fresh token per run: a scheduler may still hold the cancelled futures of an
+    # interrupted run under their keys, and reusing a key would return them cancelled.
+    run_token = uuid.uuid4().hex[:10]
+    for key, task in todo:
+        fut = client.submit(execute, task.computation, task.params,
+                            key=f"seprank-{task.computation}-{key[:24]}-{run_token}",
+                            retries=retries)
+        futures[fut.key] = (key, fut)
+    return futures
+
+
+def _record(db, key: str, task, outcome: dict[str, Any], version: str,
+            summary: SweepSummary) -> dict[str, Any]:
+    """Write one finished task's row and count it in ``summary``; return the outcome."""
+    db.record(key, task, version, outcome["status"],
+              result=outcome.get("result"), error=outcome.get("error"),
+              worker=outcome.get("worker"), seconds=outcome.get("seconds"))
+    if outcome["status"] == "done":
+        summary.done += 1
+    else:
+        summary.failed += 1
+        if len(summary.failures) < 20:
+            summary.failures.append((task.params, outcome["error"]))
+    return outcome
 
 
 def _outcome(fut, version: str) -> dict[str, Any]:
