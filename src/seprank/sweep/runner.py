@@ -267,35 +267,11 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
             cluster = stack.enter_context(local_cluster(n))
             client = stack.enter_context(Client(cluster))
         summary.workers = len(client.scheduler_info().get("workers", {}))
-        by_key = dict(todo)
         futures = _submit(client, todo, retries)
-        from distributed import as_completed
-
-        pending = as_completed([f for _, f in futures.values()])
         bar = _Progress(len(todo), skipped, progress, console)
         stack.callback(bar.stop)
-        last_poll = 0.0
-        running = 0
         try:
-            while not pending.is_empty():
-                if not pending.has_ready():
-                    now = time.perf_counter()
-                    if now - last_poll > 1.0:
-                        live = {k for k, (_, f) in futures.items() if not f.done()}
-                        count = _running_count(client, live)
-                        running = count if count >= 0 else running
-                        last_poll = now
-                    bar.update(summary.done, summary.failed, running)
-                    time.sleep(poll_s)
-                    continue
-                for fut in pending.next_batch(block=False):
-                    key, _ = futures[fut.key]
-                    outcome = _record(db, key, by_key[key], _outcome(fut, version), version,
-                                      summary)
-                    running = max(0, running - 1)
-                    bar.update(summary.done, summary.failed, running)
-                    if on_result is not None:
-                        on_result(key, outcome)
+            _drain(client, db, futures, dict(todo), version, summary, bar, on_result, poll_s)
         except BaseException:
             summary.interrupted = True
             for _, fut in futures.values():
@@ -304,6 +280,34 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
         finally:
             summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _drain(client, db, futures: dict, by_key: dict, version: str, summary: SweepSummary,
+           bar, on_result, poll_s: float) -> None:
+    """Record the futures as they finish, polling the running count for the bar."""
+    from distributed import as_completed
+
+    pending = as_completed([f for _, f in futures.values()])
+    last_poll = 0.0
+    running = 0
+    while not pending.is_empty():
+        if not pending.has_ready():
+            now = time.perf_counter()
+            if now - last_poll > 1.0:
+                live = {k for k, (_, f) in futures.items() if not f.done()}
+                count = _running_count(client, live)
+                running = count if count >= 0 else running
+                last_poll = now
+            bar.update(summary.done, summary.failed, running)
+            time.sleep(poll_s)
+            continue
+        for fut in pending.next_batch(block=False):
+            key, _ = futures[fut.key]
+            outcome = _record(db, key, by_key[key], _outcome(fut, version), version, summary)
+            running = max(0, running - 1)
+            bar.update(summary.done, summary.failed, running)
+            if on_result is not None:
+                on_result(key, outcome)
 
 
 def _submit(client, todo, retries: int) -> dict:
