@@ -11,8 +11,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from seprank.proof.errata_audit import inconsistent_severities
 from seprank.proof.strength import unqualified_least
 
