@@ -2,7 +2,8 @@
 
 Not a check: the functions are called by one line from the checks they decide
 (``thm4_counterexample`` from L-Thm4, ``thm6_counterexample`` from L-Thm6,
-``thm2_counterexample`` from L-Thm2, ``wies_counterexample`` from W-Thm3 / W-Thm4).
+``thm2_counterexample`` from L-Thm2; wies2021's Theorems 3-4 use the family through
+:mod:`seprank_proofs.wies2021.one_hot_steps`).
 Each adds the steps that certify the family (closed form against the eq. (3) network,
 exact value-matrix ranks, the Jacobian certificate of algebraic independence) and one
 step that compares the family's exact separation rank with the printed bound as exact
@@ -32,7 +33,6 @@ from seprank_proofs import LEVINE2020, WIES2021
 from seprank_proofs.levine2020.corrected_family import value_rank
 from seprank_proofs.levine2020.least_search import least_steps
 
-import seprank
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.network_theory.one_hot import (
     family_seps_by_layer,
@@ -51,7 +51,6 @@ from seprank.papers.levine2020.counterexample import (
     exceeds_thm2_upper,
 )
 from seprank.papers.wies2021.bounds import exceeds_eq9
-from seprank.papers.wies2021.bounds import thm3_bound as wies_bound
 from seprank.scalars.enclosures import e_bounds
 
 LEV = LEVINE2020
@@ -377,77 +376,3 @@ def thm2_counterexample(ctx) -> None:
     least_steps(ctx, "eq. (8) upper", {"d_x": 8, "L": 9}, LEV.cite("Theorem 2 eq. (8) l.154"),
                 widths=range(4, 10), least_width_proof=SMALL_WIDTHS["eq. (8) upper"],
                 search=[(9, 7), (7, 8), (8, 8)], max_width=12)
-
-
-def wies_counterexample(ctx, theorem: int) -> None:
-    """W-Thm3 (vocabulary, ``theorem=3``) / W-Thm4 (convolution, ``theorem=4``)."""
-    eq = "eq. (9)" if theorem == 3 else "eq. (11)"
-    src = WIES.cite(f"A.2 {eq} l.381") if theorem == 3 else WIES.cite(f"A.3 {eq} l.451-456")
-    family_steps(ctx, src, (5, 6, 7, 8))
-    if theorem == 4:
-        with ctx.step("the convolution embedding with kernel width 1 (M = N), W^conv = I_s "
-                      "(rank r = s) and positional embedding 0 (r_e = 0) is the identity, so "
-                      "the embedded network is the family's plain network (exact, s = 3)",
-                      source=WIES.cite("eq. (2) l.70-76"), scope="sizes", sizes="s = 3") as s:
-            from seprank.models.embedding import ConvolutionalEmbedding
-
-            sv = 3
-            eye = [[[int(a == b) for b in range(sv)] for a in range(sv)]]
-            emb = ConvolutionalEmbedding(eye, [[0] * 4 for _ in range(sv)])
-            X = [[[1, -2, 3], [0, 1, 2], [4, 1, -1], [2, 2, 0]]]
-            Y = emb.embed(X)
-            s.record(rank=emb.rank(), embedded_equals_input=Y.tolist() == X)
-            s.require(Y.tolist() == X and emb.rank() == sv, "the embedding is not the identity")
-        setting = ("convolution embedding, kernel width 1, W^conv = I (r = d_x = s), "
-                   "r_e = 0, M = N")
-    else:
-        with ctx.step("the vocabulary embedding of the grid {0..3^L}^s (V = (3^L+1)^s tokens, "
-                      "M_V of rank r = s, r_e = 0): the P- and Q-side functions have degree <= "
-                      "3^L in each coordinate, and a polynomial of degree <= 3^L per variable "
-                      "vanishing on a product grid with 3^L + 1 points per variable is 0, so "
-                      "they stay linearly independent on tokens and sep over tokens = "
-                      "prod(e + 1); checked: exact rank of values on random token tuples of "
-                      "the grid {0..9}^2 (s = 2, L = 2, N = 4)",
-                      source=WIES.cite("eq. (1) l.62-68"), scope="sizes",
-                      sizes="s = 2, L = 2, N = 4") as s:
-            sv, L, N = 2, 2, 4
-            want = max(family_seps_by_layer(sv, L)[-1])
-            net = monomial_network(sv, shift_schedule(sv, L))
-            rng = random.Random(33)
-            K = want + 3
-            pts = [[[rng.randint(0, 3 ** L) for _ in range(sv)] for _ in range(N // 2)]
-                   for _ in range(2 * K)]
-            Xv = np.array([pts[a] + pts[K + b] for a in range(K) for b in range(K)],
-                          dtype=object)
-            out = net.evaluate(Xv, "ZZ")
-            rank = seprank.rank([[out[a * K + b, 0, 0] for b in range(K)] for a in range(K)],
-                                "exact").value
-            s.record(rank_on_tokens=rank, prod_e_plus_1=want)
-            s.require(rank == want, "the token-grid rank differs from prod(e + 1)")
-        setting = ("vocabulary embedding of the grid {0..3^L}^s (M_V of rank r = s), "
-                   "r_e = 0")
-
-    with ctx.step(f"COUNTEREXAMPLE to {eq}: the family ({setting}) at r = d_x = H = 8, d_a = 1, "
-                  "L = 9, N = 16 has sep(y_p^1) = prod(e + 1) > ((r+r_e, 3^L)) ((4, 3^L)) "
-                  "(3^L+1)^(r+r_e) (exact integers); the first failing L of the shift "
-                  "schedule per r is tabled (r <= 4: never, W-Thm1's moment bound is below the "
-                  "bound there)", source=src, scope="instance",
-                  sizes="r = d_x = H = 8, d_a = 1, L = 9, N = 16") as s:
-        found = first_exceeding("wies2021 eq. (9)/(11), r_e = 0", 8, 9)
-        bound = wies_bound(found["L"], 8, 0)
-        inst = _instance(found, f"{eq}_r_e=0", bound) | {"r": 8, "r_e": 0, "embedding": setting}
-        table = _table("wies2021 eq. (9)/(11), r_e = 0", range(4, 10), 24)
-        s.record(counterexample=inst, first_L_per_r=table,
-                 r_e_1="with a rank-1 positional embedding written into an extra channel that no "
-                       "head reads (d_x = H = s + 1, one zero head) the sep is unchanged (an "
-                       "argument, not a computed network); against eq. (9)/(11) at r_e = 1 it "
-                       "exceeds first at this L (s = 8)",
-                 r_e_1_first_L=next((L for L, seps in enumerate(family_seps_by_layer(8, 16), 1)
-                                     if max(seps) > wies_bound(L, 8, 1)), None))
-        if found["sep"] > bound:
-            s.erratum(f"Theorem {theorem}, {eq}" + (", l.381" if theorem == 3 else ", l.455"),
-                      "sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
-                      "sep <= s ((s(s+1)/2 + 1, C(L))), s = r + r_e (moment bound, W-Thm1); "
-                      "log sep = Theta(L s^2) in the worst case", "false-statement",
-                      instance=inst, message=f"sep = {_sci(found['sep'])} > {_sci(bound)} "
-                                             "at r = 8, L = 9")
