@@ -22,8 +22,10 @@ EXPECTED_OUTCOME = {
     "R-path": "holds", "A-nn": "holds", "L-Lemma8": "holds", "L-Lemma3": "holds",
     "L-Lemma7": "holds-corrected", "W-Lemma4": "holds-corrected", "L-Claim2": "holds",
     # repaired constructions whose index maps are symbolic identities for every size
-    # (seprank.papers.wies2021.index_identities); L-Lemma6 is checked only at sizes
-    "W-Lemma5": "holds", "W-Lemma6": "holds", "W-Lemma7": "holds", "L-Lemma6": "open",
+    # (seprank.papers.wies2021.index_identities; L-Lemma6: proofs/levine2020/lemma6_symbolic.py)
+    "W-Lemma5": "holds", "W-Lemma6": "holds", "W-Lemma7": "holds", "L-Lemma6": "holds",
+    # issue 21: Lemma 2's count (l.498) repaired and proved for all sizes (layer_count.py)
+    "L-Lemma2": "holds",
     "R-norm": "false",
     "L-Thm1": "open", "L-Cor1": "open", "R-bound": "open",
     # issue 10 integration: Theorems 3 and 5 hold by verified repaired arguments (swap-set
@@ -41,7 +43,7 @@ EXPECTED_WORST = {
     "L-Lemma3": "constant", "L-Cor1": "notation", "L-Lemma7": "missing-hypothesis",
     "L-Thm1": "missing-hypothesis", "L-Thm2": "false-statement", "L-Thm5": "proof-error",
     "L-Thm4": "false-statement", "L-Thm6": "false-statement", "W-Thm3": "false-statement",
-    "W-Thm4": "false-statement", "L-Thm3": "proof-error",
+    "W-Thm4": "false-statement", "L-Thm3": "notation",
     "L-Claim2": "proof-error", "W-Lemma4": "false-statement", "R-norm": "false-statement",
     "L-Cor2": "proof-error",
 }

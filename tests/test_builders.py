@@ -33,8 +33,8 @@ def test_random_rows_and_rank_through_front_door():
 
 
 def test_memory_refused_before_allocating(monkeypatch):
-    import seprank.linalg.memory as mem
+    import seprank.budget as budget  # the machine's memory, as every budget reads it
 
-    monkeypatch.setattr(mem, "available_bytes", lambda: 100)
+    monkeypatch.setattr(budget, "machine_memory", lambda: (100, "free memory"))
     with pytest.raises(MemoryLimitError):
         gram_hadamard_mod_p_f64(omega_rows(3, 3, 2), 3, 101)

@@ -46,7 +46,7 @@ def test_default_output_is_one_line_per_check_then_a_summary(tmp_path, monkeypat
         row = [ln for ln in lines if ln.startswith(c["id"] + " ")]
         assert len(row) == 1 and row[0].split()[1:4] == [c["outcome"], c["strength"],
                                                           c["verdict"]]
-        assert re.search(r"\d+\.\d\ds$", row[0])
+        assert re.search(r"\d+\.\ds$", row[0])
     assert not any(ln.startswith(("  ok ", "  FAIL ")) for ln in lines)   # no steps
     assert lines[-1] == _totals(report)     # the outcome totals close the output
     assert len(lines) < 40
@@ -105,3 +105,21 @@ def test_verbose_and_quiet_exclude_each_other(flags, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["prove", "A-nn", *flags])
     assert exc.value.code == 2
+
+
+def test_the_widest_check_line_fits_80_columns():
+    """The longest registered id with the widest field of every column fits in 80."""
+    from types import SimpleNamespace
+
+    from seprank.proof import CheckRegistry
+    from seprank.proof.console import ID_MAX, check_line
+
+    ids = list(CheckRegistry.from_plugins().specs())
+    width = max(len(i) for i in ids)
+    assert width <= ID_MAX, f"an id of {width} characters: widen the budget of the table"
+    steps = [SimpleNamespace(status="failed")] * 89 + [SimpleNamespace(status="passed")] * 10
+    r = SimpleNamespace(id="x" * width, outcome="holds-corrected", strength="instances",
+                        verdict="inconclusive", steps=steps, errata=[None] * 999,
+                        seconds=999.9)
+    line = check_line(r, width).plain
+    assert len(line) <= 80 and line == line.rstrip(), line

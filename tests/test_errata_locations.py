@@ -18,15 +18,7 @@ from seprank.proof.errata_audit import LOCATED, cited_lines, locate_errata, loca
 
 #: (check id, location) of the errata whose cited lines do not hold what they cite,
 #: found when the audit was added; comments: what was looked for, and where it is
-KNOWN_MISLOCATED = {
-    ("L-Lemma6", "l.752, eq. (51) (phi)"),  # (51) is at l.808; l.752 defines phi
-    ("L-Lemma6", "eq. (34)"),  # no line cited
-    ("L-Lemma6", "eq. (42)-(43)"),  # no line cited
-    ("L-Lemma6", "eq. (50), eq. (54)"),  # no line cited
-    ("L-Cor1", "l.142 (Corollary 1)"),  # "Corollary 1." is l.140, its text l.142
-    ("L-Cor2", "l.166-170 (Corollary 2 and 'follows from theorems 1 and 2')"),  # l.164
-    ("L-Thm6", "A.4 l.530-534 (Theorem 6 reuses Theorem 4's argument unchanged)"),  # l.524
-}
+KNOWN_MISLOCATED: set[tuple[str, str]] = set()
 
 
 @pytest.fixture(scope="module")

@@ -106,17 +106,18 @@ def str_big(n: int) -> str:
 
 
 def test_huge_npy_is_refused_from_its_header_before_loading(tmp_path):
-    """A 20000 x 20000 int64 file (sparse on disk) is refused fast, without allocating it."""
+    """A 100000 x 100000 int64 file (sparse on disk, 80 GB by its header) is refused fast,
+    without allocating it."""
     f = tmp_path / "huge.npy"
     header_probe = tmp_path / "probe.npy"
     np.save(header_probe, np.zeros((1, 1), dtype=np.int64))
-    head = header_probe.read_bytes()[:-8].replace(b"(1, 1)", b"(20000, 20000)")
+    head = header_probe.read_bytes()[:-8].replace(b"(1, 1)", b"(100000, 100000)")
     # fix the header length field's padding: drop as many spaces as were added
     nl = head.index(b"\n", 10)
-    head = head[:nl - 8] + head[nl:]
+    head = head[:nl - 10] + head[nl:]
     with open(f, "wb") as fh:
         fh.write(head)
-        fh.truncate(len(head) + 20000 * 20000 * 8)  # sparse: no disk blocks
+        fh.truncate(len(head) + 100000 * 100000 * 8)  # sparse: no disk blocks
     code = ("import resource, sys\n"
             "from seprank.cli import main\n"
             f"status = main(['rank', {str(f)!r}])\n"

@@ -157,9 +157,9 @@ def test_bad_V_or_lam_are_one_line_errors(V, lam, error, match):
 
 
 def test_memory_is_estimated_before_building(monkeypatch):
-    from seprank.linalg import memory
+    import seprank.budget as budget  # the machine's memory, as every budget reads it
 
-    monkeypatch.setattr(memory, "available_bytes", lambda: 1000)
+    monkeypatch.setattr(budget, "machine_memory", lambda: (1000, "free memory"))
     # 15 x 15 G mod p and its engine: 32 * 15^2 = 7200 bytes > 0.8 * 1000
     with pytest.raises(MemoryLimitError, match="G mod p") as exc:
         seprank.hadamard_rank(omega_rows(3, 4, 2), 4)

@@ -57,9 +57,9 @@ def test_bad_parameters():
 
 
 def test_memory_guard_before_allocating(monkeypatch):
-    import seprank.linalg.memory as mem
+    import seprank.budget as budget  # the machine's memory, as every budget reads it
 
-    monkeypatch.setattr(mem, "available_bytes", lambda: 1000)
+    monkeypatch.setattr(budget, "machine_memory", lambda: (1000, "free memory"))
     with pytest.raises(MemoryLimitError, match="needs about"):
         seprank.rank(np.zeros((100, 100), dtype=np.int64))
 
@@ -127,9 +127,9 @@ def test_cli_bad_prime_and_huge_file(tmp_path, capsys, monkeypatch):
     code, _, err = run_cli(["rank", str(tmp_path / "a.txt"), "--method", "modular",
                             "--prime", "91"], capsys)
     assert code == 2 and "91 is not prime" in err
-    import seprank.linalg.memory as mem
+    import seprank.budget as budget
 
-    monkeypatch.setattr(mem, "available_bytes", lambda: 10)
+    monkeypatch.setattr(budget, "machine_memory", lambda: (10, "free memory"))
     code, _, err = run_cli(["rank", str(tmp_path / "a.txt")], capsys)
     assert code == 2 and "memory" in err
 

@@ -14,7 +14,7 @@ EXPECTED = {
     # proofs/levine2020/levine_counterexample.py);
     # L-Claim2 and L-Cor2: proof failures are failed steps with errata (issue 10)
     "L-Thm3": "refuted", "L-Thm4": "refuted", "L-Thm5": "refuted", "L-Thm6": "refuted",
-    "L-Lemma2": "verified", "L-Claim1": "verified", "L-Claim2": "refuted",
+    "L-Lemma2": "refuted", "L-Claim1": "verified", "L-Claim2": "refuted",
     "L-Lemma1": "verified", "L-Lemma5": "refuted", "L-Cor1": "refuted", "L-Cor2": "refuted",
     "C7-claims": "refuted",
 }

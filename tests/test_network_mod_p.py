@@ -220,9 +220,9 @@ def test_shape_and_parameter_errors():
 
 
 def test_memory_refused_before_allocating(monkeypatch):
-    import seprank.linalg.memory as memory
+    import seprank.budget as budget  # the machine's memory, as every budget reads it
 
-    monkeypatch.setattr(memory, "available_bytes", lambda: 10**6)
+    monkeypatch.setattr(budget, "machine_memory", lambda: (10**6, "free memory"))
     net = SelfAttentionNetwork.random(1, 2, 1, seed=0)
     f = net.as_function(0, 0, "GF(p)", p=101)
     rows = np.zeros((400, 1), dtype=np.int64)

@@ -2,8 +2,7 @@
 
 * "least", "smallest", "minimal" as a size claim in a conclusion's reason, a step's
   claim or its note must come from ``s.least(...)`` (with the search that proves it)
-  or read "least found" (:func:`seprank.proof.strength.unqualified_least`). Marked
-  ``xfail`` until the per-paper checks reword their size claims; remove the mark then.
+  or read "least found" (:func:`seprank.proof.strength.unqualified_least`).
 * Errata tagged with the same kind of slip and the same effect (in the statement or
   not; the statement survives or not) carry the same severity (README, "Severity of a
   slip"); today's exceptions are listed in :data:`KNOWN_INCONSISTENT` for the per-paper
@@ -12,8 +11,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from seprank.proof.errata_audit import inconsistent_severities
 from seprank.proof.strength import unqualified_least
 
@@ -21,9 +18,6 @@ from seprank.proof.strength import unqualified_least
 KNOWN_INCONSISTENT: set[tuple[str, str, str]] = set()
 
 
-@pytest.mark.xfail(strict=False, reason="issue 21: size claims ('least', 'smallest') in the "
-                   "checks' reasons and steps are least found; the per-paper checks reword "
-                   "them or record them with s.least(..., proven_by=...)")
 def test_size_claims_say_least_found_unless_proven(default_report):
     found = {c["id"]: unqualified_least(c) for c in default_report["checks"]}
     found = {cid: hits for cid, hits in found.items() if hits}

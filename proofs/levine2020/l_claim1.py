@@ -67,7 +67,8 @@ def _step_identity_of_the_proof(ctx, cases):
                   "tensor equals sum_r v_r u_r^T with v_r (u_r) the values of f_r (g_r) on the "
                   "row (column) assignments, entrywise and exactly, for contiguous and "
                   "interleaved partitions",
-                  source=SRC.cite("B.1.2 l.631-643")) as s:
+                  source=SRC.cite("B.1.2 l.631-643"), scope="sizes",
+                  sizes="the functions and partitions of the evidence") as s:
         rows = []
         for k, (N, d, R, D, I) in enumerate(cases):
             fs, gs = _instance(N, d, R, D, I, 6150 + k)
@@ -113,7 +114,8 @@ def _step_rank_at_most_R(ctx, cases):
     with ctx.step("rank <= R for every template set tried: generic certified ones, random "
                   "small ones, too few templates (M^|I| < R) and repeated templates; and rank "
                   "= R exactly for templates whose monomial matrices have full column rank",
-                  source=SRC.cite("Claim 1 eq. (23) l.623-627")) as s:
+                  source=SRC.cite("Claim 1 eq. (23) l.623-627"), scope="sizes",
+                  sizes="the functions and template sets of the evidence") as s:
         rows = []
         for k, (N, d, R, D, I) in enumerate(cases):
             row = _template_ranks(k, N, d, R, D, I)
@@ -133,7 +135,8 @@ def _step_network_outputs(ctx):
     """Step 3: the inequality for network outputs of eq. (3)."""
     with ctx.step("For network outputs y_1^1 (eq. (3)): grid ranks with random small template "
                   "sets never exceed the network's exact separation rank (certified as in "
-                  "L-Thm3)", source=SRC.cite("Claim 1 l.619-627")) as s:
+                  "L-Thm3)", source=SRC.cite("Claim 1 l.619-627"), scope="sizes",
+                  sizes="the networks of the evidence") as s:
         from seprank.models import SelfAttentionNetwork
 
         rows = []

@@ -90,7 +90,8 @@ def _network_family():
 def _step_generic_rank_at_random_points(ctx, families, W, T, rng):
     """Step 1: the rank at random rational points is the rank over Q(t)."""
     with ctx.step("The rank at random rational points equals the generic rank (rank over "
-                  "Q(t)), computed exactly", source=SRC.cite("Claim 2 l.652-655")) as s:
+                  "Q(t)), computed exactly", source=SRC.cite("Claim 2 l.652-655"), scope="sizes",
+                  sizes="the matrix families of the evidence") as s:
         rows = []
         for name, A in families:
             r = _generic_rank(A)
@@ -112,7 +113,8 @@ def _step_deficient_set(ctx, families):
                   "the r x r minors: a nonzero polynomial, so finitely many points (a proper "
                   "variety, measure zero); each rational root does drop the rank, and the toy "
                   "family's set is exactly {-1, 0, 1}, the network family's {2}",
-                  source=SRC.cite("Claim 2 proof l.657-665")) as s:
+                  source=SRC.cite("Claim 2 proof l.657-665"), scope="sizes",
+                  sizes="the matrix families of the evidence") as s:
         rows = []
         for name, A in families:
             r = _generic_rank(A)
@@ -143,7 +145,8 @@ def _step_auxiliary_f(ctx):
                   "f can vanish identically while the rank is >= r (A = [[t, i t]]: f = t^2 - "
                   "t^2 = 0, rank 1 for t != 0), so the printed argument needs |f_i|^2 or a "
                   "single nonzero minor there; the claim itself still holds",
-                  source=SRC.cite("Claim 2 proof l.657-665")) as s:
+                  source=SRC.cite("Claim 2 proof l.657-665"), scope="instance",
+                  sizes="A = [[t1, t2]], theta = (1, i); A = [[t, i t]]") as s:
         t1, t2 = sp.symbols("t1 t2")
         f_real = t1 ** 2 + t2 ** 2
         at_complex = sp.expand(f_real.subs({t1: 1, t2: sp.I}))
@@ -162,6 +165,7 @@ def _step_auxiliary_f(ctx):
                       "polynomial, so its real zero set has measure zero (for a complex theta "
                       "f may vanish there, and with non-real coefficients f can vanish "
                       "identically)", "proof-error", survives=True,
+                      anchor="f(\\theta)=\\sum_{i=1}^{c}f_{i}(\\theta)^{2}",
                       repair="the single-minor argument; step 2 computes the rank-deficient "
                              "set as the zero set of the gcd of the minors",
                       instance={"A": "[[t1, t2]]", "theta": "(1, i)", "f_at_theta": 0,

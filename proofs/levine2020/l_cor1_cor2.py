@@ -18,7 +18,10 @@ the deep network's proven upper bounds (Thms 3 and 4).
 
 Why: the corollaries are the paper's conclusions on depth efficiency (sec. 4.1,
 4.2): they are only as strong as Theorems 1 and 2 (L-Thm1, L-Thm2), and these
-checks say which parts of them the theorems carry.
+checks say which parts of them the theorems carry. Both claims are rates
+(``asymptotic``): no finite instance decides them. L-Cor2 also redoes the corollary
+with the corrected upper bound of L-Thm2-corrected (a width of order d_x^2 L); the
+integer root both use is :func:`seprank.papers.levine2020.corrected.least_root`.
 """
 
 from __future__ import annotations
@@ -38,26 +41,13 @@ from seprank.papers.levine2020.bounds import (
     thm2_upper_pow3,
     thm3_bound,
 )
+from seprank.papers.levine2020.corrected import cor2_corrected, least_root
 from seprank.papers.levine2020.lemma_bounds import b2_rank
-from seprank.proof.scaffold import erratum_if_failed, paper_check
+from seprank.proof import Claim, check
+from seprank.proof.scaffold import erratum_if_failed
 from seprank.scalars.enclosures import arb_le, compare_e_monomials, log3
 
 SRC = LEVINE2020
-
-
-def least_root(target: Fraction, C: int) -> int:
-    """The least integer X >= 1 with X^C >= target (exact; integer Newton iteration)."""
-    t = -(-target.numerator // target.denominator)  # X^C >= target iff X^C >= ceil(target)
-    if t <= 1:
-        return 1
-    x = 1 << (-(-t.bit_length() // C))  # x^C >= t
-    while True:
-        y = ((C - 1) * x + t // x ** (C - 1)) // C
-        if y >= x:
-            break
-        x = y
-    # x = floor(t^(1/C)) now
-    return x if x ** C >= t else x + 1
 
 
 def cor1_min_width_factor(L: int, d: int, d_x: int, H: int) -> dict:
@@ -81,8 +71,8 @@ def cor1_min_width_factor(L: int, d: int, d_x: int, H: int) -> dict:
 def cor2_min_beta2(L: int, d_x: int, H: int, max_beta: int = 12) -> dict:
     """Least integer beta_2 >= 1 such that the shallow net (depth log_3 d_x + beta_2, width
     3^beta_2 d_x) has B.2 rank > the deep net's proven upper bound min(Thm 3, C(C + D, D)),
-    D = d_x(d_x+1)/2 (Theorem 4's eq. (19) is false: L-Thm4; C(C + D, D) is the repaired
-    count of proofs/levine2020/levine_proof_displays.py)."""
+    D = d_x(d_x+1)/2 (Theorem 4's eq. (19) is false: L-Thm4; C(C + D, D) is the corrected
+    bound of L-Thm2-corrected, seprank.network_theory.corrected_bounds.corrected_upper)."""
     k = round(math.log(d_x, 3))
     assert 3 ** k == d_x, "illustration needs d_x a power of 3 so that beta_1 L is an integer"
     C, D = num_head_indices(L), d_x * (d_x + 1) // 2
@@ -102,30 +92,59 @@ def cor2_min_beta2(L: int, d_x: int, H: int, max_beta: int = 12) -> dict:
     return {"L_deep": L, "d_x_deep": d_x, "H": H, "beta_2": None}
 
 
-@paper_check(LEVINE2020, "L-Cor1", "depth efficiency: a shallower network needs width factor "
-                                   "w ~ exp(exp(d))",
-             where="sec. 4.1 Cor. 1 l.138-144", depends=("L-Thm1",), kind="corollary",
-             main_result=True,
-             statement="Corollary 1: with probability 1 a random deep network (depth L, width "
-                       "d_x > 3^L) may be realized by a network of depth L/d and width "
-                       "d_x^shallow = w d_x^shallow (sic), d, w > 1, only if w ~ exp(exp(d))")
+COR1 = Claim("corollary",
+             "Corollary 1: with probability 1 a random deep network (depth L, width d_x > 3^L) "
+             "may be realized by a network of depth L/d and width d_x^shallow = w d_x^shallow "
+             "(sic), d, w > 1, only if w ~ exp(exp(d))",
+             SRC.cite("sec. 4.1 Cor. 1 l.140-144"), main_result=True, asymptotic=True)
+
+
+@check("L-Cor1", "depth efficiency: a shallower network needs width factor w ~ exp(exp(d))",
+       source=SRC.cite("sec. 4.1 Cor. 1 l.138-144"), depends=("L-Thm1",), claim=COR1,
+       paper=LEVINE2020)
 def l_cor1(ctx):
     with ctx.step("Corollary 1 as printed defines the shallow width by d_x^shallow = w "
                   "d_x^shallow with w > 1 (l.142): no positive width satisfies it",
-                  source=SRC.cite("Cor. 1 l.142")) as s:
+                  source=SRC.cite("Cor. 1 l.142"), scope="instance",
+                  sizes="w = 2, d_x^shallow = 1") as s:
         s.record(printed="d_x^{shallow} = w d_x^{shallow}, w > 1",
                  evident_reading="d_x^{shallow} = w d_x^{deep}")
         s.fail("the printed width relation is self-referential: d = w d with w > 1 forces "
                "d = 0; read d_x^shallow = w d_x^deep",
                counterexample={"w": 2, "d_x_shallow": 1, "w_times_d_x_shallow": 2})
 
+    rows = _cor1_rows(ctx)
+
+    # -- outcome (seprank.proof.claims) --
+    erratum_if_failed(ctx, "Corollary 1 as printed", "l.140-142 (Corollary 1, the shallow width)",
+                      "d_x^shallow = w d_x^shallow, w > 1", "d_x^shallow = w d_x^deep",
+                      "notation", in_statement=True, verified_by="Corrected (d_x^shallow",
+                      anchor="Corollary 1", slip="symbol")
+    ctx.conclude("open", "instances",
+                 "the corollary rests on Theorem 1's lower bound for the deep network (L-Thm1 "
+                 "open; at the illustrated widths d_x = 2 3^L + 2, H = 2 the head dimension "
+                 "d_a = 3^L + 1 is even, where B.2 does not apply) and on Theorem 3's upper "
+                 "bound for the shallow one (L-Thm3 holds); the rate w ~ exp(exp(d)) is "
+                 "asymptotic, which no finite instance decides; the illustration (the exact "
+                 "width factor w of each size) is consistent: log_3 log_3 w lies within 1 of "
+                 "L (1 - 1/d)",
+                 count=len(rows) or 1,
+                 largest={"L": max(r["L_deep"] for r in rows), "d": max(r["d"] for r in rows),
+                          "d_x": max(r["d_x_deep"] for r in rows)}, binding=True)
+
+
+def _cor1_rows(ctx) -> list[dict]:
+    """The corrected reading of Corollary 1 as a necessary condition from the bounds."""
     with ctx.step("Corrected (d_x^shallow = w d_x^deep), as a necessary condition from the "
                   "bounds: the least integer w for which the depth-L/d network's Theorem 3 "
                   "upper bound (w d_x + H)^C(L/d) reaches the deep network's Theorem 1 lower "
-                  "bound ((d_x - H)/(2 3^(L-2)))^(3^(L-2)), d_x = 2 3^L + 2, H = 2; for L = 12 "
-                  "and d = 2, 3, 4, 6, log_3 log_3 w lies within 1 of L (1 - 1/d) (rigorous arb "
-                  "balls): w is double exponential in the depth",
-                  source=SRC.cite("Cor. 1 l.140-144; Thm. 1 eq. (7) l.130"), corrected=True) as s:
+                  "bound ((d_x - H)/(2 3^(L-2)))^(3^(L-2)), d_x = 2 3^L + 2, H = 2 (exact: the "
+                  "bound increases with w and w - 1 falls short); for L = 12 and d = 2, 3, 4, "
+                  "6, log_3 log_3 w lies within 1 of L (1 - 1/d) (rigorous arb balls): w is "
+                  "double exponential in the depth",
+                  source=SRC.cite("Cor. 1 l.140-144; Thm. 1 eq. (7) l.130"), corrected=True,
+                  scope="sizes", sizes="(L, d) in (4, 2), (6, 2), (8, 2), (12, 2..6) (full "
+                                       "tier: and (10, 2))") as s:
         rows = []
         fixed_d = [(L, 2, 2 * 3 ** L + 2, 2) for L in (4, 6, 8)]
         vary_d = [(12, d, 2 * 3 ** 12 + 2, 2) for d in (2, 3, 4, 6)]
@@ -144,32 +163,70 @@ def l_cor1(ctx):
                       "log_3 log_3 w is not within 1 of L (1 - 1/d)", case=str(r))
         for r in rows:
             r.pop("_ll")
+        s.least("w per (L, d)", {f"(L, d) = ({r['L_deep']}, {r['d']})": r["min_w"]
+                                 for r in rows},
+                proven_by="(w d_x + H)^C(L/d) increases with w; least_root gives the least "
+                          "integer root and cor1_min_width_factor asserts that w - 1 falls "
+                          "short")
         s.record(fixed_d_2=rows[:len(fixed_d)], L_12_varying_d=rows[len(fixed_d):])
+    return rows
+
+
+COR2 = Claim("corollary",
+             "Corollary 2: past L = log_3 d_x there is beta_2 = O(log H log d_x log L) such "
+             "that a network of depth beta_1 L + beta_2 (beta_1 = log_3 d_x / L) and width "
+             "3^beta_2 d_x has higher separation rank (eq. (9))",
+             SRC.cite("sec. 4.2 Cor. 2 l.164-170"), main_result=True, asymptotic=True)
+
+
+@check("L-Cor2", "past L = log_3 d_x a shallower, polynomially wider network has higher "
+       "separation rank", source=SRC.cite("sec. 4.2 Cor. 2 l.162-170"),
+       depends=("L-Thm1", "L-Thm2", "L-Thm2-corrected"), claim=COR2, paper=LEVINE2020)
+def l_cor2(ctx):
+    rows = _cor2_illustration(ctx)
+    _cor2_boundary(ctx)
+    corrected = _cor2_corrected(ctx)
 
     # -- outcome (seprank.proof.claims) --
-    erratum_if_failed(ctx, "Corollary 1 as printed", "l.142 (Corollary 1)",
-                      "d_x^shallow = w d_x^shallow, w > 1", "d_x^shallow = w d_x^deep",
-                      "notation", in_statement=True, verified_by="Corrected (d_x^shallow")
+    obs = "Observation: with the printed choice"
+    boundary = [c for c in ctx.find_step(obs).evidence.get("cases", [])
+                if c.get("shallow_on_boundary_3^L_eq_d_x")]
+    if boundary and not ctx.failed(obs):
+        ctx.erratum("l.164-170 (Corollary 2 and 'follows from theorems 1 and 2')",
+                    "L^shallow = beta_1 L^deep + beta_2, d_x^shallow = 3^beta_2 d_x^deep, the "
+                    "corollary following from Theorems 1 and 2",
+                    "this choice gives 3^(L^shallow) = d_x^shallow exactly, the boundary that "
+                    "neither Theorem 1 (L < log_3 d_x) nor Theorem 2 (L > log_3 d_x) covers; "
+                    "the argument needs a bound at L = log_3 d_x (e.g. B.2's regime-free "
+                    "certified rank, as the illustration uses) or a depth inside a regime",
+                    "proof-error", step=obs, survives=False, instance=boundary[0],
+                    anchor="Corollary 2",
+                    message="the shallow network of the corollary lies on the boundary "
+                            "3^L = d_x, where neither theorem applies, so the corollary does "
+                            "not follow from them as stated; at small sizes the 'shallow' "
+                            "network is often not shallower")
     ctx.conclude("open", "instances",
-                 "a numeric illustration from Theorem 1's bounds (L-Thm1, open); the "
-                 "corollary is only as strong as Theorem 1", count=len(ctx.find_step(
-                     "Corrected (d_x^shallow").evidence.get("fixed_d_2", [])) or 1,
-                 largest={"d": 2}, binding=True)
+                 "Corollary 2 survives in corrected form, conditional on Theorem 1's lower "
+                 "bound (L-Thm1 open): with L-Thm2-corrected's upper bound C(C + D, D) < "
+                 "3^(D L), D = d_x(d_x+1)/2, in place of eq. (8) (false, L-Thm2), a shallower "
+                 "network inside Theorem 1's regime needs a width of order d_x^2 L (not d_x L), "
+                 f"still polynomial ({len(corrected)} deep sizes redone); as printed it does "
+                 "not follow from Theorems 1 and 2 (the shallow network lies on the boundary "
+                 "3^L = d_x: proof-error); the rate O(log H log d_x log L) is asymptotic, "
+                 f"which no finite instance decides; the B.2 illustration holds on {len(rows)} "
+                 "sizes", count=len(rows) or 1,
+                 largest={"L": max(r["L_deep"] for r in rows),
+                          "d_x": max(r["d_x_deep"] for r in rows)}, binding=True)
 
 
-@paper_check(LEVINE2020, "L-Cor2", "past L = log_3 d_x a shallower, polynomially wider "
-                                   "network has higher separation rank",
-             where="sec. 4.2 Cor. 2 l.162-170", depends=("L-Thm2",), kind="corollary",
-             main_result=True,
-             statement="Corollary 2: past L = log_3 d_x a shallower, polynomially wider network "
-                       "has higher separation rank")
-def l_cor2(ctx):
+def _cor2_illustration(ctx) -> list[dict]:
     with ctx.step("Illustration: deep networks with L > log_3 d_x (d_x = 9, 27); the least "
-                  "integer beta_2 for which the network of depth log_3 d_x + beta_2 and width "
-                  "3^beta_2 d_x has certified rank ((d, 3^(L_s-2))) (B.2) above the deep "
-                  "network's smaller proven upper bound min(Thm 3, C(C + D, D)) (eq. (19) is "
-                  "false, L-Thm4); beta_2 exists and "
-                  "grows slowly with L", source=SRC.cite("Cor. 2 eq. (9) l.166-168")) as s:
+                  "integer beta_2 (every beta_2 from 1 up tried) for which the network of depth "
+                  "log_3 d_x + beta_2 and width 3^beta_2 d_x has certified rank ((d, 3^(L_s-2))) "
+                  "(B.2) above the deep network's smaller proven upper bound min(Thm 3, C(C + "
+                  "D, D)) (eq. (19) is false, L-Thm4); beta_2 exists and grows slowly with L",
+                  source=SRC.cite("Cor. 2 eq. (9) l.166-168"), scope="sizes",
+                  sizes="(d_x, H) in (9, 1), (9, 3), (27, 3), L <= 8 (full tier: L <= 12)") as s:
         rows = []
         Ls = (3, 4, 5, 6, 8) if not ctx.full else (3, 4, 5, 6, 8, 10, 12)
         for d_x, H in ((9, 1), (9, 3), (27, 3)):
@@ -179,15 +236,25 @@ def l_cor2(ctx):
                 rows.append(cor2_min_beta2(L, d_x, H))
                 s.require(rows[-1]["beta_2"] is not None, "no beta_2 <= 12 found",
                           case=rows[-1])
+        found = {f"(L, d_x, H) = ({r['L_deep']}, {r['d_x_deep']}, {r['H']})": r["beta_2"]
+                 for r in rows if r["beta_2"] is not None}
+        if found:
+            s.least("beta_2 per deep network", found,
+                    proven_by="cor2_min_beta2 tries every integer beta_2 from 1 up and "
+                              "returns the first that works")
         s.record(cases=rows)
+    return rows
 
+
+def _cor2_boundary(ctx) -> None:
     with ctx.step("Observation: with the printed choice L^shallow = beta_1 L + beta_2 = "
                   "log_3 d_x + beta_2 and d_x^shallow = 3^beta_2 d_x, 3^(L^shallow) = "
                   "d_x^shallow exactly, the boundary that neither Theorem 1 (L < log_3 d_x) "
                   "nor Theorem 2 (L > log_3 d_x) covers; the illustration therefore uses "
                   "B.2's regime-free certified rank; and at these small sizes the 'shallow' "
                   "network is often not shallower",
-                  source=SRC.cite("Cor. 2 l.166; Thm. 1 l.128; Thm. 2 l.152")) as s:
+                  source=SRC.cite("Cor. 2 l.166; Thm. 1 l.128; Thm. 2 l.152"), scope="sizes",
+                  sizes="d_x = 9, H = 1, L in 3, 4, 6, 8") as s:
         cases = [cor2_min_beta2(L, 9, 1) for L in (3, 4, 6, 8)]
         on_boundary = [c["shallow_on_boundary_3^L_eq_d_x"] for c in cases]
         s.record(cases=[{k: c[k] for k in ("L_deep", "beta_2", "L_shallow", "d_x_shallow",
@@ -196,31 +263,24 @@ def l_cor2(ctx):
         s.require(all(on_boundary), "expected the shallow network on the boundary",
                   cases=cases)
 
-    # -- outcome (seprank.proof.claims) --
-    obs = "Observation: with the printed choice"
-    boundary = [c for c in ctx.find_step(obs).evidence.get("cases", [])
-                if c.get("shallow_on_boundary_3^L_eq_d_x")]
-    if boundary and not ctx.failed(obs):
-        ctx.erratum("l.166-170 (Corollary 2 and 'follows from theorems 1 and 2')",
-                    "L^shallow = beta_1 L^deep + beta_2, d_x^shallow = 3^beta_2 d_x^deep, the "
-                    "corollary following from Theorems 1 and 2",
-                    "this choice gives 3^(L^shallow) = d_x^shallow exactly, the boundary that "
-                    "neither Theorem 1 (L < log_3 d_x) nor Theorem 2 (L > log_3 d_x) covers; "
-                    "the argument needs a bound at L = log_3 d_x (e.g. B.2's regime-free "
-                    "certified rank, as the illustration uses) or a depth inside a regime",
-                    "proof-error", step=obs, survives=False, instance=boundary[0],
-                    message="the shallow network of the corollary lies on the boundary "
-                            "3^L = d_x, where neither theorem applies, so the corollary does "
-                            "not follow from them as stated; at small sizes the 'shallow' "
-                            "network is often not shallower")
-    n = len(ctx.find_step(0).evidence.get("cases", []))
-    ctx.conclude("open", "instances",
-                 f"a numeric illustration on {n} sizes from B.2's certified rank against the "
-                 "deep network's proven bound min(Thm 3, C(C + D, D)). Theorem 2's upper bound "
-                 "is false (L-Thm2); with the corrected log_3 sep_deep <= D log_3(C + 1) <= D L, "
-                 "D = d_x(d_x+1)/2, B.2's shallow rank (log of order 3^beta_2 d_x) needs "
-                 "3^beta_2 of order d_x L, i.e. beta_2 = log_3(d_x L) + O(1), within the "
-                 "printed O(log H log d_x log L) for H, d_x, L >= 3 (a sketch, not a step); but "
-                 "the printed choice puts the shallow network on the boundary 3^L = d_x where "
-                 "neither theorem applies (proof-error), so the conclusion is not derived",
-                 count=n or 1, largest={"d_x": 27}, binding=True)
+
+def _cor2_corrected(ctx) -> list[dict]:
+    with ctx.step("Corrected Corollary 2 (L-Thm2-corrected's bound for the deep network): "
+                  "the least depth L_s of a shallow network of width 3^(L_s+1) + 1 (inside "
+                  "Theorem 1's regime, one head) whose Theorem 1 lower bound exceeds the deep "
+                  "network's min(Thm 3, C(C + D, D)) (every L_s from 2 up tried); its width "
+                  "over d_x^2 L stays bounded while its width over d_x L grows with d_x: a "
+                  "width of order d_x^2 L, where eq. (8) as printed needed order d_x L",
+                  source=SRC.cite("sec. 4.2 Cor. 2 eq. (9) l.164-170"), corrected=True,
+                  scope="sizes", sizes="(d_x, H) in (9, 1), (27, 3), (81, 3), L in 6, 12, "
+                                       "24") as s:
+        rows = [cor2_corrected(L, d_x, H) for d_x, H in ((9, 1), (27, 3), (81, 3))
+                for L in (6, 12, 24)]
+        s.least("shallow depth per deep network",
+                {f"(L, d_x, H) = ({r['L_deep']}, {r['d_x_deep']}, {r['H']})":
+                 r["L_shallow_corrected"] for r in rows},
+                proven_by="every shallow depth from 2 up is tried in order")
+        s.record(cases=rows)
+        s.require(all(r["L_shallow_corrected"] >= r["L_shallow_printed"] for r in rows),
+                  "the corrected shallow depth is below the printed one", cases=rows)
+    return rows

@@ -19,6 +19,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
+import sympy as sp
 from seprank_proofs import LEVINE2020
 
 from seprank.combinatorics import compositions, multiset, num_head_indices
@@ -47,8 +48,17 @@ def _tuples(n_max: int, k_max: int, r_max: int):
 def _step_multiset_as_product(ctx, n_max, r_max):
     """Step 1: ((n, r)) as a product of n - 1 shifted factors."""
     with ctx.step("a multiset coefficient is a product of n-1 shifted factors: "
-                  "((n, r)) = prod_{t=1}^{n-1} (r + t) / (n-1)!",
-                  source=PAPER.cite("l.558-559 (first line of the chain)")) as s:
+                  "((n, r)) = C(n + r - 1, r) = prod_{t=1}^{n-1} (r + t) / (n-1)! (sympy: the "
+                  "product is RisingFactorial(r + 1, n - 1), symbolic n, r); cross-check: "
+                  "exact integers on a range",
+                  source=PAPER.cite("l.558-559 (first line of the chain)"),
+                  scope="all-sizes") as s:
+        n_, r_, t_ = sp.symbols("n r t", integer=True, positive=True)
+        ratio = sp.combsimp(sp.expand_func(sp.product(r_ + t_, (t_, 1, n_ - 1))
+                                           / (sp.binomial(n_ + r_ - 1, r_)
+                                              * sp.factorial(n_ - 1))))
+        s.require(sp.simplify(ratio) == 1, "the product form fails symbolically",
+                  ratio=str(ratio))
         bad = [(n, r) for n in range(1, 3 * n_max) for r in range(0, 6 * r_max)
                if multiset(n, r) * factorial(n - 1) != prod(r + t for t in range(1, n))]
         s.record(n_range=[1, 3 * n_max - 1], r_range=[0, 6 * r_max - 1],
@@ -58,9 +68,20 @@ def _step_multiset_as_product(ctx, n_max, r_max):
 
 def _step_am_gm_per_shift(ctx, n_max, k_max, r_max):
     """Step 2: AM-GM for each shift t, over both ranges of t."""
-    with ctx.step("AM-GM for each shift: f_t = prod_j (r_j + t) <= (M/k + t)^k; the proof "
-                  "needs t = 1..n-1 (it prints the range as t in [k]), so both ranges are "
-                  "checked", source=PAPER.cite("l.552-554")) as s:
+    with ctx.step("AM-GM for each shift: f_t = prod_j (r_j + t) <= (M/k + t)^k, the mean of "
+                  "the k numbers r_j + t being M/k + t (sympy, symbolic k); AM-GM is Jensen's "
+                  "inequality for the log, concave as (log x)'' = -1/x^2 < 0 (sympy); the "
+                  "proof needs t = 1..n-1 (it prints the range as t in [k]), so both ranges "
+                  "are also checked exactly on a range", source=PAPER.cite("l.552-554"),
+                  scope="all-sizes") as s:
+        k_, j_, t_ = sp.symbols("k j t", integer=True, positive=True)
+        x_ = sp.Symbol("x", positive=True)
+        rr = sp.IndexedBase("r")
+        mean = sp.simplify(sp.Sum(rr[j_] + t_, (j_, 1, k_)) / k_
+                           - (sp.Sum(rr[j_], (j_, 1, k_)) / k_ + t_))
+        concave = sp.diff(sp.log(x_), x_, 2)
+        s.require(mean == 0 and concave == -1 / x_ ** 2, "the AM-GM facts fail",
+                  mean=str(mean), second_derivative=str(concave))
         cases, bad = 0, []
         for n, rs in _tuples(n_max, k_max, r_max):
             k, M = len(rs), sum(rs)
@@ -75,7 +96,8 @@ def _step_am_gm_per_shift(ctx, n_max, k_max, r_max):
 def _step_lemma3_exhaustive(ctx, n_max, k_max, r_max):
     """Step 3: Lemma 3 on the exhaustive range; returns (n, rs, lhs == rhs) per tuple."""
     with ctx.step("Lemma 3 as printed holds on every tuple of the exhaustive range, with "
-                  "exact rationals", source=PAPER.cite("l.544-548")) as s:
+                  "exact rationals", source=PAPER.cite("l.544-548"), scope="sizes",
+                  sizes=f"n <= {n_max}, k <= {k_max}, r_j <= {r_max}") as s:
         cases, equal, bad = 0, 0, []
         max_ratio, at = Fraction(0), None
         equality_seen = []  # (n, rs, lhs == rhs), reused by the next step
@@ -102,7 +124,8 @@ def _step_equality_cases(ctx, equality_seen):
     """Step 4: equality exactly in the AM-GM equality case."""
     with ctx.step("equality holds exactly when n = 1 or all r_j are equal (the AM-GM equality "
                   "case); otherwise the inequality is strict",
-                  source=PAPER.cite("l.554, l.561-565")) as s:
+                  source=PAPER.cite("l.554, l.561-565"), scope="sizes",
+                  sizes="the tuples of the exhaustive range") as s:
         wrong = [{"n": n, "r": list(rs), "equal": eq} for n, rs, eq in equality_seen
                  if eq != (n == 1 or len(set(rs)) == 1)]
         s.record(cases_checked=len(equality_seen))
@@ -114,7 +137,8 @@ def _step_random_search(ctx):
     """Step 5: a seeded random search beyond the exhaustive range."""
     with ctx.step("seeded random search for counterexamples over a larger range "
                   "(n <= 40, k <= 12, r_j <= 300; half of the samples near-equal r_j, "
-                  "where the slack is smallest)", source=PAPER.cite("l.544-548")) as s:
+                  "where the slack is smallest)", source=PAPER.cite("l.544-548"),
+                  scope="sizes", sizes="n <= 40, k <= 12, r_j <= 300, seeded samples") as s:
         rng = random.Random(SEED)
         samples = 20000 if ctx.full else 1500
         bad, worst, worst_at = [], Fraction(0), None
@@ -147,7 +171,8 @@ def _step_closing_remark_printed(ctx, n_max, k_max, r_max):
     """Step 6: the closing remark's last equality as printed (it drops 1/((n-1)!)^k)."""
     with ctx.step("the proof's closing remark as printed: for k | M, "
                   "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k (no factorial)",
-                  source=PAPER.cite("l.561-563 (last equality)")) as s:
+                  source=PAPER.cite("l.561-563 (last equality)"), scope="sizes",
+                  sizes=f"n <= {n_max}, k <= {k_max}, M/k <= {r_max}") as s:
         first, fails, cases = None, 0, 0
         for n, k, q in _equal_splits(n_max, k_max, r_max):
             M = k * q
@@ -170,7 +195,8 @@ def _step_closing_remark_corrected(ctx, n_max, k_max, r_max):
     """Step 7: the closing remark with the factor 1/((n-1)!)^k."""
     with ctx.step("corrected closing remark: for k | M, phi(M/k, ..., M/k) equals the bound "
                   "of Lemma 3 including the factor 1/((n-1)!)^k",
-                  source=PAPER.cite("l.563 (middle members of the chain)"), corrected=True) as s:
+                  source=PAPER.cite("l.563 (middle members of the chain)"), corrected=True,
+                  scope="sizes", sizes=f"n <= {n_max}, k <= {k_max}, M/k <= {r_max}") as s:
         bad, cases = [], 0
         for n, k, q in _equal_splits(n_max, k_max, r_max):
             cases += 1
@@ -186,7 +212,7 @@ def _step_theorem4_use(ctx):
     """Step 8: the case n = 2 that Theorem 4 uses, over every split of the powers."""
     with ctx.step("the use in Theorem 4 (n = 2): for every split of 2C(L) powers among "
                   "d_x coordinates, prod_m (n_m + 1) <= (2C(L)/d_x + 1)^{d_x}",
-                  source=PAPER.cite("l.463")) as s:
+                  source=PAPER.cite("l.463"), scope="sizes", sizes="L <= 2, d_x <= 6") as s:
         cases, bad, tight = 0, [], []
         for L in (1, 2):
             C = num_head_indices(L)
@@ -208,11 +234,13 @@ def _errata(ctx):
     """The printed range of t in the AM-GM display (a step and its erratum), and the
     closing remark's erratum when its printed step failed."""
     rng_step = "the printed range of the AM-GM display"
-    with ctx.step(rng_step + ", 'for all t in [k]' (l.552), is the range the chain uses "
-                  "(t = 1..n-1, l.556-559)", source=PAPER.cite("l.552, l.556-559")) as s:
-        s.record(smallest_instance={"n": 3, "k": 1, "t_printed": [1], "t_used": [1, 2]})
-    ctx.erratum("l.552 (AM-GM display)", "for all t in [k]", "for all t in [n-1]",
-                "notation", step=rng_step, verified_by="AM-GM for each shift",
+    with ctx.step(rng_step + ", 'for all t in [k]' (l.554), is the range the chain uses "
+                  "(t = 1..n-1, l.556-559)", source=PAPER.cite("l.554, l.556-559"),
+                  scope="instance", sizes="n = 3, k = 1") as s:
+        s.record(failing_instance={"n": 3, "k": 1, "t_printed": [1], "t_used": [1, 2]})
+    ctx.erratum("l.554 (AM-GM display)", "for all t in [k]", "for all t in [n-1]",
+                "notation", step=rng_step, verified_by="AM-GM for each shift", slip="range",
+                anchor="\\forall t\\in\\text{$\\left[k\\right]$",
                 instance={"n": 3, "k": 1},
                 message="the chain multiplies f_t over t = 1..n-1, while the display bounds "
                         "f_t only for t in [k]; with n - 1 > k (e.g. n = 3, k = 1) f_2 is not "
@@ -221,7 +249,8 @@ def _errata(ctx):
                       "l.561-563 (closing remark, last equality)",
                       "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k",
                       "phi(M/k, ..., M/k) = (prod_{t=1}^{n-1} (M/k + t))^k / ((n-1)!)^k",
-                      "constant", verified_by="corrected closing remark")
+                      "constant", verified_by="corrected closing remark", slip="constant",
+                      anchor="\\left(\\left(n-1\\right)!\\right)^{k}")
 
 
 @paper_check(LEVINE2020, "L-Lemma3", "AM-GM inequality for products of multiset coefficients",
@@ -242,7 +271,8 @@ def l_lemma3(ctx):
     # -- outcome (seprank.proof.claims) --
     _errata(ctx)
     ctx.conclude("holds", "proof",
-                 "((n, r)) = prod_{t<n} (r + t)/(n-1)! (step 1) and AM-GM for each t "
-                 "(step 2) multiply to the bound for every n, k, r; both are general identities "
-                 "and inequalities, checked exactly on an exhaustive range; the errata are in "
-                 "the proof's display and closing remark", basis="argument")
+                 "((n, r)) = prod_{t<n} (r + t)/(n-1)! (step 1, symbolic) and AM-GM for each t "
+                 "(step 2: the mean symbolic, Jensen for the concave log) multiply to the bound "
+                 "for every n, k, r; exact checks on an exhaustive range confirm it; the errata "
+                 "are in the proof's display and closing remark", basis="argument",
+                 argument_steps=("a multiset coefficient is a product", "AM-GM for each shift"))

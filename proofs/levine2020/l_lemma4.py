@@ -52,7 +52,8 @@ def _step_enclosure_of_e(ctx, lo, hi):
     """Step 1: the rational enclosure of e that every comparison uses."""
     with ctx.step("the rational enclosure S_14 < e < S_14 + 1/(14! * 14) is certified "
                   "(positive series tail; cross-checked against arb's e)",
-                  source="series e = sum 1/j!; used for every comparison with e below") as s:
+                  source="series e = sum 1/j!; used for every comparison with e below",
+                  scope="all-sizes") as s:
         e = flint.arb.const_e()
         s.record(e_lower=lo, e_upper=hi, width=hi - lo, e_lower_float=float(lo))
         s.require(lo < hi and arb_of(lo) < e and e < arb_of(hi),
@@ -62,7 +63,8 @@ def _step_enclosure_of_e(ctx, lo, hi):
 def _step_binomial_bound(ctx, bounds):
     """Step 2: the textbook bound C(N, K) <= (e N / K)^K."""
     with ctx.step("the textbook bound the proof uses: C(N, K) <= (e N / K)^K for 1 <= K <= N",
-                  source=PAPER.cite("l.573")) as s:
+                  source=PAPER.cite("l.573"), scope="sizes",
+                  sizes="N <= 70 (full tier: N <= 200)") as s:
         N_max = 200 if ctx.full else 70
         pairs = [(N, K) for N in range(1, N_max + 1) for K in range(1, N + 1)]
         failed, undecided = _decide_all(pairs, lambda N, K: binomial_upper_e(N, K, bounds))
@@ -86,7 +88,8 @@ def _step_proof_chain(ctx, bounds, n_max, k_max):
     """Step 3: each link of the chain of l.573-575, decided exactly."""
     with ctx.step("the proof's chain for n >= 2: ((n, k)) = C(n+k-1, n-1) <= "
                   "(e (n+k-1)/(n-1))^{n-1} <= (2e(n+k)/n)^n, each link decided exactly",
-                  source=PAPER.cite("l.573-575")) as s:
+                  source=PAPER.cite("l.573-575"), scope="sizes",
+                  sizes=f"2 <= n <= {n_max}, k <= {k_max}") as s:
         failed, undecided, cases = [], [], 0
         for n in range(2, n_max + 1):
             for k in range(0, k_max + 1):
@@ -108,7 +111,8 @@ def _step_lemma4_range(ctx, bounds, n_max, k_max):
     """Step 4: Lemma 4 as printed on the whole range, with the smallest log gap."""
     with ctx.step("Lemma 4 as printed holds on the whole range (n >= 1, k >= 0), exactly; "
                   "the evidence reports how close ((n,k)) comes to the bound",
-                  source=PAPER.cite("l.567-569")) as s:
+                  source=PAPER.cite("l.567-569"), scope="sizes",
+                  sizes=f"n <= {n_max}, k <= {k_max}") as s:
         pairs = [(n, k) for n in range(1, n_max + 1) for k in range(0, k_max + 1)]
         failed, undecided = _decide_all(pairs, lambda n, k: lemma4_holds(n, k, bounds))
         gaps = [(lemma4_rhs_log3(n, k) - log3(multiset(n, k)), n, k)
@@ -124,7 +128,8 @@ def _step_lemma4_range(ctx, bounds, n_max, k_max):
 def _step_random_large(ctx, bounds):
     """Step 5: seeded spot checks with n, k up to 3000."""
     with ctx.step("seeded random spot checks with large n and k (up to 3000), exact",
-                  source=PAPER.cite("l.567-569")) as s:
+                  source=PAPER.cite("l.567-569"), scope="sizes",
+                  sizes="seeded samples with n, k <= 3000") as s:
         rng = random.Random(SEED)
         samples = 200 if ctx.full else 25
         pairs = [(rng.randint(1, 3000), rng.randint(0, 3000)) for _ in range(samples)]
@@ -139,7 +144,7 @@ def _step_links_argued(ctx):
                   "N^K/K! <= (e N/K)^K since e^K >= K^K/K!; 2(n-1)(n+k) - n(n+k-1) = "
                   "n(n-1) + k(n-2) >= 0, so (n+k-1)/(n-1) <= 2(n+k)/n and (e a)^{n-1} <= "
                   "(e b)^{n-1} <= (e b)^n as e b >= 1; n = 1: ((1, k)) = 1 <= 2e(1+k)",
-                  source=PAPER.cite("l.573-575")) as s:
+                  source=PAPER.cite("l.573-575"), scope="all-sizes") as s:
         import sympy as sp
         n_, k_ = sp.symbols("n k")
         diff = sp.expand(2 * (n_ - 1) * (n_ + k_) - n_ * (n_ + k_ - 1))
@@ -167,4 +172,5 @@ def l_lemma4(ctx):
     ctx.conclude("holds", "proof",
                  "the chain of l.573-575 with each link argued for all n >= 2, k >= 0 (last "
                  "step, symbolic identity) and n = 1 directly; the exact range checks confirm "
-                 "it", basis="argument")
+                 "it", basis="argument",
+                 argument_steps=("the chain's links hold for every n >= 2",))

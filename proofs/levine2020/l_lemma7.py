@@ -106,10 +106,11 @@ def _constructed_example(rng: random.Random, n: int):
 
 def _step_printed_n1(ctx):
     """Step 1: the statement as printed fails at N = 1 (A = [[0]])."""
-    with ctx.step("Lemma 7 as printed, smallest case N = 1: S_1 has no permutation other "
+    with ctx.step("Lemma 7 as printed, the case N = 1: S_1 has no permutation other "
                   "than sigma-bar, so the degree hypothesis holds vacuously and the lemma "
                   "claims that every 1 x 1 polynomial matrix is invertible for all but finitely "
-                  "many x", source=SRC.cite("l.817-819 (statement), l.820-823 (proof)")) as s:
+                  "many x", source=SRC.cite("l.817-819 (statement), l.820-823 (proof)"),
+                  scope="instance", sizes="N = 1, A = [[0]]") as s:
         zero = [[flint.fmpz_poly([])]]
         det = polynomial_matrix_det(zero)
         others = [p for p in itertools.permutations(range(1)) if p != (0,)]
@@ -131,7 +132,8 @@ def _step_corrected(ctx, rng):
                   "top coefficient sgn(sigma-bar) * lc(p_sigma-bar), so A(x) is singular for "
                   "at most t values of x. Checked on random integer polynomial matrices with a "
                   "unique top permutation, det by Kronecker substitution (flint) and by sympy",
-                  source=SRC.cite("l.817-824"), corrected=True) as s:
+                  source=SRC.cite("l.817-824"), corrected=True, scope="sizes",
+                  sizes="random integer polynomial matrices, N <= 5 (see evidence)") as s:
         cases = []
         for n in (2, 3, 4, 5) if ctx.full else (2, 3, 4):
             for _ in range(12 if ctx.full else 6):
@@ -175,7 +177,8 @@ def _step_hypothesis_matters(ctx):
     with ctx.step("The hypothesis is not idle: with two top-degree permutations the top terms "
                   "can cancel (A = [[x, x], [x, x]]: det = 0 for all x), and it is sufficient "
                   "but not necessary (A = [[x, x], [x, 2x]]: two top permutations, det = x^2)",
-                  source=SRC.cite("l.818-819")) as s:
+                  source=SRC.cite("l.818-819"),
+                  scope="instance", sizes="N = 2, two 2 x 2 matrices") as s:
         x1 = flint.fmpz_poly([0, 1])
         x2 = flint.fmpz_poly([0, 2])
         cancel = [[x1, x1], [x1, x1]]
@@ -195,7 +198,8 @@ def _step_omega_application(ctx):
                   "monomial Omega^{e(sigma)} and the identity is the unique top permutation "
                   "(Lemma 8, duality certificate), so det A(Omega) has degree "
                   "D = sum_a |q_a|^2 and leading coefficient sgn(id) = +1",
-                  source=SRC.cite("l.712-718")) as s:
+                  source=SRC.cite("l.712-718"),
+                  scope="sizes", sizes="the (d, lambda) of the evidence") as s:
         rows = []
         for d, lam in OMEGA_CASES[ctx.full]:
             Q, E = composition_exponents(d, lam)
@@ -239,7 +243,8 @@ def _step_closed_forms(ctx):
     with ctx.step("Closed forms we found for the simplest ladders (our observation, exact): "
                   "lambda = 1 gives A = (Omega - 1) I + J and det = (Omega - 1)^(d-1) "
                   "(Omega + d - 1), bad Omega {1, 1 - d}; d = 1 gives det = Omega^(lambda^2), "
-                  "bad Omega {0}", source=SRC.cite("l.712-718 (specializations)")) as s:
+                  "bad Omega {0}", source=SRC.cite("l.712-718 (specializations)"), scope="sizes",
+                  sizes="lambda = 1 and d = 1 ladders of the evidence") as s:
         out = []
         for d in range(1, 9 if ctx.full else 7):
             poly = omega_det_polynomial(d, 1)
@@ -272,14 +277,15 @@ def l_lemma7(ctx):
     _step_closed_forms(ctx)
 
     # -- outcome (seprank.proof.claims) --
-    erratum_if_failed(ctx, "Lemma 7 as printed, smallest case N = 1", "l.817-819 (statement)",
+    erratum_if_failed(ctx, "Lemma 7 as printed, the case N = 1", "l.817-819 (statement)",
                       "no condition on p_sigma-bar",
                       "p_sigma-bar is not the zero polynomial (automatic for N >= 2 with "
                       "deg 0 = -infinity)", "missing-hypothesis",
                       hypothesis="p_sigma-bar != 0 (equivalently N >= 2 under the strict degree "
-                                 "hypothesis)", verified_by="Corrected Lemma 7")
+                                 "hypothesis)", verified_by="Corrected Lemma 7",
+                      anchor="Lemma 7")
     ctx.conclude("holds-corrected", "proof",
                  "with p_sigma-bar != 0 the top coefficient of det A is sgn(sigma-bar) times "
                  "that of p_sigma-bar (the paper's argument, l.820-823), so det A is a nonzero "
                  "polynomial with finitely many roots; step 2 checks it with two independent "
-                 "determinants", basis="argument")
+                 "determinants", basis="argument", argument_steps=("Corrected Lemma 7",))

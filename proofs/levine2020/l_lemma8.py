@@ -73,8 +73,8 @@ def _step_compositions_exhaustive(ctx):
     """Step 1: the lemma over all permutations of the compositions; returns their results."""
     with ctx.step("Lemma 8 as printed, over every permutation: for the compositions of lambda "
                   "into d parts (distinct vectors, entries >= 0) no permutation other than the "
-                  "identity reaches sum_i |v_i|^2", source=SRC.cite("l.825-832; applied at l.716"))\
-            as s:
+                  "identity reaches sum_i |v_i|^2", source=SRC.cite("l.825-832; applied at l.716"),
+                  scope="sizes", sizes="the (d, lambda) of EXHAUSTIVE") as s:
         rows = []
         exhaustive = {}
         for d, lam in EXHAUSTIVE[ctx.full]:
@@ -98,7 +98,7 @@ def _step_random_sets(ctx, rng):
     """Step 2: the lemma on random sets of distinct non-negative vectors."""
     with ctx.step("Lemma 8 as printed on random sets of pairwise different vectors with "
                   "non-negative integer entries (N <= 7, every permutation)",
-                  source=SRC.cite("l.825-832")) as s:
+                  source=SRC.cite("l.825-832"), scope="sizes", sizes="N <= 7") as s:
         sets = _random_distinct_sets(rng, 60 if ctx.full else 25, 7 if ctx.full else 6, 4, 0, 3)
         perms = 0
         gap_ok = True
@@ -118,7 +118,8 @@ def _step_gap_identity(ctx, exhaustive):
     with ctx.step("Why it holds (our identity, exact): 2 (e(id) - e(sigma)) = "
                   "sum_i |v_i - v_sigma(i)|^2 for every permutation; each index that sigma "
                   "moves adds a positive square when the vectors are different",
-                  source=SRC.cite("l.831 (right-hand side minus left-hand side)")) as s:
+                  source=SRC.cite("l.831 (right-hand side minus left-hand side)"), scope="sizes",
+                  sizes="the sets of the two previous steps") as s:
         checked = 0
         bad = None
         for (d, lam), r in exhaustive.items():  # the permutations of the first step
@@ -134,7 +135,8 @@ def _step_negative_entries(ctx, rng):
     with ctx.step("Non-negative entries are not needed: the strict inequality also holds for "
                   "pairwise different vectors with negative entries (the printed hypothesis "
                   "is stronger than necessary; it does no harm)",
-                  source=SRC.cite("l.827 (hypothesis v_j^(i) >= 0)")) as s:
+                  source=SRC.cite("l.827 (hypothesis v_j^(i) >= 0)"), scope="sizes",
+                  sizes="random sets with negative entries, N <= 6") as s:
         sets = _random_distinct_sets(rng, 40 if ctx.full else 20, 6, 3, -3, 3)
         sets.append([(-1,), (1,)])  # smallest example with a negative entry
         perms = 0
@@ -152,8 +154,9 @@ def _step_negative_entries(ctx, rng):
 def _step_distinctness_needed(ctx):
     """Step 5: with two equal vectors the swap ties with the identity."""
     with ctx.step("Distinctness cannot be dropped: with two equal vectors the swap reaches "
-                  "equality (smallest case N = 2, one coordinate, v_1 = v_2 = 0)",
-                  source=SRC.cite("l.827 ('a set of N different vectors')")) as s:
+                  "equality (the case N = 2, one coordinate, v_1 = v_2 = 0)",
+                  source=SRC.cite("l.827 ('a set of N different vectors')"), scope="instance",
+                  sizes="N = 2, v_1 = v_2 = 0") as s:
         r = exhaustive_rearrangement([(0,), (0,)])
         r1 = exhaustive_rearrangement([(1, 2), (1, 2), (0, 3)])
         s.record(equal_pair=r, repeated_in_three=r1["argmax"])
@@ -166,7 +169,8 @@ def _step_eq55_printed(ctx):
     with ctx.step("Proof, eq. (55) as printed: for non-negative numbers, sum_i a_i a_sigma(i) <= "
                   "sum_i a_i^2 with equality ONLY for sigma satisfying 'sigma(i) = j iff "
                   "a_i = a_j' (checked exhaustively over all lists with N <= 4, values 0..2)",
-                  source=SRC.cite("l.836-838, eq. (55)")) as s:
+                  source=SRC.cite("l.836-838, eq. (55)"), scope="sizes",
+                  sizes="every list with N <= 4, values 0..2") as s:
         lists = [list(a) for N in range(1, 5) for a in itertools.product(range(3), repeat=N)]
         first_bad = None
         inequality_ok = True
@@ -194,7 +198,8 @@ def _step_eq55_corrected(ctx):
                   "only permutes indices with equal values); the inequality itself holds for "
                   "all real numbers. The proof's use of it (per coordinate, l.846-848) is "
                   "sound with this condition",
-                  source=SRC.cite("l.836-848"), corrected=True) as s:
+                  source=SRC.cite("l.836-848"), corrected=True, scope="sizes",
+                  sizes="every list with N <= 4, values 0..2") as s:
         lists = [list(a) for N in range(1, 6) for a in itertools.product(range(-1, 3), repeat=N)
                  if N <= 4 or ctx.full]
         bad = None
@@ -213,7 +218,8 @@ def _step_assignment_networkx(ctx, rng):
                   "max_sigma sum_i <q_i, q_sigma(i)> over the compositions, recomputed "
                   "independently with networkx (one matching per forbidden diagonal edge); "
                   "the best non-identity value equals e(id) - min_{i != j} |q_i - q_j|^2 = "
-                  "e(id) - 2", source=SRC.cite("l.716-718 (application of Lemma 8)")) as s:
+                  "e(id) - 2", source=SRC.cite("l.716-718 (application of Lemma 8)"),
+                  scope="sizes", sizes="the compositions of the evidence") as s:
         rows = []
         for d, lam in NETWORKX[ctx.full]:
             Q = compositions(lam, d)
@@ -247,7 +253,8 @@ def _step_dual_certificate(ctx):
     with ctx.step("Larger compositions through the LP-duality certificate (potentials "
                   "u_i = |q_i|^2 / 2; reduced costs |q_i - q_j|^2 / 2 are zero on the diagonal "
                   "and > 0 off it), re-verified from scratch in exact integers",
-                  source=SRC.cite("l.716-718 (application of Lemma 8)")) as s:
+                  source=SRC.cite("l.716-718 (application of Lemma 8)"), scope="sizes",
+                  sizes="the compositions of the evidence") as s:
         rows = []
         for d, lam in DUAL[ctx.full]:
             Q = compositions(lam, d)
@@ -286,7 +293,7 @@ def l_lemma8(ctx):
     erratum_if_failed(ctx, "Proof, eq. (55) as printed", "l.836-838 (eq. (55), equality condition)",
                       "equality only for sigma with 'sigma(i) = j iff a_i = a_j'",
                       "equality iff a_sigma(i) = a_i for every i", "proof-error",
-                      verified_by="Corrected eq. (55)", survives=True,
+                      verified_by="Corrected eq. (55)", survives=True, anchor="(55)",
                       repair="2 (e(id) - e(sigma)) = sum_i |v_i - v_sigma(i)|^2 (step 3), "
                              "positive for every sigma != id when the vectors are distinct")
     ctx.conclude("holds", "proof",

@@ -32,7 +32,9 @@ from __future__ import annotations
 from itertools import combinations, permutations
 
 import numpy as np
+import sympy as sp
 from seprank_proofs import LEVINE2020
+from seprank_proofs.levine2020.corrected_common import moment_form_steps
 
 import seprank
 from seprank.models import SelfAttentionNetwork
@@ -49,6 +51,8 @@ FAST = [(1, 2, 1, 4, 3, False), (1, 3, 1, 4, 4, False), (2, 2, 2, 4, 4, False),
 FULL = FAST + [(3, 2, 1, 4, 4, False), (2, 3, 1, 6, 3, False), (2, 4, 2, 6, 3, False),
                (3, 3, 1, 4, 5, True), (2, 2, 2, 8, 2, False), (2, 4, 2, 6, 4, False),
                (3, 4, 2, 4, 6, False), (2, 3, 1, 8, 3, False)]
+#: the sizes of the grid-tensor steps (both tiers)
+INSTANCE_SIZES = "L <= 2, d_x <= 4, N <= 6 (full tier: L <= 3, N <= 8)"
 
 
 def _instance(L, d_x, H, N, M, residual, k):
@@ -80,7 +84,8 @@ def _step_symmetry_fixing_i(ctx, instances):
     with ctx.step("The proof's identity: y_p^i(x^1..x^N) = y_p^i(x^pi(1)..x^pi(N)) for every "
                   "permutation pi fixing i; on grid tensors, A.transpose(pi) = A for every "
                   "such pi (and not, in general, for a pi moving i)",
-                  source=SRC.cite("App. C l.873-875")) as s:
+                  source=SRC.cite("App. C l.873-875"), scope="sizes",
+                  sizes=INSTANCE_SIZES) as s:
         cases = []
         for k, (L, d_x, H, N, M, residual) in enumerate(instances[:5]):
             net, T, seed = _instance(L, d_x, H, N, M, residual, k)
@@ -114,7 +119,8 @@ def _step_equal_ranks(ctx, instances):
                   "templates, ranks exact over Q) are equal over all balanced partitions, for "
                   "output positions i = 1 and i = N; at least one instance is rank deficient, so "
                   "equality is not forced by full rank",
-                  source=SRC.cite("Prop. 1 eq. (6) l.108-110")) as s:
+                  source=SRC.cite("Prop. 1 eq. (6) l.108-110"), scope="sizes",
+                  sizes=INSTANCE_SIZES) as s:
         cases, deficient = [], 0
         for k, (L, d_x, H, N, M, residual) in enumerate(instances):
             if residual:
@@ -144,7 +150,8 @@ def _step_residual_equal_ranks(ctx, instances):
                   "at i is also symmetric in the other positions, and its grid ranks are equal "
                   "over all balanced partitions (our extension; Prop. 1 is stated for eqs. "
                   "(3)-(4))",
-                  source=SRC.cite("A.4 l.478-536; App. C l.854-889")) as s:
+                  source=SRC.cite("A.4 l.478-536; App. C l.854-889"), scope="sizes",
+                  sizes=INSTANCE_SIZES) as s:
         cases = []
         for k, (L, d_x, H, N, M, residual) in enumerate(instances):
             if not residual:
@@ -164,7 +171,8 @@ def _step_control_function(ctx):
     with ctx.step("Control: a function without the symmetry, y = <x^1, x^2> <x^3, x^4>, has "
                   "different grid ranks for different balanced partitions (rank 1 for "
                   "({1,2},{3,4})), so equal ranks above are a property of the network",
-                  source=SRC.cite("sec. 3 l.104 (convolutional contrast)")) as s:
+                  source=SRC.cite("sec. 3 l.104 (convolutional contrast)"), scope="instance",
+                  sizes="N = 4, d = 1") as s:
         rng = np.random.default_rng(SEED)
         T = rng.integers(-3, 4, size=(4, 2))
 
@@ -186,7 +194,8 @@ def _step_unbalanced_partitions(ctx):
                   "holds i cannot be swapped w.l.o.g., and the rank can differ between "
                   "I = {i} and I = {j}, j != i; the same rank for all I of one size that "
                   "contain i, and for all of one size that do not",
-                  source=SRC.cite("App. C l.867 ('w.l.o.g. a_1 = a~_1 = i')")) as s:
+                  source=SRC.cite("App. C l.867 ('w.l.o.g. a_1 = a~_1 = i')"), scope="sizes",
+                  sizes=INSTANCE_SIZES) as s:
         cases = []
         for k, (L, d_x, H, N, M) in enumerate([(1, 2, 1, 5, 3), (2, 2, 1, 6, 3)]):
             net, T, seed = _instance(L, d_x, H, N, M, False, 50 + k)
@@ -207,6 +216,22 @@ def _step_unbalanced_partitions(ctx):
         s.record(cases=cases)
 
 
+def _step_moments_symmetric(ctx):
+    """Step: S = sum_j x^j x^j^T does not change under a permutation of the positions."""
+    with ctx.step("permutations of the positions leave S = sum_j x^j x^j^T = X X^T unchanged: "
+                  "(X P)(X P)^T = X P P^T X^T = X X^T for a permutation matrix P (P P^T = I; "
+                  "sympy, symbolic d_x and N), so y_p^i = e_p^T G_L(S) x^i depends on the other "
+                  "positions only through S (the moment form above)",
+                  source=SRC.cite("App. C l.873-875"), scope="all-sizes") as s:
+        n, N = sp.symbols("n N", integer=True, positive=True)
+        X, P = sp.MatrixSymbol("X", n, N), sp.MatrixSymbol("P", N, N)
+        moved = sp.expand((X * P) * (X * P).T).subs(P * P.T, sp.Identity(N))
+        ok = sp.simplify(moved - X * X.T) == sp.ZeroMatrix(n, n) or \
+            sp.expand(moved - X * X.T) == 0
+        s.record(expression=str(moved), invariant=bool(ok))
+        s.require(ok, "S changes under a permutation", expression=str(moved))
+
+
 @paper_check(LEVINE2020, "L-Prop1", "the separation rank is the same for all balanced partitions",
              where="sec. 3 Prop. 1 l.106-112; App. C l.854-889", depends=("L-net",),
              kind="proposition",
@@ -220,10 +245,16 @@ def l_prop1(ctx):
     _step_residual_equal_ranks(ctx, instances)
     _step_control_function(ctx)
     _step_unbalanced_partitions(ctx)
+    moment_form_steps(ctx, SRC.cite("eq. (3) l.69-82; A.4 l.478-484"))
+    _step_moments_symmetric(ctx)
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",
-                 "App. C's argument: y_p^i is symmetric in the positions other than i (step 1, "
-                 "exact on grid tensors), so any two balanced partitions are related by a "
-                 "permutation fixing i, which preserves the separation rank; step 2 confirms "
-                 "equal exact ranks", basis="argument")
+                 "App. C's argument, every step for all sizes: y_p^i = e_p^T G_L(S) x^i with S "
+                 "= sum_j x^j x^j^T (the moment form, symbolic, plain and residual), and S is "
+                 "unchanged by any permutation of the positions (symbolic), so y_p^i is "
+                 "symmetric in the positions other than i; two balanced partitions are related "
+                 "by a permutation fixing i (after swapping I and J if needed, which leaves the "
+                 "separation rank unchanged), and renaming inputs preserves the separation "
+                 "rank; steps 1-3 confirm it exactly on grid tensors", basis="argument",
+                 argument_steps=("moment form:", "permutations of the positions"))

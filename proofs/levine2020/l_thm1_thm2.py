@@ -29,7 +29,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+import sympy
 from seprank_proofs import LEVINE2020
+from seprank_proofs.levine2020.b2_symbolic import b2_every_size_step
 from seprank_proofs.levine2020.levine_counterexample import thm2_counterexample
 from seprank_proofs.levine2020.levine_residual_displays import lower_bound_displays
 
@@ -55,6 +57,9 @@ from seprank.proof.scaffold import erratum_if_failed, paper_check
 from seprank.scalars.enclosures import arb_le, compare_e_monomials, e_bounds, log3
 
 PAPER = LEVINE2020
+#: the parameter points of the exact steps (both tiers), by regime
+_REGIME1_SIZES = "L <= 5, 3^L < d_x <= 3^L + 40, H | d_x (full tier: L <= 6, + 300)"
+_REGIME2_SIZES = "L <= 8, d_x <= 30 and 9 <= L <= 16, d_x <= 8, H | d_x (full tier: to L = 36)"
 
 
 def _divisors(n: int) -> list[int]:
@@ -154,8 +159,12 @@ def _min_gap(rows):
 def _step_thm1_upper_is_thm3(ctx, points):
     """Step 1: Theorem 1's upper bound is log_3 of Theorem 3's bound (eq. (18))."""
     with ctx.step("Theorem 1's upper bound is log_3 of Theorem 3's bound: with d_a = d_x/H, "
-                  "(H (d_a + 1))^{C(L)} = (d_x + H)^{C(L)}",
-                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388")) as s:
+                  "(H (d_a + 1))^{C(L)} = (d_x + H)^{C(L)} (sympy: H (d_x/H + 1) = d_x + H); "
+                  "cross-check: exact at every point of the regime listed",
+                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388"), scope="all-sizes") as s:
+        Hs, dxs = sympy.symbols("H d_x", positive=True)
+        s.require(sympy.simplify(Hs * (dxs / Hs + 1) - (dxs + Hs)) == 0,
+                  "H (d_x/H + 1) != d_x + H")
         bad = [p for p in points
                if thm3_bound(p[0], p[2], heads_dim(p[1], p[2])) != thm1_upper_pow3(*p)]
         s.record(cases=len(points))
@@ -166,7 +175,7 @@ def _step_thm1_remark_printed(ctx, points):
     """Step 2: the remark of l.132 as printed, at every H dividing d_x."""
     with ctx.step("the remark after Theorem 1 as printed: log_3(d_x - H) + a > 0 at every "
                   "point of the regime L < log_3 d_x (every H dividing d_x)",
-                  source=PAPER.cite("l.132")) as s:
+                  source=PAPER.cite("l.132"), scope="sizes", sizes=_REGIME1_SIZES) as s:
         fails = [p for p in points if not thm1_lower_is_positive(*p)]
         _record_failing_points(s, points, fails)
         if fails:
@@ -182,7 +191,8 @@ def _step_thm1_remark_corrected(ctx, proper):
     """Step 3: the remark for proper divisors H < d_x."""
     with ctx.step("corrected remark: for H < d_x (H a proper divisor of d_x) "
                   "log_3(d_x - H) + a > 0, i.e. 9 (d_x - H) > 2 * 3^L, throughout the regime",
-                  source=PAPER.cite("l.132"), corrected=True) as s:
+                  source=PAPER.cite("l.132"), corrected=True, scope="sizes",
+                  sizes=_REGIME1_SIZES) as s:
         bad = [p for p in proper if not thm1_lower_is_positive(*p)]
         margin = min((Fraction(9 * (d_x - H), 2 * 3**L), (L, d_x, H)) for L, d_x, H in proper)
         s.record(cases=len(proper), smallest_ratio_9_dxH_over_2_3L=margin[0],
@@ -194,7 +204,7 @@ def _step_thm1_lower_below_upper(ctx, proper):
     """Step 4: the two sides of eq. (7) are ordered."""
     with ctx.step("lower <= upper in eq. (7) for every H < d_x: (d/lambda)^lambda <= "
                   "(d_x + H)^{C(L)} with d = (d_x - H)/2, lambda = 3^{L-2} (exact)",
-                  source=PAPER.cite("eq. (7) l.130")) as s:
+                  source=PAPER.cite("eq. (7) l.130"), scope="sizes", sizes=_REGIME1_SIZES) as s:
         bad, rows = [], []
         for L, d_x, H in proper:
             base, lam = thm1_lower_pow3(L, d_x, H)
@@ -213,7 +223,8 @@ def _step_b2_multiset_bound(ctx):
     """Step 5: B.2's bound on multiset coefficients (l.684)."""
     with ctx.step("B.2's multiset bound as printed: ((n, k)) >= max{((n-1)/k + 1)^k, "
                   "(k/(n-1) + 1)^{n-1}} for n >= 2, k >= 1, and the binomial bound "
-                  "C(n, k) >= (n/k)^k it rests on", source=PAPER.cite("l.684")) as s:
+                  "C(n, k) >= (n/k)^k it rests on", source=PAPER.cite("l.684"), scope="sizes",
+                  sizes="n, k <= 40 (full tier: 80)") as s:
         n_max = 80 if ctx.full else 40
         bad = [(n, k) for n in range(2, n_max + 1) for k in range(1, n_max + 1)
                if multiset(n, k) < b2_multiset_lower(n, k)]
@@ -233,7 +244,8 @@ def _step_thm1_b2_reaches_lower(ctx, proper):
                   "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
                   "Lemma 6 requires): ((d-1)/lambda + 1)^lambda and "
                   "((d, lambda)) are both >= 3^{lower} = (d/lambda)^lambda",
-                  source=PAPER.cite("l.682-690, l.726, l.740")) as s:
+                  source=PAPER.cite("l.682-690, l.726, l.740"), scope="sizes",
+                  sizes=_REGIME1_SIZES) as s:
         covered = _b2_covered(s, proper)
         bad, ratios, first_larger = [], [], 0
         for L, d_x, H in covered:
@@ -260,7 +272,8 @@ def _step_thm1_points_not_reached(ctx, points, proper):
                   "(d not an integer; using floor(d) instead is tried) and even d_a (Lemma 6's "
                   "weights are undefined); the printed lower bound "
                   "cannot be decided there from the bound formulas",
-                  source=PAPER.cite("l.666-668, l.680-690, l.726")) as s:
+                  source=PAPER.cite("l.666-668, l.680-690, l.726"), scope="sizes",
+                  sizes=_REGIME1_SIZES) as s:
         repaired, uncovered = 0, []
         for L, d_x, H in proper:
             if _b2_reached(L, d_x, H):
@@ -297,7 +310,8 @@ def _step_thm1_consistency(ctx, proper):
     """Step 8: B.2's rank never exceeds Theorems 3 and 4's bounds."""
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
                   "bound (d_x + H)^{C(L)} nor Theorem 4's bound, at every point where it is "
-                  "defined", source=PAPER.cite("l.388, l.432, l.682")) as s:
+                  "defined", source=PAPER.cite("l.388, l.432, l.682"), scope="sizes",
+                  sizes=_REGIME1_SIZES) as s:
         covered = [p for p in proper if _b2_defined(*p)]
         bad, thm3_smaller = [], 0
         for L, d_x, H in covered:
@@ -329,6 +343,7 @@ def l_thm1(ctx):
     _step_thm1_lower_below_upper(ctx, proper)
     _step_b2_multiset_bound(ctx)
     _step_thm1_b2_reaches_lower(ctx, proper)
+    b2_every_size_step(ctx, PAPER.cite("l.666-690, eq. (7) l.130"))
     _step_thm1_points_not_reached(ctx, points, proper)
     _step_thm1_consistency(ctx, proper)
 
@@ -337,12 +352,18 @@ def l_thm1(ctx):
                       "l.130-132 (eq. (7) and the remark)", "every H dividing d_x",
                       "H < d_x (d_a >= 2): at H = d_x the lower bound contains log_3 0",
                       "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
-                      verified_by="corrected remark", evidence_key="smallest_counterexample")
+                      verified_by="corrected remark", evidence_key="smallest_counterexample",
+                      anchor="(7)")
     n = ctx.find_step(0).evidence.get("cases", 0)
     ctx.conclude("open", "instances",
-                 "the upper bound is Theorem 3's (L-Thm3, open: sampled); the lower bound is "
-                 "reached by B.2 (Lemma 6 + Omega) where the construction is defined, but not "
-                 f"at the points of the inconclusive step; checked on {n} parameter points",
+                 "decided as far as B.2 reaches: the upper bound is Theorem 3's (L-Thm3 holds, "
+                 "every step for all sizes; step 1 symbolic), and the lower bound holds for "
+                 "every size wherever B.2's construction applies (L >= 2, d = (d_x - H)/2 a "
+                 "positive integer, d_a = d_x/H odd >= 3: Lemma 6 holds for all sizes, "
+                 "L-Omega gives the rank, Claims 1-2 almost every weight, and the symbolic "
+                 "binomial step); it stays undecided at L = 1 (lambda = 3^{-1}), at odd d_x - H "
+                 "and at even d_a, where B.2 does not apply (the inconclusive step lists them); "
+                 f"checked on {n} parameter points",
                  count=n or 1, largest={"L": max(p[0] for p in points),
                                         "d_x": max(p[1] for p in points)}, binding=True)
 
@@ -352,7 +373,8 @@ def _step_thm2_eq20_chain(ctx, pairs, bounds):
     with ctx.step("eq. (20): each line of the chain from Theorem 4's bound to 2 d_x L + c_1 + "
                   "c_2 is <= the next (the last regrouping is an equality, and it equals "
                   "3^{upper bound of eq. (8)}); decided exactly with e's enclosure",
-                  source=PAPER.cite("eq. (20) l.469-476, eq. (8) l.154-156")) as s:
+                  source=PAPER.cite("eq. (20) l.469-476, eq. (8) l.154-156"), scope="sizes",
+                  sizes=_REGIME2_SIZES) as s:
         bad, undecided = [], []
         for L, d_x in pairs:
             chain = thm2_upper_chain(L, d_x)
@@ -380,7 +402,8 @@ def _step_thm2_lower_printed(ctx, points):
     """Step 2: the lower bound of eq. (8) as printed, at every H dividing d_x."""
     with ctx.step("Theorem 2's lower bound as printed is a real number at every point of the "
                   "regime (every H dividing d_x): b_2 contains log_3((d_x - H)/2)",
-                  source=PAPER.cite("eq. (8) l.154, b_2 l.156")) as s:
+                  source=PAPER.cite("eq. (8) l.154, b_2 l.156"), scope="sizes",
+                  sizes=_REGIME2_SIZES) as s:
         fails = []
         for L, d_x, H in points:
             try:
@@ -404,7 +427,8 @@ def _step_thm2_lower_below_upper(ctx, proper, bounds):
     """Step 3: lower <= upper in eq. (8) for H < d_x."""
     with ctx.step("corrected domain H < d_x: lower <= upper in eq. (8), i.e. "
                   "3^{2 lower} <= (3^{upper})^2, decided exactly",
-                  source=PAPER.cite("eq. (8) l.154-156"), corrected=True) as s:
+                  source=PAPER.cite("eq. (8) l.154-156"), corrected=True, scope="sizes",
+                  sizes=_REGIME2_SIZES) as s:
         bad, undecided, rows = [], [], []
         for L, d_x, H in proper:
             q, m = thm2_upper_pow3(L, d_x)
@@ -427,7 +451,8 @@ def _step_thm2_b2_reaches_lower(ctx, proper):
                   "(L >= 2, d = (d_x - H)/2 an integer >= 1, and d_a = d_x/H odd >= 3 as "
                   "Lemma 6 requires): (lambda/(d-1) + 1)^{d-1} (d >= 2) "
                   "and ((d, lambda)) are both >= 3^{lower}; compared after squaring",
-                  source=PAPER.cite("l.684-690, l.726, l.740")) as s:
+                  source=PAPER.cite("l.684-690, l.726, l.740"), scope="sizes",
+                  sizes=_REGIME2_SIZES) as s:
         covered = _b2_covered(s, proper)
         bad, rows, second_larger = [], [], 0
         for L, d_x, H in covered:
@@ -458,7 +483,8 @@ def _step_thm2_points_not_reached(ctx, proper):
                   "still covered: either 3^{lower} <= 1 "
                   "(vacuous, since sep >= 1 for a function that is not identically 0) or the "
                   "construction with floor((d_x - H)/2) already has rank >= 3^{lower}",
-                  source=PAPER.cite("l.666-668, l.680-690, l.726")) as s:
+                  source=PAPER.cite("l.666-668, l.680-690, l.726"), scope="sizes",
+                  sizes=_REGIME2_SIZES) as s:
         vacuous, repaired, uncovered = 0, 0, []
         for L, d_x, H in proper:
             if _b2_reached(L, d_x, H):
@@ -497,7 +523,8 @@ def _step_thm2_consistency(ctx, proper):
     """Step 6: B.2's rank never exceeds Theorems 3 and 4's bounds in this regime."""
     with ctx.step("consistency: B.2's certified rank ((d, lambda)) never exceeds Theorem 3's "
                   "bound (d_x + H)^{C(L)} nor Theorem 4's bound in this regime",
-                  source=PAPER.cite("l.388, l.432, l.682")) as s:
+                  source=PAPER.cite("l.388, l.432, l.682"), scope="sizes",
+                  sizes=_REGIME2_SIZES) as s:
         covered = [p for p in proper if _b2_defined(*p)]
         bad, undecided = [], []
         for L, d_x, H in covered:
@@ -543,13 +570,16 @@ def l_thm2(ctx):
                       "every H dividing d_x", "H < d_x (d_a >= 2): at H = d_x b_2 contains log_3 0",
                       "missing-hypothesis", hypothesis="H < d_x (d_a = d_x / H >= 2)",
                       verified_by="corrected domain H < d_x",
-                      evidence_key="smallest_counterexample")
+                      evidence_key="smallest_counterexample", anchor="b_{2}=")
     thm2_counterexample(ctx)
     ctx.conclude("false", "proof",
                  "the upper bound of eq. (8) is false: one-hot 1-dimensional heads give sep = "
-                 "prod(e + 1) (Jacobian certificate) > 3^(2 d_x L + c_1 + c_2) at d_x = H = 8, "
-                 "L = 9 (and d_x = 4, L = 32; with H < d_x: d_x = 18, H = 9, L = 24), compared "
-                 "exactly with e's rational enclosure; corrected: log sep = O(L d_x^2) (sep <= "
-                 "C(C + D, D)). The lower bound needs H < d_x and is reached by B.2 where Lemma 6 "
-                 "is defined, not at the points of the inconclusive step",
-                 basis="certificate")
+                 "prod(e + 1) (Jacobian certificate) > 3^(2 d_x L + c_1 + c_2), with H < d_x at "
+                 "d_x = 18, H = 9, L = 24 and with H = d_x at d_x = 8, L = 9 and d_x = 4, L = 32, "
+                 "compared exactly with e's rational enclosure; least d_x = 4, and the "
+                 "least found failing depth is L = 9 (d_x = 8; no network fails at L <= 5). "
+                 "What holds instead is L-Thm2-corrected: sep <= C(C + D, D), D = "
+                 "d_x(d_x+1)/2, so log_3 sep < D L, and eq. (8)'s upper bound holds for d_x "
+                 "<= 3 at every L (L-Thm2-corrected proves it). The lower bound needs H < d_x "
+                 "and is reached by B.2 where Lemma 6 applies, not at the points of the "
+                 "inconclusive step", basis="certificate")

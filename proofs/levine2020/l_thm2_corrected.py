@@ -102,7 +102,7 @@ def _draw(value, ax) -> None:
        "weight, one-hot family log_3 sep > D (L - floor(d_x/2) - d_x), regime boundary, "
        "corollaries", source=PAPER.cite("sec 4 l.118-171; A.2-A.4 l.380-536"),
        depends=("L-Thm2", "L-Thm3", "L-Thm4", "L-Thm5", "L-Thm6", "L-Thm1", "L-Claim2",
-                "L-Cor1", "L-Cor2", "L-net"),
+                "L-Cor1", "L-net"),
        claim=CLAIM, figures=[Figure("corrected_levine2020", "figure_series", _draw)],
        paper=LEVINE2020)
 def l_thm2_corrected(ctx):

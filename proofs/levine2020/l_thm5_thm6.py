@@ -13,14 +13,22 @@ Computed: exact separation ranks of y_1^1 of random residual networks
 L-Thm3 (seprank.constructions.known_seprank.network_sep_ranks).
 
 Why: the paper says its analysis carries over to residual networks (A.4
-l.478-484, l.508). Each check first runs the steps of its proof's displays
-(:mod:`.levine_residual_displays`); L-Thm6 ends with the one-hot family
-(:mod:`.levine_counterexample`).
+l.478-484, l.508). L-Thm5 first runs the moment-form steps it shares with
+L-Thm2-corrected (:mod:`.corrected_common`: y = G_L(S) x, deg G_L <= C(L), the count
+C(C + D, D), each for all sizes), then the steps of its proof's displays
+(:mod:`.levine_residual_displays`), whose repaired chain ends the argument; L-Thm6 runs
+its displays and ends with the one-hot family (:mod:`.levine_counterexample`).
 """
 
 from __future__ import annotations
 
 from seprank_proofs import LEVINE2020
+from seprank_proofs.levine2020.corrected_common import (
+    count_step,
+    degree_steps,
+    expansion_step,
+    moment_form_steps,
+)
 from seprank_proofs.levine2020.l_thm3_thm4 import _binding as _plain_binding
 from seprank_proofs.levine2020.levine_counterexample import thm6_counterexample
 from seprank_proofs.levine2020.levine_residual_displays import thm56_displays
@@ -28,6 +36,7 @@ from seprank_proofs.levine2020.levine_residual_displays import thm56_displays
 from seprank.combinatorics import num_head_indices
 from seprank.constructions.known_seprank import network_sep_ranks
 from seprank.papers.levine2020.bounds import (
+    thm5_bound,
     thm5_log3_bound,
     thm5_product_bound,
     thm5_recursion_bound,
@@ -44,11 +53,12 @@ SEEDS_FULL = (3, 17, 29, 41)
 FAST = [(1, 1, 1, 2), (1, 2, 1, 2), (1, 2, 2, 2), (1, 4, 4, 2), (2, 1, 1, 2), (2, 2, 1, 2),
         (2, 2, 2, 2), (3, 1, 1, 2), (1, 1, 1, 4), (1, 2, 2, 4), (2, 1, 1, 4)]
 FULL = FAST + [(1, 3, 3, 2), (2, 3, 3, 2), (1, 3, 1, 4), (1, 6, 3, 2)]
-
-
-def thm5_printed(L: int, d_x: int, N: int, H: int) -> int:
-    """3^(Theorem 5's printed right-hand side) = L^L (N d_x^4 / H)^C(L), exactly."""
-    return L ** L * (N * d_x ** 4 // H) ** num_head_indices(L)
+#: the sizes of the exact-rank steps (both tiers)
+SIZES = "L <= 3, d_x <= 6, N <= 4 (the FAST / FULL lists)"
+#: the steps of Theorem 5's repaired argument (claim prefixes), each for all sizes; the
+#: moment-form steps are L-Thm2-corrected's (seprank_proofs.levine2020.corrected_common)
+THM5_ARGUMENT = ("moment form:", "degree:", "count:", "upper bound:",
+                 "REPAIRED argument for Theorem 5")
 
 
 def _cases(ctx):
@@ -70,7 +80,7 @@ def _row(case, **bounds):
 def _thm5_bounds(case):
     """The printed bound of Theorem 5 at a case, then the proof's product and recursion."""
     L, d_x, H, N = case["L"], case["d_x"], case["H"], case["N"]
-    return {"thm5_printed": thm5_printed(L, d_x, N, H),
+    return {"thm5_printed": thm5_bound(L, d_x, N, H),
             "proof_product": thm5_product_bound(L, d_x, N, H),
             "proof_recursion": thm5_recursion_bound(L, d_x, N, H)}
 
@@ -101,10 +111,10 @@ def _step_exact_form(ctx):
     """Step: the exact form L^L (N d_x^4/H)^C(L) is 3^(the printed bound)."""
     with ctx.step("The exact form L^L (N d_x^4/H)^C(L) used below is 3^(printed bound): its "
                   "log_3 lies in the arb ball of the printed expression",
-                  source=SRC.cite("A.4 Theorem 5 l.506")) as s:
+                  source=SRC.cite("A.4 Theorem 5 l.506"), scope="sizes", sizes=SIZES) as s:
         rows = []
         for L, d_x, H, N in (FULL if ctx.full else FAST):
-            exact = thm5_printed(L, d_x, N, H)
+            exact = thm5_bound(L, d_x, N, H)
             ball = thm5_log3_bound(L, d_x, N, H)
             ok = log3(exact).overlaps(ball)
             rows.append({"L": L, "d_x": d_x, "H": H, "N": N, "printed_pow3": exact,
@@ -117,18 +127,21 @@ def _step_thm5_exact_ranks(ctx):
     """Step: exact ranks of residual networks beside the printed bound."""
     with ctx.step("Exact separation ranks of residual networks never exceed the printed "
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (nor the proof's product and recursion "
-                  "bounds, which are larger)", source=SRC.cite("A.4 Theorem 5 l.502-506")) as s:
+                  "bounds, which are larger)", source=SRC.cite("A.4 Theorem 5 l.502-506"),
+                  scope="sizes", sizes=SIZES) as s:
         _ranks_below(ctx, s, _thm5_bounds, "printed bound")
 
 
 def _step_thm5_binding(ctx):
     """Step: the same at the smallest binding N."""
-    with ctx.step("Binding instances: at the smallest N whose size cap reaches the printed "
+    with ctx.step("Binding instances: at the least N whose size cap reaches the printed "
                   "Theorem 5 bound L^L (N d_x^4/H)^C(L) (it grows with N), the exact separation "
                   "rank of random and structured residual networks stays <= it; rank/bound "
                   "recorded, and the shapes where no N <= 64 binds",
-                  source=SRC.cite("A.4 Theorem 5 l.502-506")) as s:
-        _binding(ctx, s, lambda L, d_x, H, d_a, N: thm5_printed(L, d_x, N, H), "thm5_printed",
+                  source=SRC.cite("A.4 Theorem 5 l.502-506"), scope="sizes",
+                  sizes="(L, d_x, H) in (1, 1, 1), (1, 2, 2), (1, 2, 1), (2, 1, 1) (full tier: "
+                        "and (1, 4, 4), (2, 2, 2)), N <= 64") as s:
+        _binding(ctx, s, lambda L, d_x, H, d_a, N: thm5_bound(L, d_x, N, H), "thm5_printed",
                  [(1, 1, 1), (1, 2, 2), (1, 2, 1), (2, 1, 1)],
                  [(1, 1, 1), (1, 2, 2), (1, 2, 1), (1, 4, 4), (2, 1, 1), (2, 2, 2)],
                  depends_on_N=True, N_max=64)
@@ -141,11 +154,12 @@ def _step_printed_product_recursion(ctx):
                   "differ (observation): the printed L^L is below the product's (L+1)! for "
                   "L = 1, 2, and the recursion exceeds the product for L >= 2, so the proof "
                   "does not establish the printed statement for those L",
-                  source=SRC.cite("A.4 l.506, l.512-518")) as s:
+                  source=SRC.cite("A.4 l.506, l.512-518"), scope="sizes",
+                  sizes="L <= 4, d_x = 2, N = 2, H = 1") as s:
         rows = []
         for L in (1, 2, 3, 4):
             d_x, N, H = 2, 2, 1
-            printed = thm5_printed(L, d_x, N, H)
+            printed = thm5_bound(L, d_x, N, H)
             prod_b = thm5_product_bound(L, d_x, N, H)
             rec_b = thm5_recursion_bound(L, d_x, N, H)
             k_pow = (N * d_x ** 4 // H) ** num_head_indices(L)
@@ -167,6 +181,11 @@ def _step_printed_product_recursion(ctx):
              statement="Theorem 5 (residual): log_3 sep <= L log_3 L + "
                        "(4 log_3 d_x + log_3 N - log_3 H) C(L)")
 def l_thm5(ctx):
+    net = SRC.cite("eq. (3) l.69-82; A.4 l.478-484")
+    moment_form_steps(ctx, net)
+    degree_steps(ctx, net)
+    count_step(ctx, SRC.cite("A.3 l.426"))
+    expansion_step(ctx, net)
     thm56_displays(ctx, part=5)
     _step_exact_form(ctx)
     _step_thm5_exact_ranks(ctx)
@@ -178,13 +197,16 @@ def l_thm5(ctx):
     # "l.516-518 AS PRINTED" (thm56_displays); the comparison step is an observation.
     from seprank_proofs._verdicts import bound_instances
     info = bound_instances(ctx, "Exact separation ranks of residual networks", "thm5_printed")
-    ctx.conclude("holds", "proof", "repaired argument (the Gram count chain): y^(i) = G_L(S) "
-                 "x^(i) with deg G_L <= C(L) (identity), so sep <= C(C + D, D) <= (D + 1)^C <= "
-                 "(2 d_x^3)^C <= (N d_x^4/H)^C <= L^L (N d_x^4/H)^C(L) for N >= 2, H | d_x (each "
-                 "link a polynomial fact, checked exactly on a range); the printed recursion "
-                 f"(l.512-518) is a verified proof-error; exact ranks agree ({info['count']} "
-                 "instances)", basis="argument",
-                 own_argument="the Gram-form count does not use Lemma 2 or Lemma 5")
+    ctx.conclude("holds", "proof", "repaired argument, every step for all sizes: the residual "
+                 "network's output is y^(i) = G_L(S) x^(i) (the moment form, symbolic matrix "
+                 "identities, shared with L-Thm2-corrected), deg G_L <= C(L) (symbolic "
+                 "recurrence), so sep <= C(C + D, D) for every weight and partition (symbolic "
+                 "count and expansion), and C(C + D, D) <= (D + 1)^C <= (2 d_x^3)^C <= (N d_x^4/"
+                 "H)^C <= L^L (N d_x^4/H)^C(L) for N >= 2, H | d_x (each link a fact about "
+                 "symbolic sizes); the printed recursion (l.512-518) is a verified proof-error; "
+                 f"exact ranks agree ({info['count']} instances)", basis="argument",
+                 argument_steps=THM5_ARGUMENT,
+                 own_argument="the moment-form count does not use Lemma 2 or Lemma 5")
 
 
 @paper_check(LEVINE2020, "L-Thm6", "Theorem 6: residual networks, sep <= d_x (C+1)^2 ((d_x, 2C)) "
@@ -195,15 +217,16 @@ def l_thm5(ctx):
                        "(2C(L)/d_x + 1)^d_x")
 def l_thm6(ctx):
     thm56_displays(ctx, part=6)
-    with ctx.step("Binding instances: at the smallest N whose size cap reaches Theorem 6's "
-                  "bound, the exact separation rank of random and structured residual networks "
-                  "stays <= it; rank/bound recorded",
-                  source=SRC.cite("A.4 Theorem 6 l.524-528")) as s:
+    with ctx.step("Binding instances: at the least N (up to 64) whose size cap reaches Theorem "
+                  "6's bound, the exact separation rank of random and structured residual "
+                  "networks stays <= it; rank/bound recorded",
+                  source=SRC.cite("A.4 Theorem 6 l.524-528"), scope="sizes",
+                  sizes="(L, d_x, H) in (1, 1, 1), (2, 1, 1) (full tier: and (1, 2, 1))") as s:
         _binding(ctx, s, lambda L, d_x, H, d_a: thm6_bound(L, d_x), "thm6_bound",
                  [(1, 1, 1), (2, 1, 1)], [(1, 1, 1), (1, 2, 1), (2, 1, 1)], N_max=64)
 
     with ctx.step("Exact separation ranks of residual networks never exceed Theorem 6's bound",
-                  source=SRC.cite("A.4 Theorem 6 l.524-528")) as s:
+                  source=SRC.cite("A.4 Theorem 6 l.524-528"), scope="sizes", sizes=SIZES) as s:
         _ranks_below(ctx, s, lambda case: {"thm6_bound": thm6_bound(case["L"], case["d_x"])},
                      "bound")
 

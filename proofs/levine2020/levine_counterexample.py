@@ -2,7 +2,8 @@
 
 Not a check: the functions are called by one line from the checks they decide
 (``thm4_counterexample`` from L-Thm4, ``thm6_counterexample`` from L-Thm6,
-``thm2_counterexample`` from L-Thm2, ``wies_counterexample`` from W-Thm3 / W-Thm4).
+``thm2_counterexample`` from L-Thm2; wies2021's Theorems 3-4 use the family through
+:mod:`seprank_proofs.wies2021.one_hot_steps`).
 Each adds the steps that certify the family (closed form against the eq. (3) network,
 exact value-matrix ranks, the Jacobian certificate of algebraic independence) and one
 step that compares the family's exact separation rank with the printed bound as exact
@@ -14,9 +15,11 @@ point decides an "almost everywhere" bound: a nonzero minor of a value matrix is
 polynomial in the weights, nonzero off a null set); each paper's bounds as predicates:
 :mod:`seprank.papers.levine2020.counterexample`, :func:`seprank.papers.wies2021.bounds.exceeds_eq9`
 (:data:`BOUNDS` puts both papers side by side, here, beside the checks that use it).
-The strings WEIGHTS and PADDED are report text: they keep the module names of the
-version that produced the published reports (seprank.constructions.monomial_chain,
-seprank.bounds.levine2020_counterexample; now seprank.network_theory.one_hot).
+After each COUNTEREXAMPLE step, :mod:`.least_search` says how small a counterexample can
+be (proven limits, then a search over one-hot schedules): the smallest failing sizes are
+"least found" unless the proven limit meets them. Every step states its scope: the
+family's steps at the sizes they run (the family's closed form and its separation rank
+for every size are steps of L-Thm2-corrected), each COUNTEREXAMPLE step one instance.
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from math import prod
 
 import numpy as np
 from seprank_proofs import LEVINE2020, WIES2021
+from seprank_proofs.levine2020.corrected_family import value_rank
+from seprank_proofs.levine2020.least_search import least_steps
 
-import seprank
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.network_theory.one_hot import (
     family_seps_by_layer,
@@ -47,16 +51,15 @@ from seprank.papers.levine2020.counterexample import (
     exceeds_thm2_upper,
 )
 from seprank.papers.wies2021.bounds import exceeds_eq9
-from seprank.papers.wies2021.bounds import thm3_bound as wies_bound
 from seprank.scalars.enclosures import e_bounds
 
 LEV = LEVINE2020
 WIES = WIES2021
-WEIGHTS = ("one-hot 1-dimensional heads (seprank.constructions.monomial_chain."
+WEIGHTS = ("one-hot 1-dimensional heads (seprank.network_theory.one_hot."
            "monomial_network(s, shift_schedule(s, L))): d_x = H = s, d_a = 1; in layer l the "
            "head of channel a has W^Q = e_a^T, W^K = e_c^T, W^V = e_b^T, W^O = e_a with "
            "(b, c) = (a, a + delta_l mod s), delta_l = l for l <= floor(s/2), else 1")
-PADDED = ("padded variant (seprank.bounds.levine2020_counterexample.padded_network): "
+PADDED = ("padded variant (seprank.network_theory.one_hot.padded_network(s, L)): "
           "d_x = 2s, H = s, d_a = 2, head a uses its first dimension with the same one-hot "
           "rows on channels 0..s-1, all other weights 0")
 
@@ -73,7 +76,8 @@ def first_exceeding(bound: str, s: int, L_max: int, padded: bool = False) -> dic
 
 
 #: a one-hot schedule (per layer, per channel a: the pair (b, c) its head reads) of width 8
-#: and depth 7, found by a hill-climbing search over schedules (seeded, not rerun here):
+#: and depth 7, found by a hill-climbing search over schedules (seeded, not rerun here;
+#: :func:`seprank.network_theory.one_hot.anneal_schedule` finds such schedules too):
 #: y_8 exceeds eq. (19) at L = 7, one layer less than the shift schedule needs
 SEARCHED_8_7 = [
     [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (7, 6), (6, 6), (7, 7)],
@@ -98,20 +102,6 @@ def _closed_form_ok(net, s, L, N, rng, d_x=None, schedule=None) -> bool:
                for p in range(s)) and all(out[p] == 0 for p in range(s, d_x))
 
 
-def _value_rank(s, L, N, p, seed) -> dict:
-    ex = monomial_exponents(s, shift_schedule(s, L))[p]
-    want = prod(v + 1 for v in ex.values())
-    net = monomial_network(s, shift_schedule(s, L))
-    rng = random.Random(seed)
-    K, half = want + 3, N // 2
-    pts = [[[rng.randint(-30, 30) for _ in range(s)] for _ in range(half)] for _ in range(2 * K)]
-    X = np.array([pts[a] + pts[K + b] for a in range(K) for b in range(K)], dtype=object)
-    out = net.evaluate(X, "ZZ")
-    A = [[out[a * K + b, 0, p] for b in range(K)] for a in range(K)]
-    return {"s": s, "L": L, "N": N, "p": p + 1, "prod(e+1)": want, "K": K,
-            "rank": seprank.rank(A, "exact").value}
-
-
 def family_steps(ctx, source: str, jacobian_s: tuple[int, ...], padded: bool = False) -> None:
     """Certify the family: closed form = network, exact ranks, Jacobian certificate."""
     with ctx.step("the one-hot family (re-verified here): the eq. (3) network with one-hot "
@@ -121,7 +111,10 @@ def family_steps(ctx, source: str, jacobian_s: tuple[int, ...], padded: bool = F
                   "separation rank is prod(e_bc + 1): the exact rank of value matrices on "
                   "random P- and Q-points equals prod(e + 1) at small sizes (rank <= sep <= "
                   "prod(e+1) by the binomial expansion of S = S^P + S^Q)",
-                  source=source) as s:
+                  source=source, scope="sizes",
+                  sizes="closed form (s, L) in (3, 3), (4, 4)" + (", padded (3, 3)" if padded
+                                                                   else "")
+                  + "; ranks (s, L) in (2, 2), (3, 2)") as s:
         rng = random.Random(1010)
         ident = []
         for sv, L, N in ((3, 3, 6), (4, 4, 8)):
@@ -131,11 +124,12 @@ def family_steps(ctx, source: str, jacobian_s: tuple[int, ...], padded: bool = F
             ok = _closed_form_ok(padded_network(3, 3), 3, 3, 6, rng, d_x=6)
             ident.append({"s": 3, "d_x": 6, "H": 3, "d_a": 2, "L": 3, "N": 6,
                           "closed_form_equals_network": ok})
-        ranks = [_value_rank(2, 2, 4, 0, 7), _value_rank(3, 2, 6, 1, 8)]
+        ranks = [value_rank(2, 2, 4, 0, 7), value_rank(3, 2, 6, 1, 8)]
         s.record(identities=ident, value_matrix_ranks=ranks, weights=WEIGHTS,
                  general_argument="a diagonal moment form G = diag(g) stays diagonal: "
-                                  "g_a <- g_a g_b g_c S_bc (seprank.bounds.moments), so the "
-                                  "closed form holds for every s, L")
+                                  "g_a <- g_a g_b g_c S_bc (seprank.network_theory."
+                                  "moment_form; L-Thm2-corrected, step 'family, closed "
+                                  "form', every s and L)")
         s.require(all(r["closed_form_equals_network"] for r in ident),
                   "the closed form differs from the network", cases=ident)
         s.require(all(r["rank"] == r["prod(e+1)"] for r in ranks),
@@ -147,7 +141,8 @@ def family_steps(ctx, source: str, jacobian_s: tuple[int, ...], padded: bool = F
                   "sep(y_p^i) = prod(e_bc + 1) exactly for N = 2s (and any N >= 2s); a nonzero "
                   "minor of a value matrix at these weights is a polynomial in the weights, "
                   "nonzero off a null set, so sep > B at this point gives sep > B for almost "
-                  "every weight", source=source) as s:
+                  "every weight", source=source, scope="sizes",
+                  sizes=f"s in {list(jacobian_s)}") as s:
         jac = {sv: moment_jacobian_rank(sv, sv, seed=127) for sv in jacobian_s}
         s.record(jacobian_ranks=jac)
         s.require(all(jac[sv] == sv * (sv + 1) // 2 for sv in jac), "Jacobian rank deficient",
@@ -196,33 +191,39 @@ def _repaired_bound(L: int, d_x: int) -> int:
     return multiset(D + 1, num_head_indices(L))
 
 
+#: the correction of eq. (19), Theorem 6 and eq. (8)'s upper bound: the moment bound,
+#: proven for all sizes in L-Thm2-corrected; one id, so one verified copy verifies all
+MOMENT_BOUND = "levine2020-moment-bound"
+#: the lower side of the corrected text (L-Thm2-corrected, base 3)
+FAMILY_RATE = "the one-hot family has log_3 sep > D (L - floor(d_x/2) - d_x) (L-Thm2-corrected)"
+#: why d_x <= 3 never fails each bound (the least failing width is 4)
+SMALL_WIDTHS = {
+    "eq. (19)": "d_x <= 3: C(C + D, D) <= eq. (19) at every L (polynomial comparison in C, "
+                "step 'REPAIRED argument for l.448-467'); d_x = 4 fails (COUNTEREXAMPLE step)",
+    "Theorem 6": "d_x <= 3: C(C + D, D) <= Theorem 6's bound at every L (polynomial "
+                 "comparison in C, step 'REPAIRED argument for Theorem 6'); d_x = 4 fails at "
+                 "L = 23 (shift schedule, per-width table)",
+    "eq. (8) upper": "d_x <= 3: eq. (8)'s upper bound holds at every L (L-Thm2-corrected, "
+                     "step 'eq. (8)'s upper bound against the corrected bounds', all sizes); "
+                     "d_x = 4 fails at L = 32 (COUNTEREXAMPLE step)",
+}
+
+
 def thm4_counterexample(ctx) -> None:
     """L-Thm4: eq. (19) is false (d_x = 4, L = 12 first for d_x = 4)."""
     family_steps(ctx, LEV.cite("eq. (3) l.69-82; A.3 eq. (19)"), (4, 5, 6, 7, 8))
     with ctx.step("COUNTEREXAMPLE to eq. (19): the family at d_x = H = 4, d_a = 1, L = 12, "
                   "N = 8 has sep(y_p^1) = prod(e + 1) > d_x (C+1) ((d_x, 2C)) (2C/d_x + 1)^d_x "
-                  "(exact integers); the least L per d_x = 4..9 is tabled (d_x <= 3: never, "
-                  "since the proven C(C + D, D) is below eq. (19) there)",
-                  source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432")) as s:
+                  "(exact integers); the first failing L of the shift schedule per d_x = 2..9 "
+                  "is tabled (d_x <= 3: never, since the proven C(C + D, D) is below eq. (19) "
+                  "there)", source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432"),
+                  scope="instance", sizes="d_x = H = 4, d_a = 1, L = 12, N = 8") as s:
         found = first_exceeding("levine2020 eq. (19)", 4, 12)
         bound = thm4_bound(found["L"], found["d_x"])
         inst = _instance(found, "eq19", bound)
         inst["proven_upper_C(C+D,D)"] = str(_repaired_bound(found["L"], found["d_x"]))
-        table = _table("levine2020 eq. (19)", range(2, 10), 16)
-        # any one-hot monomial has exponents summing to C(L); prod(e + 1) is largest when they
-        # are spread evenly over the D entries (AM-GM), so (C/D + 1)^D bounds the family
-        C10, D4 = num_head_indices(10), 10
-        even = (Fraction(C10, D4) + 1) ** D4
-        s.record(one_hot_ceiling_d_x4_L10={"(C/D+1)^D": _sci(even),
-                                           "eq19": _sci(thm4_bound(10, 4)),
-                                           "below": even <= thm4_bound(10, 4)})
-        s.record(counterexample=inst, first_L_per_d_x=table,
-                 smallest="d_x = 4 (L = 12) is the least d_x; least L: 8 for the shift "
-                          "schedule (d_x = 6..9), 7 for a searched schedule (next step); "
-                          "d_x <= 3 never (closed form of the repaired count); at d_x = 4, "
-                          "L = 10 no one-hot monomial can exceed eq. (19) (the best, exponents "
-                          "summing to C(L) spread evenly, is below it), and L = 10, 11 stay "
-                          "undecided for d_x = 4",
+        s.record(counterexample=inst, shift_first_L_per_d_x=_table("levine2020 eq. (19)",
+                                                                   range(2, 10), 16),
                  two_sided=f"{found['sep']} <= sep <= C(C + D, D) = "
                            f"{inst['proven_upper_C(C+D,D)']} at this size is consistent: "
                            "the family is a lower bound, C(C+D, D) the proven upper bound")
@@ -232,13 +233,16 @@ def thm4_counterexample(ctx) -> None:
             err = s.erratum("A.3 Theorem 4, eq. (19), l.428-432",
                       "sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
                       "sep(y_p^i) <= C(C(L) + D, D), D = d_x(d_x+1)/2 (proven through "
-                      "y^(i) = F_L(S) x^(i)); log sep = Theta(L d_x^2) in the worst case "
-                      "(the one-hot family attains (d_x(d_x+1)/2)(L - O(d_x)) log 2)",
-                      "false-statement", instance=inst,
+                      "y^(i) = F_L(S) x^(i)); log sep = Theta(L d_x^2) in the worst case: "
+                      + FAMILY_RATE, "false-statement", instance=inst, anchor="(19)",
+                      correction_id=MOMENT_BOUND,
                       message=f"sep = {_sci(found['sep'])} > eq. (19) = {_sci(bound)} at "
                               "d_x = 4, L = 12")
             _verified_by(ctx, err, "REPAIRED argument for l.448-467")
     _searched_step(ctx)
+    least_steps(ctx, "eq. (19)", {"d_x": 8, "L": 7}, LEV.cite("A.3 Theorem 4 eq. (19) l.428-432"),
+                widths=range(4, 10), least_width_proof=SMALL_WIDTHS["eq. (19)"],
+                search=[(7, 6), (8, 6), (9, 6)])
 
 
 def _searched_step(ctx) -> None:
@@ -248,7 +252,8 @@ def _searched_step(ctx) -> None:
                   "the network at a rational point; the diagonal moment form holds for every "
                   "one-hot schedule) with sep = prod(e + 1) > eq. (19), exactly (Jacobian "
                   "certificate for s = 8 above)",
-                  source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432")) as s:
+                  source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432"), scope="instance",
+                  sizes="d_x = H = 8, d_a = 1, L = 7, N = 16") as s:
         sched = [[tuple(p) for p in layer] for layer in SEARCHED_8_7]
         ok = _closed_form_ok(monomial_network(8, sched), 8, 7, 16, random.Random(87),
                              schedule=sched)
@@ -260,8 +265,10 @@ def _searched_step(ctx) -> None:
                  "exponents": {f"S_{b + 1}{c + 1}": v for (b, c), v in sorted(ex[p].items())}}
         inst = _instance(found, "eq19", bound) | {
             "weights": "one-hot 1-dimensional heads with the schedule SEARCHED_8_7 "
-                       "(proofs/levine_counterexample.py): head a of layer l has W^Q = e_a^T, "
-                       "W^K = e_c^T, W^V = e_b^T, W^O = e_a, (b, c) = SEARCHED_8_7[l][a]",
+                       "(seprank_proofs.levine2020.levine_counterexample.SEARCHED_8_7; network: "
+                       "seprank.network_theory.one_hot.monomial_network(8, SEARCHED_8_7)): head "
+                       "a of layer l has W^Q = e_a^T, W^K = e_c^T, W^V = e_b^T, W^O = e_a, "
+                       "(b, c) = SEARCHED_8_7[l][a]",
             "schedule": SEARCHED_8_7}
         s.record(counterexample=inst, closed_form_equals_network=ok)
         s.require(ok, "the closed form differs from the network")
@@ -269,19 +276,20 @@ def _searched_step(ctx) -> None:
             err = s.erratum("A.3 Theorem 4, eq. (19), l.428-432 (at L = 7)",
                       "sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
                       "sep(y_p^i) <= C(C(L) + D, D), D = d_x(d_x+1)/2", "false-statement",
-                      instance=inst, message=f"sep = {_sci(seps[p])} > eq. (19) = "
-                                             f"{_sci(bound)} at d_x = 8, L = 7")
+                      instance=inst, anchor="(19)", correction_id=MOMENT_BOUND,
+                      message=f"sep = {_sci(seps[p])} > eq. (19) = {_sci(bound)} at "
+                              "d_x = 8, L = 7")
             _verified_by(ctx, err, "REPAIRED argument for l.448-467")
 
 
-def thm6_counterexample(ctx) -> None:
-    """L-Thm6: eq. (20)'s residual bound (C+1) eq. (19) is false (first d_x = 5, L = 11)."""
-    family_steps(ctx, LEV.cite("A.4 l.520-536"), (4, 5, 6, 7, 8))
+def _residual_top_step(ctx) -> None:
     with ctx.step("the residual network with the family's weights: its degree-3^L homogeneous "
                   "part is the family's plain network (exact, s = 2, L = 2), and sep(f) >= "
                   "sep(top-degree part of f): f(t x)/t^(3^L) -> f_top(x) as t -> oo, sep is "
-                  "invariant under x -> t x, and grid-matrix rank is lower semicontinuous",
-                  source=LEV.cite("A.4 l.530-534")) as s:
+                  "invariant under x -> t x, and grid-matrix rank is lower semicontinuous "
+                  "(the degree-C(l) part for every s and L: L-Thm2-corrected, step 'residual "
+                  "networks')", source=LEV.cite("A.4 l.530-534"), scope="sizes",
+                  sizes="s = 2, L = 2") as s:
         from seprank.models import SelfAttentionNetwork
         from seprank.papers.levine2020.identities import top_degree_part
 
@@ -292,25 +300,51 @@ def thm6_counterexample(ctx) -> None:
         s.record(top_degree_part_equals_plain=ok)
         s.require(ok, "the top-degree part is not the plain network")
 
+
+def thm6_counterexample(ctx) -> None:
+    """L-Thm6: eq. (20)'s residual bound (C+1) eq. (19) is false (first d_x = 5, L = 11)."""
+    family_steps(ctx, LEV.cite("A.4 l.520-536"), (4, 5, 6, 7, 8))
+    _residual_top_step(ctx)
     with ctx.step("COUNTEREXAMPLE to Theorem 6: the residual network with the family's weights "
                   "at d_x = H = 5, d_a = 1, L = 11, N = 10 has sep >= prod(e + 1) > d_x (C+1)^2 "
-                  "((d_x, 2C)) (2C/d_x + 1)^d_x (exact integers); least L per d_x tabled",
-                  source=LEV.cite("A.4 Theorem 6 l.524-528")) as s:
+                  "((d_x, 2C)) (2C/d_x + 1)^d_x (exact integers); the first failing L of the "
+                  "shift schedule per d_x = 2..9 is tabled",
+                  source=LEV.cite("A.4 Theorem 6 l.524-528"), scope="instance",
+                  sizes="d_x = H = 5, d_a = 1, L = 11, N = 10") as s:
         found = first_exceeding("levine2020 eq. (20)", 5, 11)
         bound = thm6_bound(found["L"], found["d_x"])
         inst = _instance(found, "theorem6_bound", bound) | {"residual": True,
                                                             "sep": f">= {found['sep']}"}
-        table = _table("levine2020 eq. (20)", range(2, 10), 24)
-        s.record(counterexample=inst, first_L_per_d_x=table,
-                 smallest="d_x = 4 needs L = 23; d_x = 5: L = 11; d_x >= 8: L = 8")
+        s.record(counterexample=inst,
+                 shift_first_L_per_d_x=_table("levine2020 eq. (20)", range(2, 10), 24))
         if found["sep"] > bound:
             err = s.erratum("A.4 Theorem 6, l.524-528",
                       "sep <= d_x (C(L)+1)^2 ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
                       "sep <= C(C(L) + D, D), D = d_x(d_x+1)/2 (residual form y^(i) = "
                       "G_L(S) x^(i), deg G_L <= C(L))", "false-statement", instance=inst,
+                      anchor="Theorem 6", correction_id=MOMENT_BOUND,
                       message=f"sep >= {_sci(found['sep'])} > {_sci(bound)} at d_x = 5, "
                               "L = 11")
             _verified_by(ctx, err, "REPAIRED argument for Theorem 6")
+    least_steps(ctx, "Theorem 6", {"d_x": 8, "L": 8}, LEV.cite("A.4 Theorem 6 l.524-528"),
+                widths=range(4, 10), least_width_proof=SMALL_WIDTHS["Theorem 6"],
+                search=[(9, 6), (7, 7), (8, 7)])
+
+
+def _thm2_rows() -> list[dict]:
+    """The three instances of eq. (8)'s failure: d_x = 8 (first L of the shift schedule at
+    its width), d_x = 4 (the least failing width) and d_x = 18, H = 9 (H < d_x)."""
+    rows = []
+    for sv, padded, L_max in ((8, False, 9), (4, False, 32), (9, True, 24)):
+        f = first_exceeding("levine2020 eq. (8) upper", sv, L_max, padded)
+        q, m = thm2_upper_pow3(f["L"], f["d_x"])
+        e_hi = e_bounds(20)[1]
+        inst = _instance(f, "3^upper", f"{_sci(q)} * e^{m}", ratio_to=q * e_hi ** m)
+        inst["regime_3^L>d_x"] = 3 ** f["L"] > f["d_x"]
+        inst["previous_L_exceeds"] = exceeds_thm2_upper(
+            max(family_seps_by_layer(sv, f["L"] - 1)[-1]), f["L"] - 1, f["d_x"])
+        rows.append(inst)
+    return rows
 
 
 def thm2_counterexample(ctx) -> None:
@@ -318,101 +352,27 @@ def thm2_counterexample(ctx) -> None:
     family_steps(ctx, LEV.cite("sec 4.2 l.150-156"), (4, 8, 9), padded=True)
     with ctx.step("COUNTEREXAMPLE to the upper bound of eq. (8): log_3 sep <= 2 d_x L + c_1 + "
                   "c_2 fails for the family inside the regime 3^L > d_x, compared exactly "
-                  "(3^(upper) = q e^(d_x), q rational, e in a certified rational interval): at "
-                  "d_x = H = 8, L = 9 (least L), d_x = H = 4, L = 32 (least d_x), and, with "
-                  "H < d_x as the lower bound's hypothesis requires, at d_x = 18, H = 9, "
-                  "d_a = 2, L = 24 (padded variant)",
-                  source=LEV.cite("Theorem 2 eq. (8) l.150-156")) as s:
-        rows = []
-        for sv, padded, L_max in ((8, False, 9), (4, False, 32), (9, True, 24)):
-            f = first_exceeding("levine2020 eq. (8) upper", sv, L_max, padded)
-            q, m = thm2_upper_pow3(f["L"], f["d_x"])
-            e_hi = e_bounds(20)[1]
-            inst = _instance(f, "3^upper", f"{_sci(q)} * e^{m}", ratio_to=q * e_hi ** m)
-            inst["regime_3^L>d_x"] = 3 ** f["L"] > f["d_x"]
-            inst["previous_L_exceeds"] = exceeds_thm2_upper(
-                max(family_seps_by_layer(sv, f["L"] - 1)[-1]), f["L"] - 1, f["d_x"])
-            rows.append(inst)
-        table = _table("levine2020 eq. (8) upper", range(2, 10), 40)
-        s.record(counterexamples=rows, first_L_per_d_x=table,
-                 note="d_x <= 3: the upper bound holds (eq. (20) chain from eq. (19), which "
-                      "the repaired count C(C+D, D) proves for d_x <= 3)")
+                  "(3^(upper) = q e^(d_x), q rational, e in a certified rational interval): "
+                  "with H < d_x as the lower bound's hypothesis requires, at d_x = 18, H = 9, "
+                  "d_a = 2, L = 24 (padded variant); with H = d_x at d_x = 8, L = 9 and at "
+                  "d_x = 4, L = 32 (d_x <= 3 never fails: next steps)",
+                  source=LEV.cite("Theorem 2 eq. (8) l.150-156"), scope="instance",
+                  sizes="d_x = 18, H = 9, L = 24; d_x = H = 8, L = 9; d_x = H = 4, "
+                        "L = 32") as s:
+        rows = _thm2_rows()
+        s.record(counterexamples=rows,
+                 shift_first_L_per_d_x=_table("levine2020 eq. (8) upper", range(2, 10), 40),
+                 note="d_x <= 3: the upper bound holds at every L (L-Thm2-corrected)")
         if all(r["regime_3^L>d_x"] for r in rows):
             s.erratum("Theorem 2, eq. (8), upper bound, l.154-156",
                       "log_3 sep <= 2 d_x L + c_1 + c_2 (for all weights but a null set)",
                       "log_3 sep <= log_3 C(C(L) + D, D) <= D log_3(C(L) + 1), D = "
                       "d_x(d_x+1)/2: log sep = O(L d_x^2), and the one-hot family shows the "
                       "d_x^2 rate is attained", "false-statement", instance=rows[2],
-                      message=f"sep = {_sci(rows[0]['sep'])} > 3^(upper) at d_x = 8, L = 9; "
-                              "also at d_x = 18, H = 9 (H < d_x), L = 24")
-
-
-def wies_counterexample(ctx, theorem: int) -> None:
-    """W-Thm3 (vocabulary, ``theorem=3``) / W-Thm4 (convolution, ``theorem=4``)."""
-    eq = "eq. (9)" if theorem == 3 else "eq. (11)"
-    src = WIES.cite(f"A.2 {eq} l.381") if theorem == 3 else WIES.cite(f"A.3 {eq} l.451-456")
-    family_steps(ctx, src, (5, 6, 7, 8))
-    if theorem == 4:
-        with ctx.step("the convolution embedding with kernel width 1 (M = N), W^conv = I_s "
-                      "(rank r = s) and positional embedding 0 (r_e = 0) is the identity, so "
-                      "the embedded network is the family's plain network (exact, s = 3)",
-                      source=WIES.cite("eq. (2) l.70-76")) as s:
-            from seprank.models.embedding import ConvolutionalEmbedding
-
-            sv = 3
-            eye = [[[int(a == b) for b in range(sv)] for a in range(sv)]]
-            emb = ConvolutionalEmbedding(eye, [[0] * 4 for _ in range(sv)])
-            X = [[[1, -2, 3], [0, 1, 2], [4, 1, -1], [2, 2, 0]]]
-            Y = emb.embed(X)
-            s.record(rank=emb.rank(), embedded_equals_input=Y.tolist() == X)
-            s.require(Y.tolist() == X and emb.rank() == sv, "the embedding is not the identity")
-        setting = ("convolution embedding, kernel width 1, W^conv = I (r = d_x = s), "
-                   "r_e = 0, M = N")
-    else:
-        with ctx.step("the vocabulary embedding of the grid {0..3^L}^s (V = (3^L+1)^s tokens, "
-                      "M_V of rank r = s, r_e = 0): the P- and Q-side functions have degree <= "
-                      "3^L in each coordinate, and a polynomial of degree <= 3^L per variable "
-                      "vanishing on a product grid with 3^L + 1 points per variable is 0, so "
-                      "they stay linearly independent on tokens and sep over tokens = "
-                      "prod(e + 1); checked: exact rank of values on random token tuples of "
-                      "the grid {0..9}^2 (s = 2, L = 2, N = 4)",
-                      source=WIES.cite("eq. (1) l.62-68")) as s:
-            sv, L, N = 2, 2, 4
-            want = max(family_seps_by_layer(sv, L)[-1])
-            net = monomial_network(sv, shift_schedule(sv, L))
-            rng = random.Random(33)
-            K = want + 3
-            pts = [[[rng.randint(0, 3 ** L) for _ in range(sv)] for _ in range(N // 2)]
-                   for _ in range(2 * K)]
-            Xv = np.array([pts[a] + pts[K + b] for a in range(K) for b in range(K)],
-                          dtype=object)
-            out = net.evaluate(Xv, "ZZ")
-            rank = seprank.rank([[out[a * K + b, 0, 0] for b in range(K)] for a in range(K)],
-                                "exact").value
-            s.record(rank_on_tokens=rank, prod_e_plus_1=want)
-            s.require(rank == want, "the token-grid rank differs from prod(e + 1)")
-        setting = ("vocabulary embedding of the grid {0..3^L}^s (M_V of rank r = s), "
-                   "r_e = 0")
-
-    with ctx.step(f"COUNTEREXAMPLE to {eq}: the family ({setting}) at r = d_x = H = 8, d_a = 1, "
-                  "L = 9, N = 16 has sep(y_p^1) = prod(e + 1) > ((r+r_e, 3^L)) ((4, 3^L)) "
-                  "(3^L+1)^(r+r_e) (exact integers); least L per r tabled (r <= 4: never, "
-                  "W-Thm1's moment bound is below the bound there)", source=src) as s:
-        found = first_exceeding("wies2021 eq. (9)/(11), r_e = 0", 8, 9)
-        bound = wies_bound(found["L"], 8, 0)
-        inst = _instance(found, f"{eq}_r_e=0", bound) | {"r": 8, "r_e": 0, "embedding": setting}
-        table = _table("wies2021 eq. (9)/(11), r_e = 0", range(4, 10), 24)
-        s.record(counterexample=inst, first_L_per_r=table,
-                 r_e_1="with a rank-1 positional embedding written into an extra channel that no "
-                       "head reads (d_x = H = s + 1, one zero head) the sep is unchanged (an "
-                       "argument, not a computed network); against eq. (9)/(11) at r_e = 1 it "
-                       "exceeds first at this L (s = 8)",
-                 r_e_1_first_L=next((L for L, seps in enumerate(family_seps_by_layer(8, 16), 1)
-                                     if max(seps) > wies_bound(L, 8, 1)), None))
-        if found["sep"] > bound:
-            s.erratum(f"Theorem {theorem}, {eq}" + (", l.381" if theorem == 3 else ", l.455"),
-                      "sep <= ((r+r_e, 3^L)) ((4, 3^L)) (3^L+1)^(r+r_e)",
-                      "sep <= s ((s(s+1)/2 + 1, C(L))), s = r + r_e (moment bound, W-Thm1); "
-                      "log sep = Theta(L s^2) in the worst case", "false-statement",
-                      instance=inst, message=f"sep = {_sci(found['sep'])} > {_sci(bound)} "
-                                             "at r = 8, L = 9")
+                      anchor="(8)", correction_id=MOMENT_BOUND,
+                      message=f"sep = {_sci(rows[2]['sep'])} > 3^(upper) at d_x = 18, H = 9 "
+                              f"(H < d_x), L = 24; also at d_x = H = 8, L = 9 (sep = "
+                              f"{_sci(rows[0]['sep'])}) and d_x = H = 4, L = 32")
+    least_steps(ctx, "eq. (8) upper", {"d_x": 8, "L": 9}, LEV.cite("Theorem 2 eq. (8) l.154"),
+                widths=range(4, 10), least_width_proof=SMALL_WIDTHS["eq. (8) upper"],
+                search=[(9, 7), (7, 8), (8, 8)], max_width=12)

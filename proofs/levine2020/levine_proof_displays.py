@@ -28,6 +28,12 @@ from math import comb
 import numpy as np
 import sympy
 from seprank_proofs import LEVINE2020
+from seprank_proofs.levine2020.swap_sets import (
+    binomial_power_identity,
+    junction_step,
+    split_identities,
+    swap_bijection_step,
+)
 
 from seprank.combinatorics import compositions, multiset, num_head_indices
 from seprank.models import SelfAttentionNetwork
@@ -65,6 +71,8 @@ _T3_FAST = [(2, 2, 1, 2, (0,), 11), (2, 2, 2, 2, (0,), 12), (1, 4, 2, 2, (0,), 1
             (2, 2, 1, 4, (0, 2), 14)]
 _T3_FULL = _T3_FAST + [(2, 4, 2, 2, (0,), 15), (2, 3, 1, 2, (0,), 16), (3, 1, 1, 2, (0,), 17),
                        (2, 2, 2, 4, (0, 1), 18)]
+#: the sizes of the Theorem 3 cross-checks (both tiers)
+_T3_SIZES = "L <= 3, d_x <= 4, H <= 2, N <= 4 (L = 3 in the full tier)"
 
 
 def _t3_cases(ctx):
@@ -101,10 +109,16 @@ def _swap_sums(cases, ranges):
 
 def _step_units_split(ctx, cases):
     """l.393: every M-unit splits over the partition."""
-    with ctx.step("l.393: each M-unit splits over the partition, M^(c,h)_{r1,r2} = sum_j "
-                  "<A_r1, x^(j)><B_r2, x^(j)> = sum_{j in P} + sum_{j in Q} (exact, every "
-                  "unit of every chain, random rational inputs)",
-                  source=SRC.cite("A.2 l.393")) as s:
+    with ctx.step("l.393: each M-unit splits over the partition, M^(c,h) = A S B^T with S = "
+                  "X X^T = X_P X_P^T + X_Q X_Q^T, so M = A S_P B^T + A S_Q B^T (sympy, "
+                  "MatrixSymbols of symbolic sizes); cross-check: M^(c,h)_{r1,r2} = sum_j "
+                  "<A_r1, x^(j)><B_r2, x^(j)> = sum_{j in P} + sum_{j in Q} exactly for every "
+                  "unit of every chain at random rational inputs",
+                  source=SRC.cite("A.2 l.393"), scope="all-sizes") as s:
+        found = split_identities()
+        s.record(symbolic=found)
+        s.require(all(found.values()), "a symbolic identity fails", failing=[
+            k for k, v in found.items() if not v])
         units = 0
         for c in cases:
             X = np.asarray(c["X"], dtype=object)
@@ -125,8 +139,10 @@ def _step_eq13_output(ctx, cases):
     """l.397: eq. (13) with Lemma 1's chains equals the output."""
     with ctx.step("l.397 (eq. (13) at position i, coordinate p): the sum over h in [H]^C(L) of "
                   "B_p^(0,h)T M^(1,h)...M^(C,h) A^(0,h) x^(i), with the chains built by Lemma 1's "
-                  "induction (eq. (14)-(15)), equals the network output, every coordinate",
-                  source=SRC.cite("A.2 l.397; A.1 eq. (13)-(15)")) as s:
+                  "induction (eq. (14)-(15)), equals the network output, every coordinate "
+                  "(a cross-check: Lemma 1's form for every size is L-Lemma1's induction)",
+                  source=SRC.cite("A.2 l.397; A.1 eq. (13)-(15)"), scope="sizes",
+                  sizes=_T3_SIZES) as s:
         rows = []
         for c in cases:
             out = c["net"].evaluate([c["X"]])[0, 0]
@@ -143,8 +159,13 @@ def _step_eq13_output(ctx, cases):
 def _step_side_sequences(ctx, cases):
     """l.398-399: the sum over side sequences equals the output."""
     with ctx.step("l.398-399: expanding every unit as sum_{j in P} + sum_{j in Q} gives the sum "
-                  "over h, r and all side sequences (P_1, ..., P_C) in {P, Q}^C(L); it equals "
-                  "the output", source=SRC.cite("A.2 l.398-399")) as s:
+                  "over h, r and all side sequences (P_1, ..., P_C) in {P, Q}^C(L): by induction "
+                  "on the number of factors, T (P + Q) = T P + T Q (sympy, symbolic sizes) "
+                  "adds one side to every sequence; cross-check: the sequence sum equals the "
+                  "output exactly at random rational inputs",
+                  source=SRC.cite("A.2 l.398-399"), scope="all-sizes") as s:
+        found = split_identities()
+        s.require(all(found.values()), "a symbolic identity fails")
         for c in cases:
             y = idl.chain_output(c["chains"], c["X"], 0, 0)
             rhs = idl.thm3_sequence_sum(c["chains"], c["X"], 0, 0, c["P"])
@@ -157,7 +178,7 @@ def _step_l403_printed(ctx, cases):
     """l.403-405 as printed (swap index ranges); returns its erratum or None."""
     with ctx.step("l.403-405 AS PRINTED: the sum over b and 0 = beta_{b+1} < beta_b <= ... <= "
                   "beta_1 < beta_0 = C(L) of the P- and Q-blocks equals the output",
-                  source=SRC.cite("A.2 l.401-407")) as s:
+                  source=SRC.cite("A.2 l.401-407"), scope="sizes", sizes="L <= 2 (C <= 4)") as s:
         fails, rows = _swap_sums(cases, "l403")
         s.record(cases=rows)
         err403 = None
@@ -168,14 +189,11 @@ def _step_l403_printed(ctx, cases):
                 "0 = beta_{b+1} < beta_b < beta_{b-1} < ... < beta_1 <= beta_0 = C(L), i.e. the "
                 "set of swap positions {beta in [C] : P_beta != P_{beta+1}} with P_{C+1} := P, "
                 "the side of x^(i)",
-                "proof-error", survives=True,
-                repair="index the terms by the set of swap positions (strict inequalities, "
-                       "beta_1 = C allowed): every side sequence then appears exactly once, "
-                       "there are C(C, b) tuples of length b, and the count of l.416, "
-                       "sum_b C(C,b) d_a^b = (d_a + 1)^C per h, is the number of separable terms; "
-                       "Theorem 3 follows unchanged (checked in the corrected step below)",
+                "notation", slip="range", anchor="\\beta_{1}<\\beta_{0}",
                 instance=fails | {"why": "beta_1 < C drops every sequence with P_C = Q, and "
-                                         "<= counts sequences several times"})
+                                         "<= counts sequences several times; with the strict "
+                                         "ranges (the swap sets) the argument goes on as "
+                                         "written: Theorem 3 follows unchanged"})
     return err403
 
 
@@ -184,7 +202,8 @@ def _step_eq17_printed(ctx, cases):
     with ctx.step("Eq. (17) (l.409) and l.415 AS PRINTED: the ranges 0 = beta_{b+1} < beta_b <= "
                   "... <= beta_1 <= beta_0 = C(L); the sum equals the output and the number of "
                   "index tuples is sum_b C(C(L), b) (= 2^C(L)) as l.416 uses",
-                  source=SRC.cite("A.2 eq. (17) l.409, l.415-416")) as s:
+                  source=SRC.cite("A.2 eq. (17) l.409, l.415-416"), scope="sizes",
+                  sizes="L <= 2 (C <= 4); tuple counts at C in 1, 4, 13, 40") as s:
         fails, rows = _swap_sums(cases, "eq17")
         counts = {C: {"printed_tuples": idl.swap_tuple_count(C, "eq17"), "l416_tuples": 2 ** C}
                   for C in (1, 4, 13, 40)}
@@ -196,10 +215,11 @@ def _step_eq17_printed(ctx, cases):
                 "A.2 eq. (17) l.409 and l.415 (index ranges)",
                 "0 = beta_{b+1} < beta_b <= beta_{b-1} ... <= beta_1 <= beta_0 = C(L)",
                 "0 = beta_{b+1} < beta_b < beta_{b-1} < ... < beta_1 <= beta_0 = C(L)",
-                "proof-error", survives=True,
-                repair="strict inequalities between consecutive swap indices: then the number "
-                       "of tuples of length b is C(C, b), as l.416 computes",
-                instance=(fails or {}) | {"tuple_counts": counts})
+                "notation", slip="range", anchor="\\beta_{1}\\leq\\beta_{0}",
+                instance=(fails or {}) | {"tuple_counts": counts,
+                                          "why": "with strict inequalities the number of "
+                                                 "tuples of length b is C(C, b), as l.416 "
+                                                 "computes; the argument goes on as written"})
     return err17
 
 
@@ -209,7 +229,9 @@ def _step_swap_corrected(ctx, cases, err403, err17):
                   "beta_1 <= C(L) the swap sum equals the output; the separated terms of eq. (17) "
                   "(P-blocks from S_P and x^(i) only, Q-blocks from S_Q only, crossing indices "
                   "r_{beta+1} outside) number exactly H^C (d_a + 1)^C = (H(d_a+1))^C(L) and sum "
-                  "to the output", source=SRC.cite("A.2 l.403-416"), corrected=True) as s:
+                  "to the output (a cross-check of the swap-set and junction steps)",
+                  source=SRC.cite("A.2 l.403-416"), corrected=True, scope="sizes",
+                  sizes="L <= 2 (C <= 4)") as s:
         if err403 is not None:
             s.verifies(err403)
         if err17 is not None:
@@ -233,26 +255,36 @@ def _step_swap_corrected(ctx, cases, err403, err17):
 
 
 def _step_l416_count(ctx):
-    """l.416: the count of separable terms as a polynomial identity."""
-    with ctx.step("l.416: H^C sum_{b=0}^{C} C(C, b) d_a^b = H^C (d_a + 1)^C = (H (d_a + 1))^C, "
-                  "as polynomials in H and d_a (sympy), C = 1..13; and the corrected ranges have "
-                  "C(C, b) tuples of length b (C = 1..6)", source=SRC.cite("A.2 l.416")) as s:
+    """l.416: the count of separable terms as an identity in symbolic C, H, d_a."""
+    with ctx.step("l.416: H^C sum_{b=0}^{C} C(C, b) d_a^b = H^C (d_a + 1)^C = (H (d_a + 1))^C "
+                  "for symbolic C, H, d_a: sympy sums the binomial series to (d_a + 1)^C on "
+                  "|d_a| <= 1, and two polynomials in d_a of degree C that agree on an interval "
+                  "are equal; then H^C (d_a + 1)^C = (H (d_a + 1))^C (powsimp). Cross-check: "
+                  "expanded polynomials for C = 1..13 and the corrected ranges' C(C, b) tuples "
+                  "of length b for C = 1..6", source=SRC.cite("A.2 l.416"),
+                  scope="all-sizes") as s:
+        found = binomial_power_identity()
+        C = sympy.Symbol("C", integer=True, nonnegative=True)
         H, da = sympy.symbols("H d_a", positive=True)
-        bad = [C for C in range(1, 14)
-               if sympy.expand(H ** C * sum(comb(C, b) * da ** b for b in range(C + 1))
-                               - (H * (da + 1)) ** C) != 0]
-        tuple_bad = [C for C in range(1, 7)
-                     if [sum(1 for t in idl.swap_tuples(C, "corrected") if len(t) == b)
-                         for b in range(C + 1)] != [comb(C, b) for b in range(C + 1)]]
-        s.record(C_checked=list(range(1, 14)), failing=bad, tuple_count_failing=tuple_bad)
-        s.require(not bad and not tuple_bad, "the count identity fails", C=bad + tuple_bad)
+        merged = sympy.powsimp(H ** C * (da + 1) ** C, force=True) == (H * (da + 1)) ** C
+        bad = [c for c in range(1, 14)
+               if sympy.expand(H ** c * sum(comb(c, b) * da ** b for b in range(c + 1))
+                               - (H * (da + 1)) ** c) != 0]
+        tuple_bad = [c for c in range(1, 7)
+                     if [sum(1 for t in idl.swap_tuples(c, "corrected") if len(t) == b)
+                         for b in range(c + 1)] != [comb(c, b) for b in range(c + 1)]]
+        s.record(symbolic=found, powers_merge=merged, C_cross_checked=list(range(1, 14)),
+                 failing=bad, tuple_count_failing=tuple_bad)
+        s.require(found["identity"] and merged and not bad and not tuple_bad,
+                  "the count identity fails", C=bad + tuple_bad)
 
 
 def _step_eq18(ctx):
     """Eq. (18): the bound in log_3 form."""
     with ctx.step("Eq. (18) (l.422): log_3((H(d_a+1))^C(L)) = (3^L - 1)/2 log_3(d_x + H) with "
                   "d_a = d_x/H, i.e. H (d_x/H + 1) = d_x + H (sympy identity) and C(L) = "
-                  "(3^L - 1)/2", source=SRC.cite("A.2 eq. (18) l.422")) as s:
+                  "(3^L - 1)/2 (the definition, l.331; the code's count agrees for L < 30)",
+                  source=SRC.cite("A.2 eq. (18) l.422"), scope="all-sizes") as s:
         H, dx = sympy.symbols("H d_x", positive=True)
         diff = sympy.simplify(H * (dx / H + 1) - (dx + H))
         s.record(difference=str(diff), C=[num_head_indices(L) for L in range(1, 6)])
@@ -260,15 +292,26 @@ def _step_eq18(ctx):
                                     for L in range(1, 30)), "eq. (18) fails", diff=str(diff))
 
 
+#: the steps of Theorem 3's argument (claim prefixes), each for all sizes; the others are
+#: cross-checks at the sizes they list and the displays as printed
+THM3_ARGUMENT = ("l.393:", "l.398-399:", "swap sets:", "junction:", "l.416:", "Eq. (18)")
+
+
 def thm3_displays(ctx) -> None:
     """The displays of the proof of Theorem 3 (A.2, l.390-422), one step each."""
     cases = _t3_cases(ctx)
+    source = SRC.cite("A.2 l.401-416")
 
     _step_units_split(ctx, cases)
     _step_eq13_output(ctx, cases)
     _step_side_sequences(ctx, cases)
     err403 = _step_l403_printed(ctx, cases)
     err17 = _step_eq17_printed(ctx, cases)
+    swap_bijection_step(ctx, source)
+    for err in (err403, err17):
+        if err is not None:
+            ctx.find_step("swap sets:").verifies.append(err)
+    junction_step(ctx, source)
     _step_swap_corrected(ctx, cases, err403, err17)
     _step_l416_count(ctx)
     _step_eq18(ctx)
@@ -280,6 +323,8 @@ def thm3_displays(ctx) -> None:
 #: (L, d_x, H, N, seed) for the coordinate expansion (d_x^(2C+1) keys; keep small)
 _T4_FAST = [(1, 2, 1, 2, 21), (2, 2, 1, 2, 22), (2, 2, 2, 2, 23)]
 _T4_FULL = _T4_FAST + [(1, 3, 1, 2, 24), (2, 2, 1, 4, 25), (1, 4, 2, 2, 26)]
+#: the sizes of the Theorem 4 display steps (both tiers)
+_T4_SIZES = "L <= 2, d_x <= 4, H <= 2, N <= 4 (the _T4_FAST / _T4_FULL cases)"
 
 
 def _t4_cases(ctx):
@@ -340,7 +385,7 @@ def _step_l437_expansion(ctx, cases):
     with ctx.step("l.437 (eq. (16) opened): the sum over j_1..j_C in [N]^C(L), h and r of "
                   "B^(0,h)_{r1,p} prod_c <A_{r_c}, x^(j_c)><B_{r_{c+1}}, x^(j_c)> <A_{r_{C+1}}, "
                   "x^(i)> equals the network output (Lemma 1 chains, random rational inputs)",
-                  source=SRC.cite("A.3 l.437")) as s:
+                  source=SRC.cite("A.3 l.437"), scope="sizes", sizes=_T4_SIZES) as s:
         for c in cases:
             y = c["net"].evaluate([c["X"]])[0, 0, 0]
             rhs = idl.thm4_expansion(c["chains"], c["X"], 0, 0)
@@ -354,7 +399,7 @@ def _step_l439_printed(ctx, cases):
     with ctx.step("l.438-439 AS PRINTED (and T of l.443): the coordinate expansion with "
                   "A^(c,h)_{r_c, alpha_c} B^(c,h)_{r_c, beta_c} and A^(0,h)_{r_{C+1}, "
                   "alpha_{C(L)}+1} equals the output",
-                  source=SRC.cite("A.3 l.438-439, l.443")) as s:
+                  source=SRC.cite("A.3 l.438-439, l.443"), scope="sizes", sizes=_T4_SIZES) as s:
         rows, fails = [], None
         for c in cases:
             y = c["net"].evaluate([c["X"]])[0, 0, 0]
@@ -368,13 +413,14 @@ def _step_l439_printed(ctx, cases):
             err439 = s.erratum(
                 "A.3 l.439 and l.443 (coefficients of the coordinate expansion)",
                 "B^(c,h)_{r_c, beta_c}", "B^(c,h)_{r_{c+1}, beta_c} (as in l.437)",
-                "proof-error", survives=True,
-                repair="with r_{c+1} the expansion is l.437 written in coordinates; the proof "
-                       "only uses that the coefficient T does not depend on x",
-                instance=fails)
+                "notation", slip="index", anchor="B_{r_{c},\\beta_{c}}",
+                instance=fails | {"why": "with r_{c+1} the expansion is l.437 written in "
+                                         "coordinates; the proof only uses that the "
+                                         "coefficient T does not depend on x"})
             err_alpha = s.erratum("A.3 l.439 and l.443 (subscript of A^(0,h))",
                       "A^(0,h)_{r_{C(L)+1}, alpha_{C(L)}+1}",
-                      "A^(0,h)_{r_{C(L)+1}, alpha_{C(L)+1}}", "notation",
+                      "A^(0,h)_{r_{C(L)+1}, alpha_{C(L)+1}}", "notation", slip="index",
+                      anchor="\\alpha_{C\\left(L\\right)}+1",
                       instance={"why": "alpha_{C(L)} + 1 = d_x + 1 is not an index when "
                                        "alpha_{C(L)} = d_x; read as alpha_{C(L)+1} in both "
                                        "checks"})
@@ -386,7 +432,8 @@ def _step_l439_corrected(ctx, cases, err439, err_alpha):
     with ctx.step("CORRECTED l.438-439 and l.443-444: with B^(c,h)_{r_{c+1}, beta_c}, the sum "
                   "over alpha, beta of T_{alpha, beta} (x-free) times sum_{j} x^(i)_{alpha_{C+1}} "
                   "prod_c x^(j_c)_{alpha_c} x^(j_c)_{beta_c} equals the output",
-                  source=SRC.cite("A.3 l.438-444"), corrected=True) as s:
+                  source=SRC.cite("A.3 l.438-444"), corrected=True, scope="sizes",
+                  sizes=_T4_SIZES) as s:
         if err439 is not None:
             s.verifies(err439, err_alpha)
         for c in cases:
@@ -402,7 +449,7 @@ def _step_l448_grouping_printed(ctx, cases):
                   "sum_{alpha_{C+1}} sum_n (sum of T over the arrangements with counts n) "
                   "chi_{n, alpha_{C+1}}, chi the coefficient-1 sum of all monomials with degree "
                   "vector n and even degree at every position (l.453)",
-                  source=SRC.cite("A.3 l.446-453")) as s:
+                  source=SRC.cite("A.3 l.446-453"), scope="sizes", sizes=_T4_SIZES) as s:
         rows, fails = [], None
         for c in cases:
             y = c["net"].evaluate([c["X"]])[0, 0, 0]
@@ -424,7 +471,7 @@ def _step_l448_grouping_printed(ctx, cases):
                 "S = sum_j x^(j) x^(j)T: sum_j prod_c x^(j_c)_{alpha_c} x^(j_c)_{beta_c} = "
                 "prod_c S_{alpha_c beta_c} depends on how the alphas and betas pair up, not "
                 "only on the counts n, so the output is not a combination of the chi's",
-                "proof-error", survives=False,
+                "proof-error", survives=False, anchor="\\chi_{n_{1}",
                 repair="y^(i) = F(S) x^(i) with F of degree C(L) in S (an identity, checked "
                        "below); with S = S_P + S_Q every term of y_p is (x^(i)_a S_P^nu)"
                        "(S_Q^mu), |mu| <= C, so sep <= C(C + D, D), D = d_x(d_x+1)/2, for every "
@@ -443,7 +490,8 @@ def _step_chi_split(ctx):
     with ctx.step("l.457-459: each chi splits over P = {1..N/2}, Q as sum over r_P + r_Q = n and "
                   "E = 0..C(L) of (P-part with x^(i)) (Q-part); l.463: that sum has (C+1) "
                   "prod_m (n_m + 1) summands; l.465: there are d_x ((d_x, 2C(L))) chi's",
-                  source=SRC.cite("A.3 l.455-467")) as s:
+                  source=SRC.cite("A.3 l.455-467"), scope="sizes",
+                  sizes="(L, d_x, N) in (1, 2, 2), (2, 2, 2), (1, 3, 2), (2, 2, 4)") as s:
         rng = random.Random(459)
         rows = []
         for L, d_x, N in ((1, 2, 2), (2, 2, 2), (1, 3, 2), (2, 2, 4)):
@@ -475,8 +523,11 @@ def _step_gram_form_repair(ctx, cases, err448):
                   "rational points, every position); so sep <= C(C + D, D), D = d_x(d_x+1)/2 "
                   "(the monomials S_Q^mu, |mu| <= C), which is <= the printed bound d_x (C+1) "
                   "((d_x, 2C)) (2C/d_x + 1)^d_x for d_x <= 3 at every L (sympy); the count split "
-                  "by |mu| = E is <= it on the exact range below (d_x <= 10, L <= 9)",
-                  source=SRC.cite("A.3 l.446-467, eq. (19)"), corrected=True) as s:
+                  "by |mu| = E is <= it on the exact range below (d_x <= 10, L <= 9); the "
+                  "moment form and the count for every size are steps of L-Thm2-corrected",
+                  source=SRC.cite("A.3 l.446-467, eq. (19)"), corrected=True, scope="sizes",
+                  sizes="F_L form: " + _T4_SIZES + "; comparison with eq. (19): d_x <= 3 every "
+                        "L (polynomials in C), d_x <= 10, L <= 9 exactly") as s:
         if err448 is not None:
             s.verifies(err448)
         for c in cases:
@@ -518,7 +569,7 @@ def _step_l475_regrouping(ctx):
     with ctx.step("l.475-476: L + log_3 d_x + d_x log_3(2e) + 2 d_x log_3(2 3^L/d_x) = "
                   "(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3(2 sqrt(2e)) - log_3 d_x) (sympy, "
                   "logs expanded; the printed '<=' is an equality)",
-                  source=SRC.cite("A.3 l.475-476")) as s:
+                  source=SRC.cite("A.3 l.475-476"), scope="all-sizes") as s:
         L, d = sympy.symbols("L d_x", positive=True)
         e = sympy.E
 

@@ -11,7 +11,9 @@ __all__ = [
     "SeprankError",
     "InputError",
     "NotPrimeError",
+    "BudgetError",
     "MemoryLimitError",
+    "TimeLimitError",
     "ParameterError",
     "OutputError",
 ]
@@ -74,7 +76,18 @@ class ParameterError(SeprankError):
     """
 
 
-class MemoryLimitError(SeprankError):
+class BudgetError(SeprankError):
+    """A computation refused before it started: its estimate exceeds a limit
+    (:mod:`seprank.budget`: the machine's memory, ``max_memory``, ``max_seconds``).
+
+    Examples
+    --------
+    >>> issubclass(MemoryLimitError, BudgetError), issubclass(TimeLimitError, BudgetError)
+    (True, True)
+    """
+
+
+class MemoryLimitError(BudgetError):
     """A computation whose memory, estimated before allocating, cannot fit.
 
     Examples
@@ -85,6 +98,20 @@ class MemoryLimitError(SeprankError):
     ... except MemoryLimitError as exc:
     ...     print(str(exc).split(" needs")[0])
     a huge matrix
+    """
+
+
+class TimeLimitError(BudgetError):
+    """A computation whose estimated running time exceeds ``max_seconds``.
+
+    Examples
+    --------
+    >>> from seprank.budget import Budget, Estimate
+    >>> try:
+    ...     Budget(max_seconds=1).check(Estimate("a long loop", work=((10**15, "python"),)))
+    ... except TimeLimitError as exc:
+    ...     print(str(exc).split(" needs")[0])
+    a long loop
     """
 
 

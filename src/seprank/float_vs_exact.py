@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from seprank.budget import make_budget
 from seprank.errors import OutputError, ParameterError
 
 __all__ = ["compare_ranks", "family_V", "parse_range", "plan_cases", "study_row",
@@ -213,13 +214,15 @@ def plan_cases(family: str, ds: list[int] | None, lams: list[int], *, V=None,
     n is the size of G: ((d, lam)) for the omega and random families, the rows
     of V for ``"file"`` (whose d is V's number of columns: ``ds`` must be None).
     Refuses (MemoryLimitError, one line) when the largest case's exact G and
-    float64 SVD (:func:`seprank.gram_hadamard_rank.memory_estimate`) cannot fit.
+    float64 SVD (:func:`seprank.gram_hadamard_estimates.check_path`) do not fit the budget
+    in force (one line, naming the largest lambda that fits).
 
     >>> cases, skipped = plan_cases("omega", [2, 3], [2, 9], max_n=20)
     >>> cases, [(s["d"], s["lam"], s["reason"]) for s in skipped]
     ([(2, 2, 3), (2, 9, 10), (3, 2, 6)], [(3, 9, 'n = 55 > max_n = 20')])
     """
-    from seprank.gram_hadamard_rank import _integer_rows, _require, memory_estimate
+    from seprank.gram_hadamard_estimates import check_path
+    from seprank.gram_hadamard_rank import _integer_rows
 
     n_file, max_abs = 0, 0
     if family == "file":
@@ -237,10 +240,25 @@ def plan_cases(family: str, ds: list[int] | None, lams: list[int], *, V=None,
                 cases.append((d, lam, n))
     for d, lam, n in sorted(cases, key=lambda c: -c[2] * c[1])[:3]:
         entry = {"omega": 2 ** lam, "random": 3}.get(family, max_abs)
-        est = memory_estimate(n, d, lam, entry)
-        _require(est, "exact", n)
-        _require(est, "float", n)
+        grows = (lambda k, d=d: math.comb(d + k - 1, k)) if family != "file" else None
+        for path in ("exact", "float"):
+            check_path(path, n, d, lam, entry, n_of_lam=grows)
+    _check_total(family, cases, max_abs)
     return cases, skipped
+
+
+def _check_total(family: str, cases: list[tuple[int, int, int]], max_abs: int) -> None:
+    """The whole study's time (every case's exact and float paths) against the budget."""
+    from seprank.budget import Estimate, current
+    from seprank.gram_hadamard_estimates import path_estimate
+
+    total = Estimate(f"the study of {len(cases)} grid points")
+    for d, lam, n in cases:
+        entry = {"omega": 2 ** lam, "random": 3}.get(family, max_abs)
+        for path in ("exact", "float"):
+            total = total.plus(path_estimate(path, n, d, lam, entry), total.what)
+    current().check(Estimate(total.what, total.nbytes, total.work,
+                             detail=f"largest n = {max((c[2] for c in cases), default=0)}"))
 
 
 def study_row(family: str, d: int, lam: int, *, seed: int = 0, V=None,
@@ -269,7 +287,9 @@ def study_row(family: str, d: int, lam: int, *, seed: int = 0, V=None,
 
 def run_study(family: str, ds: list[int] | None, lams: list[int], *, V=None, seed: int = 0,
               max_n: int = 1000, rtol: float | None = None, blas_threads: int = 1,
-              progress: Callable[[int, int, str], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[int, int, str], None] | None = None,
+              max_memory: int | str | None = None, max_seconds: float | str | None = None
+              ) -> dict[str, Any]:
     """Run :func:`study_row` over the grid; ``progress(done, total, label)`` after each case.
 
     ``V`` (rows of ints or Fractions, e.g. from :func:`seprank.gram_hadamard_rank.read_V`)
@@ -277,7 +297,9 @@ def run_study(family: str, ds: list[int] | None, lams: list[int], *, V=None, see
     during the study (default 1, like flint's rank; 0 leaves it as it is): a
     multi-threaded SVD on a busy machine can take a second at n = 100 and
     would distort the times. Returns ``parameters``, ``rows``, ``skipped``,
-    ``summary`` (:func:`summarize`) and ``seconds``.
+    ``summary`` (:func:`summarize`) and ``seconds``. ``max_memory``, ``max_seconds``
+    (:mod:`seprank.budget`; default the machine's memory): the largest cases and the
+    whole study are estimated and checked before any case runs (:func:`plan_cases`).
 
     >>> s = run_study("omega", [2], [2, 8])
     >>> [(r["n"], r["exact_rank"], r["raw_wrong"]) for r in s["rows"]]
@@ -290,11 +312,13 @@ def run_study(family: str, ds: list[int] | None, lams: list[int], *, V=None, see
     _check_study(family, V, seed, max_n, rtol)
     if isinstance(blas_threads, bool) or not isinstance(blas_threads, int) or blas_threads < 0:
         raise ParameterError(f"blas_threads must be an integer >= 0, got {blas_threads!r}")
-    cases, skipped = plan_cases(family, ds, lams, V=V, max_n=max_n)
+    budget = make_budget(max_memory, max_seconds)
+    with budget.active():
+        cases, skipped = plan_cases(family, ds, lams, V=V, max_n=max_n)
     start, rows = time.perf_counter(), []
     limit = (threadpool_limits(limits=blas_threads, user_api="blas") if blas_threads
              else contextlib.nullcontext())
-    with limit:
+    with limit, budget.active():
         for k, (d, lam, n) in enumerate(cases):
             rows.append(study_row(family, d, lam, seed=seed, V=V, rtol=rtol))
             if progress is not None:

@@ -50,7 +50,9 @@ from typing import Any
 
 import numpy as np
 
+from seprank.budget import Budget, make_budget
 from seprank.errors import InputError, ParameterError
+from seprank.gram_hadamard_estimates import check_construction, check_path, memory_estimate
 from seprank.linalg.result import RankResult
 
 __all__ = ["HadamardRankResult", "hadamard_rank", "read_V", "named_V", "multiset_bound",
@@ -172,6 +174,7 @@ def named_V(name: str, **params: Any) -> tuple[Any, int, str]:
     from seprank.constructions import equal_norm_witness, lemma6_V, omega_rows
     from seprank.constructions.lemma6 import check_parameters
 
+    check_construction(name, params)
     if name == "omega":
         d, lam, base = params["d"], params["lam"], params.get("base", 2)
         if isinstance(base, bool) or not isinstance(base, int):
@@ -209,31 +212,11 @@ def _integer_rows(rows: list[list[int | Fraction]]) -> tuple[list[list[int]], bo
 
 # ------------------------------------------------------------------ memory
 
-def memory_estimate(n: int, d: int, lam: int, max_abs: int) -> dict[str, int]:
-    """Bytes each path needs for an n x n G from V with d columns, entries ``|v| <= max_abs``.
-
-    ``mod_p``: float64 residues of G and the modular engine's workspace (32 n^2).
-    ``exact``: G's big integers twice (the object array and the ``fmpz_mat``),
-    each entry of at most lam (log2 d + 2 log2 max_abs) bits, plus ~100 bytes of
-    overhead per entry (the rank's own elimination is checked by
-    :func:`seprank.rank`). ``float``: G in float64 and the SVD's copies (24 n^2).
-
-    >>> est = memory_estimate(1000, 8, 3, 4)
-    >>> est["mod_p"], est["float"], est["exact"] > est["mod_p"]
-    (32000000, 24000000, True)
-    """
-    bits = lam * (max(d, 1).bit_length() + 2 * max(max_abs, 1).bit_length())
-    return {"mod_p": 32 * n * n, "exact": n * n * (2 * (bits // 8 + 1) + 100),
-            "float": 24 * n * n}
-
-
-def _require(est: dict[str, int], path: str, n: int) -> None:
-    from seprank.linalg.memory import require_fits
-
-    words = {"mod_p": f"G mod p ({n} x {n}, float64 residues) and its rank",
-             "exact": f"the exact {n} x {n} G (big integers)",
-             "float": f"the float64 {n} x {n} G and its SVD"}
-    require_fits(est[path], words[path])
+def _require(est: dict[str, int], path: str, n: int, d: int = 1, lam: int = 1,
+             max_abs: int = 1, n_of_lam=None) -> None:
+    """Refuse (one line) a path past the budget in force
+    (:mod:`seprank.gram_hadamard_estimates`)."""
+    check_path(path, n, d, lam, max_abs, n_of_lam=n_of_lam)
 
 
 # ------------------------------------------------------------------ the result
@@ -509,7 +492,9 @@ def _check_arguments(lam, method, prime, certify, float_rank) -> None:
 
 def hadamard_rank(V: object, lam: int, *, method: str = "auto", prime: int | None = None,
                   certify: bool = False, float_rank: bool = True,
-                  source: str | None = None) -> HadamardRankResult:
+                  source: str | None = None, max_memory: int | str | None = None,
+                  max_seconds: float | str | None = None,
+                  budget: Budget | None = None) -> HadamardRankResult:
     """Rank of G = (V V^T)^(Hadamard lam), exactly, beside its float64 rank and ((d, lam)).
 
     levine2020_depth_to_width_self_attention.txt B.2, l.700-712 (eq. (27));
@@ -535,6 +520,9 @@ def hadamard_rank(V: object, lam: int, *, method: str = "auto", prime: int | Non
         also take numpy's float64 SVD rank of G built in float64 from V.
     source
         a label for V in the output (default: the file, or "array").
+    max_memory, max_seconds, budget
+        the limits (:mod:`seprank.budget`; default the machine's memory): each path is
+        estimated (:mod:`seprank.gram_hadamard_estimates`) and checked before G is built.
 
     Returns
     -------
@@ -565,16 +553,23 @@ def hadamard_rank(V: object, lam: int, *, method: str = "auto", prime: int | Non
     seprank.errors.ParameterError: lambda (the Hadamard power) must be an integer >= 1, got 0
     """
     _check_arguments(lam, method, prime, certify, float_rank)
-    lam = int(lam)
+    with make_budget(max_memory, max_seconds, budget).active():
+        return _hadamard_rank(V, int(lam), method, prime, certify, float_rank, source)
+
+
+def _hadamard_rank(V, lam: int, method: str, prime, certify: bool, float_rank: bool,
+                   source) -> HadamardRankResult:
+    """:func:`hadamard_rank` inside its budget."""
     rows, where = read_V(V)
     n, d = len(rows), len(rows[0])
     bound = multiset_bound(d, lam)
     int_rows, scaled = _integer_rows(rows)
-    est = memory_estimate(n, d, lam, max(abs(x) for row in int_rows for x in row))
+    max_abs = max(abs(x) for row in int_rows for x in row)
+    est = memory_estimate(n, d, lam, max_abs)
     mod_first = method == "modular" or (method == "auto" and n <= bound)
-    _require(est, "mod_p" if mod_first else "exact", n)
+    _require(est, "mod_p" if mod_first else "exact", n, d, lam, max_abs)
     if float_rank:
-        _require(est, "float", n)
+        _require(est, "float", n, d, lam, max_abs)
     times: dict[str, float] = {}
     over_gf_p = mod_first
     if mod_first:
@@ -584,7 +579,7 @@ def hadamard_rank(V: object, lam: int, *, method: str = "auto", prime: int | Non
         matrix, res_p, built = _mod_p_path(int_rows, lam, p, certify, times)
         res = _over_q(res_p, n, bound, certify)
         if method == "auto" and res.kind != "exact":
-            _require(est, "exact", n)
+            _require(est, "exact", n, d, lam, max_abs)
             matrix, res, exact_built = _exact_path(int_rows, lam, "auto", None, certify, times)
             built = f"{built}, rank {res_p.value} there (not decisive), then {exact_built}"
             over_gf_p = False

@@ -25,8 +25,9 @@ Every reader refuses bad input with one :class:`~seprank.errors.InputError`
 line, never a traceback:
 
 * memory is checked *before* anything large is allocated: for ``.npy`` from
-  the header (shape and dtype) plus the workspace of the rank method that will
-  run; for text and JSON from the file size;
+  the header (shape and dtype) plus the first step of the rank method that will
+  run; for text, CSV and JSON from the file size (:mod:`seprank.bounded_read`, which
+  also refuses folders and reads pipes and devices with a byte cap and a timeout);
 * a ``.npy`` whose header is malformed (negative or non-integer dimensions) or
   whose data is shorter than its header says is refused;
 * JSON nested deeper than a matrix is refused (:func:`read_json` turns
@@ -48,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from seprank.bounded_read import check_regular_file, read_text_bounded
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
 from seprank.scalars.exact_text import FLOAT_METHOD_HINT, exact_from_value, parse_integer
@@ -55,29 +57,20 @@ from seprank.scalars.exact_text import FLOAT_METHOD_HINT, exact_from_value, pars
 __all__ = ["load_matrix", "read_json", "read_csv_rows", "matrix_from_rows", "parse_integer",
            "workspace_bytes"]
 
-# Python objects per text/JSON byte are far larger than the byte itself.
-_TEXT_EXPANSION = 40
 
-# Bytes per matrix entry that each rank method needs beyond the loaded array: the
-# exact route copies into fmpz_mat (seprank.linalg.coerce._BYTES_PER_ENTRY); the
-# modular engines keep up to three float64 m x n buffers (modular_lu.py); the float
-# method's SVD about two float64 copies. ``auto`` may fall back to the exact route.
-_WORKSPACE_PER_ENTRY = {"auto": 64, "exact": 64, "multimodular": 64, "modular": 24,
-                        "cuda": 24, "float": 16}
-
-
-def workspace_bytes(method: str, m: int, n: int) -> int:
-    """Bytes that a rank by ``method`` of an m x n matrix needs beyond the matrix itself.
-
-    An estimate from the shape alone, used to refuse before loading; methods
-    not listed get the largest (exact) estimate.
+def workspace_bytes(method: str, m: int, n: int, bits: int = 64) -> int:
+    """Bytes that a rank by ``method`` of an m x n matrix needs beyond the matrix itself
+    (its first step: :func:`seprank.linalg.estimates.method_workspace`), from the shape
+    alone, to refuse before loading; ``bits``: the entries' size (the dtype's).
 
     Examples
     --------
-    >>> workspace_bytes("modular", 1000, 1000) < workspace_bytes("auto", 1000, 1000)
+    >>> workspace_bytes("modular", 1000, 1000) < workspace_bytes("exact", 1000, 1000)
     True
     """
-    return m * n * _WORKSPACE_PER_ENTRY.get(method, max(_WORKSPACE_PER_ENTRY.values()))
+    from seprank.linalg.estimates import method_workspace
+
+    return method_workspace(method, (m, n), bits)
 
 
 def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
@@ -96,16 +89,7 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
     JSON nested too deeply
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    text = read_text_bounded(path)  # folders, size, streams: seprank.bounded_read
     try:
         return json.loads(text, parse_int=parse_integer)
     except RecursionError:
@@ -153,12 +137,7 @@ def read_csv_rows(path: str | os.PathLike) -> list[list[str]]:
     line 1 looks like a header (no number in 'a', 'b'); seprank reads CSV without a header row
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    text = read_text_bounded(path)  # folders, size, streams: seprank.bounded_read
     reader = csv.reader(io.StringIO(text), strict=True, skipinitialspace=True)
     rows: list[list[str]] = []
     try:
@@ -242,8 +221,8 @@ def _load_npy(path: Path, allow_float: bool, method: str) -> np.ndarray:
     if have < data_bytes:
         raise InputError(f"{path}: truncated: the header promises {m} x {n} entries of "
                          f"{dtype} ({data_bytes} bytes), the file holds {have}")
-    require_fits(data_bytes + workspace_bytes(method, m, n),
-                 f"the {m} x {n} matrix in {path} and the workspace of method {method!r}")
+    require_fits(data_bytes + workspace_bytes(method, m, n, 8 * dtype.itemsize),
+                 f"the {m} x {n} matrix in {path} and the first step of method {method!r}")
     try:
         with open(path, "rb") as fh:
             fh.seek(offset)
@@ -276,13 +255,9 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
     [[0, Fraction(1, 2)]]
     """
     path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if not path.is_file():
-        raise InputError(f"{path}: is not a regular file")
     if path.suffix == ".npy":
+        check_regular_file(path, ".npy file (read by seeking)", text=False)
         return _load_npy(path, allow_float, method)
-    require_fits(path.stat().st_size * _TEXT_EXPANSION, f"the matrix in {path}")
     if path.suffix == ".json":
         from seprank.schemas.matrix import matrix_from_json
 
@@ -290,10 +265,7 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
     if path.suffix.lower() == ".csv":
         rows = read_csv_rows(path)
     else:
-        try:
-            text = path.read_text()
-        except UnicodeDecodeError:
-            raise InputError(f"{path}: not a text file (use .npy or .json)") from None
+        text = read_text_bounded(path, "text file (use .npy or .json)")
         rows = [line.split() for line in text.splitlines()
                 if line.strip() and not line.lstrip().startswith("#")]
     return matrix_from_rows(rows, str(path), allow_float=allow_float)

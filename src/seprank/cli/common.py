@@ -18,8 +18,8 @@ import sys
 from seprank.errors import SeprankError
 
 __all__ = ["STDOUT", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_INTERRUPTED",
-           "SPINNER_DELAY", "emit_json", "json_option", "subparser", "spinner",
-           "progress_bar", "run"]
+           "SPINNER_DELAY", "emit_json", "json_option", "budget_options", "subparser",
+           "spinner", "progress_bar", "run"]
 
 #: the PATH of ``--json`` (and ``--markdown``) that means standard output
 STDOUT = "-"
@@ -57,6 +57,24 @@ def json_option(parser: argparse.ArgumentParser, what: str, note: str = "") -> N
     parser.add_argument("--json", nargs="?", const=STDOUT, default=None, metavar="PATH",
                         help=f"write {what} as JSON to PATH; with no PATH, or '-', print it "
                         "to standard output (and nothing else)." + note)
+
+
+def budget_options(parser: argparse.ArgumentParser) -> None:
+    """``--max-memory SIZE`` and ``--max-seconds S``: the budget of the command
+    (:mod:`seprank.budget`), in force while it runs (:func:`run`).
+
+    >>> p = argparse.ArgumentParser()
+    >>> budget_options(p)
+    >>> vars(p.parse_args(["--max-memory", "2G", "--max-seconds", "60"]))
+    {'max_memory': '2G', 'max_seconds': '60'}
+    """
+    group = parser.add_argument_group("budget (estimated before any work; refused past it)")
+    group.add_argument("--max-memory", metavar="SIZE", default=None,
+                       help="peak memory allowed, e.g. 2G or 500M (default: 80%% of the "
+                       "memory free now)")
+    group.add_argument("--max-seconds", metavar="S", default=None,
+                       help="running time allowed by the estimate, in seconds (or 10m, 1h; "
+                       "default: no limit)")
 
 
 def subparser(sub, name: str, help: str, example: str) -> argparse.ArgumentParser:
@@ -141,6 +159,13 @@ def progress_bar(what: str, enabled: bool):
         yield update
 
 
+def _budget(args: argparse.Namespace):
+    """The command's budget: its ``--max-memory`` and ``--max-seconds``, else the machine's."""
+    from seprank.budget import Budget
+
+    return Budget(getattr(args, "max_memory", None), getattr(args, "max_seconds", None))
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command ``args.func(args)``: a user's error is one line on stderr and
     exit status 2, an interruption 130, a reader that leaves a pipe early 0.
@@ -157,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
     # (seprank.matrix_io.parse_integer), which has no quadratic-time risk to guard.
     sys.set_int_max_str_digits(0)
     try:
-        return args.func(args)
+        with _budget(args).active():
+            return args.func(args)
     except SeprankError as exc:
         print(f"seprank: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -13,6 +13,7 @@ import argparse
 
 from seprank.cli.common import (
     STDOUT,
+    budget_options,
     emit_json,
     json_option,
     progress_bar,
@@ -97,6 +98,7 @@ def _add_hadamard_rank_parser(sub) -> None:
     p.add_argument("--no-float", action="store_true",
                    help="skip the float64 rank (numpy SVD of G built in float64)")
     json_option(p, "the result")
+    budget_options(p)
     p.set_defaults(func=_cmd_hadamard_rank)
 
 
@@ -204,6 +206,7 @@ def _add_float_vs_exact_parser(sub) -> None:
     p.add_argument("--no-plot", action="store_true", help="write no PNG")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress bar (it is drawn on stderr, on a terminal only)")
+    budget_options(p)
     p.set_defaults(func=_cmd_float_vs_exact)
 
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import argparse
 
-from seprank.cli.common import STDOUT, emit_json, json_option, spinner, subparser
+from seprank.cli.common import (
+    STDOUT,
+    budget_options,
+    emit_json,
+    json_option,
+    spinner,
+    subparser,
+)
 
 __all__ = ["add_parsers"]
 
@@ -81,4 +88,5 @@ def add_parsers(sub) -> None:
                       "certificate, answer kinds) and exit without computing; with --json, "
                       "the plan as JSON")
     json_option(rank, "the result")
+    budget_options(rank)
     rank.set_defaults(func=_cmd_rank)

@@ -103,7 +103,11 @@ def _checked_report(path) -> dict:
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from seprank.bounded_read import check_regular_file
+
     src = _report_file(args.report)
+    # a JSON report is parsed whole: its size is checked against the budget first
+    check_regular_file(src, "report or store", text=not _is_sqlite(args.report))
     md = Path(args.markdown) if args.markdown else src.with_suffix(".md")
     page = Path(args.html) if args.html else src.with_suffix(".html")
     if _is_sqlite(args.report):

@@ -17,7 +17,14 @@ import argparse
 import math
 import sys
 
-from seprank.cli.common import STDOUT, emit_json, json_option, spinner, subparser
+from seprank.cli.common import (
+    STDOUT,
+    budget_options,
+    emit_json,
+    json_option,
+    spinner,
+    subparser,
+)
 
 __all__ = ["add_parsers"]
 
@@ -125,6 +132,7 @@ def _lemma6_parser(sub) -> None:
     which.add_argument("--corrected", dest="corrected", action="store_true",
                        help="the corrected assignment (see constructions/lemma6.py)")
     json_option(lem, "the result")
+    budget_options(lem)
     lem.set_defaults(func=_cmd_lemma6, corrected=False)
 
 
@@ -179,6 +187,7 @@ def _grid_rank_parser(sub) -> None:
     grid.add_argument("--certify", action="store_true",
                       help="attach certificates and verify them independently")
     json_option(grid, "the result")
+    budget_options(grid)
     grid.set_defaults(func=_cmd_grid_rank)
 
 
@@ -298,6 +307,7 @@ def _sep_rank_parser(sub) -> None:
                      "and memory, answer kinds) and exit without computing; with --json, the "
                      "plan as JSON")
     json_option(sep, "the result")
+    budget_options(sep)
     emb = sep.add_argument_group("wies2021 input embeddings (random, from --embedding-seed)")
     emb.add_argument("--embedding", choices=["vocabulary", "convolution"], default=None,
                      help="the network's input is a vocabulary or convolution embedding; the "

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from seprank.cli.common import EXIT_INTERRUPTED, subparser
+from seprank.errors import InputError, ParameterError
 
 __all__ = ["add_parsers"]
 
 
 def _dry_run(spec, store: str) -> int:
     """``--dry-run``: count what is done and what would run; open the store read-only."""
-    from pathlib import Path
-
     from seprank.sweep.runner import plan
     from seprank.sweep.store import ResultStore
 
@@ -39,6 +39,20 @@ def _dry_run(spec, store: str) -> int:
     return 0
 
 
+def _check_options(args: argparse.Namespace) -> None:
+    """``--workers`` >= 1 and ``--retries`` >= 0, refused in one line (dry runs included).
+
+    >>> _check_options(argparse.Namespace(workers=0, retries=3))
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: --workers must be an integer >= 1, got 0
+    """
+    if args.workers is not None and args.workers < 1:
+        raise ParameterError(f"--workers must be an integer >= 1, got {args.workers}")
+    if args.retries < 0:
+        raise ParameterError(f"--retries must be an integer >= 0, got {args.retries}")
+
+
 def _cmd_sweep(args: argparse.Namespace) -> int:
     """``seprank sweep``: run the tasks not yet in the store; exit 1 while some failed."""
     import os
@@ -47,8 +61,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
     from seprank.sweep import load_spec, run_sweep
 
+    _check_options(args)
     spec = load_spec(args.spec)
     store = args.store or spec.store
+    if Path(store).is_dir():
+        raise InputError(f"sweep store {str(store)!r} is a folder, not a file")
     if args.dry_run:
         return _dry_run(spec, store)
     console = Console(highlight=False, stderr=True)

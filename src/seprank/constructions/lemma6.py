@@ -537,3 +537,45 @@ def gram_hadamard(V: np.ndarray, lam: int) -> np.ndarray:
     from seprank.constructions.gram_hadamard import gram_hadamard as _gh
 
     return _gh(V, lam, domain="QQ", backend="numpy")
+
+
+def lemma6_estimate(L: int, H: int, d_a: int, N: int, half: int):
+    """Work and peak memory of checking the identity (``seprank lemma6``): the (M/2)^2
+    sequences evaluated exactly over Q(i), each value of degree 3^L in the templates (about
+    64 bits per degree), and G = (V V^T)^(Hadamard lam), lam = 3^(L-2), exactly.
+
+    >>> lemma6_estimate(3, 1, 3, 2, 3).detail
+    '9 sequences of N = 2, d_x = 3; values of about 2k bits'
+    """
+    import math
+
+    from seprank.budget import BASE_BYTES, Estimate, as_float, bigint_factor, format_count
+
+    seqs, d_x = half * half, H * d_a
+    bits = 3.0 ** L * 64 + 64 if L < 600 else math.inf  # 3^L itself is never computed
+    per_value = 4 * (200 + bits / 8)
+    work = as_float(seqs * L * N * N * H * d_a * d_x) * bigint_factor(bits)
+    peak = as_float(seqs * N * d_x) * per_value + as_float(seqs) * (100 + bits / 8)
+    return Estimate("the Lemma 6 identity",
+                    nbytes=BASE_BYTES + (int(peak) if peak < 2**1000 else 2**1000),
+                    work=((work, "python"),),
+                    detail=f"{format_count(seqs)} sequences of N = {N}, d_x = {d_x}; values "
+                           f"of about {format_count(bits)} bits")
+
+
+def check_size(L: int, H: int, d_a: int, N: int, half: int) -> None:
+    """Refuse (one line) the identity's check past the budget in force
+    (:func:`seprank.budget.current`), naming the largest L that fits.
+
+    >>> check_size(3, 1, 3, 2, 3) is None
+    True
+    """
+    from seprank.budget import current, largest_fitting
+
+    budget = current()
+
+    def hint() -> str:
+        k = largest_fitting(lambda k: budget.fits(lemma6_estimate(k, H, d_a, N, half)), 2, L - 1)
+        return "" if k is None else f"the largest L that fits is {k}"
+
+    budget.check(lemma6_estimate(L, H, d_a, N, half), nearest=hint)

@@ -82,6 +82,7 @@ import flint
 import numpy as np
 
 import seprank.linalg.flint_engine as fe
+from seprank.budget import Budget, current
 from seprank.errors import ParameterError
 from seprank.linalg.certificates import (
     LowerBoundCertificate,
@@ -91,12 +92,14 @@ from seprank.linalg.certificates import (
 from seprank.linalg.coerce import ExactMatrix, as_exact
 from seprank.linalg.engines import engine_names, get_engine, method_names
 from seprank.linalg.engines.protocol import FULL_RANK_BOUND, NMOD_MAT, RESIDUES
+from seprank.linalg.estimates import entry_bits, fmpz_estimate, multimodular_estimate
 from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
-from seprank.linalg.modarith import random_prime, residues_int64
+from seprank.linalg.modarith import random_prime
 from seprank.linalg.planner import FMPZ, MULTIMODULAR, PrimePolicy, RankPlan, plan_rank
 from seprank.linalg.residues import ResidueMatrix
 from seprank.linalg.result import RankResult
+from seprank.linalg.zero import float_residues, is_zero_array, zero_result
 
 __all__ = ["rank", "execute", "METHODS", "ENGINES"]
 
@@ -171,18 +174,22 @@ def _nmod_matrix(em: ExactMatrix, p: int, numpy_data=None) -> flint.nmod_mat:
 _TO_FORM = {RESIDUES: _residue_array, NMOD_MAT: _nmod_matrix}
 
 
-def _gf_p_rank(em: ExactMatrix, p: int, engine: str, certify: bool, numpy_data=None):
+def _gf_p_rank(em: ExactMatrix, p: int, engine: str, certify: bool, numpy_data=None,
+               overwrite: bool = False):
     """Rank over GF(p) of a matrix given mod p: (rank, certificate or None, method).
 
-    ``numpy_data`` (residues, or integers to reduce) spares the engine a copy of ``em``.
+    ``numpy_data`` (residues, or integers to reduce) spares the engine a copy of ``em``;
+    ``overwrite``: they are a scratch copy the engine may use as its workspace.
     The certificate has the lower bound, and the trivial upper bound when the rank
     is full on engines whose profile gives it (:func:`_profile_certificate`).
     """
     eng = get_engine(engine)
     data = _TO_FORM[eng.takes](em, p, numpy_data)
     if not certify:
+        if overwrite:
+            return eng.rank_profile(data, p, overwrite=True)[0], None, eng.label
         return eng.rank(data, p), None, eng.label
-    r, rows, cols = eng.rank_profile(data, p)
+    r, rows, cols = eng.rank_profile(data, p, overwrite=overwrite)
     cert = _profile_certificate(r, rows, cols, p, em.shape, eng.certificate_parts)
     return r, cert, eng.label
 
@@ -267,7 +274,8 @@ def _multimodular_result(mm, plan: RankPlan, start: float, primes: list[int],
 
 def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
          certify: bool = False, engine: str | None = None, tol: float | None = None,
-         rtol: float | None = None) -> RankResult:
+         rtol: float | None = None, max_memory: int | str | None = None,
+         max_seconds: float | str | None = None, budget: Budget | None = None) -> RankResult:
     """Rank of ``matrix``, with the kind of answer it is.
 
     ``rank(...)`` is ``execute(plan_rank(...))``: :func:`~seprank.linalg.planner.plan_rank`
@@ -296,6 +304,11 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
         work (default: by size).
     tol, rtol
         absolute / relative singular-value tolerance for ``"float"`` only.
+    max_memory, max_seconds, budget
+        the limits (:mod:`seprank.budget`): peak bytes (or a size such as ``"2G"``) and
+        seconds by the estimate, or a :class:`~seprank.budget.Budget`; default the
+        machine's memory. Each step is estimated and checked before it allocates (the
+        exact fallbacks of ``auto`` with the rank mod p in hand).
 
     Returns
     -------
@@ -303,8 +316,9 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
 
     Raises
     ------
-    InputError, NotPrimeError, ParameterError, MemoryLimitError
-        with a one-line message naming the problem.
+    InputError, NotPrimeError, ParameterError, MemoryLimitError, TimeLimitError
+        with a one-line message naming the problem (a refusal names the estimate
+        and the limit).
 
     Examples
     --------
@@ -318,7 +332,8 @@ def rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     """
     start = time.perf_counter()
     return execute(plan_rank(matrix, method, prime=prime, certify=certify, engine=engine,
-                             tol=tol, rtol=rtol), start=start)
+                             tol=tol, rtol=rtol, max_memory=max_memory,
+                             max_seconds=max_seconds, budget=budget), start=start)
 
 
 def execute(plan: RankPlan, *, start: float | None = None) -> RankResult:
@@ -335,6 +350,12 @@ def execute(plan: RankPlan, *, start: float | None = None) -> RankResult:
     (1, True, [5])
     """
     start = time.perf_counter() if start is None else start
+    with (plan._budget or current()).active():
+        return _execute(plan, start)
+
+
+def _execute(plan: RankPlan, start: float) -> RankResult:
+    """:func:`execute` inside the plan's budget."""
     if plan.field == "RR":
         r, details = float_rank(plan._array, tol=plan.tol, rtol=plan.rtol)
         return RankResult(value=r, kind=FLOAT_ESTIMATE, method="numpy-svd", field="RR",
@@ -382,12 +403,13 @@ def _prime_loop(plan: RankPlan):
     for t in range(plan.primes.count):
         p = plan.primes.first if not t and plan.primes.first is not None \
             else _auto_prime(plan.primes.span)
-        if numpy_int and reads_residues:
-            data, emp = residues_int64(matrix, p), ExactMatrix(shape=plan.shape)
+        if numpy_int and reads_residues:  # float64 residues, the engine's workspace
+            data, emp = float_residues(matrix, p), ExactMatrix(shape=plan.shape)
         else:
             em = em or as_exact(matrix)
             data, emp = None, em
-        rp, cert, used = _gf_p_rank(emp, p, eng, plan.certify, data)
+        rp, cert, used = _gf_p_rank(emp, p, eng, plan.certify, data,
+                                    overwrite=data is not None)
         primes.append(p)
         trials.append(_trial(p, "rank mod p", eng, used, rp))
         if best is None or rp > best[0]:
@@ -405,34 +427,52 @@ def _run_modular_or_auto(plan: RankPlan, start: float) -> RankResult:
     rank that stays below min(m, n) mod both is most likely the true rank, and
     is then proven by the plan's exact fallbacks.
     """
+    if plan.method == "auto" and is_zero_array(plan._input):
+        return zero_result(plan.shape, plan.certify, start)
     (rp, cert, used), primes, trials, em = _prime_loop(plan)
     if rp == min(plan.shape) or not plan.fallbacks:
         return _full_rank_result(rp, plan.shape, cert, used, primes, trials, plan.certify,
                                  start)
-    res = _exact_fallbacks(plan, em or as_exact(plan._input), start, primes, trials)
+    res = _exact_fallbacks(plan, em, start, primes, trials)
     res.details["primes_tried_mod_p"] = list(primes)
     return res
 
 
-def _exact_fallbacks(plan: RankPlan, em: ExactMatrix, start: float, primes: list[int],
-                     trials: list) -> RankResult:
+def _exact_fallbacks(plan: RankPlan, em: ExactMatrix | None, start: float,
+                     primes: list[int], trials: list) -> RankResult:
     """The plan's exact methods in order: multimodular (kept only when it certifies an
     exact answer), then ``fmpz_mat.rank``, whose certificate starts at DEFAULT_PRIME.
-    The result lists the primes and trials of every step, the earlier ones first."""
+    The result lists the primes and trials of every step, the earlier ones first.
+    ``em`` None: the input is an integer numpy array, which the multimodular method
+    reads as it is (no Python integers); the exact copy is made only for ``fmpz_mat``."""
+    rp = max((t["rank_mod_p"] for t in trials), default=None)
     for name in plan.fallbacks:
         if name == MULTIMODULAR:
             from seprank.linalg.multimodular import rank_multimodular
 
-            mm = rank_multimodular(em.zmat, engine=plan.multimodular_engine,
+            source = em.zmat if em is not None else plan._input
+            _check_step(multimodular_estimate(plan.shape, rp, entry_bits(source)), rp)
+            mm = rank_multimodular(source, engine=plan.multimodular_engine,
                                    first_prime=random_prime(*plan.multimodular_primes.span))
             if mm.exact:
                 return _multimodular_result(mm, plan, start, primes, trials)
             primes = primes + mm.primes
             trials = trials + _multimodular_trials(mm, plan.multimodular_engine)
         elif name == FMPZ:
+            _check_step(fmpz_estimate(plan.shape, rp, entry_bits(
+                em.zmat if em is not None else plan._input), certify=plan.certify), rp)
+            em = em or as_exact(plan._input)
             return _rank_exact(em, plan.certificate_primes, plan.certify, start, primes,
                                trials)
     raise AssertionError(f"plan without a final exact fallback: {plan!r}")  # pragma: no cover
+
+
+def _check_step(estimate, rank_mod_p: int | None) -> None:
+    """Refuse an exact fallback of ``auto`` past the budget in force, in one line that
+    says what the rank mod p already proves (and how to ask for just that)."""
+    current().check(estimate, nearest=f"the rank mod p, {rank_mod_p}, is a certified lower "
+                                      "bound: method='modular' (--method modular) gives it "
+                                      "within the budget")
 
 
 def _rank_exact(em: ExactMatrix, policy: PrimePolicy | None, certify: bool, start: float,

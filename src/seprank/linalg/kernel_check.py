@@ -106,9 +106,10 @@ def kernel_is_zero_blas(Aint: np.ndarray, vectors: list[list[int]], max_floats: 
     return True
 
 
-def kernel_is_zero(A: flint.fmpz_mat, vectors: list[list[int]], n: int,
+def kernel_is_zero(A: flint.fmpz_mat | None, vectors: list[list[int]], n: int,
               Aint: np.ndarray | None = None) -> bool:
     """True iff A K = 0 exactly, K the vectors as columns (float64 limbs or FLINT K^T A^T).
+    ``A`` may be None when ``Aint`` holds the matrix (its ``fmpz_mat`` is made on need).
 
     >>> kernel_is_zero(flint.fmpz_mat([[1, 2, 3]]), [[3, 0, -1], [2**70, -2**69, 0]], 3)
     True
@@ -117,5 +118,7 @@ def kernel_is_zero(A: flint.fmpz_mat, vectors: list[list[int]], n: int,
         ok = kernel_is_zero_blas(Aint, vectors)
         if ok is not None:
             return ok
+    if A is None:  # the caller holds only the int64 array (multimodular from numpy)
+        A = flint.fmpz_mat(Aint.tolist())
     Kt = flint.fmpz_mat([list(v) for v in vectors])
     return (Kt * A.transpose()).is_zero()

@@ -125,23 +125,44 @@ def _as_int64(z: flint.fmpz_mat) -> np.ndarray | None:
     return arr
 
 
-def _rank_mod(z: flint.fmpz_mat, zint: np.ndarray | None, p: int, engine: ModularEngine):
+def _int64_input(z: np.ndarray) -> np.ndarray | None:
+    """An integer numpy array as int64 without a copy where it is one (None: an entry
+    needs 62 bits or more, so the exact path takes it)."""
+    if z.dtype.kind == "u" and z.dtype.itemsize == 8 and z.size and int(z.max()) >= 2**62:
+        return None
+    arr = z.astype(np.int64, copy=False)
+    if arr.size and (int(arr.max()) >= 2**62 or int(arr.min()) <= -(2**62)):
+        return None
+    return arr
+
+
+def _exact(A, Aint: np.ndarray) -> flint.fmpz_mat:
+    """The ``fmpz_mat`` of the matrix, made from the int64 array only when first needed."""
+    return A if A is not None else flint.fmpz_mat(Aint.tolist())
+
+
+def _rank_mod(z: flint.fmpz_mat | None, zint: np.ndarray | None, p: int,
+              engine: ModularEngine):
     """The rank profile of z mod p on ``engine``, given in the form it reads (float64
-    residues, its workspace, for an engine that reads residues; else an ``nmod_mat``)."""
-    m, n = z.nrows(), z.ncols()
+    residues, its workspace, for an engine that reads residues; else an ``nmod_mat``).
+    ``z`` may be None when ``zint`` holds the matrix."""
     if engine.takes == RESIDUES:
         if zint is not None:
-            arr = (zint % p).astype(np.float64)
+            arr = (zint % p).astype(np.float64, order="C")
         else:
+            m, n = z.nrows(), z.ncols()
             arr = np.array([int(x) % p for x in z.entries()], dtype=np.float64).reshape(m, n)
         data = arr
+    elif z is None:
+        m, n = zint.shape
+        data = flint.nmod_mat(m, n, (zint % p).ravel().tolist(), p)
     else:
         data = reduce_mod_p(z, p)
     r, rows, cols = engine.rank_profile(data, p, overwrite=True)
     return r, list(rows), list(cols)
 
 
-def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS,
+def rank_multimodular(z: flint.fmpz_mat | np.ndarray, *, max_digits: int = DEFAULT_MAX_DIGITS,
                       rank_primes: int = 2, engine: str = "numba",
                       seed: int | None = 0, first_prime: int | None = None
                       ) -> MultimodularResult:
@@ -156,7 +177,10 @@ def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS
     ``auto`` passes a random one, which no input can be built to fool.
     ``engine`` (a name in :data:`seprank.linalg.engines.REGISTRY`) takes the
     rank phase; the default, numba, is the engine it was measured with (the
-    planner passes the one the engines choose for the matrix).
+    planner passes the one the engines choose for the matrix). ``z`` may be a 2-D
+    integer numpy array with entries below 2^62: it is read as it is, and an
+    ``fmpz_mat`` copy is made only if a step needs one (the FLINT lifting, an exact check
+    past float64), so that memory follows the work (issue 23 item 3).
 
     Examples
     --------
@@ -166,10 +190,7 @@ def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS
     >>> res.rank, res.exact, res.primes[0] == FIRST_PRIME
     (2, True, True)
     """
-    transpose = z.nrows() < z.ncols()
-    A = z.transpose() if transpose else z  # kernel of A (columns) = left kernel of z
-    m, n = A.nrows(), A.ncols()
-    Aint = _as_int64(A) if m * n else None
+    A, Aint, transpose, (m, n) = _oriented(z)
     blas_threads()
     eng = get_engine(engine)
     rng = np.random.default_rng(seed)
@@ -212,6 +233,25 @@ def rank_multimodular(z: flint.fmpz_mat, *, max_digits: int = DEFAULT_MAX_DIGITS
                               ranks)
 
 
+def _oriented(z):
+    """(A, its int64 copy or None, transposed?, shape): ``z`` with at least as many rows
+    as columns (the kernel of A's columns is the left kernel of ``z`` when transposed)."""
+    if isinstance(z, np.ndarray) and _int64_input(z) is None:
+        z = flint.fmpz_mat(z.tolist())
+    if isinstance(z, np.ndarray):
+        zint = _int64_input(z)
+        transpose = zint.shape[0] < zint.shape[1]
+        Aint = zint.T if transpose else zint
+        A, (m, n) = None, Aint.shape
+        if not m * n:
+            A = _exact(None, Aint)
+        return A, Aint, transpose, (m, n)
+    transpose = z.nrows() < z.ncols()
+    A = z.transpose() if transpose else z
+    m, n = A.nrows(), A.ncols()
+    return A, (_as_int64(A) if m * n else None), transpose, (m, n)
+
+
 def _lower(rows, cols, p: int, transpose: bool) -> LowerBoundCertificate:
     lower_rows, lower_cols = (cols, rows) if transpose else (rows, cols)
     return LowerBoundCertificate(prime=p, rows=tuple(lower_rows), cols=tuple(lower_cols))
@@ -223,7 +263,7 @@ def _kernel(A, Aint, r, rows, cols, n, max_digits, rng):
     free = [j for j in range(n) if j not in pivset]
     if r == 0:  # the zero matrix (if the prime is right): the unit vectors span the kernel
         vectors = [[int(i == f) for i in range(n)] for f in free]
-        return (vectors, None) if kernel_is_zero(A, vectors, n) else None
+        return (vectors, None) if kernel_is_zero(A, vectors, n, Aint) else None
     if Aint is not None:
         # small products: BLAS threads cost more than they save (measured)
         small = r * r * len(free) < _SMALL_GEMM
@@ -231,6 +271,7 @@ def _kernel(A, Aint, r, rows, cols, n, max_digits, rng):
             fast = dixon_fast(A, Aint, rows, cols, free, max_digits, rng)
         if fast != "slow":
             return fast
+    A = _exact(A, Aint)
     for q in LIFTING_PRIMES:
         vectors = dixon_flint(A, rows, cols, free, q, max_digits, rng)
         if vectors is not None:

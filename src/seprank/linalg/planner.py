@@ -25,12 +25,13 @@ that sets one where it lives changes the plans.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import flint
 import numpy as np
 
+from seprank.budget import Budget, format_bytes, make_budget
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.linalg.coerce import ExactMatrix, as_exact, as_float_array
 from seprank.linalg.engines import METHOD_REGISTRY, REGISTRY, get_engine, method_names
@@ -44,6 +45,7 @@ from seprank.linalg.engines.protocol import (
     RESIDUES,
     power_text,
 )
+from seprank.linalg.estimates import plan_estimate
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.primes import DEFAULT_PRIME, require_prime
@@ -193,6 +195,9 @@ class RankPlan:
     _exact: ExactMatrix | None = field(default=None, compare=False)
     _array: np.ndarray | None = field(default=None, compare=False)
     _mm_reason: str = field(default="", compare=False)  # why multimodular_engine
+    #: the limits (seprank.budget) every step is checked against, and the first step's need
+    _budget: Any = field(default=None, compare=False)
+    estimate: Any = field(default=None, compare=False)
 
     def __repr__(self) -> str:
         method = self.method if self.method == self.method_asked else \
@@ -245,6 +250,7 @@ class RankPlan:
         method: modular
         engine: flint (min(m, n) = 2 < NUMBA_MIN_DIM = 600)
         primes: p = 3
+        first step needs about 4.0 MiB (2 x 2 on the flint engine)
         answers: exact or lower_bound
         certificate: none (certify=False)
         """
@@ -267,6 +273,9 @@ class RankPlan:
             lines.append(f"certificate primes (fmpz_mat.rank path): {self.certificate_primes}")
         if self.tol is not None or self.rtol is not None:
             lines.append(f"tolerance: tol={self.tol}, rtol={self.rtol}")
+        if self.estimate is not None:
+            lines.append(f"first step needs about {format_bytes(self.estimate.nbytes)} "
+                         f"({self.estimate.detail})")
         lines.append(f"answers: {' or '.join(self.kinds)}")
         if self.certify:
             lines.append("certificate:")
@@ -409,7 +418,9 @@ def _multimodular_engine(shape: tuple[int, int]) -> tuple[str, str]:
 
 def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
               certify: bool = False, engine: str | None = None, tol: float | None = None,
-              rtol: float | None = None) -> RankPlan:
+              rtol: float | None = None, max_memory: int | str | None = None,
+              max_seconds: float | str | None = None, budget: Budget | None = None
+              ) -> RankPlan:
     """The plan of ``seprank.rank(matrix, method, ...)``: checks and decisions, no rank work.
 
     Takes exactly the arguments of :func:`seprank.rank` and raises the same
@@ -418,7 +429,10 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     ``prime`` an int, ``method`` and ``engine`` str; nothing is coerced); reads the
     matrix as ``rank`` would (an integer
     numpy array for ``modular``/``auto`` stays as it is, to be reduced mod each
-    prime later). Issue 12, item 7: ``rank`` is ``execute(plan_rank(...))``.
+    prime later). Issue 12, item 7: ``rank`` is ``execute(plan_rank(...))``. The first
+    step's estimate (:func:`seprank.linalg.estimates.plan_estimate`) is checked against
+    the budget (``max_memory``, ``max_seconds`` or ``budget``; default the machine's:
+    :mod:`seprank.budget`), and the plan keeps the budget for the later steps.
 
     Examples
     --------
@@ -438,15 +452,21 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     """
     _check_types(method, prime, certify, engine, tol, rtol)
     run, engine = _check_arguments(method, engine, tol, rtol)
-    if run == "float":
-        return _plan_float(matrix, method, certify, tol, rtol)
-    if prime is not None:
-        prime = require_prime(prime)
-    if isinstance(matrix, (ResidueMatrix, flint.nmod_mat)):
-        return _plan_gf_p(matrix, method, prime, engine, certify)
-    if run in ("modular", "auto"):
-        return _plan_modular_or_auto(matrix, method, run, prime, engine, certify)
-    return _plan_over_q(matrix, method, run, prime, certify)
+    budget = make_budget(max_memory, max_seconds, budget)
+    with budget.active():  # the copies coercion makes are checked against it too
+        if run == "float":
+            plan = _plan_float(matrix, method, certify, tol, rtol)
+        else:
+            if prime is not None:
+                prime = require_prime(prime)
+            if isinstance(matrix, (ResidueMatrix, flint.nmod_mat)):
+                plan = _plan_gf_p(matrix, method, prime, engine, certify)
+            elif run in ("modular", "auto"):
+                plan = _plan_modular_or_auto(matrix, method, run, prime, engine, certify)
+            else:
+                plan = _plan_over_q(matrix, method, run, prime, certify)
+    estimate = budget.check(plan_estimate(plan))
+    return replace(plan, _budget=budget, estimate=estimate)
 
 
 def _plan_float(matrix, asked: str, certify: bool, tol, rtol) -> RankPlan:

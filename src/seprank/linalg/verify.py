@@ -215,8 +215,21 @@ def verify(matrix: object, certificate: object) -> bool:
     ...
     seprank.errors.InputError: verify: this RankResult carries no certificate, so there is ...
     """
+    _check_budget(matrix)  # the matrix's share, from its shape alone
     claim = read_claim(certificate)
+    _check_budget(matrix, claim)  # with the kernel vectors as read
     return _claim_holds(MatrixSnapshot(matrix), claim)
+
+
+def _check_budget(matrix: object, claim=None) -> None:
+    """Refuse (one line) a verification past the budget in force, before the matrix is
+    read (:func:`seprank.linalg.estimates.verify_estimate`; issue 23)."""
+    from seprank.budget import current
+    from seprank.linalg.estimates import verify_estimate
+
+    estimate = verify_estimate(matrix, claim)
+    if estimate is not None:
+        current().check(estimate)
 
 
 def verify_lower(matrix: object, cert: LowerBoundCertificate) -> bool:

@@ -44,9 +44,44 @@ from __future__ import annotations
 import numpy as np
 
 import seprank
+from seprank.budget import Estimate, current, largest_fitting
 from seprank.errors import InputError, ParameterError
 
-__all__ = ["VocabularyEmbedding", "ConvolutionalEmbedding", "exact_rank"]
+__all__ = ["VocabularyEmbedding", "ConvolutionalEmbedding", "exact_rank", "draw_estimate"]
+
+#: Bytes per entry of a factor or product while a random embedding is drawn (the int64
+#: draw, its object copy, the product's Python ints, the exact rank's fmpz copy).
+_DRAW_BYTES = 96
+
+
+def draw_estimate(what: str, *products: tuple[int, int, int]) -> Estimate:
+    """Memory and work of drawing factor pairs (rows x inner) (inner x cols) and ranking
+    each product exactly (one draw; a redraw frees the last).
+
+    >>> draw_estimate("a draw", (2, 10**9, 8)).nbytes > 10**11
+    True
+    """
+    entries = max(a * k + k * b + a * b for a, k, b in products)
+    mult = sum(a * k * b for a, k, b in products)
+    rank_ops = sum(a * b * min(a, b) for a, _, b in products)
+    shapes = ", ".join(f"{a} x {k} times {k} x {b}" for a, k, b in products)
+    return Estimate(what, nbytes=_DRAW_BYTES * entries,
+                    work=((2 * mult, "python"), (rank_ops, "flint")), detail=shapes)
+
+
+def _check_draw(what: str, name: str, inner: int, make) -> None:
+    """Refuse a draw past the budget, naming the largest ``name`` (an inner rank) that fits;
+    ``make(k)`` gives the factor shapes with inner rank k."""
+    budget = current()
+
+    def fits(k: int) -> bool:
+        return budget.fits(draw_estimate(what, *make(k)))
+
+    def hint() -> str:
+        k = largest_fitting(fits, 1, inner - 1)
+        return "" if k is None else f"the largest {name} that fits is {k}"
+
+    budget.check(draw_estimate(what, *make(inner)), nearest=hint)
 
 
 def exact_rank(mat: object) -> int:
@@ -127,6 +162,8 @@ class VocabularyEmbedding:
         redrawn until the measured ranks are min(r, d_x, V) and min(r_e, d_x, N)."""
         V, d_x, N = _positive("V", V), _positive("d_x", d_x), _positive("N", N)
         r, r_e = _positive("r", r), _positive("r_e", r_e, 0)
+        _check_draw("drawing the vocabulary embedding", "r (--emb-rank)", r,
+                    lambda k: ((d_x, k, V), (d_x, r_e, N)))
         rng = np.random.default_rng(seed)
         A, B, M_V = _low_rank(rng, d_x, r, V, bound, attempts)
         P_low, M_pos, P = _low_rank(rng, d_x, r_e, N, bound, attempts)
@@ -191,8 +228,11 @@ class ConvolutionalEmbedding:
         """W_j = M_low M_j^conv (eq. (12)); redrawn until rank(tilde W) = min(r, d_x, k d_input)
         and rank(P) = min(r_e, d_x, N)."""
         k, d_input = _positive("k = M/N", k), _positive("d_input", d_input)
+        k_ = k
         d_x, N, r, r_e = (_positive("d_x", d_x), _positive("N", N), _positive("r", r),
                           _positive("r_e", r_e, 0))
+        _check_draw("drawing the convolution embedding", "r (--emb-rank)", r,
+                    lambda k: ((d_x, k, k_ * d_input), (d_x, r_e, N)))
         rng = np.random.default_rng(seed)
         M_low, B, Wt = _low_rank(rng, d_x, r, k * d_input, bound, attempts)
         P_low, M_pos, P = _low_rank(rng, d_x, r_e, N, bound, attempts)

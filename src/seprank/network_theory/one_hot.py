@@ -84,6 +84,8 @@ __all__ = [
     "channel_family_network",
     "padded_network",
     "first_exceeding",
+    "one_hot_ceiling",
+    "anneal_schedule",
 ]
 
 
@@ -383,3 +385,104 @@ def first_exceeding(exceeds: Callable[[int, int, int], bool], s: int, L_max: int
                     "sep": seps[p], "exponents": {f"S_{b + 1}{c + 1}": v
                                                   for (b, c), v in sorted(g[p].items())}}
     return None
+
+
+def one_hot_ceiling(L: int, s: int) -> int:
+    """The largest prod(e_k + 1) of any one-hot schedule of width s and depth L (exact).
+
+    Every schedule (any pair (b, c) per channel and layer, not only the shift schedule)
+    gives g_a exponents e in N^D, D = s(s+1)/2, that sum to C(L) (each layer maps a total
+    c to 3c + 1), and prod(e_k + 1) over integers with a fixed sum is largest when the e_k
+    differ by at most 1 (moving one unit from a larger to a smaller entry does not lower
+    the product). So no one-hot schedule's output has separation rank above this value,
+    w.r.t. any partition (sep <= prod(e_k + 1) by the binomial expansion of S = S^P + S^Q).
+
+    Examples
+    --------
+    >>> one_hot_ceiling(2, 2)          # C = 4 over D = 3 entries: 2 + 1 + 1 -> 3 * 2 * 2
+    12
+    >>> one_hot_ceiling(1, 3)          # C = 1: one entry 1, the rest 0
+    2
+    """
+    from seprank.combinatorics import num_head_indices
+
+    if s < 1 or L < 1:
+        raise ValueError("s and L must be >= 1")
+    C, D = num_head_indices(L), s * (s + 1) // 2
+    q, r = divmod(C, D)
+    return (q + 2) ** r * (q + 1) ** (D - r)
+
+
+def _schedule_seps(s: int, schedule: list, index: dict) -> list[int]:
+    """prod(e + 1) of every channel after the schedule (integer vectors, no Counters)."""
+    g = [[0] * len(index) for _ in range(s)]
+    for pairs in schedule:
+        new = []
+        for a, (b, c) in enumerate(pairs):
+            v = [x + y + z for x, y, z in zip(g[a], g[b], g[c], strict=True)]
+            v[index[(min(b, c), max(b, c))]] += 1
+            new.append(v)
+        g = new
+    return [prod(x + 1 for x in v) for v in g]
+
+
+def anneal_schedule(s: int, L: int, exceeds: Callable[[int, int, int], bool], *,
+                    iterations: int, seed: int = 0,
+                    start: list | None = None) -> dict:
+    """Search one-hot schedules of width s, depth L for one whose output exceeds a bound.
+
+    Simulated annealing over schedules (one move: a new random pair (b, c) for one channel
+    of one layer), maximizing log max_p prod(e_p + 1); it stops at the first schedule with
+    ``exceeds(sep, L, s)``. Seeded, so a run is reproducible; a search, not a proof: not
+    finding a schedule says nothing about the schedules not visited.
+
+    Parameters
+    ----------
+    s, L : int
+        Width (= H, d_a = 1) and depth.
+    exceeds : callable
+        ``exceeds(sep, L, d_x)``: True when sep exceeds the bound at (L, d_x = s).
+    iterations : int
+        Moves tried (the cost is O(iterations L s^3)).
+    seed : int
+        Seed of the move generator.
+    start : list, optional
+        The schedule to start from (default :func:`shift_schedule`).
+
+    Returns
+    -------
+    dict
+        ``found`` (bool), ``sep`` (the best prod(e + 1) reached), ``schedule`` (the best
+        schedule), ``iterations`` (moves tried).
+
+    Examples
+    --------
+    >>> out = anneal_schedule(2, 3, lambda sep, L, d_x: sep > 100, iterations=50)
+    >>> out["found"], out["sep"] > 100
+    (True, True)
+    """
+    import math
+
+    rng = random.Random(seed)
+    index = {(b, c): k for k, (b, c) in
+             enumerate((b, c) for b in range(s) for c in range(b, s))}
+    sched = [list(layer) for layer in (start or shift_schedule(s, L))]
+    cur = max(_schedule_seps(s, sched, index))
+    best, best_sched = cur, [list(layer) for layer in sched]
+    for it in range(iterations):
+        if exceeds(best, L, s):
+            return {"found": True, "sep": best, "schedule": best_sched, "iterations": it}
+        temperature = (1 - it / iterations) + 1e-3
+        layer, a = rng.randrange(L), rng.randrange(s)
+        old = sched[layer][a]
+        sched[layer][a] = (rng.randrange(s), rng.randrange(s))
+        value = max(_schedule_seps(s, sched, index))
+        gain = math.log(value) - math.log(cur)
+        if gain >= 0 or rng.random() < math.exp(gain / temperature):
+            cur = value
+            if value > best:
+                best, best_sched = value, [list(x) for x in sched]
+        else:
+            sched[layer][a] = old
+    return {"found": exceeds(best, L, s), "sep": best, "schedule": best_sched,
+            "iterations": iterations}

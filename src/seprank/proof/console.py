@@ -74,6 +74,11 @@ def _verdict_text(r: CheckResult) -> str:
     return r.verdict + ("" if passed == len(r.steps) else f" {passed}/{len(r.steps)}")
 
 
+#: the longest id the check table pads to (the other columns take 64 of the 80: a
+#: verdict of up to 99 steps, up to 999 errata, up to 999.9 s)
+ID_MAX = 16
+
+
 def check_line(r: CheckResult, id_width: int = 12) -> Text:
     """One check in one line: id, outcome, strength, verdict, errata, seconds.
 
@@ -87,13 +92,12 @@ def check_line(r: CheckResult, id_width: int = 12) -> Text:
     >>> line.split()[:4], line.endswith("s"), line == line.rstrip()
     (['demo', 'open', 'none', 'verified'], True, True)
     """
-    n = len(r.errata)
-    errata = f"{n} errat{'a' if n != 1 else 'um'}" if n else ""
+    errata = str(len(r.errata)) if r.errata else ""
     line = Text(f"{r.id:<{id_width}}  ")
     line.append(f"{r.outcome:<15}", style=_OUTCOME.get(r.outcome, ""))
     line.append(f"  {r.strength:<9}  ")
-    line.append(f"{_verdict_text(r):<16}", style=_VERDICT_STYLE.get(r.verdict, ""))
-    line.append(f"  {errata:<9}  {r.seconds:6.2f}s")
+    line.append(f"{_verdict_text(r):<18}", style=_VERDICT_STYLE.get(r.verdict, ""))
+    line.append(f"  {errata:>6}  {r.seconds:5.1f}s")
     return line
 
 
@@ -241,7 +245,7 @@ class ConsoleReporter(Reporter):
 
     def start(self, ids: list[str], specs: dict[str, CheckSpec]) -> None:
         self._papers = papers_by_file(s.paper for s in specs.values() if s.paper is not None)
-        self._id_width = min(max([len(i) for i in ids] or [2]), 20)
+        self._id_width = min(max([len(i) for i in ids] or [2]), ID_MAX)
         if self.console.is_terminal:  # elsewhere a stopped bar would leave a blank line
             self._progress = Progress(TextColumn("{task.description}"), BarColumn(),
                                       MofNCompleteColumn(), TimeElapsedColumn(),
@@ -250,7 +254,7 @@ class ConsoleReporter(Reporter):
             self._task = self._progress.add_task("checks", total=len(ids))
         if self.level == 0:
             head = f"{'id':<{self._id_width}}  {'outcome':<15}  {'strength':<9}  " \
-                   f"{'verdict':<16}  {'errata':<9}  {'time':>7}"
+                   f"{'verdict':<18}  {'errata':>6}  {'time':>6}"
             self.console.print(Text(head, style="bold"), soft_wrap=True)
 
     def _width(self) -> int:

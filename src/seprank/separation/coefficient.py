@@ -29,7 +29,7 @@ import time
 
 from seprank.linalg import rank, verify
 from seprank.linalg.kinds import EXACT, LOWER_BOUND
-from seprank.separation.monomials import degree_blocks
+from seprank.separation.monomials import approx_monomial_count, degree_blocks
 from seprank.separation.polynomial import coefficient_blocks, network_polynomial
 from seprank.separation.route import (
     PlannedBlock,
@@ -40,7 +40,8 @@ from seprank.separation.route import (
     rank_method,
 )
 
-__all__ = ["CoefficientRoute", "ROUTE", "AUTO_COEFFICIENT_MAX_TERMS", "AUTO_FALLBACK_MAX_TERMS"]
+__all__ = ["CoefficientRoute", "ROUTE", "AUTO_COEFFICIENT_MAX_TERMS", "AUTO_FALLBACK_MAX_TERMS",
+           "expansion_estimate", "coefficient_estimate"]
 
 #: ``auto`` expands by coefficients up to this many possible output monomials
 #: (module docstring: L = 2, d_x = 4, N = 2 in under a second, benchmarks/sep_rank.py).
@@ -50,9 +51,13 @@ AUTO_COEFFICIENT_MAX_TERMS = 200_000
 #: d_x = 4, N = 2, which took 4 minutes to expand).
 AUTO_FALLBACK_MAX_TERMS = 2_000_000
 
-#: bytes per term of a flint multivariate polynomial, a rough figure (packed exponent
-#: words and a coefficient) for the memory estimate
-_BYTES_PER_TERM = 48
+#: Bytes per term of the expansion: flint's packed exponent words and coefficient, the
+#: intermediate products of the last layer, the terms read back per block (measured with
+#: benchmarks/budget_rates.py; the estimate is an upper bound on the peak).
+_BYTES_PER_TERM = 400
+#: Bytes per entry of a dense block while it is ranked (a Python list of ints, the
+#: fmpz_mat of the exact rank and its copies).
+_BYTES_PER_ENTRY = 120
 
 
 def _planned_blocks(request) -> tuple[PlannedBlock, ...]:
@@ -66,18 +71,51 @@ def _planned_blocks(request) -> tuple[PlannedBlock, ...]:
                  for k, a, b in specs if a and b)
 
 
-def _estimate(request, blocks: tuple[PlannedBlock, ...]) -> WorkEstimate:
-    """Upper bounds from the monomial counts: the expansion's terms, the dense blocks."""
-    terms = request.possible_terms
-    entries = sum(b.monomials[0] * b.monomials[1] for b in blocks)
-    rank_ops = sum(min(b.monomials) ** 2 * max(b.monomials) for b in blocks)
+def expansion_estimate(n_vars: int, degree: int, up_to: bool, net, N: int,
+                       largest: float = float("inf"), sum3: float = float("inf"),
+                       method: str = "auto") -> WorkEstimate:
+    """Upper bounds for expanding a network output of degree ``degree`` (``up_to``: or
+    less) in ``n_vars`` variables and ranking its coefficient blocks, cheaply (log-gamma
+    counts): the terms T (at most C(n_vars + D - 1, D)), the dense blocks (their entries
+    are at most the T monomials, one per pair of an I-part and a J-part), their exact
+    ranks (``sum3``: the sum of the blocks' m^3 when known; ``largest``: their largest
+    side). Also the convolution embedding's estimate (:mod:`seprank.separation.embedded`).
+
+    >>> from types import SimpleNamespace
+    >>> net = SimpleNamespace(L=1, H=1, d_a=1)
+    >>> expansion_estimate(2, 3, False, net, 2).peak_bytes > 0
+    True
+    """
+    from seprank.budget import format_count
+
+    terms = approx_monomial_count(n_vars, degree, up_to=up_to)
+    if largest < float("inf"):
+        rank_ops = min(sum3, terms * largest)
+    else:
+        rank_ops = terms ** 1.5 if terms < 1e200 else terms
+    expand_ops = net.L * net.H * net.d_a * (N + 1) * terms
+    peak = _BYTES_PER_TERM * terms + _BYTES_PER_ENTRY * terms
+    phases = (("expansion", f"y_p^i with at most {format_count(terms)} terms (python-flint)"),
+              ("matricization", f"blocks of at most {format_count(terms)} entries in all"),
+              ("rank", f"each block over Q ({method})"))
+    work = ((expand_ops, "poly"), (rank_ops, "flint"))
+    return WorkEstimate(phases, expand_ops + rank_ops, peak, work=work,
+                        detail=f"up to {format_count(terms)} terms")
+
+
+def coefficient_estimate(request) -> WorkEstimate:
+    """:func:`expansion_estimate` for the request's output (N d_x variables, degree 3^L).
+
+    >>> from seprank.separation import plan_separation
+    >>> coefficient_estimate(plan_separation(2, 4, 2).request).detail    # C(8 + 8, 9)
+    'up to 11k terms'
+    """
+    from seprank.separation.gridroute import block_sizes
+
     net = request.network
-    expand_ops = net.H * net.d_a * (request.N + 1) * terms
-    peak = _BYTES_PER_TERM * terms + 8 * entries
-    phases = (("expansion", f"y_p^i with at most {terms} terms (python-flint)"),
-              ("matricization", f"at most {len(blocks)} blocks, {entries} entries"),
-              ("rank", f"each block over Q ({rank_method(request)})"))
-    return WorkEstimate(phases, expand_ops + rank_ops, peak)
+    _, largest, _, sum3 = block_sizes(request)
+    return expansion_estimate(request.N * net.d_x, request.degree, net.residual, net,
+                              request.N, largest, sum3, rank_method(request))
 
 
 class CoefficientRoute(SeparationRoute):
@@ -100,12 +138,21 @@ class CoefficientRoute(SeparationRoute):
     takes = frozenset({"rank_method"})
 
     def should_run(self, request, *, fallback: bool = False) -> tuple[bool, str]:
-        terms = request.possible_terms
         cut, name = ((AUTO_FALLBACK_MAX_TERMS, "AUTO_FALLBACK_MAX_TERMS") if fallback
                      else (AUTO_COEFFICIENT_MAX_TERMS, "AUTO_COEFFICIENT_MAX_TERMS"))
+        net = request.network
+        approx = approx_monomial_count(request.N * net.d_x, request.degree, up_to=net.residual)
+        if approx > 1e12:  # not the exact count: it may have millions of digits
+            from seprank.budget import format_count
+
+            return False, f"about {format_count(approx)} possible monomials > {name} = {cut}"
+        terms = request.possible_terms
         if terms <= cut:
             return True, f"{terms} possible monomials <= {name} = {cut}"
         return False, f"{terms} possible monomials > {name} = {cut}"
+
+    def estimate(self, request) -> WorkEstimate:
+        return coefficient_estimate(request)
 
     def plan(self, request) -> RoutePlan:
         method = rank_method(request)
@@ -113,7 +160,7 @@ class CoefficientRoute(SeparationRoute):
         kinds = (EXACT,) if method in ("auto", "exact") else (EXACT, LOWER_BOUND)
         notes = (f"blocks: known after the expansion; at most the {len(blocks)} degree "
                  "pairs listed (sizes: the monomial counts)",)
-        return RoutePlan(blocks, _estimate(request, blocks), kinds, blocks_known="at most",
+        return RoutePlan(blocks, coefficient_estimate(request), kinds, blocks_known="at most",
                          notes=notes)
 
     def run(self, request, plan: RoutePlan) -> RouteOutcome:

@@ -25,11 +25,13 @@ here; the blocks come from the (I-degree, J-degree) components as always.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 
 import flint
 import numpy as np
 
+from seprank.budget import BASE_BYTES, Budget, Estimate, largest_fitting, make_budget
 from seprank.errors import InputError, ParameterError
 from seprank.linalg import rank
 from seprank.linalg.kinds import EXACT, LOWER_BOUND
@@ -52,13 +54,86 @@ def _bounds(L: int, r: int, r_e: int, embedding: str, value: int) -> dict:
     return embedding_bounds(L, r, r_e, embedding, value)
 
 
+#: Bytes per (token sequence, position, coordinate) while the vocabulary route evaluates:
+#: the embedded inputs and each layer's intermediate object arrays, with their ints.
+_BYTES_PER_INPUT = 400
+#: Bytes per value of the V^|I| x V^|J| value matrix while it is ranked (list slot, int,
+#: fmpz copy), beyond its digits.
+_BYTES_PER_VALUE = 200
+
+
+def _power(V: int, N: int) -> float:
+    """V^N as a float (``math.inf`` past the float range), without computing the integer."""
+    return float(V) ** N if N * math.log2(max(V, 2)) < 1000 else math.inf
+
+
+def token_sequences(V: int, N: int) -> int | float:
+    """V^N, the vocabulary route's sequences: exact when at most 10^6 (the route's
+    sizes), else a float (``math.inf`` past its range), never the huge integer itself.
+
+    >>> token_sequences(8, 5), token_sequences(29, 2097151)
+    (32768, inf)
+    """
+    return V ** N if N * math.log2(max(V, 2)) <= 20 else _power(V, N)
+
+
+def vocabulary_estimate(net, V: int, N: int) -> Estimate:
+    """Work and peak memory of the vocabulary route: V^N exact network evaluations (about
+    L N^2 H d_a d_x object operations each) and the exact rank of their value matrix.
+
+    >>> from types import SimpleNamespace
+    >>> net = SimpleNamespace(L=1, d_x=2, H=1, d_a=2)
+    >>> vocabulary_estimate(net, 3, 2).detail
+    '9 token sequences, a 3 x 3 value matrix'
+    """
+    from seprank.budget import as_float, bigint_factor, format_count
+
+    seqs, rows, cols = (_power(V, N), _power(V, N // 2), _power(V, N - N // 2))
+    bits = 3.0 ** net.L * 8 + 64 if net.L < 600 else math.inf
+    per_eval = 4 * net.L * N * N * net.H * net.d_a * net.d_x * bigint_factor(bits)
+    small, big = min(rows, cols), max(rows, cols)
+    peak = seqs * (_BYTES_PER_INPUT * N * net.d_x + _BYTES_PER_VALUE + bits / 4)
+    return Estimate("the vocabulary route",
+                    nbytes=BASE_BYTES + (int(peak) if peak < 2**1000 else 2**1000),
+                    work=((seqs * per_eval, "python"),
+                          (as_float(small * small * big) * bigint_factor(bits), "flint")),
+                    detail=f"{format_count(seqs)} token sequences, a {format_count(rows)} x "
+                           f"{format_count(cols)} value matrix")
+
+
+def _check_vocabulary(net, embedding, budget) -> None:
+    """Refuse past the budget, naming the largest N (at this V) that fits."""
+    V, N = embedding.V, embedding.N
+
+    def fits(n: int) -> bool:
+        return budget.fits(vocabulary_estimate(net, V, n))
+
+    def hint() -> str:
+        n = largest_fitting(fits, 2, N - 1)
+        return "" if n is None else f"the largest N that fits (V = {V}) is {n}"
+
+    budget.check(vocabulary_estimate(net, V, N), nearest=hint)
+
+
+def _check_convolution(net, embedding, budget) -> None:
+    """Refuse past the budget: the expansion in the M d_input raw inputs, degree <= 3^L."""
+    from seprank.separation.coefficient import expansion_estimate
+
+    est = expansion_estimate(embedding.M * embedding.d_input, 3 ** net.L, True, net,
+                             embedding.N)
+    budget.check(est.as_estimate("the convolution route"))
+
+
 def _vocabulary(net, embedding, partition, position, coordinate) -> dict:
     """The value matrix on all V^N token sequences, ranked exactly (module docstring)."""
     N = embedding.N
     I, J = check_partition(N, tuple(range(N // 2)) if partition is None else partition)
     V = embedding.V
-    if V ** N > MAX_TOKEN_SEQUENCES:
-        raise ParameterError(f"V^N = {V ** N} token sequences exceed {MAX_TOKEN_SEQUENCES}")
+    if token_sequences(V, N) > MAX_TOKEN_SEQUENCES:
+        from seprank.budget import format_count
+
+        raise ParameterError(f"V^N = {format_count(token_sequences(V, N))} token sequences "
+                             f"exceed {MAX_TOKEN_SEQUENCES}")
     rows = list(itertools.product(range(V), repeat=len(I)))
     cols = list(itertools.product(range(V), repeat=len(J)))
     tokens = np.zeros((len(rows) * len(cols), N), dtype=np.int64)
@@ -129,14 +204,18 @@ def _convolution(net, embedding, partition, position, coordinate) -> dict:
 
 
 def embedded_separation_rank(net, embedding, *, partition=None, position: int = 0,
-                             coordinate: int = 0) -> SeparationRankResult:
+                             coordinate: int = 0, max_memory: int | str | None = None,
+                             max_seconds: float | str | None = None,
+                             budget: Budget | None = None) -> SeparationRankResult:
     """Separation rank of y_coordinate^position of ``net`` behind a wies2021 embedding.
 
     ``embedding``: a :class:`~seprank.models.embedding.VocabularyEmbedding` (the
     partition is of the N token positions) or a
     :class:`~seprank.models.embedding.ConvolutionalEmbedding` (the partition is of the
     M raw input positions); default I = the first half. The result's ``bounds`` hold
-    wies2021 Theorem 3 or 4 with the measured r and r_e.
+    wies2021 Theorem 3 or 4 with the measured r and r_e. ``max_memory``, ``max_seconds``
+    or ``budget`` (:mod:`seprank.budget`; default the machine's memory): the route's
+    estimate is checked first, and a refusal is one line.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> from seprank.models.embedding import VocabularyEmbedding
@@ -156,10 +235,16 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
         raise ParameterError(f"position must be in 0..{N - 1} and coordinate in "
                              f"0..{net.d_x - 1}")
     start = time.perf_counter()
+    budget = make_budget(max_memory, max_seconds, budget)
     if isinstance(embedding, VocabularyEmbedding):
-        out = _vocabulary(net, embedding, partition, position, coordinate)
+        if token_sequences(embedding.V, N) <= MAX_TOKEN_SEQUENCES:  # else refused below
+            _check_vocabulary(net, embedding, budget)
+        with budget.active():
+            out = _vocabulary(net, embedding, partition, position, coordinate)
     elif isinstance(embedding, ConvolutionalEmbedding):
-        out = _convolution(net, embedding, partition, position, coordinate)
+        _check_convolution(net, embedding, budget)
+        with budget.active():
+            out = _convolution(net, embedding, partition, position, coordinate)
     else:
         raise ParameterError(f"unknown embedding {type(embedding).__name__}")
     value, kind, shape = out["value"], out["kind"], out["shape"]

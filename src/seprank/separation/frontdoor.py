@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 
+from seprank.budget import Budget
 from seprank.linalg.kinds import EXACT
 from seprank.separation.bounds import network_bounds
 from seprank.separation.planner import SeparationPlan, plan_separation
@@ -32,12 +33,14 @@ _FIRST_FACTS = ("prime", "error_bound", "probabilistic", "evaluations", "matrix_
                 "points_digest")
 
 
-def _require_memory(plan: SeparationPlan) -> None:
-    """Refuse in one line when the route's estimated peak memory cannot fit."""
-    from seprank.linalg.memory import require_fits
+def _require_budget(plan: SeparationPlan) -> None:
+    """Refuse in one line when the plan's estimate (the route's own, now that its blocks
+    are known) exceeds the request's budget (the planner checked the cheap one)."""
+    from seprank.separation.sizes import nearest_hint
 
-    est = plan.route_plan.estimate
-    require_fits(est.peak_bytes, f"the {plan.route} route's estimated peak ({est})")
+    req = plan.request
+    est = plan.route_plan.estimate.as_estimate(f"the {plan.route} route")
+    req.budget.check(est, nearest=lambda: nearest_hint(get_route(plan.route), req, req.budget))
 
 
 def execute(plan: SeparationPlan, *, start: float | None = None) -> SeparationRankResult:
@@ -45,8 +48,9 @@ def execute(plan: SeparationPlan, *, start: float | None = None) -> SeparationRa
 
     Runs the chosen route; when the plan has a fallback and the answer is not
     exact, runs the fallback and keeps the first answer's facts (``first_route``,
-    ``first_value``). Refuses (MemoryLimitError, one line) when the chosen route's
-    estimated peak memory does not fit.
+    ``first_value``). Refuses (MemoryLimitError or TimeLimitError, one line) when the
+    chosen route's estimate exceeds the request's budget; runs inside it
+    (:meth:`seprank.budget.Budget.active`).
 
     Examples
     --------
@@ -56,13 +60,14 @@ def execute(plan: SeparationPlan, *, start: float | None = None) -> SeparationRa
     """
     start = time.perf_counter() if start is None else start
     req = plan.request
-    _require_memory(plan)
-    outcome = get_route(plan.route).run(req, plan.route_plan)
-    answered, first, first_route = plan.route, None, None
-    if outcome.kind != EXACT and plan.fallback is not None:
-        first, first_route = outcome, plan.route
-        outcome = get_route(plan.fallback).run(req, plan.fallback_plan)
-        answered = plan.fallback
+    _require_budget(plan)
+    with req.budget.active():  # allocations deeper down ask the same budget
+        outcome = get_route(plan.route).run(req, plan.route_plan)
+        answered, first, first_route = plan.route, None, None
+        if outcome.kind != EXACT and plan.fallback is not None:
+            first, first_route = outcome, plan.route
+            outcome = get_route(plan.fallback).run(req, plan.fallback_plan)
+            answered = plan.fallback
     return _result(plan, answered, outcome, first, first_route, time.perf_counter() - start)
 
 
@@ -96,8 +101,9 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
                     certify: bool = False, templates=None, rank_method: str | None = None,
                     options: Mapping | None = None, depth: int | None = None,
                     width: int | None = None, heads: int | None = None,
-                    head_dim: int | None = None, seq_len: int | None = None
-                    ) -> SeparationRankResult:
+                    head_dim: int | None = None, seq_len: int | None = None,
+                    max_memory: int | str | None = None, max_seconds: float | str | None = None,
+                    budget: Budget | None = None) -> SeparationRankResult:
     """Separation rank of y_coordinate^position of an eq. (3) network w.r.t. (I, J).
 
     Parameters
@@ -137,6 +143,10 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         route options: the template-grid route's M x d_x templates; the
         :func:`seprank.linalg.rank` method of the coefficient and template-grid
         routes (``auto``, ``exact``, ``modular``); more options of other routes.
+    max_memory, max_seconds, budget
+        the limits (:mod:`seprank.budget`): peak bytes (or a size such as ``"2G"``) and
+        seconds by the estimate, or a :class:`~seprank.budget.Budget`; default: the
+        machine's memory. Checked before the network is drawn and before the route runs.
 
     Returns
     -------
@@ -144,9 +154,10 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
 
     Raises
     ------
-    ParameterError, InputError, NotPrimeError, MemoryLimitError
+    ParameterError, InputError, NotPrimeError, MemoryLimitError, TimeLimitError
         bad arguments (one line each; :func:`~seprank.separation.plan_separation`), a
-        route that cannot run the request, too little memory for the route's estimate.
+        route that cannot run the request, an estimate past the budget (the refusal names
+        the largest N that fits).
 
     Examples
     --------
@@ -165,5 +176,6 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         residual=residual, seed=seed, weights_seed=weights_seed, points_seed=points_seed,
         weights=weights, network=network, route=route, prime=prime, certify=certify,
         templates=templates, rank_method=rank_method, options=options, depth=depth,
-        width=width, heads=heads, head_dim=head_dim, seq_len=seq_len)
+        width=width, heads=heads, head_dim=head_dim, seq_len=seq_len, max_memory=max_memory,
+        max_seconds=max_seconds, budget=budget)
     return execute(plan, start=start)

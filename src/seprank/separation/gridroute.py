@@ -238,22 +238,85 @@ def _check_weights_mod_p(net, p: int) -> None:
                                  "choose another prime or the coefficient route")
 
 
-def _estimate(req, specs, n_scales: int) -> WorkEstimate:
-    """Evaluations S R^2 (each about N L H d_a d_x products), ranks sum m^3; memory: the
-    S R^2 values, the templates, three copies of the largest block (int64)."""
-    net = req.network
-    sizes = [min(a, b) for _, a, b in specs]
-    R = max(sizes, default=0)
-    evals = n_scales * R * R
-    per_eval = req.N * net.L * net.H * net.d_a * net.d_x
-    rank_ops = sum(m ** 3 for m in sizes)
-    peak = 8 * (evals + (n_scales * R * len(req.I) + R * len(req.J)) * net.d_x + 3 * R * R)
-    nonzero = sum(1 for m in sizes if m)
-    phases = (("evaluation", f"{evals} network values mod p ({n_scales} scales x {R} x {R} "
-                             "points)"),
-              ("interpolation", f"Vandermonde solve of {n_scales} scales per point"),
-              ("rank", f"{nonzero} blocks mod p, largest {R} x {R}"))
-    return WorkEstimate(phases, evals * per_eval + rank_ops, peak)
+#: Degree blocks scanned one by one in an estimate; past this many the Vandermonde
+#: solve alone (its S x S inverse) is what the estimate counts.
+_SCAN_MAX_BLOCKS = 200_000
+#: Bytes per entry of the S x S Vandermonde inverse while it is made (python-flint
+#: nmod_mat, then the nested lists of Python ints read into int64).
+_VANDERMONDE_BYTES = 72
+#: Bytes per entry of the largest block while it is interpolated and ranked (its int64
+#: values and three temporaries of the interpolation, then the rank mod p's copies:
+#: float64 residues and the LU workspace, or the lists behind an nmod_mat).
+_BLOCK_BYTES = 96
+
+
+def block_sizes(request) -> tuple[int, float, float, float]:
+    """(S scales, R points per side of the largest block, sum of m^2, sum of m^3) of the
+    grid route, from log-gamma counts: in time independent of how large 3^L is. Past
+    :data:`_SCAN_MAX_BLOCKS` blocks, R and the sums are ``math.inf`` (unknown, huge).
+
+    >>> from seprank.separation import plan_separation
+    >>> block_sizes(plan_separation(2, 2, 1).request)   # blocks 2, 4, 5, 3, 1 (k = 1, 3, .., 9)
+    (5, 5.0, 55.0, 225.0)
+    """
+    import math
+
+    from seprank.separation.monomials import approx_monomial_count
+
+    net = request.network
+    nI, nJ = len(request.I) * net.d_x, len(request.J) * net.d_x
+    D, par = request.degree, int(request.position in request.I)
+    if net.residual:
+        a = sum(approx_monomial_count(nI, k) for k in range(par, D + 1, 2)) \
+            if D < _SCAN_MAX_BLOCKS else math.inf
+        b = sum(approx_monomial_count(nJ, k) for k in range(1 - par, D + 1, 2)) \
+            if D < _SCAN_MAX_BLOCKS else math.inf
+        m = min(a, b)
+        return 1, m, m * m, m ** 3 if m < 1e100 else math.inf
+    S = (D + 1) // 2  # the I-degrees k = par mod 2 (D = 3^L is odd): both sides nonempty
+    if S > _SCAN_MAX_BLOCKS:
+        return S, math.inf, math.inf, math.inf
+    sizes = [min(approx_monomial_count(nI, k), approx_monomial_count(nJ, D - k))
+             for k in range(par, D + 1, 2)]
+    big = max(sizes)
+    if big > 1e100:
+        return S, big, math.inf, math.inf
+    return S, big, sum(m * m for m in sizes), sum(m ** 3 for m in sizes)
+
+
+def grid_estimate(request) -> WorkEstimate:
+    """Work and peak memory of the grid route, cheaply (:func:`block_sizes`): S R^2
+    evaluations of about L H N (4 d_a d_x + 2 d_a^2) multiply-adds each, the S x S
+    Vandermonde inverse, the interpolation (S sum m^2) and the ranks (sum m^3); memory:
+    the S R^2 values, the templates, the Vandermonde inverse and the largest block with
+    its rank's copies.
+
+    >>> from seprank.separation import plan_separation
+    >>> grid_estimate(plan_separation(3, 4, 2).request).detail
+    '14 degree blocks, up to 560 x 560'
+    """
+    from seprank.budget import KERNEL_LOAD_SECONDS, format_count
+
+    net, N = request.network, request.N
+    S, R, sum2, sum3 = block_sizes(request)
+    sizes = f"{format_count(S)} degree blocks, up to {format_count(R)} x {format_count(R)}"
+    if R == float("inf"):  # too many blocks to scan: count what is known, one value each
+        R, sum2, sum3 = 1, S, S
+        sizes = f"{format_count(S)} degree blocks: a {format_count(S)}^2 Vandermonde inverse"
+    per_eval = net.L * net.H * N * (4 * net.d_a * net.d_x + 2 * net.d_a ** 2)
+    evals = S * R * R
+    points = (S * R * len(request.I) + R * len(request.J)) * net.d_x
+    peak = 8 * evals + 40 * points + _VANDERMONDE_BYTES * S * S + _BLOCK_BYTES * R * R
+    work = ((evals * per_eval, "grid"), (S ** 3, "nmod"), (3 * S * sum2, "grid"),
+            (sum3, "nmod"), (S * S, "python"))
+    phases = (("evaluation", f"{format_count(evals)} network values mod p "
+                             f"({format_count(S)} scales x {format_count(R)} x "
+                             f"{format_count(R)} points)"),
+              ("interpolation", f"Vandermonde solve of {format_count(S)} scales per point"),
+              ("rank", f"blocks mod p, largest {format_count(R)} x {format_count(R)}"))
+    return WorkEstimate(phases, sum(ops for ops, _ in work), peak, work=work,
+                        fixed_seconds=KERNEL_LOAD_SECONDS,
+                        detail=sizes)
 
 
 class GridRoute(SeparationRoute):
@@ -278,6 +341,9 @@ class GridRoute(SeparationRoute):
             return False, "other random points add no certainty"
         return True, "evaluations mod p grow with the blocks' caps, not with the expansion"
 
+    def estimate(self, request) -> WorkEstimate:
+        return grid_estimate(request)
+
     def plan(self, request) -> RoutePlan:
         net = request.network
         p = require_prime(DEFAULT_GRID_PRIME if request.prime is None else request.prime,
@@ -297,7 +363,7 @@ class GridRoute(SeparationRoute):
                  f"error bound: value = rank mod {p} of the coefficient matrix except with "
                  f"probability <= {'2 ' if factor == 2 else ''}D (value) / p (Schwartz-Zippel, "
                  f"D = {D})")
-        return RoutePlan(blocks, _estimate(request, specs, n_scales), (EXACT, LOWER_BOUND),
+        return RoutePlan(blocks, grid_estimate(request), (EXACT, LOWER_BOUND),
                          prime=p, uses_points_seed=True, notes=notes)
 
     def run(self, request, plan: RoutePlan) -> RouteOutcome:

@@ -22,10 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from seprank.budget import Budget, make_budget
 from seprank.errors import ParameterError
 from seprank.separation.request import SeparationRequest, build_network
 from seprank.separation.route import PlannedBlock, RoutePlan, SeparationRoute, WorkEstimate
 from seprank.separation.routes import AUTO, get_route, routes
+from seprank.separation.sizes import check_network, check_route, route_estimate
 from seprank.separation.vocabulary import (
     check_bool,
     check_int,
@@ -190,6 +192,7 @@ def _choose(request: SeparationRequest, asked: str):
             route.can_run(request)
         if cannot is not None:
             raise ParameterError(f"route {asked!r} cannot run here: {cannot}")
+        check_route(route, request, request.budget)
         return route, f"route={asked!r} was asked", None, "", ()
     cands = _candidates(request)
     runnable = [(r, c) for r, c in cands if c.cannot is None]
@@ -201,8 +204,11 @@ def _choose(request: SeparationRequest, asked: str):
     reason = "; ".join([*declined, f"{cand.name}: {cand.why}" if declined else cand.why])
     if not cand.prefers:
         reason = f"no route prefers this request; the first that can run ({reason})"
+    check_route(chosen, request, request.budget)
     fallback = next(((r, c) for r, c in runnable if c.fallback and r is not chosen), None)
     fb_reason = ""
+    if fallback is not None and not request.budget.fits(route_estimate(fallback[0], request)):
+        fallback = None  # its estimate exceeds the budget: the first answer stands
     if fallback is not None:
         fb_reason = ("if the answer is not exact: "
                      + fallback[0].should_run(request, fallback=True)[1])
@@ -244,17 +250,22 @@ def _options(templates, rank_method, options) -> dict[str, Any]:
 
 
 def _request(shape: dict, N, partition, position, coordinate, residual, seeds, weights,
-             network, prime, certify, options) -> SeparationRequest:
+             network, prime, certify, options, budget: Budget) -> SeparationRequest:
     N = check_seq_len(2 if N is None else N)
     position = check_int("position", position, 0)
     coordinate = check_int("coordinate", coordinate, 0)
     check_bool("certify", certify)
     if prime is not None:
         check_int("prime", prime, 2)
-    seed, weights_seed, points_seed = seeds(network is None and weights is None)
+    drawn = network is None and weights is None
+    if drawn:  # nothing is drawn or laid out before its size is known
+        check_network(shape, N, budget)
+    elif isinstance(N, int):  # given weights: the positions alone
+        check_network({"L": 1, "d_x": 1}, N, budget)
+    seed, weights_seed, points_seed = seeds(drawn)
     net = build_network(shape["L"], shape["d_x"], shape["H"], shape["d_a"],
                         residual=residual, weights_seed=seed, weights=weights,
-                        network=network)
+                        network=network, budget=budget)
     if position >= N:
         raise ParameterError(f"position = {position} must be < N = {N} (0-based)")
     if coordinate >= net.d_x:
@@ -266,7 +277,7 @@ def _request(shape: dict, N, partition, position, coordinate, residual, seeds, w
     else:
         I, J = parse_partition(partition, N)
     return SeparationRequest(net, N, I, J, position, coordinate, weights_seed, points_seed,
-                             prime, certify, options)
+                             prime, certify, options, budget=budget)
 
 
 def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None = None,
@@ -278,13 +289,18 @@ def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None 
                     certify: bool = False, templates=None, rank_method: str | None = None,
                     options: Mapping | None = None, depth: int | None = None,
                     width: int | None = None, heads: int | None = None,
-                    head_dim: int | None = None, seq_len: int | None = None
-                    ) -> SeparationPlan:
+                    head_dim: int | None = None, seq_len: int | None = None,
+                    max_memory: int | str | None = None, max_seconds: float | str | None = None,
+                    budget: Budget | None = None) -> SeparationPlan:
     """The plan of ``seprank.separation_rank(...)``: checks and decisions, no rank work.
 
     Takes exactly the arguments of :func:`seprank.separation_rank` (see there) and
     raises the same one-line errors; builds the network (a seeded draw or the given
-    weights) but evaluates nothing and ranks nothing.
+    weights) but evaluates nothing and ranks nothing. Before the draw it checks the
+    weights' and positions' size, and before the route plans, the route's estimate,
+    against the budget (``max_memory``, ``max_seconds`` or ``budget``; default the
+    machine's: :mod:`seprank.budget`); a refusal is one line that names the estimate, the
+    limit and the largest N (or L) that fits (:mod:`seprank.separation.sizes`).
 
     Examples
     --------
@@ -308,7 +324,8 @@ def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None 
     request = _request(shape, shape["N"], partition, position, coordinate, residual,
                        lambda drawn: _seeds(seed, weights_seed, points_seed, drawn),
                        weights, network, prime, certify,
-                       _options(templates, rank_method, options))
+                       _options(templates, rank_method, options),
+                       make_budget(max_memory, max_seconds, budget))
     chosen, reason, fallback, fb_reason, cands = _choose(request, route)
     return SeparationPlan(request=request, route_asked=route, route=chosen.name,
                           route_reason=reason, route_plan=chosen.plan(request),

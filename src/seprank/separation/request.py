@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from seprank.budget import Budget, current, make_budget
 from seprank.errors import InputError, ParameterError
 from seprank.models.network import SelfAttentionNetwork
 from seprank.separation.monomials import monomial_count
@@ -58,6 +59,10 @@ class SeparationRequest:
     options : mapping
         route options (``templates``, ``rank_method``, ...): only the routes that
         take an option can run when it is given (:attr:`SeparationRoute.takes`).
+    budget : seprank.budget.Budget
+        the limits the computation must stay within (``max_memory``, ``max_seconds``;
+        default the machine's memory): the planner checks each route's estimate against
+        it, and a route that allocates in stages may ask ``budget.require(bytes, what)``.
 
     Examples
     --------
@@ -78,6 +83,7 @@ class SeparationRequest:
     prime: int | None = None
     certify: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
+    budget: Budget = field(default_factory=current)
 
     @property
     def finite(self) -> bool:
@@ -155,7 +161,8 @@ def _same_weights(a: SelfAttentionNetwork, b: SelfAttentionNetwork) -> bool:
 def build_network(L: int | None = None, d_x: int | None = None, H: int | None = None,
                   d_a: int | None = None, *, residual: bool | None = None,
                   weights_seed: int | None = None, weights: Mapping | None = None,
-                  network: SelfAttentionNetwork | None = None) -> SelfAttentionNetwork:
+                  network: SelfAttentionNetwork | None = None,
+                  budget: Budget | None = None) -> SelfAttentionNetwork:
     """The network of a separation-rank question, built once.
 
     Parameters
@@ -173,6 +180,9 @@ def build_network(L: int | None = None, d_x: int | None = None, H: int | None = 
         {Q, K, V, O} as JSON lists (integers, ``"p/q"`` strings) or exact arrays.
     network
         a network to use as it is.
+    budget
+        the :class:`~seprank.budget.Budget` a seeded draw is checked against first
+        (default: :func:`seprank.budget.current`).
 
     Raises
     ------
@@ -199,6 +209,9 @@ def build_network(L: int | None = None, d_x: int | None = None, H: int | None = 
         for name, v in (("L", L), ("d_x", d_x)):
             if v is None:
                 raise ParameterError(f"{name} is needed (or pass weights)")
+        from seprank.separation.sizes import check_network
+
+        check_network({"L": L, "d_x": d_x, "H": H, "d_a": d_a}, None, make_budget(budget=budget))
         return SelfAttentionNetwork.random(L, d_x, 1 if H is None else H, d_a,
                                            residual=bool(residual),
                                            seed=0 if weights_seed is None else weights_seed,

@@ -14,11 +14,29 @@ matricization (:mod:`seprank.separation.coefficient`), the grid blocks mod p
     whether ``auto`` should choose it (``fallback=True``: whether it should run
     after the chosen route gave an answer that is not exact), and why; the cutoffs
     behind the answer sit in the route's module, with the benchmark that set them.
+``estimate(request) -> WorkEstimate`` (optional; the base class returns None)
+    the route's work and peak memory from sizes alone, *cheaply*: in time and memory
+    independent of how large the sizes are (log-gamma counts such as
+    :func:`seprank.separation.monomials.approx_monomial_count`, no enumeration of 3^L
+    blocks; ints of any size or ``math.inf`` are fine). ``peak_bytes`` must be an upper
+    bound on what :meth:`run` holds beyond the request (``tests/test_budget_peaks.py``
+    measures it), ``work`` the operations by kind (:data:`seprank.budget.RATES`). The
+    planner checks it against ``request.budget`` *before* it calls :meth:`plan`, and
+    refuses in one line with the largest N (or L) that fits
+    (:mod:`seprank.separation.sizes`); without it, the plan's estimate is checked.
 ``plan(request) -> RoutePlan``
     every decision it makes before computing (prime, blocks, estimated work and
     memory, answer kinds); raises for bad route input (e.g. a prime that is not one).
 ``run(request, plan) -> RouteOutcome``
-    the computation.
+    the computation. It runs inside ``request.budget.active()``, so every
+    :func:`seprank.linalg.memory.require_fits` below it (and any rank it asks for)
+    honours the user's ``max_memory``; a route that allocates in stages checks each
+    stage first with ``request.budget.check(Estimate(...))`` or
+    ``request.budget.require(nbytes, what)``.
+
+Budgets (issue 23): ``request.budget`` is a :class:`seprank.budget.Budget` (the user's
+``max_memory`` / ``max_seconds``, or the machine's memory); a route never reads the
+machine itself.
 
 Like networkx's backends (``can_run`` / ``should_run``), routes are asked, never
 named: :func:`seprank.separation.plan_separation` walks the registry
@@ -96,33 +114,48 @@ class WorkEstimate:
 
     ``phases``: (phase, what it does with its counts) in order; ``operations``: a
     rough count of the dominant arithmetic operations; ``peak_bytes``: the largest
-    memory the route is expected to hold at once (an upper bound where said).
+    memory the route is expected to hold at once (an upper bound where said);
+    ``work``: the operations by kind (keys of :data:`seprank.budget.RATES`; empty:
+    all of them ``"python"``, the slowest); ``fixed_seconds``: time that does not
+    scale (loading compiled kernels); ``detail``: the sizes a refusal names
+    (``"blocks up to 74k x 74k"``). Counts may be ints of any size or ``math.inf``.
 
     >>> print(WorkEstimate((("rank", "3 blocks"),), 10**6, 2**20))
     about 1e+06 operations, peak memory about 1.0 MiB: rank: 3 blocks
+    >>> WorkEstimate((), 10**6, 2**20, work=((10**6, "modular"),)).as_estimate("a route").what
+    'a route'
     """
 
     phases: tuple[tuple[str, str], ...]
-    operations: int
-    peak_bytes: int
+    operations: int | float
+    peak_bytes: int | float
+    work: tuple[tuple[int | float, str], ...] = ()
+    fixed_seconds: float = 0.0
+    detail: str = ""
 
     def __str__(self) -> str:
-        return (f"about {self.operations:.3g} operations, peak memory about "
-                f"{_bytes(self.peak_bytes)}: "
+        from seprank.budget import format_bytes
+
+        ops = self.operations
+        count = f"{float(ops):.3g}" if ops < 1e300 else "more than 1e+300"
+        return (f"about {count} operations, peak memory about "
+                f"{format_bytes(self.peak_bytes)}: "
                 + "; ".join(f"{name}: {what}" for name, what in self.phases))
+
+    def as_estimate(self, what: str):
+        """The :class:`seprank.budget.Estimate` a budget checks (with
+        :data:`seprank.budget.BASE_BYTES`, the memory that does not scale)."""
+        from seprank.budget import BASE_BYTES, Estimate
+
+        work = self.work or ((self.operations, "python"),)
+        peak = self.peak_bytes if self.peak_bytes < 2**1000 else 2**1000
+        return Estimate(what, nbytes=BASE_BYTES + int(peak), work=work,
+                        fixed_seconds=self.fixed_seconds, detail=self.detail)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"phases": [list(p) for p in self.phases], "operations": self.operations,
                 "peak_bytes": self.peak_bytes, "text": str(self)}
-
-
-def _bytes(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TiB"  # pragma: no cover
 
 
 @dataclass(frozen=True)
@@ -216,6 +249,11 @@ class SeparationRoute:
                    ) -> tuple[bool, str]:
         """(whether ``auto`` should choose it, why); ``fallback``: after a non-exact answer."""
         return False, "not preferred"
+
+    def estimate(self, request: SeparationRequest) -> WorkEstimate | None:
+        """Work and peak memory from sizes alone, cheaply (module docstring); None: the
+        planner checks :meth:`plan`'s estimate instead."""
+        return None
 
     def plan(self, request: SeparationRequest) -> RoutePlan:  # pragma: no cover - abstract
         raise NotImplementedError

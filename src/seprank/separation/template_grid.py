@@ -203,6 +203,63 @@ def _grid_tensor(net, T: np.ndarray, N: int, position: int, coordinate: int) -> 
     return _LAST_TENSOR[key]
 
 
+#: Bytes per grid value beyond its digits: the object array's slot, the int object, the
+#: matricized copy and the fmpz_mat entry of its rank.
+_BYTES_PER_VALUE = 200
+
+
+def _value_bits(request, T: np.ndarray) -> float:
+    """An upper bound on the bits of one grid value: a degree-3^L polynomial in entries of
+    size |T| with coefficients from the weights (each layer: N d_a d_x^2 H products)."""
+    import math
+
+    net = request.network
+    tmax = max((abs(Fraction(x).numerator) for x in T.flat), default=1) or 1
+    per_layer = math.log2(2 * request.N * net.H * net.d_a * net.d_x ** 3 * 16 + 2)
+    degree = 3.0 ** net.L if net.L < 600 else math.inf  # 3^L itself is never computed
+    return degree * (math.log2(tmax + 1) + per_layer) + 64
+
+
+def template_estimate(request, T: np.ndarray) -> WorkEstimate:
+    """Work and peak memory of the template-grid route, from sizes alone: M^N exact
+    evaluations (object arithmetic, about L N^2 H d_a d_x each), the M^|I| x M^|J|
+    matrix ranked exactly, and the monomial certificate (monomials of degree <= 3^L).
+
+    >>> from seprank.separation import plan_separation
+    >>> T = np.ones((12, 4), dtype=np.int64)
+    >>> template_estimate(plan_separation(2, 4, 2, templates=T).request, T).detail
+    '144 values of about 199 bits, a 12 x 12 matrix'
+    """
+    import math
+
+    from seprank.budget import bigint_factor, format_count
+    from seprank.separation.monomials import approx_monomial_count
+
+    net, M = request.network, T.shape[0]
+
+    def power(k: int) -> float:  # M^k as a float, never the huge integer
+        return float(M) ** k if k * math.log2(max(M, 2)) < 1000 else math.inf
+
+    rows, cols, evals = power(len(request.I)), power(len(request.J)), power(request.N)
+    bits = _value_bits(request, T)
+    per_value = _BYTES_PER_VALUE + bits / 4
+    mono = approx_monomial_count(len(request.I) * net.d_x, request.degree, up_to=True)
+    cert = rows * mono * 3 if rows >= mono else 0
+    small, big = min(rows, cols), max(rows, cols)
+    work = ((evals * net.L * request.N ** 2 * net.H * net.d_a * net.d_x * bigint_factor(bits),
+             "python"), (small * small * big * bigint_factor(bits), "flint"),
+            (cert * mono, "flint"))
+    peak = evals * per_value + cert * 64
+    phases = (("evaluation", f"{format_count(evals)} exact network values (M^N)"),
+              ("rank", f"one {format_count(rows)} x {format_count(cols)} matrix "
+                       f"({rank_method(request)})"),
+              ("certificate", "exact ranks of the templates' monomial matrices"))
+    return WorkEstimate(phases, sum(w for w, _ in work), peak, work=work, fixed_seconds=0.2,
+                        detail=f"{format_count(evals)} values of about "
+                               f"{format_count(bits)} bits, a "
+                               f"{format_count(rows)} x {format_count(cols)} matrix")
+
+
 class TemplateGridRoute(SeparationRoute):
     """The grid matricization on given templates (module docstring).
 
@@ -233,22 +290,20 @@ class TemplateGridRoute(SeparationRoute):
             return False, "the templates give one matrix; nothing to add after another route"
         return True, "templates were given"
 
+    def estimate(self, request) -> WorkEstimate:
+        return template_estimate(request, _templates(request))
+
     def plan(self, request) -> RoutePlan:
         T = _templates(request)
-        method = rank_method(request)
+        rank_method(request)  # checked now, as before any work
         M, D = T.shape[0], request.degree
         rows, cols = M ** len(request.I), M ** len(request.J)
         block = PlannedBlock("all", "all", (rows, cols), min(rows, cols))
-        evals = M ** request.N
         mono = monomial_count(len(request.I) * request.network.d_x, D, up_to=True)
         notes = (f"{M} templates; exact when the certificate holds (needs M^|I| = {rows} rows "
                  f">= {mono} monomials of degree <= {D} on the I side, and likewise on J)",)
-        est = WorkEstimate((("evaluation", f"{evals} exact network values (M^N)"),
-                            ("rank", f"one {rows} x {cols} matrix ({method})"),
-                            ("certificate", "exact ranks of the templates' monomial matrices")),
-                           evals * request.N * request.network.L + min(rows, cols) ** 2
-                           * max(rows, cols), evals * (8 * (request.N + 2) + 64))
-        return RoutePlan((block,), est, (EXACT, LOWER_BOUND), notes=notes, data=T)
+        return RoutePlan((block,), template_estimate(request, T), (EXACT, LOWER_BOUND),
+                         notes=notes, data=T)
 
     def run(self, request, plan: RoutePlan) -> RouteOutcome:
         T, net = plan.data, request.network

@@ -264,6 +264,7 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     from seprank.models.network import SelfAttentionNetwork
     from seprank.paper_hooks import network_bounds
     from seprank.separation import separation_rank
+    from seprank.separation.sizes import check_grid_draw
 
     params = {"depth": depth, "width": width, "heads": heads, "da": da, "residual": residual,
               "seq_len": seq_len, "templates": templates, "template_bound": template_bound,
@@ -271,6 +272,7 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
               "seed": seed, "method": method, "certify": certify, "delay_s": delay_s}
     get_computation("grid_rank").normalize(params)
     N = seq_len
+    check_grid_draw(depth, width, heads, da, N, templates)
     if partition is None:
         if N % 2:
             raise ParameterError(f"seq_len N = {N} is odd: the default balanced partition "
@@ -330,6 +332,7 @@ def lemma6_identity(depth: int, heads: int = 1, da: int = 3, seq_len: int = 2, h
               "seed": seed, "corrected": corrected, "delay_s": delay_s}
     get_computation("lemma6").normalize(params)
     L, H, d_a, N = depth, heads, da, seq_len
+    l6.check_size(L, H, d_a, N, half)
     fixes = set(l6.CORRECTIONS) if corrected else set()
     V = l6.lemma6_V(H, d_a, half, seed=seed)
     lam = 3 ** (L - 2)

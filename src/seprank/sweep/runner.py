@@ -206,6 +206,17 @@ def _running_count(client, keys: set[str]) -> int:
                for worker, tasks in processing.items())
 
 
+def _connect(scheduler: str):
+    """A client of a running scheduler, or one line saying it cannot be reached."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        raise ParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: "
+                             f"{exc}") from None
+
+
 def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
               scheduler: str | None = None, workers: int | None = None, client=None,
               retries: int = 3, progress: bool = True, console=None,
@@ -237,7 +248,10 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
     version = code_version()
     path = Path(store) if store is not None else spec.store
     start = time.perf_counter()
-    with ResultStore(path) as db, ExitStack() as stack:
+    with ExitStack() as stack:
+        if client is None and scheduler is not None:  # connect first: an unreachable
+            client = stack.enter_context(_connect(scheduler))  # one leaves no new store
+        db = stack.enter_context(ResultStore(path))
         db.set_meta("spec", {"computation": spec.computation, "fixed": spec.fixed,
                              "axes": spec.axes, "title": spec.title,
                              "source": str(spec.source) if spec.source else None})
@@ -249,63 +263,15 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
         if client is None:
             from distributed import Client
 
-            if scheduler is not None:
-                try:
-                    client = stack.enter_context(Client(scheduler, timeout=SCHEDULER_TIMEOUT))
-                except (OSError, TimeoutError) as exc:
-                    raise ParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: "
-                                         f"{exc}") from None
-            else:
-                n = min(workers or os.cpu_count() or 1, len(todo))
-                cluster = stack.enter_context(local_cluster(n))
-                client = stack.enter_context(Client(cluster))
+            n = min(workers or os.cpu_count() or 1, len(todo))
+            cluster = stack.enter_context(local_cluster(n))
+            client = stack.enter_context(Client(cluster))
         summary.workers = len(client.scheduler_info().get("workers", {}))
-        by_key = dict(todo)
-        futures = {}
-        # A fresh token per run: a scheduler may still hold the cancelled futures of an
-        # interrupted run under their keys, and reusing a key would return them cancelled.
-        run_token = uuid.uuid4().hex[:10]
-        for key, task in todo:
-            fut = client.submit(execute, task.computation, task.params,
-                                key=f"seprank-{task.computation}-{key[:24]}-{run_token}",
-                                retries=retries)
-            futures[fut.key] = (key, fut)
-        from distributed import as_completed
-
-        pending = as_completed([f for _, f in futures.values()])
+        futures = _submit(client, todo, retries)
         bar = _Progress(len(todo), skipped, progress, console)
         stack.callback(bar.stop)
-        last_poll = 0.0
-        running = 0
         try:
-            while not pending.is_empty():
-                if not pending.has_ready():
-                    now = time.perf_counter()
-                    if now - last_poll > 1.0:
-                        live = {k for k, (_, f) in futures.items() if not f.done()}
-                        count = _running_count(client, live)
-                        running = count if count >= 0 else running
-                        last_poll = now
-                    bar.update(summary.done, summary.failed, running)
-                    time.sleep(poll_s)
-                    continue
-                for fut in pending.next_batch(block=False):
-                    key, _ = futures[fut.key]
-                    task = by_key[key]
-                    outcome = _outcome(fut, version)
-                    db.record(key, task, version, outcome["status"],
-                              result=outcome.get("result"), error=outcome.get("error"),
-                              worker=outcome.get("worker"), seconds=outcome.get("seconds"))
-                    if outcome["status"] == "done":
-                        summary.done += 1
-                    else:
-                        summary.failed += 1
-                        if len(summary.failures) < 20:
-                            summary.failures.append((task.params, outcome["error"]))
-                    running = max(0, running - 1)
-                    bar.update(summary.done, summary.failed, running)
-                    if on_result is not None:
-                        on_result(key, outcome)
+            _drain(client, db, futures, dict(todo), version, summary, bar, on_result, poll_s)
         except BaseException:
             summary.interrupted = True
             for _, fut in futures.values():
@@ -314,6 +280,63 @@ def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,
         finally:
             summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _drain(client, db, futures: dict, by_key: dict, version: str, summary: SweepSummary,
+           bar, on_result, poll_s: float) -> None:
+    """Record the futures as they finish, polling the running count for the bar."""
+    from distributed import as_completed
+
+    pending = as_completed([f for _, f in futures.values()])
+    last_poll = 0.0
+    running = 0
+    while not pending.is_empty():
+        if not pending.has_ready():
+            now = time.perf_counter()
+            if now - last_poll > 1.0:
+                live = {k for k, (_, f) in futures.items() if not f.done()}
+                count = _running_count(client, live)
+                running = count if count >= 0 else running
+                last_poll = now
+            bar.update(summary.done, summary.failed, running)
+            time.sleep(poll_s)
+            continue
+        for fut in pending.next_batch(block=False):
+            key, _ = futures[fut.key]
+            outcome = _record(db, key, by_key[key], _outcome(fut, version), version, summary)
+            running = max(0, running - 1)
+            bar.update(summary.done, summary.failed, running)
+            if on_result is not None:
+                on_result(key, outcome)
+
+
+def _submit(client, todo, retries: int) -> dict:
+    """Submit every task; {future key: (store key, future)}."""
+    futures = {}
+    # A fresh token per run: a scheduler may still hold the cancelled futures of an
+    # interrupted run under their keys, and reusing a key would return them cancelled.
+    run_token = uuid.uuid4().hex[:10]
+    for key, task in todo:
+        fut = client.submit(execute, task.computation, task.params,
+                            key=f"seprank-{task.computation}-{key[:24]}-{run_token}",
+                            retries=retries)
+        futures[fut.key] = (key, fut)
+    return futures
+
+
+def _record(db, key: str, task, outcome: dict[str, Any], version: str,
+            summary: SweepSummary) -> dict[str, Any]:
+    """Write one finished task's row and count it in ``summary``; return the outcome."""
+    db.record(key, task, version, outcome["status"],
+              result=outcome.get("result"), error=outcome.get("error"),
+              worker=outcome.get("worker"), seconds=outcome.get("seconds"))
+    if outcome["status"] == "done":
+        summary.done += 1
+    else:
+        summary.failed += 1
+        if len(summary.failures) < 20:
+            summary.failures.append((task.params, outcome["error"]))
+    return outcome
 
 
 def _outcome(fut, version: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ from typing import Any
 
 from seprank.errors import InputError, ParameterError
 
-__all__ = ["Task", "SweepSpec", "load_spec", "spec_from_dict", "canonical_json"]
+__all__ = ["Task", "SweepSpec", "load_spec", "spec_from_dict", "canonical_json", "grid_size"]
 
 #: Largest number of tasks one spec may expand to (a typo guard, not a hard limit of Dask).
 MAX_TASKS = 100_000
@@ -95,11 +95,8 @@ class SweepSpec:
     raw: dict[str, Any] = field(default_factory=dict)
 
     def size(self) -> int:
-        """Number of tasks the grid expands to."""
-        n = 1
-        for values in self.axes.values():
-            n *= len(values)
-        return n
+        """Number of tasks the grid expands to (counted: :func:`grid_size`)."""
+        return grid_size(self.axes)
 
     def tasks(self) -> list[Task]:
         """Every task of the grid, the last axis varying fastest (minus skipped points)."""
@@ -147,8 +144,28 @@ def _axis(name: str, value: Any) -> list[Any] | None:
         if step < 1 or stop < start:
             raise ParameterError(f"parameter {name!r}: need from <= to and step >= 1, got "
                                  f"from={start}, to={stop}, step={step}")
-        return list(range(start, stop + 1, step))
+        return range(start, stop + 1, step)  # counted by len(), listed once the grid fits
     return None
+
+
+def grid_size(axes: dict[str, Any]) -> int:
+    """Tasks the grid expands to: the product of the axes' lengths, counted, not expanded
+    (a range axis is a ``range``, whose length is arithmetic).
+
+    >>> grid_size({"d": range(2, 10**11 + 1), "lam": [1, 2]})
+    199999999998
+    """
+    n = 1
+    for values in axes.values():
+        if isinstance(values, range):  # len() stops at sys.maxsize: count it arithmetically
+            n *= max(0, (values.stop - values.start + values.step - 1) // values.step)
+        else:
+            n *= len(values)
+    return n
+
+
+def _axis_lengths(axes: dict[str, Any]) -> str:
+    return " x ".join(f"{grid_size({name: v})} {name}" for name, v in axes.items())
 
 
 def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> SweepSpec:
@@ -184,11 +201,13 @@ def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> Sweep
     store = Path(data.get("store", f"{stem}.sqlite"))
     if not store.is_absolute():
         store = base / store
+    count = grid_size(axes)  # before any axis is expanded
+    if count > MAX_TASKS:
+        raise ParameterError(f"the grid has {count} tasks, more than {MAX_TASKS} (counted "
+                             f"from its axes: {_axis_lengths(axes)}); split the sweep")
+    axes = {name: list(values) for name, values in axes.items()}
     spec = SweepSpec(computation=comp.name, fixed=fixed, axes=axes, store=store,
                      title=str(data.get("title", "")), source=source, raw=data)
-    if spec.size() > MAX_TASKS:
-        raise ParameterError(f"the grid has {spec.size()} tasks, more than {MAX_TASKS}; "
-                             "split the sweep")
     spec.tasks()  # validates every point now, before any cluster starts
     return spec
 
@@ -207,10 +226,14 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     ...     print(spec.size(), spec.store.name)
     2 s.sqlite
     """
+    from seprank.bounded_read import read_bounded
+
     path = Path(path)
-    if not path.is_file():
+    if path.is_dir():
+        raise InputError(f"sweep spec {str(path)!r} is a folder, not a file")
+    if not path.exists():
         raise InputError(f"sweep spec {str(path)!r} does not exist or is not a file")
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_bounded(path).decode("utf-8", errors="replace")
     suffix = path.suffix.lower()
     try:
         if suffix == ".toml":

@@ -141,7 +141,8 @@ def check_partition(N: int, I: Iterable[int], J: Iterable[int] | None = None
     if len(set(Il)) != len(Il):
         raise ParameterError(f"I repeats a position: {sorted(Il)}")
     if J is None:
-        Jl = [x for x in range(N) if x not in set(Il)]
+        in_I = set(Il)
+        Jl = [x for x in range(N) if x not in in_I]
     else:
         Jl = [_as_position(x, N, "J") for x in J]
         if len(set(Jl)) != len(Jl):

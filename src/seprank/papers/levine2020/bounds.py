@@ -66,6 +66,7 @@ __all__ = [
     "lemma2_bound",
     "lemma2_term_counts",
     "thm5_log3_bound",
+    "thm5_bound",
     "thm5_product_bound",
     "thm5_recursion_bound",
     "thm6_bound",
@@ -512,6 +513,22 @@ def thm5_log3_bound(L: int, d_x: int, N: int, H: int) -> flint.arb:
     N = int_at_least("N", N, 1)
     return (arb_of(L) * log3(L)
             + (4 * log3(d_x) + log3(N) - log3(H)) * arb_of(num_head_indices(L)))
+
+
+def thm5_bound(L: int, d_x: int, N: int, H: int) -> int:
+    """3^(Theorem 5's printed right-hand side) = L^L (N d_x^4 / H)^C(L), exactly (A.4 l.506).
+
+    An integer (H divides d_x); its log_3 is :func:`thm5_log3_bound`.
+
+    Examples
+    --------
+    >>> thm5_bound(1, 2, 2, 1), thm5_bound(2, 1, 2, 1)   # 1 * 32^1, 4 * 2^4
+    (32, 64)
+    """
+    L = int_at_least("L", L, 1)
+    d_x, H = check_heads(d_x, H)
+    N = int_at_least("N", N, 1)
+    return L ** L * (N * d_x ** 4 // H) ** num_head_indices(L)
 
 
 def thm5_product_bound(L: int, d_x: int, N: int, H: int) -> int:

@@ -49,6 +49,7 @@ __all__ = [
     "deep_upper",
     "cor2_corrected",
     "eq8_log3",
+    "least_root",
 ]
 
 
@@ -135,17 +136,28 @@ def regime_row(d_x: int) -> dict:
             "2_log3_d_x": f"{2 * float(log3(d_x).mid()):.4f}"}
 
 
-def _least_root(target: int, C: int) -> int:
-    """The least integer X >= 1 with X^C >= target (integer Newton iteration)."""
-    if target <= 1:
+def least_root(target: int | Fraction, C: int) -> int:
+    """The least integer X >= 1 with X^C >= target (exact; integer Newton iteration).
+
+    The one home of this root for the levine2020 checks (L-Cor1, L-Cor2 and the least
+    sizes of :mod:`seprank.papers.levine2020.least_sizes`). ``target``: an int or a
+    Fraction (X^C >= target iff X^C >= ceil(target)); ``C >= 1``.
+
+    Examples
+    --------
+    >>> least_root(27, 3), least_root(28, 3), least_root(Fraction(1, 2), 5)
+    (3, 4, 1)
+    """
+    t = -(-Fraction(target).numerator // Fraction(target).denominator)
+    if t <= 1:
         return 1
-    x = 1 << (-(-target.bit_length() // C))
+    x = 1 << (-(-t.bit_length() // C))  # x^C >= t
     while True:
-        y = ((C - 1) * x + target // x ** (C - 1)) // C
+        y = ((C - 1) * x + t // x ** (C - 1)) // C
         if y >= x:
             break
         x = y
-    return x if x ** C >= target else x + 1
+    return x if x ** C >= t else x + 1  # x = floor(t^(1/C)) here
 
 
 def cor1_width_factors(L: int, d: int, d_x: int, H: int) -> dict:
@@ -168,7 +180,7 @@ def cor1_width_factors(L: int, d: int, d_x: int, H: int) -> dict:
     target = -(-base.numerator ** lam // base.denominator ** lam)  # ceil((d/lambda)^lambda)
     Ls = L // d
     C = num_head_indices(Ls)
-    w = max(1, -(-(_least_root(target, C) - H) // d_x))
+    w = max(1, -(-(least_root(target, C) - H) // d_x))
     same = corrected_upper(Ls, w * d_x) >= target
     return {"L_deep": L, "d": d, "L_shallow": Ls, "d_x_deep": d_x, "H": H,
             "w_thm3": w if w < 10 ** 12 else f"~3^{float(log3(w).mid()):.6g}",
