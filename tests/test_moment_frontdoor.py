@@ -147,12 +147,18 @@ def test_api_refusals():
         _inf(net, partition={"I": [0, 1], "J": [2, 3]})
 
 
-def test_memory_estimate_is_checked_before_any_work(monkeypatch):
-    import seprank.separation.moment as moment
+def test_memory_and_time_budgets_are_checked_before_any_work(monkeypatch):
+    import seprank.separation.moment_run as run
 
-    monkeypatch.setattr(moment, "available_bytes", lambda: 10)
+    def no_work(*args, **kwargs):
+        raise AssertionError("a block was built")
+
+    monkeypatch.setattr(run, "run_blocks", no_work)
     with pytest.raises(MemoryLimitError, match="estimated before building"):
-        plan_separation(2, 2, 1, N=math.inf)
+        plan_separation(3, 4, 2, N=math.inf, max_memory="100M")
+    plan = plan_separation(3, 4, 2, N=math.inf, max_seconds=20)   # blocks past 20 s skipped
+    assert plan.route_plan.data.plan.seconds <= 20
+    assert any(b["method"] == "skipped" for b in plan.route_plan.data.plan.blocks)
 
 
 # -- kernels from the apolar ideal ------------------------------------------------------------

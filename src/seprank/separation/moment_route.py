@@ -19,9 +19,10 @@ Options (``SeparationRequest.options``): ``partition`` (as given: I alone, its
 complement J being every other position; it must have enough positions for the
 N -> infinity value to be its separation rank, else one-line refusal),
 ``embedding`` (a wies2021 embedding without positional part), ``budget_seconds``
-(estimated seconds the plan may take; blocks past it are skipped, default
-:data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and ``max_seq_len`` (largest
-N of the token search).
+(estimated seconds the plan may take; blocks past it are skipped; default the request's
+``max_seconds``, else :data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and
+``max_seq_len`` (largest N of the token search). The plan is made within the request's
+``max_memory`` (:mod:`seprank.budget`).
 
 >>> import math, seprank
 >>> r = seprank.separation_rank(1, 1, 1, N=math.inf, weights={k: [[[[1]]]] for k in "QKVO"})
@@ -120,14 +121,16 @@ class MomentRoute(SeparationRoute):
     def plan(self, request) -> RoutePlan:
         from seprank.separation.moment import DEFAULT_BUDGET_SECONDS, prepare_moment
 
-        opts = request.options
+        opts, budget = request.options, request.budget
         I = infinite_partition(opts.get("partition"))
+        seconds = budget.max_seconds or DEFAULT_BUDGET_SECONDS   # blocks past it: skipped
         prep = prepare_moment(
             request.network, position=request.position, coordinate=request.coordinate,
             embedding=_option(opts, "embedding", None), prime=request.prime,
             seed=request.points_seed, certify=request.certify,
             max_seq_len=_option(opts, "max_seq_len", None),
-            budget_seconds=_option(opts, "budget_seconds", DEFAULT_BUDGET_SECONDS))
+            max_memory=int(budget.memory_limit),
+            budget_seconds=_option(opts, "budget_seconds", seconds))
         unit = "patches" if prep.fam.label == "convolution" else "positions"
         _check_partition(I, request.position, prep.thresholds, unit)
         return RoutePlan(tuple(_planned_blocks(prep)), _estimate(prep),
@@ -155,7 +158,9 @@ def _planned_blocks(prep) -> list[PlannedBlock]:
 
 
 def _estimate(prep) -> WorkEstimate:
-    from seprank.separation.moment_plan import RANK_FLOPS
+    """The plan's seconds as modular operations at the budget's rate (the plan's own rates
+    are measured per phase: :mod:`seprank.separation.moment_plan`)."""
+    from seprank.budget import RATES
 
     plan = prep.plan
     methods = [b["method"] for b in plan.blocks]
@@ -165,7 +170,11 @@ def _estimate(prep) -> WorkEstimate:
               ("blocks", ", ".join(f"{n} {m}" for m, n in counts.items())),
               ("tokens", "N = 2, 4, ... until the token lower bound meets the blocks"
                if prep.fam.label == "tokens" else "none (embedding: Proposition 2 alone)")]
-    return WorkEstimate(tuple(phases), int(plan.seconds * RANK_FLOPS), int(plan.peak_bytes))
+    ops = int(plan.seconds * RATES["modular"].per_second)
+    kept = [b["shape"] for b in plan.blocks if b["method"] not in ("skipped", "zero")]
+    largest = max(kept, key=lambda s: min(s), default=[0, 0])
+    return WorkEstimate(tuple(phases), ops, int(plan.peak_bytes), work=((ops, "modular"),),
+                        detail=f"blocks up to {largest[0]} x {largest[1]}")
 
 
 def _notes(prep, I, unit: str) -> list[str]:
