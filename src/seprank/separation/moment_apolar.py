@@ -102,14 +102,17 @@ class ApolarIdeal:
         """How many independent vectors of Ann_b are known."""
         return 0 if b not in self.known else len(self.known[b])
 
-    def add(self, b: int, vectors) -> None:
-        """Add exact kernel vectors of block b (checked on every row by the caller)."""
+    def _merge(self, store: dict, k: int, vectors) -> None:
+        """Join exact vectors to ``store[k]``, keeping a set independent mod p."""
         if not len(vectors):
             return
         new = np.array([[int(v) for v in vec] for vec in vectors], dtype=object)
-        rows = new if b not in self.known else np.vstack([self.known[b], new])
-        keep = independent_rows((rows % self.p).astype(np.int64), self.p)
-        self.known[b] = rows[keep]
+        rows = new if k not in store else np.vstack([store[k], new])
+        store[k] = rows[independent_rows((rows % self.p).astype(np.int64), self.p)]
+
+    def add(self, b: int, vectors) -> None:
+        """Add exact kernel vectors of block b (checked on every row by the caller)."""
+        self._merge(self.known, b, vectors)
 
     def candidates(self, b: int) -> np.ndarray | None:
         """d_e Q for every known Q in Ann_{b-1} and every variable (None: none known or
@@ -132,12 +135,7 @@ class ApolarIdeal:
 
     def add_relations(self, k: int, vectors, r: int) -> None:
         """Add exact row relations of order k (vectors over (j, alpha), |alpha| = k)."""
-        if not len(vectors):
-            return
-        new = np.array([[int(v) for v in vec] for vec in vectors], dtype=object)
-        rows = new if k not in self.relations else np.vstack([self.relations[k], new])
-        keep = independent_rows((rows % self.p).astype(np.int64), self.p)
-        self.relations[k] = rows[keep]
+        self._merge(self.relations, k, vectors)
 
     def relation_candidates(self, k: int, r: int) -> np.ndarray | None:
         """(0, .., Q, .., 0) for Q in Ann_k, and d_e (P_1, ..., P_r) for the known
