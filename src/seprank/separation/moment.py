@@ -71,8 +71,10 @@ What the route computes (:func:`moment_separation_rank`)
    peak-memory estimates; refuse past ``max_memory``.
 2. Upper bound for every N: rank of each block (:mod:`seprank.separation.moment_ranks`):
    full rank mod p is exact; a rank-deficient block is made exact by kernel
-   vectors (multimodular lifting on a row subset, checked on all rows), else it
-   keeps the trivial cap as certified upper bound.
+   vectors: products of kernel vectors of neighbouring blocks (the apolar ideal of
+   the g_j, :mod:`seprank.separation.moment_apolar`), else multimodular lifting on a
+   row subset checked on all rows; else ``probabilistic`` (every row ranked mod a
+   random prime) or the trivial cap as certified upper bound.
 3. Lower bounds at finite N (:mod:`seprank.separation.moment_tokens`): N = 2, 4, ...
    until the token lower bound meets the moment-form value (continuous tokens).
 """
