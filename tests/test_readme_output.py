@@ -158,10 +158,10 @@ def _inputs(folder: Path, session: list[tuple[str, list[str]]]) -> None:
 
 
 def _installed(package: str) -> bool:
-    """Whether the package (a plugin the README installs) can be imported here."""
-    import importlib.util
-
-    return importlib.util.find_spec(package) is not None
+    """Whether the package (a plugin the README installs) imports in a fresh interpreter
+    (the commands run in one; a test may have put it on this process's path)."""
+    return subprocess.run([sys.executable, "-c", f"import {package}"],
+                          capture_output=True).returncode == 0
 
 
 def _run(command: str, folder: Path) -> subprocess.CompletedProcess:
