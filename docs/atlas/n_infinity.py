@@ -2,6 +2,7 @@
 
     python docs/atlas/n_infinity.py                          # every part (about 10 minutes)
     python docs/atlas/n_infinity.py --parts onehot,permutation --budget 5
+    python docs/atlas/n_infinity.py --parts repeated --depths 3 --budget 15
     python docs/atlas/n_infinity.py --report-only            # tables and plots from the JSON
 
 Parts (``--parts``; the rows of the parts not run are kept from the JSON, so a part can be
@@ -35,8 +36,9 @@ never ``exact``. Each case also runs in a child process with a wall-clock limit
 (``--wall``); a case past it is recorded as an ``error`` row (no value).
 
 Writes ``docs/atlas/n_infinity.json`` (rows ``family, L, d_x, H, residual, seed, sep, kind,
-exact_from_N, upper, lower, seconds``, plus ``closed_form``, ``equals_closed_form`` (the value, of
-whatever kind, equals it) and ``closed_form_in_range`` (lower <= it <= upper) on one-hot rows; the reader
+exact_from_N, upper, lower, seconds``, plus ``closed_form``, ``equals_closed_form`` (the
+value, of whatever kind, equals it) and ``closed_form_in_range`` (lower <= it <= upper) on
+one-hot rows; the reader
 :func:`seprank.network_theory.corrected_bounds.atlas_n_infinity_points` takes the exact
 random rows for the figures of L-Thm2-corrected and W-Thm1-corrected),
 ``n_infinity_runs.json`` (budget, time and load of each part's last run) and, through
@@ -186,20 +188,25 @@ def main() -> None:
                     help="largest short side of a block lifted exactly (default %(default)s)")
     ap.add_argument("--wall", type=float, default=120.0,
                     help="wall-clock seconds per case before it is stopped (default %(default)s)")
+    ap.add_argument("--depths", default="",
+                    help="comma-separated L: run only these depths of the parts (default all)")
     ap.add_argument("--report-only", action="store_true", help="rewrite the tables and plots")
     args = ap.parse_args()
+    depths = {int(x) for x in args.depths.split(",") if x.strip()}
     rows = json.loads(JSON_FILE.read_text()) if JSON_FILE.exists() else []
     runs = json.loads(RUNS_FILE.read_text()) if RUNS_FILE.exists() else {}
     import seprank.separation  # noqa: F401 - imported once, before the children fork
     for part in ([] if args.report_only else _parts(args.parts)):
         t0, load, new = time.perf_counter(), os.getloadavg(), []
-        for c in cases(part):
+        todo = [c for c in cases(part) if not depths or c[1] in depths]
+        for c in todo:
             new.append(guarded(c, args.budget, args.lift_max, args.wall))
             r = new[-1]
             print(part, c[1:], r.get("sep"), r.get("kind"), r.get("seconds"),
                   r.get("error", ""), file=sys.stderr, flush=True)
-        rows = merge([r for r in rows if not _in_part(r, part)], new)
-        runs[part] = {"budget_s": args.budget, "lift_max": args.lift_max, "wall_s": args.wall,
+        rows = merge([r for r in rows if not _in(r, todo)], new)
+        name = part + (f" (L in {sorted(depths)})" if depths else "")
+        runs[name] = {"budget_s": args.budget, "lift_max": args.lift_max, "wall_s": args.wall,
                       "seconds": round(time.perf_counter() - t0, 1),
                       "load": [round(x, 2) for x in load], "cases": len(new)}
         JSON_FILE.write_text(json.dumps(rows, indent=1) + "\n")
@@ -211,8 +218,8 @@ def main() -> None:
     print(json.dumps(runs))
 
 
-def _in_part(row: dict, part: str) -> bool:
-    keys = {tuple(c) for c in cases(part)}
+def _in(row: dict, todo: list[tuple]) -> bool:
+    keys = {tuple(c) for c in todo}
     return tuple(({"family": "random"} | row)[k] for k in KEY) in keys
 
 
