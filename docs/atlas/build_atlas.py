@@ -144,6 +144,23 @@ def plots(rows: list[dict]) -> list[str]:
             "![sep vs parameters](sep_vs_parameters.png)"]
 
 
+#: the files of docs/atlas/ (listed at the top of README.md)
+FILES = [
+    "## Files", "",
+    "- `random_n2.toml`, `structured_n2.toml`, `random_n4.toml` and their `*.sqlite` stores: "
+    "the N = 2 and N = 4 sweeps (this page, `build_atlas.py`; plots `log3_sep_vs_L.png`, "
+    "`sep_vs_parameters.png`). Limited by the instance size.",
+    "- `n_infinity.py` (runs the cases, writes `n_infinity.json` and `n_infinity_runs.json`) and "
+    "`n_infinity_report.py` (writes `n_infinity.md`, `n_infinity.png`: log_3 sep against L with "
+    "the regime boundaries, `n_infinity_params.png`: sep against parameter count): the atlas "
+    "as N -> infinity (the moment route), random weights, the one-hot counterexample "
+    "against its closed form, repeated heads, permutation weights, and certified lower "
+    "bounds at L = 3, d_x = 5, 6.",
+    "- `gap_points.py` -> `gap_points.json`, `gap_points.md`: certified lower bounds at the "
+    "points of levine2020 Theorem 1's regime that the check L-Thm1 leaves open.",
+    ""]
+
+
 def main() -> int:
     data = {name: load(name) for name in STORES}
     every = [r for rows in data.values() for r in rows]
@@ -164,7 +181,7 @@ def main() -> int:
              "checks L-Thm3..L-Thm6 use binding sizes instead).", "",
              f"{len(every)} instances; {sum(1 for r in every if r.get('kind') == 'exact')} "
              "exact, the others certified lower bounds (the grid route's value below its "
-             "cap, with the coefficient route too large).", "", "## Findings", ""]
+             "cap, with the coefficient route too large).", "", *FILES, "## Findings", ""]
     found = findings(every)
     lines += found or ["No measured rank is above an upper bound or below a lower bound that "
                        "applies (Theorems 1 and 2's lower bounds are for almost all weights)."]

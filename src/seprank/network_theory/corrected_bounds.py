@@ -261,6 +261,8 @@ def _atlas_row(row: dict) -> dict | None:
     kind = str(row.get("kind", "exact"))
     if sep < 1 or kind != "exact":     # the figures plot exact values only
         return None
+    if row.get("family", "random") != "random":    # structured weights: not "almost all"
+        return None
     return {"L": L, "d_x": d_x, "H": row.get("H"), "sep": sep, "kind": kind}
 
 
@@ -269,8 +271,10 @@ def atlas_n_infinity_points(folder: str | Path | None) -> list[dict]:
 
     The hook for the figures of L-Thm2-corrected and W-Thm1-corrected. The file holds
     a JSON list of objects with ``L``, ``d_x``, ``sep`` (an int, or its decimal
-    string), optional ``H`` and ``kind`` (default ``exact``); rows that are not of this
-    form, and rows of another kind (a budget-cut ``lower_bound``), are skipped. Returns
+    string), optional ``H``, ``kind`` (default ``exact``) and ``family`` (default
+    ``random``); rows that are not of this form, rows of another kind (a budget-cut
+    ``lower_bound``) and rows of structured weights (``family`` other than ``random``:
+    particular weights, not the random ones the figures stand for) are skipped. Returns
     ``[]`` when the folder or the file does not exist, so the figures show the atlas
     points only once the atlas provides them.
 
