@@ -44,8 +44,13 @@ B.1.2 l.615-645, with arbitrary points instead of a product grid).
   meets its cap is exact.
 
 Evaluation is :func:`seprank.models.network_mod_p.grid_values_mod_p`
-(parallel numba, first-layer projections once per template); every row point
-and scale is its own template, so no Python objects are built.
+(parallel numba, first-layer projections once per template; every row point
+and scale is its own template, so no Python objects are built), or, where it needs
+fewer operations (N large compared with d_x, real weights:
+:func:`seprank.separation.moment_grid.prefer_moment_form`), the moment form
+y^{L,i} = G_L(S) x^i of :func:`seprank.separation.moment_grid.grid_values_moment`,
+with and without residual connections. Both give the same residues (an identity
+over the integers), so the choice changes the time, never a rank.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ from seprank.linalg.kinds import EXACT, LOWER_BOUND
 from seprank.linalg.residues import ResidueMatrix
 from seprank.models.network_mod_p import MAX_KERNEL_PRIME, grid_values_mod_p
 from seprank.scalars.primes import require_prime
+from seprank.separation.moment_grid import grid_values_moment, prefer_moment_form
 from seprank.separation.monomials import degree_blocks, monomial_count, size_cap
 from seprank.separation.route import (
     PlannedBlock,
@@ -178,8 +184,10 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     S = len(scales)
     T, rows, cols, digest = _points(np.random.default_rng(seed), p, R, I, J, net.d_x, scales)
     t0 = time.perf_counter()
-    F = grid_values_mod_p(net, T, I, J, rows, cols, p, position=position,
-                          coordinate=coordinate).reshape(S, R, R)
+    moment = prefer_moment_form(net, N, p)
+    evaluate = grid_values_moment if moment else grid_values_mod_p
+    F = evaluate(net, T, I, J, rows, cols, p, position=position,
+                 coordinate=coordinate).reshape(S, R, R)
     seconds = {"evaluation": time.perf_counter() - t0, "interpolation": 0.0, "rank": 0.0}
     Vinv = _inverse_vandermonde(scales, powers, p) if powers != [0] else None
     row_of = {k: t for t, k in enumerate(powers)}
@@ -209,7 +217,8 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     factor = 2 if net.residual else 1
     out = {"prime": p, "lower_bound": lower, "cap": cap, "blocks": blocks,
            "error_bound": float(factor * D * lower) / p, "evaluations": S * R * R,
-           "points_digest": digest, "seconds": seconds}
+           "points_digest": digest, "seconds": seconds,
+           "evaluator": "moment form" if moment else "network"}
     if certify:
         out["certificates_verified"] = certificates_ok
     return out

@@ -191,6 +191,15 @@ def _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out):
     """out[:, :, :nb] = rows of G_L(S) y: row ``coord`` (out has 1 row) or all (coord < 0).
 
     S: (d, d, B) residues, y: (d, r, B); both are overwritten."""
+    M = np.empty(S.shape, np.int64)
+    _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, False, M)
+
+
+@numba.njit(cache=True)
+def _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, have_m0, M):
+    # pragma: no cover - compiled
+    """:func:`_forward`; with ``have_m0`` M[:, :, :nb] already holds layer 0's matrix
+    sum_h O_h V_h S K_h^T Q_h (without the residual identity), computed by the caller."""
     L, H, d_a, d = WK.shape
     B = S.shape[2]
     r = y.shape[1]
@@ -198,11 +207,11 @@ def _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out):
     t2 = np.empty((d_a, d_a, B), np.int64)
     t3 = np.empty((d, d_a, B), np.int64)
     t4 = np.empty((d, d, B), np.int64)
-    M = np.empty((d, d, B), np.int64)
     MS = np.empty((d, d, B), np.int64)
     y2 = np.empty((d, r, B), np.int64)
     for layer in range(L - 1):
-        _layer_m(S, WQT, WK, WV, WO, layer, -1, p, inv, rr, nb, t1, t2, t3, t4, M)
+        if layer > 0 or not have_m0:
+            _layer_m(S, WQT, WK, WV, WO, layer, -1, p, inv, rr, nb, t1, t2, t3, t4, M)
         if residual:
             for i in range(d):
                 for s in range(nb):
@@ -214,7 +223,12 @@ def _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out):
     nrow = out.shape[0]
     row = coord if coord >= 0 else -1
     Mo = M[:nrow]
-    _layer_m(S, WQT, WK, WV, WO, L - 1, row, p, inv, rr, nb, t1, t2, t3[:nrow], t4[:nrow], Mo)
+    if L > 1 or not have_m0:
+        _layer_m(S, WQT, WK, WV, WO, L - 1, row, p, inv, rr, nb, t1, t2, t3[:nrow], t4[:nrow],
+                 Mo)
+    elif row >= 0:  # one layer, M given in full: keep its row ``coord``
+        for j in range(d):
+            Mo[0, j, :nb] = M[row, j, :nb]
     _vv(Mo, y, False, out, p, inv, rr, nb)
     if residual:
         for i in range(nrow):
