@@ -39,18 +39,19 @@ import numpy as np
 
 from seprank.errors import ParameterError
 from seprank.linalg.memory import require_fits
-from seprank.models.network_mod_p import network_residues, reduction_interval
+from seprank.models.network_mod_p import network_residues
 from seprank.scalars.gaussian import residues
-from seprank.separation.moment_eval import _B, _forward_from, _layer_m, _red
+from seprank.separation.moment_eval import _B, _forward_from, _layer_m, _red, moment_interval
 from seprank.separation.moment_plan import eval_ops
 
 __all__ = ["grid_values_moment", "moment_form_applies", "network_eval_ops",
            "prefer_moment_form", "MOMENT_ADVANTAGE"]
 
 #: How many times fewer modular multiply-adds the moment form must need before the grid
-#: route uses it: measured on 2 shared cores (benchmarks/token_eval.py), the moment
-#: kernel runs about 0.7 times as many operations per second as the network kernel.
-MOMENT_ADVANTAGE = 1.5
+#: route uses it. Measured on 2 shared cores (benchmarks/token_eval.py, L = 3, d_x = 4,
+#: H = 2): both kernels run about the same multiply-adds per second (0.9-1.1 times), so
+#: the operation counts decide.
+MOMENT_ADVANTAGE = 1.0
 
 
 @numba.njit(cache=True, parallel=True)
@@ -202,7 +203,7 @@ def grid_values_moment(net, templates: np.ndarray, I, J, rows: np.ndarray, cols:
     require_fits(8 * (R * C + 2 * (R + C) * d * d), f"{R} x {C} grid sub-matrix mod {p}")
     if R * C == 0:
         return np.zeros((R, C), dtype=np.int64)
-    inv, rr = 1.0 / p, reduction_interval(p)
+    inv, rr = 1.0 / p, moment_interval(p)
     Sr, Mr = _point_moments(T, ra, WQT, K, V, O, p, inv, rr)
     Sc, Mc = _point_moments(T, ca, WQT, K, V, O, p, inv, rr)
     on_rows = position in I
