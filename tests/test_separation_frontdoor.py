@@ -47,6 +47,7 @@ def no_computation(monkeypatch):
         monkeypatch.setattr(mod, "verify", _raise)
     monkeypatch.setattr(coefficient, "network_polynomial", _raise)
     monkeypatch.setattr(gridroute, "grid_values_mod_p", _raise)
+    monkeypatch.setattr(gridroute, "grid_values_moment", _raise)
     monkeypatch.setattr(template_grid, "grid_tensor", _raise)
     monkeypatch.setattr(seprank, "rank", _raise)
 

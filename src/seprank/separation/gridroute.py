@@ -44,8 +44,13 @@ B.1.2 l.615-645, with arbitrary points instead of a product grid).
   meets its cap is exact.
 
 Evaluation is :func:`seprank.models.network_mod_p.grid_values_mod_p`
-(parallel numba, first-layer projections once per template); every row point
-and scale is its own template, so no Python objects are built.
+(parallel numba, first-layer projections once per template; every row point
+and scale is its own template, so no Python objects are built), or, where it needs
+fewer operations (N large compared with d_x, real weights:
+:func:`seprank.separation.moment_grid.prefer_moment_form`), the moment form
+y^{L,i} = G_L(S) x^i of :func:`seprank.separation.moment_grid.grid_values_moment`,
+with and without residual connections. Both give the same residues (an identity
+over the integers), so the choice changes the time, never a rank.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ from seprank.linalg.kinds import EXACT, LOWER_BOUND
 from seprank.linalg.residues import ResidueMatrix
 from seprank.models.network_mod_p import MAX_KERNEL_PRIME, grid_values_mod_p
 from seprank.scalars.primes import require_prime
+from seprank.separation.moment_grid import grid_values_moment, prefer_moment_form
 from seprank.separation.monomials import degree_blocks, monomial_count, size_cap
 from seprank.separation.route import (
     PlannedBlock,
@@ -177,12 +183,14 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     R = max([m for m, sk in zip(sizes, skipped, strict=True) if not sk], default=0)
     S = len(scales)
     T, rows, cols, digest = _points(np.random.default_rng(seed), p, R, I, J, net.d_x, scales)
-    t0 = time.perf_counter()
-    F = grid_values_mod_p(net, T, I, J, rows, cols, p, position=position,
-                          coordinate=coordinate).reshape(S, R, R)
-    seconds = {"evaluation": time.perf_counter() - t0, "interpolation": 0.0, "rank": 0.0}
+    moment = prefer_moment_form(net, N, p)
+    seconds = {"evaluation": 0.0, "interpolation": 0.0, "rank": 0.0}
     Vinv = _inverse_vandermonde(scales, powers, p) if powers != [0] else None
-    row_of = {k: t for t, k in enumerate(powers)}
+    wanted = {label: m for (label, _, _), m, sk in zip(specs, sizes, skipped, strict=True)
+              if m and not sk}
+    values = _block_values(grid_values_moment if moment else grid_values_mod_p,
+                           (net, T, I, J, rows, cols, p, position, coordinate), R, wanted,
+                           Vinv, {k: t for t, k in enumerate(powers)}, seconds)
     blocks, lower, cap = [], 0, 0
     certificates_ok = True if certify else None
     # Invariants: lower = sum of the ranks so far (each <= its block's rank_p(C_k)),
@@ -193,13 +201,10 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
             blocks.append(_block_entry(label, D, mI, mJ, 0, 0, m, exact=False, skipped=True,
                                        zero_by_parity=False))
             continue
-        t1 = time.perf_counter()
         r = 0
         if m:
-            G = F[0] if Vinv is None else _interpolate(F, Vinv[row_of[label]], m, p)
             t2 = time.perf_counter()
-            seconds["interpolation"] += t2 - t1
-            r, ok = _block_rank(G, p, certify)
+            r, ok = _block_rank(values.pop(label), p, certify)
             seconds["rank"] += time.perf_counter() - t2
             if certify:
                 certificates_ok = certificates_ok and ok
@@ -209,18 +214,34 @@ def grid_block_ranks(net, N: int, I, J, position: int, coordinate: int, *, p: in
     factor = 2 if net.residual else 1
     out = {"prime": p, "lower_bound": lower, "cap": cap, "blocks": blocks,
            "error_bound": float(factor * D * lower) / p, "evaluations": S * R * R,
-           "points_digest": digest, "seconds": seconds}
+           "points_digest": digest, "seconds": seconds,
+           "evaluator": "moment form" if moment else "network"}
     if certify:
         out["certificates_verified"] = certificates_ok
     return out
 
 
-def _interpolate(F: np.ndarray, vinv_row: np.ndarray, m: int, p: int) -> np.ndarray:
-    """The values of one degree part: sum_j Vinv[t, j] F[j] on the first m x m points."""
-    G = np.zeros((m, m), dtype=np.int64)
-    for j in range(F.shape[0]):
-        G = (G + (int(vinv_row[j]) * F[j, :m, :m]) % p) % p
-    return G
+def _block_values(evaluate, args: tuple, R: int, wanted: dict, Vinv, row_of: dict,
+                  seconds: dict) -> dict:
+    """The values of each wanted degree part {label: m} on its first m x m points, streamed
+    over the scales: scale j's R x R values are added, times Vinv[t, j], into every block
+    and then dropped, so memory follows R^2 plus the blocks, not S R^2 (with Vinv None, one
+    scale, the block is the values themselves). Adds to ``seconds``."""
+    net, T, I, J, rows, cols, p, position, coordinate = args
+    blocks = {k: np.zeros((m, m), dtype=np.int64) for k, m in wanted.items()}
+    for j in range(len(rows) // max(R, 1)):
+        t0 = time.perf_counter()
+        F = evaluate(net, T, I, J, rows[j * R:(j + 1) * R], cols, p, position=position,
+                     coordinate=coordinate)
+        t1 = time.perf_counter()
+        seconds["evaluation"] += t1 - t0
+        for k, m in wanted.items():
+            if Vinv is None:
+                blocks[k] = np.ascontiguousarray(F[:m, :m])
+            else:
+                blocks[k] = (blocks[k] + (int(Vinv[row_of[k], j]) * F[:m, :m]) % p) % p
+        seconds["interpolation"] += time.perf_counter() - t1
+    return blocks
 
 
 # ---------------------------------------------------------------- the route

@@ -20,10 +20,10 @@ Exactness (int64, delayed reduction)
 ------------------------------------
 Residues lie in [0, p) with p <= 2^31 - 1; a product is < 2^62. A dot product
 adds products to an int64 accumulator and reduces it after every r products,
-r = :func:`seprank.models.network_mod_p.reduction_interval` (p) (the
-accumulator stays below 2^62 + p). A reduction takes the quotient in float64
-(x * (1/p)) and corrects the remainder by at most two additions and two
-subtractions of p (x < 2^63, so the float quotient is within 2 of the true one).
+r = :func:`moment_interval` (p) (2 for p = 2^31 - 1: the accumulator stays
+below 2^63). A reduction takes the quotient in float64 (x * (1/p)) and corrects
+the remainder by at most two additions and two subtractions of p (the float
+quotient is within 2 of the true one).
 All arithmetic after reducing the weights is in GF(p), so the residues equal
 those of the exact value reduced mod p (tested against
 :func:`seprank.models.network_mod_p.evaluate_mod_p`).
@@ -46,16 +46,31 @@ import numpy as np
 
 from seprank.errors import InputError, ParameterError
 from seprank.linalg.memory import require_fits
-from seprank.models.network_mod_p import network_residues, reduction_interval
+from seprank.models.network_mod_p import network_residues
 from seprank.scalars.gaussian import residues
 from seprank.scalars.primes import require_prime
 
 __all__ = ["evaluate_tokens_mod_p", "family_residues", "moment_rows_mod_p",
-           "pair_block_values", "MAX_EVAL_PRIME"]
+           "pair_block_values", "moment_interval", "MAX_EVAL_PRIME"]
 
 #: Largest prime the kernels take (residue products < 2^62).
 MAX_EVAL_PRIME = 2**31 - 1
 _B = 64  # sequences per kernel block (the vectorized axis)
+
+
+def moment_interval(p: int) -> int:
+    """Products of two residues mod p that an int64 accumulator below p absorbs before a
+    reduction: r = floor((B - (p - 1)) / (p - 1)^2), B = 2^63 - 1 (B = 2^53 for
+    p <= 2^12, so that x stays exact in float64). Then x <= B < 2^63 (no overflow) and
+    the float quotient of :func:`_red` is within 1 of floor(x / p) for p > 2^12 (x / p <
+    2^52, relative error < 3 2^-53) and within 2 for p <= 2^12 (module docstring).
+
+    >>> moment_interval(2**31 - 1), moment_interval(5) == (2**53 - 4) // 16
+    (2, True)
+    """
+    p = require_prime(p, max_value=MAX_EVAL_PRIME)
+    bound = 2**53 if p <= 2**12 else 2**63 - 1
+    return max(1, (bound - (p - 1)) // max(1, (p - 1) ** 2))
 
 
 @numba.njit(cache=True, inline="always")
@@ -88,8 +103,9 @@ def _cv(W, X, out, p, inv, rr, nb):  # pragma: no cover - compiled
                     for s in range(nb):
                         acc[s] = _red(acc[s], p, inv)
                     cnt = 0
-            for s in range(nb):
-                acc[s] = _red(acc[s], p, inv)
+            if cnt:
+                for s in range(nb):
+                    acc[s] = _red(acc[s], p, inv)
 
 
 @numba.njit(cache=True)
@@ -112,8 +128,9 @@ def _vc(X, W, out, p, inv, rr, nb):  # pragma: no cover - compiled
                     for s in range(nb):
                         acc[s] = _red(acc[s], p, inv)
                     cnt = 0
-            for s in range(nb):
-                acc[s] = _red(acc[s], p, inv)
+            if cnt:
+                for s in range(nb):
+                    acc[s] = _red(acc[s], p, inv)
 
 
 @numba.njit(cache=True)
@@ -135,8 +152,9 @@ def _vv(X, Y, transpose, out, p, inv, rr, nb):  # pragma: no cover - compiled
                     for s in range(nb):
                         acc[s] = _red(acc[s], p, inv)
                     cnt = 0
-            for s in range(nb):
-                acc[s] = _red(acc[s], p, inv)
+            if cnt:
+                for s in range(nb):
+                    acc[s] = _red(acc[s], p, inv)
 
 
 @numba.njit(cache=True)
@@ -158,8 +176,9 @@ def _sym_product(MS, M, out, p, inv, rr, nb):  # pragma: no cover - compiled
                     for s in range(nb):
                         acc[s] = _red(acc[s], p, inv)
                     cnt = 0
-            for s in range(nb):
-                acc[s] = _red(acc[s], p, inv)
+            if cnt:
+                for s in range(nb):
+                    acc[s] = _red(acc[s], p, inv)
             if j > i:
                 out[j, i, :nb] = acc[:nb]
 
@@ -191,6 +210,15 @@ def _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out):
     """out[:, :, :nb] = rows of G_L(S) y: row ``coord`` (out has 1 row) or all (coord < 0).
 
     S: (d, d, B) residues, y: (d, r, B); both are overwritten."""
+    M = np.empty(S.shape, np.int64)
+    _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, False, M)
+
+
+@numba.njit(cache=True)
+def _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, have_m0, M):
+    # pragma: no cover - compiled
+    """:func:`_forward`; with ``have_m0`` M[:, :, :nb] already holds layer 0's matrix
+    sum_h O_h V_h S K_h^T Q_h (without the residual identity), computed by the caller."""
     L, H, d_a, d = WK.shape
     B = S.shape[2]
     r = y.shape[1]
@@ -198,11 +226,11 @@ def _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out):
     t2 = np.empty((d_a, d_a, B), np.int64)
     t3 = np.empty((d, d_a, B), np.int64)
     t4 = np.empty((d, d, B), np.int64)
-    M = np.empty((d, d, B), np.int64)
     MS = np.empty((d, d, B), np.int64)
     y2 = np.empty((d, r, B), np.int64)
     for layer in range(L - 1):
-        _layer_m(S, WQT, WK, WV, WO, layer, -1, p, inv, rr, nb, t1, t2, t3, t4, M)
+        if layer > 0 or not have_m0:
+            _layer_m(S, WQT, WK, WV, WO, layer, -1, p, inv, rr, nb, t1, t2, t3, t4, M)
         if residual:
             for i in range(d):
                 for s in range(nb):
@@ -214,7 +242,12 @@ def _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out):
     nrow = out.shape[0]
     row = coord if coord >= 0 else -1
     Mo = M[:nrow]
-    _layer_m(S, WQT, WK, WV, WO, L - 1, row, p, inv, rr, nb, t1, t2, t3[:nrow], t4[:nrow], Mo)
+    if L > 1 or not have_m0:
+        _layer_m(S, WQT, WK, WV, WO, L - 1, row, p, inv, rr, nb, t1, t2, t3[:nrow], t4[:nrow],
+                 Mo)
+    elif row >= 0:  # one layer, M given in full: keep its row ``coord``
+        for j in range(d):
+            Mo[0, j, :nb] = M[row, j, :nb]
     _vv(Mo, y, False, out, p, inv, rr, nb)
     if residual:
         for i in range(nrow):
@@ -310,7 +343,7 @@ def evaluate_tokens_mod_p(net, X: object, p: int, position: int) -> np.ndarray:
     red = np.mod(arr, p) if arr.dtype.kind in "iu" else residues(arr, p, None)
     Xt = np.ascontiguousarray(red.astype(np.int64).transpose(1, 2, 0))
     out = _tokens_kernel(Xt, int(position), *W, net.residual, p, 1.0 / p,
-                         reduction_interval(p)).T
+                         moment_interval(p)).T
     return out[0] if single else out
 
 
@@ -394,7 +427,7 @@ def moment_rows_mod_p(fam, T: object, p: int) -> np.ndarray:
         raise InputError(f"T must be (n, {fam.n_vars}), got shape {Tm.shape}")
     S = (_sym_from_t(Tm, data["E"], p) + data["shift"][:, :, None]) % p
     out = _rows_kernel(S, data["P"], *data["W"], fam.residual, fam.coordinate, p, 1.0 / p,
-                       reduction_interval(p))
+                       moment_interval(p))
     return out.T.copy()
 
 
@@ -467,6 +500,6 @@ def pair_block_values(fam, data: dict, S_rows: np.ndarray, y_rows: np.ndarray,
                  np.ascontiguousarray(S_cols % p, dtype=np.int64),
                  np.ascontiguousarray(np.asarray(mus) % p, dtype=np.int64),
                  np.ascontiguousarray(np.asarray(mix) % p, dtype=np.int64), sizes_a, offsets,
-                 *data["W"], fam.residual, fam.coordinate, p, 1.0 / p, reduction_interval(p),
+                 *data["W"], fam.residual, fam.coordinate, p, 1.0 / p, moment_interval(p),
                  flat)
     return [flat[offsets[q]:offsets[q + 1]].reshape(sz, sz) for q, sz in enumerate(sizes)]
