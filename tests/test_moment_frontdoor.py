@@ -215,3 +215,20 @@ def _rational_kernel(M):
         den = sympy.ilcm(*[x.q for x in v])
         out.append([int(x * den) for x in v])
     return out
+
+
+@pytest.mark.parametrize("L, d", [(2, 3), (2, 4)])
+def test_one_hot_family_at_infinity_is_exact_and_equals_its_closed_form(L, d):
+    """The one-hot family's separation rank is prod(e + 1) for every N (its closed form,
+    network_theory.one_hot); the moment route must reach it as ``exact`` (a 168 x 6 block
+    of rank 3 at L = 2, d_x = 3 was left ``probabilistic`` by a failed subset lifting)."""
+    from seprank.network_theory.one_hot import (
+        family_seps_by_layer,
+        monomial_network,
+        shift_schedule,
+    )
+
+    res = seprank.separation_rank(network=monomial_network(d, shift_schedule(d, L)),
+                                  N=math.inf, points_seed=0)
+    assert res.kind == "exact"
+    assert res.value == res.upper_bound == family_seps_by_layer(d, L)[L - 1][0]

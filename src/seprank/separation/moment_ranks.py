@@ -63,6 +63,11 @@ CERTIFY_MAX_SHORT = 2500
 #: 18.9 GB that way; past it, a cheap block is ranked on all rows mod the random prime
 #: (``probabilistic``) instead.
 LIFT_RETRY_MAX_ENTRIES = 400_000
+#: A rank-deficient block whose kernel could not be certified is ranked whole over Q
+#: (flint's exact ``fmpz_mat.rank``) up to this many entries: a subset lifting can fail
+#: on a tiny block (the one-hot network L = 2, d_x = 3: a 168 x 6 block of rank 3 was left
+#: ``probabilistic``), where the exact rank costs milliseconds.
+EXACT_WHOLE_MAX_ENTRIES = 200_000
 #: Ranking every row of a block mod p (for ``probabilistic``) is done up to this many
 #: long * short^2 operations (about 10 s at the measured RANK_FLOPS).
 FULL_RANK_MAX_OPS = 1.5e10
@@ -181,6 +186,8 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
             else:
                 ideal.add(spec.degree, out["kernel"])
     out.pop("kernel", None)
+    if out["kind"] != "exact" and tall.long * tall.short <= EXACT_WHOLE_MAX_ENTRIES:
+        _rank_whole_exactly(tall, out)
     if out["kind"] != "exact" and random_prime and n_sub < tall.long and \
             tall.long * tall.short**2 <= FULL_RANK_MAX_OPS:     # every row, mod the same p
         out["rank"] = max(out["rank"], _rank_mod(tall.entries(np.arange(tall.long), p), p,
@@ -192,6 +199,14 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
         out["error_bound"] = _hadamard_error(out["rank"], tall.short, pd.entry_bits)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
+
+
+def _rank_whole_exactly(tall: _TallBlock, out: dict) -> None:
+    """The block's rank over Q from all its exact entries (flint), for a small block."""
+    z = flint.fmpz_mat(tall.entries(np.arange(tall.long), None).tolist())
+    rank = z.rank()
+    out.update(rank=rank, upper=rank, kind="exact", rows_ranked=tall.long)
+    out["how"] += f"; exact rank over Q of all {tall.long} rows (flint fmpz_mat.rank)"
 
 
 def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
