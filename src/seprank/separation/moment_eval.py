@@ -46,7 +46,10 @@ import numpy as np
 
 from seprank.errors import InputError, ParameterError
 from seprank.linalg.memory import require_fits
-from seprank.models.network_mod_p import network_residues
+from seprank.models.network_mod_p import (
+    _red,  # one home for the float-quotient reduction
+    network_residues,
+)
 from seprank.scalars.gaussian import residues
 from seprank.scalars.primes import require_prime
 
@@ -71,16 +74,6 @@ def moment_interval(p: int) -> int:
     p = require_prime(p, max_value=MAX_EVAL_PRIME)
     bound = 2**53 if p <= 2**12 else 2**63 - 1
     return max(1, (bound - (p - 1)) // max(1, (p - 1) ** 2))
-
-
-@numba.njit(cache=True, inline="always")
-def _red(x, p, inv):  # pragma: no cover - compiled
-    y = x - np.int64(x * inv) * p
-    y = y + p if y < 0 else y
-    y = y + p if y < 0 else y
-    y = y - p if y >= p else y
-    y = y - p if y >= p else y
-    return y
 
 
 @numba.njit(cache=True)
