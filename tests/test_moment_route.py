@@ -362,3 +362,44 @@ def test_L2_d3_value_equals_coefficient_route():
     coef = seprank.separation_rank(network=net, N=7, partition=[0, 1, 2, 3],
                                    route="coefficient")
     assert res.value == coef.value
+
+
+# -- budgets of the steps the plan cannot size ---------------------------------------------
+
+@pytest.mark.parametrize("limits,reason", [((-1.0, float("inf")), "time limit"),
+                                           ((60.0, 0.0), "GiB held")])
+def test_exact_lifting_keeps_its_limits(limits, reason):
+    """A lifting stopped by its limits leaves the rank mod p; the small block's exact rank
+    over Q (flint fmpz_mat.rank of every row, an independent engine) still decides it."""
+    from seprank.separation.moment_form import moment_polynomials, token_family
+    from seprank.separation.moment_ranks import catalecticant_rank
+
+    fam = token_family(SelfAttentionNetwork.random(3, 2, 1, seed=0, nonzero=True), 0)
+    pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
+    spec = next(s for s in block_specs(fam.n_rows, fam.n_vars, fam.degree, False)
+                if s.shape == (90, 21))
+    free = catalecticant_rank(pd, spec, fam.n_rows, P, np.random.default_rng(0),
+                              random_prime=False, certify=False)
+    stopped = catalecticant_rank(pd, spec, fam.n_rows, P, np.random.default_rng(0),
+                                 random_prime=False, certify=False, lift_limits=limits)
+    assert "lifting_stopped" not in free and "kernel vectors verified" in free["how"]
+    assert reason in stopped["lifting_stopped"] and "fmpz_mat.rank" in stopped["how"]
+    assert free["kind"] == stopped["kind"] == "exact" and free["rank"] == stopped["rank"] < 21
+
+
+def test_over_budget_blocks_are_sampled_lower_bounds(monkeypatch):
+    """Blocks past the budget are sampled at fewer points: certified lower bounds below the
+    full run's exact ranks, never exact unless they meet an upper bound."""
+    import seprank.separation.moment_plan as moment_plan
+
+    monkeypatch.setattr(moment_plan, "SAMPLE_MIN_POINTS", 2)     # blocks this small
+    net = SelfAttentionNetwork.random(3, 2, 1, seed=0, nonzero=True)
+    full = moment_separation_rank(net)
+    cut = moment_separation_rank(net, budget_seconds=0.001, max_seq_len=2)
+    sampled = [(b, f) for b, f in zip(cut.blocks, full.blocks, strict=True)
+               if b["method"] == "sampled"]
+    assert full.kind == "exact" and sampled
+    for b, f in sampled:
+        assert b["points"] < b["cap"] and b["rank"] <= min(b["points"], f["rank"])
+        assert b["kind"] == "lower_bound" or b["rank"] == b["upper"] == f["rank"]
+    assert cut.lower_bound <= full.value <= cut.upper_bound

@@ -25,6 +25,9 @@ based C library for exact linear algebra on integer matrices", ISSAC 2005
 
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from math import ceil, gcd, isqrt, log2
 
@@ -35,10 +38,62 @@ from seprank.linalg.kernel_check import kernel_is_zero
 from seprank.scalars.primes import prev_prime
 from seprank.scalars.reconstruction import rational_reconstruction
 
-__all__ = ["dixon_fast", "dixon_flint"]
+__all__ = ["dixon_fast", "dixon_flint", "LiftingStopped", "lifting_limits"]
 
 #: The float64 lifting primes stay below this, so that three digits fit in an int64.
 _FAST_PRIME_CAP = 2**21
+#: Bytes held per digit and kernel entry (r x k digits, their combination X and the
+#: products' temporaries), for the memory check of :func:`lifting_limits`.
+BYTES_PER_DIGIT_ENTRY = 64
+
+#: (deadline on time.perf_counter(), max bytes, seconds) of the lifting in progress, or None.
+_LIMITS: ContextVar[tuple[float, float, float] | None] = ContextVar("dixon_limits", default=None)
+
+
+class LiftingStopped(RuntimeError):
+    """The lifting passed the time or memory limit of :func:`lifting_limits` (no answer:
+    the caller keeps its lower bound)."""
+
+
+@contextmanager
+def lifting_limits(seconds: float, max_bytes: float):
+    """Stop every Dixon lifting inside the block after ``seconds`` (wall time) or once its
+    digits would hold more than ``max_bytes`` (:data:`BYTES_PER_DIGIT_ENTRY` per digit and
+    kernel entry): :class:`LiftingStopped` is raised between two digits.
+
+    The lifting is output-sensitive (it stops as soon as the kernel vectors reconstruct),
+    so its cost is not known before it runs; its worst case (the Hadamard bound's digits)
+    is usually far above it. These limits make it keep the caller's budget.
+
+    >>> A = flint.fmpz_mat([[1, 0, 2], [0, 1, 3]])
+    >>> with lifting_limits(60.0, 2**30):
+    ...     dixon_flint(A, [0, 1], [0, 1], [2], 1000003, 50, np.random.default_rng(0))
+    [[-2, -3, 1]]
+    >>> with lifting_limits(-1.0, 2**30):
+    ...     dixon_flint(A, [0, 1], [0, 1], [2], 1000003, 50, np.random.default_rng(0))
+    Traceback (most recent call last):
+    ...
+    seprank.linalg.dixon.LiftingStopped: lifting stopped at the time limit of -1 s (digit 1)
+    """
+    token = _LIMITS.set((time.perf_counter() + seconds, max_bytes, seconds))
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
+
+def _check_limits(digit: int, r: int, k: int) -> None:
+    limits = _LIMITS.get()
+    if limits is None:
+        return
+    deadline, max_bytes, seconds = limits
+    if time.perf_counter() > deadline:
+        raise LiftingStopped(f"lifting stopped at the time limit of {seconds:.3g} s "
+                             f"(digit {digit})")
+    held = BYTES_PER_DIGIT_ENTRY * digit * r * k
+    if held > max_bytes:
+        raise LiftingStopped(f"lifting stopped at digit {digit}: about {held / 2**30:.3g} GiB "
+                             f"held, over the limit of {max_bytes / 2**30:.3g} GiB")
 
 
 def _reconstruct_column(values: list[int], modulus: int, den: int = 1
@@ -334,6 +389,7 @@ def dixon_fast(A: flint.fmpz_mat, Aint: np.ndarray, rows, cols, free, max_digits
     Y = flint.fmpz_mat(2 * r, 1)
     check = 4
     for digit in range(1, lift.cap + 1):
+        _check_limits(digit, r, k)
         xint, R = _next_digit(lift, R)
         group.append(xint)
         ydigits.append((xint @ W).ravel())   # |.| < k 2^41: exact in int64
@@ -391,6 +447,7 @@ def dixon_flint(A: flint.fmpz_mat, rows, cols, free, p: int, max_digits: int,
     residual = B
     check = 1
     for digit in range(1, cap + 1):
+        _check_limits(digit, r, k)
         xi_mod = Minv * flint.nmod_mat(residual, p)
         xi = flint.fmpz_mat(r, k, [int(x) for x in xi_mod.entries()])
         digits.append(xi)

@@ -297,7 +297,8 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
     fam, net, p = prep.fam, prep.net, prep.prime
     data = family_residues(fam, p)
     blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
-                                random_p=prep.prime_drawn, certify=prep.certify)
+                                random_p=prep.prime_drawn, certify=prep.certify,
+                                budget_seconds=prep.budget_seconds, max_memory=prep.limit)
     tokens = []
     if fam.label == "tokens":
         n_max = 2 * net.d_x + 2 if prep.max_seq_len is None else prep.max_seq_len

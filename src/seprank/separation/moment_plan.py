@@ -12,6 +12,12 @@ Every block of C_F (:mod:`seprank.separation.moment_blocks`) can be built two wa
     interpolation), ``cap`` points per side, no expansion; only a full-rank block
     becomes exact.
 
+Blocks that do not fit the time budget are ``sampled`` with the seconds left: the
+same evaluation at fewer points per side (:func:`points_within`, at least
+:data:`SAMPLE_MIN_POINTS`), a certified lower bound on the block's rank; below that
+they are ``skipped`` (rank 0). Either way their upper bound is the cap or, after
+catalecticant blocks, the apolar ideal's.
+
 Costs are in seconds from rates measured on the project machine (2 cores shared
 with other jobs; benchmarks/sep_rank_moment.py re-measures them): the flint
 expansion multiplies about ``EXPANSION_RATE`` pairs of terms per second, the
@@ -28,7 +34,8 @@ from math import comb
 from seprank.separation.moment_blocks import KEY_LIMIT, BlockSpec
 
 __all__ = ["expansion_cost", "eval_ops", "block_options", "MomentPlan", "make_plan", "subset_rows",
-           "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS"]
+           "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS", "points_within",
+           "SAMPLE_MIN_POINTS"]
 
 #: Term products per second of flint's fmpz_mpoly multiplication. Measured: the L = 3,
 #: d = 4, H = 2 expansion (about 5.3e8 term products by :func:`expansion_cost`) took
@@ -46,6 +53,9 @@ _TERM_BYTES = 120
 #: subset to reach the block's rank (a subset that does not is caught by the kernel check).
 SUBSET_EXTRA = 0.03
 SUBSET_MIN_EXTRA = 32
+#: Fewest points per side for which a block over the budget is still sampled (below it
+#: the block is skipped: rank 0, upper bound from its cap or the apolar ideal).
+SAMPLE_MIN_POINTS = 16
 
 
 def subset_rows(long_: int, short: int) -> int:
@@ -99,6 +109,34 @@ def eval_ops(L: int, d: int, H: int, d_a: int) -> int:
     layer = H * (2 * d_a * d * d + 2 * d_a * d_a * d) + 2 * d**3 + d * d
     last = H * (d_a * d * d + d_a * d_a * d + d_a + d)
     return (L - 1) * layer + last + d + d * d
+
+
+def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int) -> int:
+    """The most random points R per side (R <= max(wanted)) whose evaluations (R^2 values at
+    ``n_scales`` scales, ``ops`` each) and ranks (min(w, R)^3 for each wanted size w) fit in
+    ``seconds`` at the plan's rates; 0 when not even one point fits.
+
+    A block evaluated at R < its cap points per side is E C_b N^T with R x cap matrices E, N
+    of monomial values: its rank mod p is at most rank_Q(C_b), a certified lower bound
+    whatever the points (:func:`~seprank.separation.moment_ranks.evaluation_ranks`).
+
+    >>> points_within(1e9, [40, 10], 5, 800), points_within(0.0, [40], 5, 800)
+    (40, 0)
+    >>> points_within(1.0, [10**6], 14, 800)     # about 1e9 / (14 * 800) values per second
+    324
+    """
+    def cost(R: int) -> float:
+        return (R * R * n_scales * ops / EVAL_OPS_RATE
+                + sum(2 / 3 * min(w, R) ** 3 for w in wanted) / RANK_FLOPS)
+
+    lo, hi = 0, max(wanted, default=0)
+    while lo < hi:                                      # the largest R with cost(R) <= s
+        mid = (lo + hi + 1) // 2
+        if cost(mid) <= seconds:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def block_options(spec: BlockSpec, ops: int, n_scales: int) -> dict:
@@ -200,23 +238,50 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
         if best is None or key < best[0]:
             best = (key, expand, chosen, skipped)
     _, expand, kept, skipped = best
+    seconds = (expansion["seconds"] if expand else 0.0) + sum(
+        kept[i][1] for i in range(len(kept)) if i not in skipped)
+    sample = _sample_points([specs[i].cap for i in sorted(skipped)],
+                            budget_seconds - seconds, ops, f["n_scales"])
+    sampled = {i: min(sample, specs[i].cap) for i in sorted(skipped)} if sample else {}
     blocks = []
     for i, (spec, opt) in enumerate(zip(specs, options, strict=True)):
-        method = "skipped" if i in skipped else kept[i][0]
+        method = ("sampled" if i in sampled else "skipped") if i in skipped else kept[i][0]
         blocks.append({"degree": spec.degree, "shape": list(spec.shape), "cap": spec.cap,
                        "method": method, "estimates": {
                            k: {kk: (round(vv, 4) if isinstance(vv, float) else vv)
                                for kk, vv in v.items()} for k, v in opt.items()}})
-    seconds = (expansion["seconds"] if expand else 0.0) + sum(
-        kept[i][1] for i in range(len(kept)) if i not in skipped)
+        if i in sampled:
+            blocks[-1]["points"] = sampled[i]
+    if sampled:
+        seconds += _sample_seconds([specs[i].cap for i in sampled], sample, ops,
+                                   f["n_scales"])
     peak = max([expansion["bytes"] if expand else 0]
-               + [kept[i][2] for i in range(len(kept)) if i not in skipped])
+               + [kept[i][2] for i in range(len(kept)) if i not in skipped]
+               + [sample * sample * 8 * (3 + len(sampled))])
     reasons.append(("expansion of G_L, then for each block the cheaper form"
                     if expand else "evaluations only (no expansion)")
-                   + (f"; {len(skipped)} block(s) skipped by the budget of "
-                      f"{budget_seconds:.0f} s"
+                   + (f"; {len(skipped)} block(s) over the budget of "
+                      f"{budget_seconds:.0f} s" + (
+                          f", sampled at {sample} x {sample} random points each (a "
+                          f"certified lower bound per block)" if sampled else ", skipped")
                       if skipped else ""))
     return MomentPlan(blocks, expand, expansion, seconds, int(peak), reasons, can_expand)
+
+
+def _sample_seconds(caps: list[int], R: int, ops: int, n_scales: int) -> float:
+    """Estimated seconds of sampling the given blocks at R points per side (one set of
+    R x R evaluations for all of them, then a rank of each R x R block)."""
+    return (R * R * n_scales * ops / EVAL_OPS_RATE
+            + sum(2 / 3 * min(c, R) ** 3 for c in caps) / RANK_FLOPS)
+
+
+def _sample_points(caps: list[int], seconds: float, ops: int, n_scales: int) -> int:
+    """Points per side at which the blocks over the budget are sampled with the seconds
+    left (0: none; fewer than :data:`SAMPLE_MIN_POINTS` or than every cap: skipped)."""
+    if not caps or seconds <= 0:
+        return 0
+    R = points_within(seconds, caps, n_scales, ops)
+    return R if R >= SAMPLE_MIN_POINTS else 0
 
 
 def _over_budget(chosen, fixed: float, budget_seconds: float) -> set[int]:

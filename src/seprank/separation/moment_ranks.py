@@ -142,7 +142,7 @@ def _rank_mod(mat: np.ndarray, p: int, certify: bool) -> tuple[int, bool | None]
 
 def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
                        random_prime: bool, certify: bool, allow_certify: bool = True,
-                       ideal=None) -> dict:
+                       ideal=None, lift_limits: tuple[float, float] | None = None) -> dict:
     """Rank of one block of C_F from the exact coefficients (module docstring).
 
     ``r``: the number of polynomials g_j; ``rng``: numpy Generator for the row subset;
@@ -151,7 +151,9 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     ``ideal``: the :class:`~seprank.separation.moment_apolar.ApolarIdeal` of the blocks
     ranked so far (non-residual families, blocks in increasing degree): its products
     certify a deficient block without lifting when they fill its kernel, and the
-    block's lifted kernel vectors join it.
+    block's lifted kernel vectors join it. ``lift_limits``: (seconds, bytes) the exact
+    lifting of a deficient block may take (:func:`seprank.linalg.dixon.lifting_limits`;
+    past them the block keeps its rank mod p, and the record says why).
 
     >>> import flint
     >>> from seprank.separation.moment_blocks import poly_data, block_specs
@@ -179,7 +181,7 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     elif ideal is not None and ideal_certifies(spec, r, tall.transposed, ideal, out):
         pass
     elif allow_certify and tall.short <= CERTIFY_MAX_SHORT:
-        _certify_deficient(tall, idx, p, out, rng)
+        _certify_deficient(tall, idx, p, out, rng, lift_limits)
         if ideal is not None and out.get("kernel"):
             if tall.transposed:
                 ideal.add_relations(spec.row_degree, out["kernel"], r)
@@ -209,8 +211,25 @@ def _rank_whole_exactly(tall: _TallBlock, out: dict) -> None:
     out["how"] += f"; exact rank over Q of all {tall.long} rows (flint fmpz_mat.rank)"
 
 
-def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
-    """Kernel vectors of the exact row subset, checked on every row: rank over Q."""
+def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng,
+                       lift_limits: tuple[float, float] | None = None) -> None:
+    """Kernel vectors of the exact row subset, checked on every row: rank over Q (within
+    ``lift_limits``, seconds and bytes, when given)."""
+    from seprank.linalg.dixon import LiftingStopped, lifting_limits
+
+    if lift_limits is None:
+        _lift(tall, idx, p, out, rng)
+        return
+    t0 = time.perf_counter()
+    try:
+        with lifting_limits(*lift_limits):
+            _lift(tall, idx, p, out, rng)
+    except LiftingStopped as stop:
+        out["how"] += f"; no exact kernel: {stop} ({time.perf_counter() - t0:.1f} s spent)"
+        out["lifting_stopped"] = str(stop)
+
+
+def _lift(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
     from seprank.linalg.multimodular import rank_multimodular
 
     for attempt in range(1 if tall.short * tall.long > LIFT_RETRY_MAX_ENTRIES else 2):
@@ -301,8 +320,12 @@ def vandermonde_mix(mus: list[int], degrees: list[int], p: int) -> np.ndarray:
 
 
 def evaluation_ranks(fam, data: dict, specs: list[BlockSpec], p: int, rng, *,
-                     certify: bool) -> list[dict]:
+                     certify: bool, points: list[int] | None = None) -> list[dict]:
     """Ranks mod p of the given blocks from values of F at random points (module docstring).
+
+    ``points``: points per side for each block (default its cap). Fewer than the cap
+    samples the block: E C_b N^T with R x cap monomial value matrices, so the rank mod p
+    is a certified lower bound (never ``exact`` below the cap).
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> from seprank.separation.moment_form import token_family
@@ -324,7 +347,8 @@ def evaluation_ranks(fam, data: dict, specs: list[BlockSpec], p: int, rng, *,
         mus = list(range(1, C + 2))
         degrees = [s.degree for s in specs]
         mix = vandermonde_mix(mus, degrees, p)
-    sizes = [s.cap for s in specs]
+    sizes = [s.cap for s in specs] if points is None else \
+        [min(k, s.cap) for k, s in zip(points, specs, strict=True)]
     R = max(sizes, default=0)
     E = data["E"]
     xi = rng.integers(0, p, size=(R, fam.n_rows))
@@ -337,13 +361,14 @@ def evaluation_ranks(fam, data: dict, specs: list[BlockSpec], p: int, rng, *,
     mats = pair_block_values(fam, data, S_rows, y_rows, S_cols, np.array(mus), mix, sizes)
     t_eval = time.perf_counter() - t0
     out = []
-    for spec, mat in zip(specs, mats, strict=True):
+    for spec, mat, k in zip(specs, mats, sizes, strict=True):
         t1 = time.perf_counter()
-        rank, ok = _rank_mod(mat, p, certify) if spec.cap else (0, None)
+        rank, ok = _rank_mod(mat, p, certify) if k else (0, None)
         res = {"rank": rank, "upper": spec.cap, "kind": "exact" if rank == spec.cap
-               else "lower_bound", "points": spec.cap,
-               "how": f"evaluation: {spec.cap} x {spec.cap} values at random points, "
-                      f"{len(mus)} scales, rank mod {p}",
+               else "lower_bound", "points": k,
+               "how": (f"evaluation: {k} x {k} values at random points, " if k == spec.cap
+                       else f"sampled: {k} x {k} values at random points (cap {spec.cap}), ")
+                      + f"{len(mus)} scales, rank mod {p}",
                "schwartz_zippel": rank * (C + 1) / p,
                "seconds": round(time.perf_counter() - t1 + t_eval / max(len(specs), 1), 4)}
         if certify:

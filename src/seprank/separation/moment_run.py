@@ -23,7 +23,6 @@ import numpy as np
 from seprank.separation.moment_apolar import ApolarIdeal
 from seprank.separation.moment_blocks import PolyData, poly_data
 from seprank.separation.moment_form import moment_polynomials
-from seprank.separation.moment_plan import EVAL_OPS_RATE, eval_ops
 from seprank.separation.moment_ranks import (
     catalecticant_rank,
     evaluation_ranks,
@@ -36,6 +35,8 @@ __all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
 
 #: Progress (one line per block and per N) at INFO level, for long runs.
 LOG = logging.getLogger("seprank.moment")
+#: Least share of the budget an exact lifting gets, even when the plan used it all.
+LIFT_MIN_SHARE = 0.1
 
 
 def integer_poly_data(polys, n_vars: int, C: int) -> PolyData:
@@ -88,9 +89,15 @@ def _recheck(cat: list[int], specs: list, results: dict, r: int, ideal) -> None:
 
 
 def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_p: bool,
-               certify: bool) -> tuple[list[dict], dict]:
+               certify: bool, budget_seconds: float | None = None,
+               max_memory: float | None = None) -> tuple[list[dict], dict]:
     """Rank every block as planned (module docstring); returns the block records (degree,
     shape, cap, method, rank, upper, kind, seconds, how, ...) and phase timings.
+
+    The exact lifting of a deficient block (its cost is output-sensitive, not known
+    before it runs) gets what is left of ``budget_seconds`` since the start (at least
+    :data:`LIFT_MIN_SHARE` of it) and ``max_memory`` bytes; past them the block keeps its
+    rank mod p. Both None: no limit.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> from seprank.separation.moment_form import token_family
@@ -108,6 +115,7 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     [(1, 'exact'), (1, 'exact')]
     """
     rng = np.random.default_rng(seed)
+    start = time.perf_counter()
     methods = [b["method"] for b in plan.blocks]
     results: dict[int, dict] = {}
     phases: dict[str, float] = {}
@@ -135,7 +143,9 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
         ideal = None if fam.mixed else ApolarIdeal(fam.n_vars, p)
         for i in _apolar_order(cat, specs):
             res = catalecticant_rank(pd, specs[i], fam.n_rows, p, rng, random_prime=random_p,
-                                     certify=certify, ideal=ideal)
+                                     certify=certify, ideal=ideal,
+                                     lift_limits=_lift_limits(start, budget_seconds,
+                                                              max_memory))
             prior = results.get(i)
             if prior is not None:        # an evaluation block rebuilt from coefficients
                 res["rank"] = max(res["rank"], prior["rank"])
@@ -146,6 +156,17 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
         if ideal is not None:
             _recheck(cat, specs, results, fam.n_rows, ideal)
         phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
+    sm = [i for i, m in enumerate(methods) if m == "sampled"]
+    if sm:
+        t0 = time.perf_counter()
+        for i, res in zip(sm, evaluation_ranks(
+                fam, data, [specs[i] for i in sm], p, rng, certify=certify,
+                points=[plan.blocks[i]["points"] for i in sm]), strict=True):
+            results[i] = _record(specs[i], "sampled", res)
+            _bound_sampled(specs[i], fam.n_rows, ideal, results[i])
+            LOG.info("block %s %s: rank >= %d (sampled), %s", specs[i].label, specs[i].shape,
+                     res["rank"], res["how"])
+        phases["sampled_blocks"] = round(time.perf_counter() - t0, 4)
     blocks = []
     for i, spec in enumerate(specs):
         if i in results:
@@ -156,6 +177,29 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
         else:
             blocks.append(_skipped(spec, fam.n_rows, ideal))
     return blocks, phases
+
+
+def _lift_limits(start: float, budget_seconds: float | None,
+                 max_memory: float | None) -> tuple[float, float] | None:
+    """(seconds, bytes) for the next exact lifting (run_blocks' docstring)."""
+    if budget_seconds is None and max_memory is None:
+        return None
+    seconds = float("inf") if budget_seconds is None else max(
+        budget_seconds - (time.perf_counter() - start), LIFT_MIN_SHARE * budget_seconds)
+    return seconds, float("inf") if max_memory is None else float(max_memory)
+
+
+def _bound_sampled(spec, r: int, ideal, rec: dict) -> None:
+    """A sampled block's upper bound: its cap, or the apolar ideal's when smaller (exact
+    when the sampled rank meets it)."""
+    if ideal is None or spec.degree is None or rec["kind"] == "exact":
+        return
+    bound, why = ideal_upper(spec, r, spec.shape[0] < spec.shape[1], ideal)
+    if bound < rec["upper"]:
+        rec["upper"] = bound
+        rec["how"] += f"; upper bound: kernel from the apolar ideal, {why}"
+    if rec["rank"] == rec["upper"]:
+        rec["kind"] = "exact"
 
 
 def _skipped(spec, r: int, ideal) -> dict:
@@ -174,24 +218,25 @@ def _skipped(spec, r: int, ideal) -> dict:
 def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: int, *,
                certify: bool, phases: dict, budget_seconds: float = 150.0) -> list[dict]:
     """Token lower bounds at N = 2, 4, ..., n_max (moment_tokens), stopping at the first N
-    whose bound meets the sum of the blocks' ranks, or when ``budget_seconds`` (wall time
-    of the whole search) is spent; each N's evaluations are capped by the budget left
-    (blocks past it are skipped there).
+    whose bound meets the sum of the blocks' best values (the rank of an exact or
+    probabilistic block, the upper bound of the others), or when ``budget_seconds`` (wall
+    time of the whole search) is spent; each N's points are capped by the budget left
+    (blocks that needed more are truncated there: still certified lower bounds).
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> from seprank.separation.moment_form import token_family
     >>> from seprank.separation.moment_eval import family_residues
     >>> one = [[[[1]]]]
     >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
-    >>> out = run_tokens(fam, family_residues(fam, 1000003), [{"rank": 1}, {"rank": 1}],
+    >>> out = run_tokens(fam, family_residues(fam, 1000003), [{"rank": 1, "kind": "exact"}] * 2,
     ...                  1000003, 0, 4, certify=False, phases={})
     >>> [(t["N"], t["lower_bound"]) for t in out]
     [(2, 2)]
     """
     rng = np.random.default_rng(seed + 1)
-    targets = [b["rank"] for b in blocks]
+    targets = [b["rank"] if b["kind"] in ("exact", "probabilistic") else b["upper"]
+               for b in blocks]
     goal = sum(targets)
-    ops = eval_ops(fam.net.L, fam.d, fam.net.H, fam.net.d_a)
     out = []
     t0 = time.perf_counter()
     for N in range(2, n_max + 1, 2):
@@ -199,7 +244,7 @@ def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: in
         if left <= 0:
             break
         res = token_lower_bound(fam, data, targets, N, p, rng, certify=certify,
-                                max_evaluations=left * EVAL_OPS_RATE / ops)
+                                max_seconds=left)
         out.append(res)
         LOG.info("tokens N = %d: lower bound %d of %d, %s", N, res["lower_bound"], goal,
                  res["seconds"])

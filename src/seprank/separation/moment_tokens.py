@@ -19,7 +19,10 @@ random token tuples of I (rows) and R of J (columns), mod p:
 * Points per block: rank(C_{y_{2b}}) <= min(#I-monomials of degree 1 + 2(C - b) in
   a d variables, #J-monomials of degree 2b in b d variables) (the token size cap)
   and <= the moment block's upper bound, so no more points than the smaller of the
-  two (or of the block's best value, the target) are used.
+  two (or of the block's best value, the target) are used. Within a time limit the
+  points per side are capped (:func:`~seprank.separation.moment_plan.points_within`):
+  a block with fewer points than it needs is ``truncated``, its rank mod p still a
+  certified lower bound (a product E C N^T as above, whatever the points).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from seprank.linalg import rank as linalg_rank
 from seprank.linalg import verify as linalg_verify
 from seprank.linalg.residues import ResidueMatrix
 from seprank.separation.moment_eval import pair_block_values
+from seprank.separation.moment_plan import eval_ops, points_within
 from seprank.separation.moment_ranks import vandermonde_mix
 
 __all__ = ["token_caps", "token_lower_bound"]
@@ -66,13 +70,15 @@ def _moments(rng, n: int, k: int, d: int, p: int, first=None) -> tuple[np.ndarra
 
 
 def token_lower_bound(fam, data: dict, targets: list[int], N: int, p: int, rng, *,
-                      certify: bool = False, max_evaluations: float = 5e8) -> dict:
+                      certify: bool = False, max_seconds: float = 600.0) -> dict:
     """A certified lower bound on sep at N tokens, |I| = ceil(N/2) (output in I), |J| = N - |I|.
 
-    ``targets``: per block of C_F the value to reach (its best known rank); blocks whose
-    evaluation would pass ``max_evaluations`` are skipped (rank 0, ``skipped``).
+    ``targets``: per block of C_F the value to reach (its best known value: its rank, or
+    its upper bound where the rank is not known); the points per side are capped so that
+    the estimated evaluations and ranks fit ``max_seconds`` (blocks that needed more are
+    ``truncated``: still a certified lower bound; a block with no point is ``skipped``).
     Returns ``N``, ``I_size``, ``J_size``, ``lower_bound``, ``blocks`` (degree, points,
-    token cap, rank), ``evaluations``, ``error_bound`` (Schwartz-Zippel: the chance
+    token cap, rank, truncated), ``evaluations``, ``error_bound`` (Schwartz-Zippel: the chance
     that the sum is below sum_b rank_p(C_{y_2b}), at most sum_b points_b (2C + 1) / p),
     ``seconds``.
 
@@ -93,15 +99,10 @@ def token_lower_bound(fam, data: dict, targets: list[int], N: int, p: int, rng, 
     caps = token_caps(d, C, a, b, fam.residual)
     points = [min(t, c) for t, c in zip(targets, caps, strict=True)]
     m = 1 if fam.residual else C + 1
-    order = sorted(range(len(points)), key=lambda q: -points[q])
-    skipped = set()
-    for q in order:
-        if max([points[k] for k in range(len(points)) if k not in skipped],
-               default=0) ** 2 * m <= max_evaluations:
-            break
-        skipped.add(q)
-    sizes = [0 if q in skipped else points[q] for q in range(len(points))]
-    R = max(sizes, default=0)
+    R = points_within(max_seconds, points, m,
+                      eval_ops(fam.net.L, fam.net.d_x, fam.net.H, fam.net.d_a))
+    sizes = [min(k, R) for k in points]
+    skipped = {q for q, k in enumerate(sizes) if points[q] and not k}
     S_I, x_i = _moments(rng, R, a, d, p)
     S_J, _ = _moments(rng, R, b, d, p)
     if fam.residual:
@@ -123,7 +124,8 @@ def token_lower_bound(fam, data: dict, targets: list[int], N: int, p: int, rng, 
                 ok = ok and bool(linalg_verify(rm, res.certificate))
         total += rank
         blocks.append({"degree": None if fam.residual else q, "points": sizes[q],
-                       "token_cap": caps[q], "rank": rank, "skipped": q in skipped})
+                       "token_cap": caps[q], "rank": rank, "skipped": q in skipped,
+                       "truncated": 0 < sizes[q] < points[q]})
     out = {"N": N, "I_size": a, "J_size": b, "lower_bound": total, "blocks": blocks,
            "evaluations": R * R * m, "error_bound": sum(sizes) * (2 * C + 1) / p,
            "seconds": {"evaluation": round(t_eval, 4),
