@@ -231,11 +231,11 @@ def test_sweep_dry_run_checks_workers_and_retries(tmp_path, option, words):
 
 
 def test_unreachable_scheduler_leaves_no_store(tmp_path, monkeypatch):
-    import seprank.sweep.runner as runner
+    import seprank.cluster as cluster
     from seprank.sweep import run_sweep
     from seprank.sweep.spec import spec_from_dict
 
-    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "SCHEDULER_TIMEOUT", "1s")
     spec = spec_from_dict({"computation": "hadamard_rank", "parameters": {"d": 2, "lam": 2}})
     store = tmp_path / "s.sqlite"
     with pytest.raises(ParameterError, match="cannot reach the Dask scheduler"):

@@ -231,9 +231,9 @@ def test_sweep_on_an_existing_scheduler(tmp_path, cluster_client):
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
-    import seprank.sweep.runner as runner
+    import seprank.cluster as cluster
 
-    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "SCHEDULER_TIMEOUT", "1s")
     spec = spec_from_dict({"computation": "hadamard_rank", "parameters": {"d": 2, "lam": 1}})
     with pytest.raises(ParameterError, match="cannot reach the Dask scheduler"):
         run_sweep(spec, store=tmp_path / "s.sqlite", scheduler="tcp://127.0.0.1:9",

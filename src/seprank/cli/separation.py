@@ -216,9 +216,9 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
     _shape_args(args)
     partition = None if args.partition is None else partition_from_text(args.partition)
     net, weights_seed = _sep_network(args)
-    options = None
+    options = _task_options(args)
     if args.embedding and args.seq_len == math.inf:   # the moment route behind the embedding
-        options = {"embedding": _infinite_embedding(args, net)}
+        options = (options or {}) | {"embedding": _infinite_embedding(args, net)}
     if args.embedding and options is None:
         if args.explain:
             raise ParameterError("--explain plans the network routes; it does not apply to "
@@ -245,6 +245,23 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
     print(f"{res.value} {res.kind}")
     print(res)
     return 0
+
+
+def _task_options(args: argparse.Namespace) -> dict | None:
+    """--scheduler / --workers / --store as moment-route options (-N inf only)."""
+    from seprank.errors import ParameterError
+
+    given = {k: getattr(args, k) for k in ("scheduler", "workers", "store")
+             if getattr(args, k) is not None}
+    if not given:
+        return None
+    if args.seq_len != math.inf:
+        flags = ", ".join(f"--{k}" for k in given)
+        raise ParameterError(f"{flags}: the moment route's blocks as tasks, for -N inf only "
+                             f"(got -N {args.seq_len})")
+    if "workers" in given and "scheduler" not in given:
+        given["scheduler"] = "local"
+    return given
 
 
 def _infinite_embedding(args: argparse.Namespace, net):
@@ -319,6 +336,14 @@ def _sep_rank_parser(sub) -> None:
     emb.add_argument("--d-input", type=int, default=1, help="convolution: d_input")
     emb.add_argument("--embedding-seed", type=int, default=0,
                      help="seed of the random embedding (default 0)")
+    big = sep.add_argument_group("-N inf: large instances (the blocks as Dask tasks)")
+    big.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                     help="run the blocks' eliminations as Dask tasks: 'local' (a local "
+                     "cluster) or a running scheduler, e.g. tcp://10.0.0.5:8786")
+    big.add_argument("--workers", type=int, default=None, metavar="N",
+                     help="workers of the local cluster (default: one per core)")
+    big.add_argument("--store", metavar="PATH", default=None,
+                     help="JSON-lines store of the blocks' ranks: a rerun resumes from it")
     sep.set_defaults(func=_cmd_sep_rank)
 
 

@@ -97,6 +97,7 @@ from seprank.separation.moment_form import token_family
 from seprank.separation.moment_plan import make_plan
 from seprank.separation.moment_ranks import RANDOM_PRIME_RANGE
 from seprank.separation.moment_run import run_blocks, run_tokens
+from seprank.separation.moment_tasks import check_task_options, subset_ranks_hook
 
 __all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
            "MomentSeparationResult", "DEFAULT_BUDGET_SECONDS"]
@@ -250,15 +251,20 @@ class MomentPrepared:
     certify: bool
     max_seq_len: int | None
     budget_seconds: float
+    tasks: dict | None = None
 
 
 def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=None,
                    prime: int | None = None, seed: int = 0, certify: bool = False,
                    max_seq_len: int | None = None, max_memory: int | None = None,
-                   budget_seconds: float = DEFAULT_BUDGET_SECONDS) -> MomentPrepared:
+                   budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+                   tasks: dict | None = None) -> MomentPrepared:
     """Check the arguments and plan the moment route without building anything.
 
     The arguments are those of :func:`moment_separation_rank`; the same one-line errors.
+    ``tasks``: None, or ``{"scheduler", "workers", "store"}`` to run the catalecticant
+    blocks' eliminations as Dask tasks and keep them in a store
+    (:mod:`seprank.separation.moment_tasks`).
     The plan's estimate (seconds, peak bytes) comes from sizes alone
     (:mod:`seprank.separation.moment_plan`); a plan over ``max_memory`` is refused.
 
@@ -269,6 +275,8 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
     """
     _check_args(net, position, coordinate, seed, certify, max_seq_len, max_memory,
                 budget_seconds)
+    if tasks is not None:
+        check_task_options(tasks.get("scheduler"), tasks.get("workers"), tasks.get("store"))
     fam, info = _family(net, coordinate, embedding)
     specs = block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.mixed)
     limit = int(0.8 * available_bytes()) if max_memory is None else max_memory
@@ -282,7 +290,7 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
                                f"{format_bytes(limit)}")
     p, random_p = _prime(prime, seed, fam.degree)
     return MomentPrepared(net, fam, info, specs, plan, _threshold_N(fam), limit, p, random_p,
-                          position, seed, certify, max_seq_len, float(budget_seconds))
+                          position, seed, certify, max_seq_len, float(budget_seconds), tasks)
 
 
 def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
@@ -298,7 +306,8 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
     data = family_residues(fam, p)
     blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
                                 random_p=prep.prime_drawn, certify=prep.certify,
-                                budget_seconds=prep.budget_seconds, max_memory=prep.limit)
+                                budget_seconds=prep.budget_seconds, max_memory=prep.limit,
+                                subset_ranks=_subset_hook(prep))
     tokens = []
     if fam.label == "tokens":
         n_max = 2 * net.d_x + 2 if prep.max_seq_len is None else prep.max_seq_len
@@ -312,11 +321,21 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
     return _assemble(fam, blocks, tokens, details, prep.position, prep.thresholds)
 
 
+def _subset_hook(prep: MomentPrepared):
+    """The Dask/store hook of run_blocks when ``tasks`` were asked for, else None."""
+    if prep.tasks is None:
+        return None
+    t = prep.tasks
+    return subset_ranks_hook(prep.specs, prep.fam.n_rows, prep.prime, prep.seed,
+                             certify=prep.certify, scheduler=t.get("scheduler"),
+                             workers=t.get("workers"), store=t.get("store"))
+
+
 def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embedding=None,
                            prime: int | None = None, seed: int = 0, certify: bool = False,
                            max_seq_len: int | None = None, max_memory: int | None = None,
-                           budget_seconds: float = DEFAULT_BUDGET_SECONDS
-                           ) -> MomentSeparationResult:
+                           budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+                           tasks: dict | None = None) -> MomentSeparationResult:
     """Separation rank of y_coordinate^position of ``net`` for every N (module docstring).
 
     ``run_moment(prepare_moment(...))``; the front door
@@ -338,7 +357,11 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     certify : attach rank certificates to every ranked matrix and verify them.
     max_seq_len : largest N of the token search (default 2 d_x + 2; continuous tokens).
     max_memory : bytes the plan may use (default 80% of the available memory).
-    budget_seconds : estimated seconds the plan may take; blocks past it are skipped.
+    budget_seconds : estimated seconds the plan may take; blocks past it are sampled or
+        skipped (certified lower bounds).
+    tasks : None, or a dict of ``scheduler`` ("local" or a Dask address), ``workers``
+        and ``store`` (a JSON-lines path): the catalecticant blocks' eliminations as Dask
+        tasks, resumable from the store (:mod:`seprank.separation.moment_tasks`).
 
     Returns
     -------
@@ -360,7 +383,7 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     return run_moment(prepare_moment(
         net, position=position, coordinate=coordinate, embedding=embedding, prime=prime,
         seed=seed, certify=certify, max_seq_len=max_seq_len, max_memory=max_memory,
-        budget_seconds=budget_seconds))
+        budget_seconds=budget_seconds, tasks=tasks))
 
 
 def _assemble(fam, blocks, tokens, details, position, thr) -> MomentSeparationResult:

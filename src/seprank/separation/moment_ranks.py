@@ -49,6 +49,7 @@ from seprank.separation.moment_eval import pair_block_values
 from seprank.separation.moment_plan import subset_rows
 
 __all__ = ["ideal_certifies", "ideal_upper", "catalecticant_rank", "evaluation_ranks",
+           "subset_rank",
            "vandermonde_mix", "PRIMES_IN_RANGE", "RANDOM_PRIME_RANGE", "CERTIFY_MAX_SHORT"]
 
 #: The range the route draws its prime from, and the number of primes in it
@@ -142,7 +143,8 @@ def _rank_mod(mat: np.ndarray, p: int, certify: bool) -> tuple[int, bool | None]
 
 def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
                        random_prime: bool, certify: bool, allow_certify: bool = True,
-                       ideal=None, lift_limits: tuple[float, float] | None = None) -> dict:
+                       ideal=None, lift_limits: tuple[float, float] | None = None,
+                       subset_seed=None, prior: dict | None = None) -> dict:
     """Rank of one block of C_F from the exact coefficients (module docstring).
 
     ``r``: the number of polynomials g_j; ``rng``: numpy Generator for the row subset;
@@ -154,6 +156,9 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     block's lifted kernel vectors join it. ``lift_limits``: (seconds, bytes) the exact
     lifting of a deficient block may take (:func:`seprank.linalg.dixon.lifting_limits`;
     past them the block keeps its rank mod p, and the record says why).
+    ``subset_seed``: draw the row subset from its own generator (as :func:`subset_rank`
+    does), and ``prior``: that subset's rank already computed by :func:`subset_rank` (a
+    Dask task or the store), so it is not computed again.
 
     >>> import flint
     >>> from seprank.separation.moment_blocks import poly_data, block_specs
@@ -169,8 +174,11 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     t0 = time.perf_counter()
     tall = _TallBlock(pd, spec, r)
     n_sub = subset_rows(tall.long, tall.short)
-    idx = np.sort(rng.choice(tall.long, size=n_sub, replace=False))
-    rank, ok = _rank_mod(tall.entries(idx, p), p, certify)
+    idx = _subset(tall, n_sub, rng if subset_seed is None else np.random.default_rng(subset_seed))
+    if prior is not None and prior["rows"] == n_sub:
+        rank, ok = prior["rank"], prior["certificate_verified"]
+    else:
+        rank, ok = _rank_mod(tall.entries(idx, p), p, certify)
     out = {"rank": rank, "upper": tall.short, "kind": "lower_bound", "rows_ranked": n_sub,
            "how": f"catalecticant: {n_sub} of {tall.long} rows of the "
                   f"{'transposed ' if tall.transposed else ''}block, rank mod {p}"}
@@ -201,6 +209,34 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
         out["error_bound"] = _hadamard_error(out["rank"], tall.short, pd.entry_bits)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
+
+
+def _subset(tall: _TallBlock, n_sub: int, rng) -> np.ndarray:
+    return np.sort(rng.choice(tall.long, size=n_sub, replace=False))
+
+
+def subset_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, subset_seed, *,
+                certify: bool) -> dict:
+    """The rank mod p of a block's row subset (the first step of :func:`catalecticant_rank`,
+    the dense elimination that dominates large blocks), as an independent task:
+    ``rows`` (the subset's size), ``rank``, ``certificate_verified`` (None without
+    ``certify``), ``seconds``. The subset is drawn from ``default_rng(subset_seed)``.
+
+    >>> import flint
+    >>> from seprank.separation.moment_blocks import poly_data, block_specs
+    >>> ctx = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex")
+    >>> (t,) = ctx.gens()
+    >>> spec = block_specs(1, 1, 2, False)[1]
+    >>> subset_rank(poly_data([t**2], 1, 2), spec, 1, 1000003, (0, 1), certify=False)["rank"]
+    1
+    """
+    t0 = time.perf_counter()
+    tall = _TallBlock(pd, spec, r)
+    n_sub = subset_rows(tall.long, tall.short)
+    idx = _subset(tall, n_sub, np.random.default_rng(subset_seed))
+    rank, ok = _rank_mod(tall.entries(idx, p), p, certify)
+    return {"rows": n_sub, "rank": rank, "certificate_verified": ok,
+            "seconds": round(time.perf_counter() - t0, 4)}
 
 
 def _rank_whole_exactly(tall: _TallBlock, out: dict) -> None:

@@ -21,7 +21,10 @@ N -> infinity value to be its separation rank, else one-line refusal),
 ``embedding`` (a wies2021 embedding without positional part), ``budget_seconds``
 (estimated seconds the plan may take; blocks past it are skipped; default the request's
 ``max_seconds``, else :data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and
-``max_seq_len`` (largest N of the token search). The plan is made within the request's
+``max_seq_len`` (largest N of the token search), and ``scheduler`` / ``workers`` /
+``store`` (the catalecticant blocks' eliminations as Dask tasks on a local cluster or
+a running scheduler, resumable from a JSON-lines store:
+:mod:`seprank.separation.moment_tasks`). The plan is made within the request's
 ``max_memory`` (:mod:`seprank.budget`).
 
 >>> import math, seprank
@@ -105,7 +108,8 @@ class MomentRoute(SeparationRoute):
     name = "moment"
     summary = "the limit N -> infinity through the moment form y^i = G_L(S) x^i"
     matrix_words = MATRIX_WORDS
-    takes = frozenset({"partition", "embedding", "budget_seconds", "max_seq_len"})
+    takes = frozenset({"partition", "embedding", "budget_seconds", "max_seq_len",
+                       "scheduler", "workers", "store"})
 
     def can_run(self, request) -> str | None:
         if request.finite:
@@ -130,7 +134,8 @@ class MomentRoute(SeparationRoute):
             seed=request.points_seed, certify=request.certify,
             max_seq_len=_option(opts, "max_seq_len", None),
             max_memory=int(budget.memory_limit),
-            budget_seconds=_option(opts, "budget_seconds", seconds))
+            budget_seconds=_option(opts, "budget_seconds", seconds),
+            tasks=_tasks(opts))
         unit = "patches" if prep.fam.label == "convolution" else "positions"
         _check_partition(I, request.position, prep.thresholds, unit)
         return RoutePlan(tuple(_planned_blocks(prep)), _estimate(prep),
@@ -145,6 +150,14 @@ class MomentRoute(SeparationRoute):
         if I is not None:
             out.facts["partition"] = {"I": list(I), "J": "every other position"}
         return out
+
+
+def _tasks(opts: Mapping) -> dict | None:
+    """The Dask/store options, or None when none was given (blocks in this process)."""
+    names = ("scheduler", "workers", "store")
+    if not any(opts.get(n) is not None for n in names):
+        return None
+    return {n: opts.get(n) for n in names}
 
 
 def _planned_blocks(prep) -> list[PlannedBlock]:

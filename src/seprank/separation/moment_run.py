@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
 
@@ -90,7 +91,7 @@ def _recheck(cat: list[int], specs: list, results: dict, r: int, ideal) -> None:
 
 def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_p: bool,
                certify: bool, budget_seconds: float | None = None,
-               max_memory: float | None = None) -> tuple[list[dict], dict]:
+               max_memory: float | None = None, subset_ranks=None) -> tuple[list[dict], dict]:
     """Rank every block as planned (module docstring); returns the block records (degree,
     shape, cap, method, rank, upper, kind, seconds, how, ...) and phase timings.
 
@@ -98,6 +99,11 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     before it runs) gets what is left of ``budget_seconds`` since the start (at least
     :data:`LIFT_MIN_SHARE` of it) and ``max_memory`` bytes; past them the block keeps its
     rank mod p. Both None: no limit.
+
+    ``subset_ranks(pd, indices)`` (optional; :func:`seprank.separation.moment_tasks.
+    subset_ranks_hook`): the ranks mod p of the planned catalecticant blocks' row subsets,
+    computed elsewhere (Dask tasks, a store) before the ordered pass over the blocks; each
+    block's subset is then drawn from its own seed (seed, block), so the pass finds them.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> from seprank.separation.moment_form import token_family
@@ -114,69 +120,113 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     >>> [(b["rank"], b["kind"]) for b in blocks]
     [(1, 'exact'), (1, 'exact')]
     """
-    rng = np.random.default_rng(seed)
-    start = time.perf_counter()
-    methods = [b["method"] for b in plan.blocks]
-    results: dict[int, dict] = {}
-    phases: dict[str, float] = {}
-    ev = [i for i, m in enumerate(methods) if m == "evaluation"]
-    if ev:
-        t0 = time.perf_counter()
-        for i, res in zip(ev, evaluation_ranks(fam, data, [specs[i] for i in ev], p, rng,
-                                               certify=certify), strict=True):
-            results[i] = _record(specs[i], "evaluation", res)
-            LOG.info("block %s %s: rank %d (%s), %s", specs[i].label, specs[i].shape,
-                     res["rank"], res["kind"], res["how"])
-        phases["evaluation_blocks"] = round(time.perf_counter() - t0, 4)
-    cat = [i for i, m in enumerate(methods) if m == "catalecticant"]
-    ideal = None
-    if plan.can_expand:
-        redo = [i for i in ev if results[i]["kind"] != "exact"]
-        cat = sorted(cat + redo)
-    if cat:
-        t0 = time.perf_counter()
-        pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
-        phases["expansion"] = round(time.perf_counter() - t0, 4)
-        LOG.info("expansion of G_L: %.1f s, coefficients < 2^%d", phases["expansion"],
-                 pd.max_bits)
-        t0 = time.perf_counter()
-        ideal = None if fam.mixed else ApolarIdeal(fam.n_vars, p)
-        for i in _apolar_order(cat, specs):
-            res = catalecticant_rank(pd, specs[i], fam.n_rows, p, rng, random_prime=random_p,
-                                     certify=certify, ideal=ideal,
-                                     lift_limits=_lift_limits(start, budget_seconds,
-                                                              max_memory))
-            prior = results.get(i)
-            if prior is not None:        # an evaluation block rebuilt from coefficients
-                res["rank"] = max(res["rank"], prior["rank"])
-                res["how"] = f"{res['how']} (after {prior['how']})"
-            results[i] = _record(specs[i], "catalecticant", res)
-            LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", specs[i].label, specs[i].shape,
-                     res["rank"], res["kind"], res["seconds"], res["how"])
-        if ideal is not None:
-            _recheck(cat, specs, results, fam.n_rows, ideal)
-        phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
-    sm = [i for i, m in enumerate(methods) if m == "sampled"]
-    if sm:
-        t0 = time.perf_counter()
-        for i, res in zip(sm, evaluation_ranks(
-                fam, data, [specs[i] for i in sm], p, rng, certify=certify,
-                points=[plan.blocks[i]["points"] for i in sm]), strict=True):
-            results[i] = _record(specs[i], "sampled", res)
-            _bound_sampled(specs[i], fam.n_rows, ideal, results[i])
-            LOG.info("block %s %s: rank >= %d (sampled), %s", specs[i].label, specs[i].shape,
-                     res["rank"], res["how"])
-        phases["sampled_blocks"] = round(time.perf_counter() - t0, 4)
+    run = _BlockRun(fam, data, specs, plan, p, seed, np.random.default_rng(seed), certify,
+                    random_p, budget_seconds, max_memory)
+    ev = run.evaluation_phase()
+    ideal = run.catalecticant_phase(ev, subset_ranks)
+    run.sampled_phase(ideal)
     blocks = []
     for i, spec in enumerate(specs):
-        if i in results:
-            blocks.append(results[i])
+        if i in run.results:
+            blocks.append(run.results[i])
         elif spec.cap == 0:
             blocks.append(_record(spec, "zero", {"rank": 0, "upper": 0, "kind": "exact",
                                                  "seconds": 0.0, "how": "empty block"}))
         else:
             blocks.append(_skipped(spec, fam.n_rows, ideal))
-    return blocks, phases
+    return blocks, run.phases
+
+
+@dataclass
+class _BlockRun:
+    """The state of one run_blocks call: its inputs, the block records so far, timings."""
+
+    fam: object
+    data: dict
+    specs: list
+    plan: object
+    p: int
+    seed: int
+    rng: np.random.Generator
+    certify: bool
+    random_p: bool
+    budget_seconds: float | None
+    max_memory: float | None
+    results: dict = field(default_factory=dict)
+    phases: dict = field(default_factory=dict)
+    start: float = field(default_factory=time.perf_counter)
+
+    def methods(self, name: str) -> list[int]:
+        return [i for i, b in enumerate(self.plan.blocks) if b["method"] == name]
+
+    def evaluation_phase(self) -> list[int]:
+        """Blocks planned as evaluations (one set of values for all); their indices."""
+        ev, specs = self.methods("evaluation"), self.specs
+        if ev:
+            t0 = time.perf_counter()
+            for i, res in zip(ev, evaluation_ranks(self.fam, self.data, [specs[i] for i in ev],
+                                                   self.p, self.rng, certify=self.certify),
+                              strict=True):
+                self.results[i] = _record(specs[i], "evaluation", res)
+                LOG.info("block %s %s: rank %d (%s), %s", specs[i].label, specs[i].shape,
+                         res["rank"], res["kind"], res["how"])
+            self.phases["evaluation_blocks"] = round(time.perf_counter() - t0, 4)
+        return ev
+
+    def catalecticant_phase(self, ev: list[int], subset_ranks):
+        """The expansion, then the catalecticant blocks (and deficient evaluation blocks)
+        in the apolar order; returns the ideal (None without one)."""
+        fam, specs, p = self.fam, self.specs, self.p
+        cat = self.methods("catalecticant")
+        if self.plan.can_expand:
+            cat = sorted(cat + [i for i in ev if self.results[i]["kind"] != "exact"])
+        if not cat:
+            return None
+        t0 = time.perf_counter()
+        pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
+        self.phases["expansion"] = round(time.perf_counter() - t0, 4)
+        LOG.info("expansion of G_L: %.1f s, coefficients < 2^%d", self.phases["expansion"],
+                 pd.max_bits)
+        t0 = time.perf_counter()
+        ideal = None if fam.mixed else ApolarIdeal(fam.n_vars, p)
+        planned = [i for i in cat if self.plan.blocks[i]["method"] == "catalecticant"]
+        known = subset_ranks(pd, planned) if subset_ranks is not None and planned else {}
+        if subset_ranks is not None:
+            self.phases["subset_ranks"] = round(time.perf_counter() - t0, 4)
+        for i in _apolar_order(cat, specs):
+            res = catalecticant_rank(
+                pd, specs[i], fam.n_rows, p, self.rng, random_prime=self.random_p,
+                certify=self.certify, ideal=ideal,
+                lift_limits=_lift_limits(self.start, self.budget_seconds, self.max_memory),
+                subset_seed=None if subset_ranks is None else (self.seed, i),
+                prior=known.get(i))
+            prior = self.results.get(i)
+            if prior is not None:        # an evaluation block rebuilt from coefficients
+                res["rank"] = max(res["rank"], prior["rank"])
+                res["how"] = f"{res['how']} (after {prior['how']})"
+            self.results[i] = _record(specs[i], "catalecticant", res)
+            LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", specs[i].label, specs[i].shape,
+                     res["rank"], res["kind"], res["seconds"], res["how"])
+        if ideal is not None:
+            _recheck(cat, specs, self.results, fam.n_rows, ideal)
+        self.phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
+        return ideal
+
+    def sampled_phase(self, ideal) -> None:
+        """Blocks over the budget, at the plan's points (certified lower bounds)."""
+        sm, specs = self.methods("sampled"), self.specs
+        if not sm:
+            return
+        t0 = time.perf_counter()
+        for i, res in zip(sm, evaluation_ranks(
+                self.fam, self.data, [specs[i] for i in sm], self.p, self.rng,
+                certify=self.certify, points=[self.plan.blocks[i]["points"] for i in sm]),
+                strict=True):
+            self.results[i] = _record(specs[i], "sampled", res)
+            _bound_sampled(specs[i], self.fam.n_rows, ideal, self.results[i])
+            LOG.info("block %s %s: rank >= %d (sampled), %s", specs[i].label, specs[i].shape,
+                     res["rank"], res["how"])
+        self.phases["sampled_blocks"] = round(time.perf_counter() - t0, 4)
 
 
 def _lift_limits(start: float, budget_seconds: float | None,

@@ -23,10 +23,7 @@ seprank's store holds JSON only.
 
 from __future__ import annotations
 
-import logging
 import os
-import signal
-import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -35,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from seprank.cluster import connect as _connect
+from seprank.cluster import local_cluster
 from seprank.errors import ParameterError
 from seprank.sweep.computations import execute
 from seprank.sweep.spec import SweepSpec, Task
@@ -42,14 +41,6 @@ from seprank.sweep.store import ResultStore, task_key
 from seprank.sweep.version import code_version
 
 __all__ = ["SweepSummary", "plan", "run_sweep", "local_cluster"]
-
-#: How long to wait for an existing scheduler before giving up with a clear error.
-SCHEDULER_TIMEOUT = "20s"
-
-#: Environment for local workers: one BLAS/numba thread per worker process.
-WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-              "NUMBA_NUM_THREADS": "1"}
-
 
 @dataclass
 class SweepSummary:
@@ -114,46 +105,6 @@ def plan(spec: SweepSpec, store: ResultStore, version: str | None = None
     return todo, skipped
 
 
-def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
-    """A ``LocalCluster`` of worker processes on 127.0.0.1, one per core by default.
-
-    The scheduler's HTTP endpoint listens on a free port of 127.0.0.1 only;
-    workers get :data:`WORKER_ENV` so that BLAS and numba use
-    ``threads_per_worker`` threads each.
-
-    Examples
-    --------
-    >>> cluster = local_cluster(1)                   # doctest: +SKIP
-    >>> len(cluster.workers)                         # doctest: +SKIP
-    1
-    """
-    from distributed import LocalCluster
-
-    n = workers or os.cpu_count() or 1
-    if n < 1:
-        raise ParameterError(f"--workers must be >= 1, got {n}")
-    env = dict(WORKER_ENV, NUMBA_NUM_THREADS=str(threads_per_worker),
-               OMP_NUM_THREADS=str(threads_per_worker),
-               OPENBLAS_NUM_THREADS=str(threads_per_worker))
-    # Worker logs are silenced below CRITICAL: a task's failure reaches the store as its
-    # one-line error (and `seprank report` lists it); what workers log while the cluster
-    # shuts down (e.g. a heartbeat to a scheduler already closed) is noise, not news.
-    # Ctrl-C at a terminal signals the whole process group: worker processes would each
-    # print a KeyboardInterrupt traceback while this process shuts them down anyway. They
-    # are started with SIGINT ignored (inherited across the spawn), so Ctrl-C reaches this
-    # process alone, which cancels the tasks and closes the cluster in order.
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        return LocalCluster(n_workers=n, threads_per_worker=threads_per_worker,
-                            processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                            silence_logs=logging.CRITICAL, env=env)
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-
-
 class _Progress:
     """A rich progress bar with done / running / failed counts and time left."""
 
@@ -204,17 +155,6 @@ def _running_count(client, keys: set[str]) -> int:
         return -1
     return sum(min(sum(1 for k in tasks if k in keys), threads.get(worker, 1))
                for worker, tasks in processing.items())
-
-
-def _connect(scheduler: str):
-    """A client of a running scheduler, or one line saying it cannot be reached."""
-    from distributed import Client
-
-    try:
-        return Client(scheduler, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
-        raise ParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: "
-                             f"{exc}") from None
 
 
 def run_sweep(spec: SweepSpec, *, store: str | os.PathLike | None = None,

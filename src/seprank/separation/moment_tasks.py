@@ -1,0 +1,173 @@
+"""The moment route's large blocks as independent tasks: Dask, and a store to resume from.
+
+Issue 20 item 4. The blocks of C_F are independent matrices
+(:mod:`seprank.separation.moment_blocks`); what makes a large instance slow is one
+dense elimination per catalecticant block, the rank mod p of its row subset
+(:func:`~seprank.separation.moment_ranks.subset_rank`: minutes for the middle blocks
+of L = 3, d_x = 4). Those eliminations run here as Dask tasks, one per block, on a
+local cluster (one single-threaded worker process per core, :mod:`seprank.cluster`)
+or on a running scheduler; the pass that needs the blocks in order (the apolar ideal,
+:mod:`seprank.separation.moment_apolar`, and the exact lifting of deficient blocks)
+then runs in this process with the ranks in hand
+(:func:`~seprank.separation.moment_run.run_blocks`). The answer is the one a plain
+run gives: the same blocks, the same certificates; only the row subsets are drawn
+from one seed per block, (seed, block), so that a task and the pass draw the same.
+
+The store (``store=PATH``, a JSON-lines file) receives each subset rank as soon as its
+task finishes; a rerun with the same store takes the ranks found there and submits
+only the others, so an interrupted run resumes where it stopped. A record's key is a
+hash of what the rank depends on: the expanded polynomials (their coefficients,
+hence the network, position and coordinate), the block, the prime, the subset's seed
+and size, and :data:`STORE_FORMAT` (raised whenever the block construction changes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+from seprank.errors import ParameterError
+from seprank.separation.moment_blocks import BlockSpec, PolyData
+from seprank.separation.moment_ranks import subset_rank
+
+__all__ = ["STORE_FORMAT", "BlockStore", "check_task_options", "subset_ranks_hook"]
+
+#: Raised when the entries of a block (moment_blocks) or its row subsets change meaning.
+STORE_FORMAT = 1
+
+LOG = logging.getLogger("seprank.moment")
+
+
+def check_task_options(scheduler, workers, store) -> None:
+    """One-line refusals of the task options (no coercion: a string is never a count).
+
+    >>> check_task_options("local", 2, None)
+    >>> check_task_options("local", "2", None)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: workers must be an integer >= 1, got '2'
+    """
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler):
+        raise ParameterError(f"scheduler must be 'local' or a Dask scheduler address such as "
+                             f"tcp://host:8786, got {scheduler!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise ParameterError(f"workers must be an integer >= 1, got {workers!r}")
+    if store is not None and not isinstance(store, (str, os.PathLike)):
+        raise ParameterError(f"store must be a file path, got {store!r}")
+
+
+def _fingerprint(pd: PolyData) -> str:
+    """A hash of the expanded polynomials g_j (exponent keys and exact coefficients)."""
+    h = hashlib.sha256(f"{STORE_FORMAT}|{pd.n_vars}|{pd.C}|{pd.radix}".encode())
+    for keys, coeffs in zip(pd.keys, pd.coeffs, strict=True):
+        h.update(b"|k")
+        h.update(keys.tobytes())
+        h.update(b"|c")
+        h.update(",".join(map(str, [] if coeffs is None else coeffs.tolist())).encode())
+    return h.hexdigest()
+
+
+def _key(fingerprint: str, spec: BlockSpec, r: int, p: int, subset_seed, certify: bool) -> str:
+    text = json.dumps([fingerprint, spec.degree, spec.row_degree, list(spec.shape), r, p,
+                       list(subset_seed), bool(certify)])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class BlockStore:
+    """Subset ranks by key in a JSON-lines file (module docstring); ``None`` path: memory.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = pathlib.Path(tmp) / "blocks.jsonl"
+    ...     BlockStore(path).put("k", {"rank": 3})
+    ...     BlockStore(path).get("k")
+    {'rank': 3}
+    """
+
+    def __init__(self, path: str | os.PathLike | None):
+        self.path = None if path is None else Path(path)
+        self._rows: dict[str, dict] = {}
+        if self.path is not None and self.path.exists():
+            with self.path.open() as fh:
+                for n, line in enumerate(fh, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        rec = json.loads(line)
+                        self._rows[rec["key"]] = rec["result"]
+                    except (ValueError, KeyError, TypeError):
+                        if n == 1:
+                            raise ParameterError(f"{self.path} is not a seprank block store "
+                                                 "(JSON lines of key and result)") from None
+                        # a line cut by an interrupted write: that block is run again
+
+    def get(self, key: str) -> dict | None:
+        return self._rows.get(key)
+
+    def put(self, key: str, result: dict) -> None:
+        self._rows[key] = result
+        if self.path is not None:
+            with self.path.open("a") as fh:
+                fh.write(json.dumps({"key": key, "result": result}) + "\n")
+
+
+def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, certify: bool,
+                      scheduler: str | None, workers: int | None, store):
+    """The ``subset_ranks`` callable of :func:`~seprank.separation.moment_run.run_blocks`:
+    ranks of the given blocks' row subsets from the store, the others computed
+    (``scheduler``: None, in this process; ``"local"``, as Dask tasks on a local cluster of
+    ``workers`` processes; else the address of a running scheduler), each written to the
+    store as it arrives."""
+
+    def run(pd: PolyData, indices: list[int]) -> dict[int, dict]:
+        db = BlockStore(store)
+        fp = _fingerprint(pd)
+        keys = {i: _key(fp, specs[i], r, p, (seed, i), certify) for i in indices}
+        found = {i: db.get(k) for i, k in keys.items() if db.get(k) is not None}
+        todo = [i for i in indices if i not in found]
+        LOG.info("block tasks: %d in the store, %d to run", len(found), len(todo))
+        if todo:
+            t0 = time.perf_counter()
+            for i, res in _run_tasks(pd, [specs[i] for i in todo], todo, r, p, seed, certify,
+                                     scheduler, workers):
+                found[i] = res
+                db.put(keys[i], res)
+                LOG.info("block task %s: rank %d of %d rows mod %d in %.1f s (%.0f s in all)",
+                         specs[i].label, res["rank"], res["rows"], p, res["seconds"],
+                         time.perf_counter() - t0)
+        return found
+
+    return run
+
+
+def _run_tasks(pd, specs, indices, r, p, seed, certify, scheduler, workers):
+    """Yield (block, subset rank) as the tasks finish, largest blocks first: in this
+    process without a scheduler (the store alone), else as Dask tasks."""
+    order = sorted(range(len(indices)), key=lambda k: -min(specs[k].shape))
+    if scheduler is None:
+        for k in order:
+            yield indices[k], subset_rank(pd, specs[k], r, p, (seed, indices[k]),
+                                          certify=certify)
+        return
+    from contextlib import ExitStack
+
+    from distributed import Client, as_completed
+
+    from seprank.cluster import connect, local_cluster
+
+    with ExitStack() as stack:
+        if scheduler is not None and scheduler != "local":
+            client = stack.enter_context(connect(scheduler))
+        else:
+            n = min(workers or os.cpu_count() or 1, len(indices))
+            client = stack.enter_context(Client(stack.enter_context(local_cluster(n))))
+        shared = client.scatter(pd, broadcast=True)
+        futures = {client.submit(subset_rank, shared, specs[k], r, p, (seed, indices[k]),
+                                 certify=certify, pure=False): indices[k] for k in order}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
