@@ -4,6 +4,7 @@ evaluator through the moment form.
     python benchmarks/sep_rank_moment.py            # every case (tens of minutes)
     python benchmarks/sep_rank_moment.py --quick    # the small cases and the evaluator
     python benchmarks/sep_rank_moment.py --case 3 4 2 0 600   # one case as JSON
+    python benchmarks/sep_rank_moment.py --long     # L=3, d_x=4, H=2 as Dask tasks, resumed
 
 Cases (random integer weights without 0, ``SelfAttentionNetwork.random(..., nonzero=True)``):
 
@@ -47,8 +48,10 @@ TARGET_CASES = [
 ]
 
 
-def run_case(L: int, d: int, H: int, seed: int, budget: float) -> dict:
-    """One N -> infinity run through the front door in this process (the --case entry)."""
+def run_case(L: int, d: int, H: int, seed: int, budget: float, tasks: dict | None = None
+             ) -> dict:
+    """One N -> infinity run through the front door in this process (the --case entry);
+    ``tasks``: the Dask/store options of the moment route (``--long``)."""
     import math
 
     from seprank.models import SelfAttentionNetwork
@@ -59,15 +62,18 @@ def run_case(L: int, d: int, H: int, seed: int, budget: float) -> dict:
     load0 = os.getloadavg()
     t0 = time.perf_counter()
     res = separation_rank(network=net, N=math.inf, points_seed=seed,
-                          options={"budget_seconds": budget})
+                          options={"budget_seconds": budget} | (tasks or {}))
     wall = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    # Dask workers are processes of their own: the largest of them, once the cluster closed
+    peak_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     f = res.facts
     out = {"L": L, "d_x": d, "H": H, "seed": seed, "budget_s": budget, "value": res.value,
            "kind": res.kind, "upper_bound": res.upper_bound, "lower_bound": f["lower_bound"],
            "lower_bound_N": f["lower_bound_N"], "saturation_N": f["saturation_N"],
            "exact_from_N": f["exact_from_N"], "wall_s": round(wall, 2),
-           "peak_rss_bytes": peak, "load_before": load0, "load_after": os.getloadavg(),
+           "peak_rss_bytes": peak, "peak_rss_children_bytes": peak_children,
+           "tasks": tasks, "load_before": load0, "load_after": os.getloadavg(),
            "timing": res.timings, "prime": res.prime,
            "estimated_s": f["moment_plan"]["estimated_seconds"],
            "count_bound": f["count_bound"], "moment_bound": corrected_upper(L, d),
@@ -83,10 +89,10 @@ def run_case(L: int, d: int, H: int, seed: int, budget: float) -> dict:
     return out
 
 
-def _subprocess_case(args: tuple, log_dir: Path) -> dict:
+def _subprocess_case(args: tuple, log_dir: Path, extra: tuple = (), tag: str = "") -> dict:
     """One case in a fresh process (its own peak memory); its progress log in ``log_dir``."""
-    cmd = [sys.executable, __file__, "--case", *map(str, args)]
-    log = log_dir / f"sep_rank_moment_L{args[0]}_d{args[1]}_H{args[2]}_seed{args[3]}.log"
+    cmd = [sys.executable, __file__, "--case", *map(str, args), *extra]
+    log = log_dir / f"sep_rank_moment_L{args[0]}_d{args[1]}_H{args[2]}_seed{args[3]}{tag}.log"
     with open(log, "w") as err:
         try:
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=err, text=True,
@@ -136,6 +142,28 @@ def evaluator_speed(Ns=(2, 8, 32, 128), batch: int = 200_000) -> list[dict]:
     return rows
 
 
+#: the long case: (L, d_x, H, seed, budget seconds)
+LONG_CASE = (3, 4, 2, 0, 1000)
+
+
+def long_run() -> None:
+    """LONG_CASE with its catalecticant blocks as Dask tasks (local cluster, 2 workers) and a
+    fresh store, then again from the same store (every block's elimination read back)."""
+    OUT.mkdir(exist_ok=True)
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "blocks.jsonl"
+        for tag, extra in (("_tasks", ("--scheduler", "local", "--workers", "2")),
+                           ("_resumed", ())):
+            res = _subprocess_case(LONG_CASE, OUT, ("--store", str(store), *extra), tag)
+            res["store_lines"] = len(store.read_text().splitlines()) if store.exists() else 0
+            runs.append(res)
+            print({k: res.get(k) for k in ("value", "kind", "upper_bound", "lower_bound",
+                                           "wall_s", "store_lines", "error")})
+    (OUT / "sep_rank_moment_long.json").write_text(json.dumps(
+        {"machine": {"cpu_count": os.cpu_count()}, "case": LONG_CASE, "runs": runs}, indent=1))
+
+
 def _plot(cases: list[dict], speed: list[dict], path: Path) -> None:
     import matplotlib
 
@@ -174,14 +202,28 @@ def main() -> None:
     ap.add_argument("--targets-only", action="store_true",
                     help="only the three target cases (no value cases, no evaluator)")
     ap.add_argument("--case", nargs=5, type=float, metavar=("L", "D", "H", "SEED", "BUDGET"))
+    ap.add_argument("--long", action="store_true",
+                    help="L=3, d_x=4, H=2 with a long budget, its blocks as Dask tasks on a "
+                    "local cluster of 2 workers with a store, then the same run resumed from "
+                    "the store (sep_rank_moment_long.json)")
+    ap.add_argument("--scheduler", default=None, help="with --case: Dask scheduler or 'local'")
+    ap.add_argument("--workers", type=int, default=None, help="with --case: local workers")
+    ap.add_argument("--store", default=None, help="with --case: the blocks' store")
     args = ap.parse_args()
     if args.case:
         import logging
 
         logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                             format="%(asctime)s %(message)s")
+        for name in ("distributed", "tornado", "asyncio"):
+            logging.getLogger(name).setLevel(logging.WARNING)
         L, d, H, seed = (int(x) for x in args.case[:4])
-        print(json.dumps(run_case(L, d, H, seed, args.case[4])))
+        tasks = {k: v for k, v in (("scheduler", args.scheduler), ("workers", args.workers),
+                                   ("store", args.store)) if v is not None} or None
+        print(json.dumps(run_case(L, d, H, seed, args.case[4], tasks)))
+        return
+    if args.long:
+        long_run()
         return
     started = {"load_at_start": os.getloadavg(), "cpu_count": os.cpu_count(),
                "note": "2 cores shared with other helpers' jobs (tests, benchmarks) during "

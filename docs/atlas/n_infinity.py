@@ -11,7 +11,8 @@ rerun alone):
 ``random``
     every L <= 3, d_x <= 4, every H dividing d_x, with and without residual connections,
     seeds 0 and 1 of random integer weights (``SelfAttentionNetwork.random(..., nonzero=True)``,
-    d_a = d_x / H), and L = 4 for d_x <= 2.
+    d_a = d_x / H), L = 4 for d_x <= 2, and L = 4, d_x = 3 (H = 1 and 3, plain and
+    residual, seed 0; mostly certified lower bounds: 41 blocks, the middle ones sampled).
 ``onehot``
     the counterexample's one-hot one-dimensional heads
     (:func:`seprank.network_theory.one_hot.monomial_network` on the shift schedule, H = d_x,
@@ -28,12 +29,14 @@ rerun alone):
     budget (``lower_bound`` with the certified upper bound where the budget cuts).
 
 Each case runs ``seprank.separation_rank(..., N=math.inf)`` (the moment route) under a
-per-case budget: ``budget_seconds`` for the plan, and no exact kernel lifting of blocks
-whose short side exceeds ``--lift-max`` (lifting is the one step whose time and memory the
-plan does not estimate: L = 3, d_x = 3, H = 1 block 7, 792 columns, took 553 s and 18.9
-GB). A case cut by either is a certified ``lower_bound`` with its certified ``upper``,
-never ``exact``. Each case also runs in a child process with a wall-clock limit
-(``--wall``); a case past it is recorded as an ``error`` row (no value).
+per-case budget: ``budget_seconds`` for the plan (blocks past it are sampled at fewer
+points or skipped) and for the exact kernel lifting of deficient blocks (output-sensitive,
+so stopped at the budget left rather than estimated: unbounded, L = 3, d_x = 3, H = 1
+block 7, 792 columns, took 553 s and 18.9 GB), and no lifting at all of blocks whose
+short side exceeds ``--lift-max``. A case cut by any of them is a certified
+``lower_bound`` (or ``probabilistic``) with its certified ``upper``, never ``exact``.
+Each case also runs in a child process with a wall-clock limit (``--wall``); a case past
+it is recorded as an ``error`` row (no value).
 
 Writes ``docs/atlas/n_infinity.json`` (rows ``family, L, d_x, H, residual, seed, sep, kind,
 exact_from_N, upper, lower, seconds``, plus ``closed_form``, ``equals_closed_form`` (the
@@ -77,6 +80,7 @@ def cases(part: str) -> list[tuple[str, int, int, int, bool, int]]:
                for res in (False, True) for s in (0, 1)]
         out += [("random", 4, d, H, res, s) for d in (1, 2) for H in (1, d)
                 for res in (False, True) for s in (0, 1)]
+        out += [("random", 4, 3, H, res, 0) for H in (1, 3) for res in (False, True)]
     elif part == "onehot":
         out = [("onehot", L, d, d, False, 0) for L, d in grid]
     elif part in ("repeated", "permutation"):

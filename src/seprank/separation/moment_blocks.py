@@ -195,6 +195,22 @@ class PolyData:
             out = (out + (arr[:, k] % p) * pow(2, 30 * k, p)) % p
         return np.where(sign, (p - out) % p, out)
 
+    def residues_only(self, p: int) -> PolyData:
+        """A copy with what the catalecticant entries mod ``p`` need (keys, exponents and
+        c_beta beta! mod p) and no exact coefficients: small to send to a Dask worker.
+
+        >>> import flint
+        >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
+        >>> small = poly_data([3 * t**2], 1, 2).residues_only(7)
+        >>> small.coeffs, small.residue_terms(0, 7).tolist()
+        ([None], [6])
+        """
+        out = PolyData(self.n_vars, self.C, self.radix, self.keys, self.exps,
+                       [None] * len(self.keys), self.max_bits)
+        out.__dict__["_mod_cache"] = {(j, p): self.residue_terms(j, p)
+                                      for j in range(len(self.keys))}
+        return out
+
     @property
     def entry_bits(self) -> int:
         """|K entries| < 2^entry_bits: |c| < 2^max_bits and beta! <= C!."""

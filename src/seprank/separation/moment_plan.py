@@ -22,7 +22,8 @@ Costs are in seconds from rates measured on the project machine (2 cores shared
 with other jobs; benchmarks/sep_rank_moment.py re-measures them): the flint
 expansion multiplies about ``EXPANSION_RATE`` pairs of terms per second, the
 moment-form kernel does about ``EVAL_OPS_RATE`` modular multiply-adds per second,
-and the mod-p LU about ``RANK_FLOPS`` operations per second. They are estimates
+and the mod-p LU :func:`rank_seconds` (``RANK_FLOPS`` operations per second on small
+matrices, ``RANK_FLOPS_LARGE`` on large ones). They are estimates
 for choosing and refusing, never evidence.
 """
 
@@ -34,7 +35,8 @@ from math import comb
 from seprank.separation.moment_blocks import KEY_LIMIT, BlockSpec
 
 __all__ = ["expansion_cost", "eval_ops", "block_options", "MomentPlan", "make_plan", "subset_rows",
-           "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS", "points_within",
+           "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS", "RANK_FLOPS_LARGE",
+           "rank_seconds", "points_within",
            "SAMPLE_MIN_POINTS"]
 
 #: Term products per second of flint's fmpz_mpoly multiplication. Measured: the L = 3,
@@ -44,8 +46,14 @@ EXPANSION_RATE = 5e7
 #: Modular multiply-adds per second of the moment-form kernel (measured 1.4e9-1.8e9
 #: at L = 3, d = 4 and d = 6 on 2 shared cores; :func:`eval_ops` per evaluation).
 EVAL_OPS_RATE = 1.2e9
-#: Operations per second of the mod-p LU (numba engine; measured 1.9e9 at n = 3000).
+#: Operations m n min(m, n) per second of the mod-p LU (numba engine, 2 threads) on small
+#: matrices; from :data:`RANK_LARGE_SIDE` on its blocked kernels reach ``RANK_FLOPS_LARGE``.
+#: Measured (2 cores, p = 60729101, square random): 1.5e9 at n = 500, 1.9e9 at 1000,
+#: 6.1e9 at 2000, 7.6e9 at 4000 and 6000, 5.4e9 at 8248 x 8008 (single-threaded in a Dask
+#: worker: 3.1e9 at 8248 x 8008).
 RANK_FLOPS = 1.5e9
+RANK_FLOPS_LARGE = 5e9
+RANK_SMALL_SIDE, RANK_LARGE_SIDE = 1000, 2000
 #: Bytes per stored polynomial term, beyond 8 per exponent word (flint + numpy copies).
 _TERM_BYTES = 120
 #: Extra rows of the long side of a catalecticant block beyond its short side (a share
@@ -111,6 +119,19 @@ def eval_ops(L: int, d: int, H: int, d_a: int) -> int:
     return (L - 1) * layer + last + d + d * d
 
 
+def rank_seconds(m: int, n: int) -> float:
+    """Estimated seconds of one rank mod p of an m x n matrix: m n min(m, n) operations at
+    :data:`RANK_FLOPS`, rising linearly to :data:`RANK_FLOPS_LARGE` between the short sides
+    :data:`RANK_SMALL_SIDE` and :data:`RANK_LARGE_SIDE`.
+
+    >>> round(rank_seconds(1000, 1000), 3), round(rank_seconds(8000, 8000), 1)
+    (0.667, 102.4)
+    """
+    short = min(m, n)
+    t = min(max((short - RANK_SMALL_SIDE) / (RANK_LARGE_SIDE - RANK_SMALL_SIDE), 0.0), 1.0)
+    return m * n * short / (RANK_FLOPS + t * (RANK_FLOPS_LARGE - RANK_FLOPS))
+
+
 def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int) -> int:
     """The most random points R per side (R <= max(wanted)) whose evaluations (R^2 values at
     ``n_scales`` scales, ``ops`` each) and ranks (min(w, R)^3 for each wanted size w) fit in
@@ -123,11 +144,11 @@ def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int) ->
     >>> points_within(1e9, [40, 10], 5, 800), points_within(0.0, [40], 5, 800)
     (40, 0)
     >>> points_within(1.0, [10**6], 14, 800)     # about 1e9 / (14 * 800) values per second
-    324
+    323
     """
     def cost(R: int) -> float:
         return (R * R * n_scales * ops / EVAL_OPS_RATE
-                + sum(2 / 3 * min(w, R) ** 3 for w in wanted) / RANK_FLOPS)
+                + sum(rank_seconds(min(w, R), min(w, R)) for w in wanted))
 
     lo, hi = 0, max(wanted, default=0)
     while lo < hi:                                      # the largest R with cost(R) <= s
@@ -151,11 +172,11 @@ def block_options(spec: BlockSpec, ops: int, n_scales: int) -> dict:
     rows = subset_rows(long_, short)
     cat_entries = rows * short
     cat = {"rows": rows, "entries": cat_entries,
-           "seconds": cat_entries * 2e-7 + rows * short * short / RANK_FLOPS,
+           "seconds": cat_entries * 2e-7 + rank_seconds(rows, short),
            "bytes": cat_entries * 8 * 6}
     evals = short * short * n_scales
     ev = {"points": short, "evaluations": evals,
-          "seconds": evals * ops / EVAL_OPS_RATE + 2 / 3 * short**3 / RANK_FLOPS,
+          "seconds": evals * ops / EVAL_OPS_RATE + rank_seconds(short, short),
           "bytes": short * short * 8 * 4}
     return {"catalecticant": cat, "evaluation": ev}
 
@@ -272,7 +293,7 @@ def _sample_seconds(caps: list[int], R: int, ops: int, n_scales: int) -> float:
     """Estimated seconds of sampling the given blocks at R points per side (one set of
     R x R evaluations for all of them, then a rank of each R x R block)."""
     return (R * R * n_scales * ops / EVAL_OPS_RATE
-            + sum(2 / 3 * min(c, R) ** 3 for c in caps) / RANK_FLOPS)
+            + sum(rank_seconds(min(c, R), min(c, R)) for c in caps))
 
 
 def _sample_points(caps: list[int], seconds: float, ops: int, n_scales: int) -> int:

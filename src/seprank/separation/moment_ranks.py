@@ -70,7 +70,7 @@ LIFT_RETRY_MAX_ENTRIES = 400_000
 #: ``probabilistic``), where the exact rank costs milliseconds.
 EXACT_WHOLE_MAX_ENTRIES = 200_000
 #: Ranking every row of a block mod p (for ``probabilistic``) is done up to this many
-#: long * short^2 operations (about 10 s at the measured RANK_FLOPS).
+#: long * short^2 operations (about 10 s at the small-matrix rate RANK_FLOPS).
 FULL_RANK_MAX_OPS = 1.5e10
 
 

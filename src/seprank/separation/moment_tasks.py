@@ -166,7 +166,7 @@ def _run_tasks(pd, specs, indices, r, p, seed, certify, scheduler, workers):
         else:
             n = min(workers or os.cpu_count() or 1, len(indices))
             client = stack.enter_context(Client(stack.enter_context(local_cluster(n))))
-        shared = client.scatter(pd, broadcast=True)
+        shared = client.scatter(pd.residues_only(p), broadcast=True)   # no exact coefficients
         futures = {client.submit(subset_rank, shared, specs[k], r, p, (seed, indices[k]),
                                  certify=certify, pure=False): indices[k] for k in order}
         for fut in as_completed(futures):
