@@ -102,7 +102,7 @@ from seprank.separation.moment_tasks import check_task_options, subset_ranks_hoo
 __all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
            "MomentSeparationResult", "DEFAULT_BUDGET_SECONDS"]
 
-#: Estimated seconds the route may plan for (blocks past it are skipped, largest first).
+#: Estimated seconds the route may plan for (blocks past it are sampled or skipped, largest first).
 DEFAULT_BUDGET_SECONDS = 600.0
 #: Share of the budget that the token search over N may spend (wall time).
 TOKEN_BUDGET_SHARE = 0.25

@@ -19,8 +19,8 @@ Options (``SeparationRequest.options``): ``partition`` (as given: I alone, its
 complement J being every other position; it must have enough positions for the
 N -> infinity value to be its separation rank, else one-line refusal),
 ``embedding`` (a wies2021 embedding without positional part), ``budget_seconds``
-(estimated seconds the plan may take; blocks past it are skipped; default the request's
-``max_seconds``, else :data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and
+(estimated seconds the plan may take; blocks past it are sampled or skipped; default the
+request's ``max_seconds``, else :data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and
 ``max_seq_len`` (largest N of the token search), and ``scheduler`` / ``workers`` /
 ``store`` (the catalecticant blocks' eliminations as Dask tasks on a local cluster or
 a running scheduler, resumable from a JSON-lines store:
@@ -194,7 +194,8 @@ def _notes(prep, I, unit: str) -> list[str]:
     a, b = prep.thresholds
     plan = prep.plan
     lines = [f"estimated {plan.seconds:.3g} s against the budget of "
-             f"{prep.budget_seconds:.0f} s (blocks past it are skipped: lower_bound)",
+             f"{prep.budget_seconds:.0f} s (blocks past it are sampled or skipped: "
+             "lower_bound)",
              f"family: {prep.fam.notes}",
              f"partitions: the value is sep of every partition with >= {a} {unit} on the "
              f"output's side and >= {b} on the other" + (
