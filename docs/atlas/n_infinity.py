@@ -27,6 +27,10 @@ rerun alone):
 ``beyond``
     L = 3, d_x = 5 and 6, H = 1, random weights seed 0: certified lower bounds with a short
     budget (``lower_bound`` with the certified upper bound where the budget cuts).
+``deep``
+    L = 3, d_x = 4, H = 2, random weights seed 0 with a long budget (``--budget 600 --wall
+    1500``: every block planned, about 12 minutes on 2 cores); its row replaces the
+    ``random`` part's, so run it after that part.
 
 Each case runs ``seprank.separation_rank(..., N=math.inf)`` (the moment route) under a
 per-case budget: ``budget_seconds`` for the plan (blocks past it are sampled at fewer
@@ -61,7 +65,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PARTS = ("random", "onehot", "repeated", "permutation", "beyond")
+PARTS = ("random", "onehot", "repeated", "permutation", "beyond", "deep")
 JSON_FILE, RUNS_FILE = HERE / "n_infinity.json", HERE / "n_infinity_runs.json"
 KEY = ("family", "L", "d_x", "H", "residual", "seed")
 
@@ -89,6 +93,8 @@ def cases(part: str) -> list[tuple[str, int, int, int, bool, int]]:
                for res in (False, True)]
     elif part == "beyond":
         out = [("random", 3, d, 1, False, 0) for d in (5, 6)]
+    elif part == "deep":
+        out = [("random", 3, 4, 2, False, 0)]
     return sorted(set(out), key=lambda c: (c[1], c[2], c[3], c[4], c[5]))
 
 
@@ -128,7 +134,7 @@ def run_case(family: str, L: int, d: int, H: int, residual: bool, seed: int,
     row = {"family": family, "L": L, "d_x": d, "H": H, "residual": residual, "seed": seed,
            "sep": res.value, "kind": res.kind, "exact_from_N": f["exact_from_N"],
            "upper": res.upper_bound, "lower": f["lower_bound"], "lower_N": f["lower_bound_N"],
-           "seconds": round(time.perf_counter() - t0, 2),
+           "seconds": round(time.perf_counter() - t0, 2), "budget_s": budget,
            "bounds": {k: {"value": str(v["value"]), "respected": v["respected"]}
                       for k, v in res.bounds.items()}}
     if family == "onehot":
