@@ -67,7 +67,17 @@ def local_cluster(workers: int | None = None, *, threads_per_worker: int = 1):
 
 
 def connect(scheduler: str):
-    """A client of a running scheduler, or one line saying it cannot be reached."""
+    """A client of a running scheduler, or one line saying it cannot be reached (after
+    :data:`SCHEDULER_TIMEOUT`).
+
+    Examples
+    --------
+    >>> with connect("tcp://10.0.0.5:8786") as client:   # doctest: +SKIP
+    ...     len(client.scheduler_info()["workers"])
+    4
+    >>> SCHEDULER_TIMEOUT, WORKER_ENV["NUMBA_NUM_THREADS"]
+    ('20s', '1')
+    """
     from distributed import Client
 
     try:

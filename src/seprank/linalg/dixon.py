@@ -52,7 +52,11 @@ _LIMITS: ContextVar[tuple[float, float, float] | None] = ContextVar("dixon_limit
 
 class LiftingStopped(RuntimeError):
     """The lifting passed the time or memory limit of :func:`lifting_limits` (no answer:
-    the caller keeps its lower bound)."""
+    the caller keeps its lower bound).
+
+    >>> str(LiftingStopped("lifting stopped at the time limit of 5 s (digit 12)"))
+    'lifting stopped at the time limit of 5 s (digit 12)'
+    """
 
 
 @contextmanager

@@ -122,7 +122,17 @@ def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, cert
     ranks of the given blocks' row subsets from the store, the others computed
     (``scheduler``: None, in this process; ``"local"``, as Dask tasks on a local cluster of
     ``workers`` processes; else the address of a running scheduler), each written to the
-    store as it arrives."""
+    store as it arrives.
+
+    >>> import flint
+    >>> from seprank.separation.moment_blocks import block_specs, poly_data
+    >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
+    >>> specs = block_specs(1, 1, 2, False)               # xi (u + w)^2: blocks 1, 2, 1
+    >>> run = subset_ranks_hook(specs, 1, 1000003, 0, certify=False, scheduler=None,
+    ...                         workers=None, store=None)      # in this process, no file
+    >>> sorted((i, r["rank"]) for i, r in run(poly_data([t**2], 1, 2), [0, 1, 2]).items())
+    [(0, 1), (1, 1), (2, 1)]
+    """
 
     def run(pd: PolyData, indices: list[int]) -> dict[int, dict]:
         db = BlockStore(store)
