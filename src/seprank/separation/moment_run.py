@@ -239,27 +239,32 @@ def _lift_limits(start: float, budget_seconds: float | None,
     return seconds, float("inf") if max_memory is None else float(max_memory)
 
 
+def _upper(spec, r: int, ideal) -> tuple[int, str]:
+    """(certified upper bound, why) of a block not ranked in full: its cap, or what the
+    apolar ideal's known kernel parts give when smaller."""
+    if ideal is not None and spec.degree is not None:
+        bound, why = ideal_upper(spec, r, spec.shape[0] < spec.shape[1], ideal)
+        if bound < spec.cap:
+            return bound, f"kernel from the apolar ideal, {why}"
+    return spec.cap, "the cap"
+
+
 def _bound_sampled(spec, r: int, ideal, rec: dict) -> None:
-    """A sampled block's upper bound: its cap, or the apolar ideal's when smaller (exact
-    when the sampled rank meets it)."""
-    if ideal is None or spec.degree is None or rec["kind"] == "exact":
+    """A sampled block's upper bound (:func:`_upper`); exact when the sampled rank meets it."""
+    if rec["kind"] == "exact":
         return
-    bound, why = ideal_upper(spec, r, spec.shape[0] < spec.shape[1], ideal)
-    if bound < rec["upper"]:
-        rec["upper"] = bound
-        rec["how"] += f"; upper bound: kernel from the apolar ideal, {why}"
+    upper, why = _upper(spec, r, ideal)
+    if upper < rec["upper"]:
+        rec["upper"] = upper
+        rec["how"] += f"; upper bound: {why}"
     if rec["rank"] == rec["upper"]:
         rec["kind"] = "exact"
 
 
 def _skipped(spec, r: int, ideal) -> dict:
-    """A block over the time budget: rank 0, upper bound its cap or what the apolar
-    ideal's known kernel parts give (no rank of the block itself is computed)."""
-    upper, how = spec.cap, "the cap"
-    if ideal is not None and spec.degree is not None:
-        bound, why = ideal_upper(spec, r, spec.shape[0] < spec.shape[1], ideal)
-        if bound < upper:
-            upper, how = bound, f"kernel from the apolar ideal, {why}"
+    """A block over the time budget: rank 0, upper bound from :func:`_upper` (no rank of
+    the block itself is computed)."""
+    upper, how = _upper(spec, r, ideal)
     return _record(spec, "skipped", {
         "rank": 0, "upper": upper, "kind": "lower_bound", "seconds": 0.0,
         "how": f"skipped: over the time budget (certified upper bound: {how})"})

@@ -138,7 +138,7 @@ def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, cert
         db = BlockStore(store)
         fp = _fingerprint(pd)
         keys = {i: _key(fp, specs[i], r, p, (seed, i), certify) for i in indices}
-        found = {i: db.get(k) for i, k in keys.items() if db.get(k) is not None}
+        found = {i: rec for i, k in keys.items() if (rec := db.get(k)) is not None}
         todo = [i for i in indices if i not in found]
         LOG.info("block tasks: %d in the store, %d to run", len(found), len(todo))
         if todo:
