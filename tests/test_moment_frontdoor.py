@@ -64,7 +64,7 @@ def test_issue_20_hand_measured_L2_d2_H1():
     a different engine) confirms the finite-N values, so both sides are independent of
     the moment route."""
     net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
-    res = _inf(net)
+    res = _inf(net, options={"token_search": "search"})
     assert (res.value, res.kind) == (18, "exact")
     assert res.facts["exact_from_N"] == 4 and res.facts["saturation_N"] == 4
     two = seprank.separation_rank(network=net, N=2, route="coefficient")
@@ -74,7 +74,7 @@ def test_issue_20_hand_measured_L2_d2_H1():
 
 def test_saturation_N_against_token_ranks_at_N_minus_2_and_N():
     net = SelfAttentionNetwork.random(2, 3, 1, seed=0, nonzero=True)
-    res = _inf(net)
+    res = _inf(net, options={"token_search": "search"})
     Ns = res.facts["saturation_N"]
     assert res.kind == "exact" and Ns is not None and res.facts["exact_from_N"] <= Ns
     at = seprank.separation_rank(network=net, N=Ns, route="grid", points_seed=5)
@@ -120,7 +120,6 @@ def test_cli_minus_N_inf_end_to_end(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("extra,match", [
-    (["--partition", "0,1"], "has 2 positions"),
     (["--partition", "0,1|2,3"], "I alone"),
     (["--route", "grid"], "needs a finite N"),
     (["--embedding", "vocabulary"], "without positional part"),

@@ -202,7 +202,7 @@ def test_hand_measured_shape_obeys_the_theorems():
     = the coefficient route at N = 6, and the token search agrees with the coefficient
     route at every N it reports."""
     net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
-    res = moment_separation_rank(net)
+    res = moment_separation_rank(net, token_search="search")
     six = seprank.separation_rank(network=net, N=6, route="coefficient")
     assert res.value == six.value and res.kind == "exact"
     for t in res.token_ranks:
@@ -214,7 +214,7 @@ def test_hand_measured_shape_obeys_the_theorems():
 
 def test_saturation_N_is_where_the_token_rank_meets_the_value():
     net = SelfAttentionNetwork.random(2, 3, 1, seed=0, nonzero=True)
-    res = moment_separation_rank(net)
+    res = moment_separation_rank(net, token_search="search")
     Ns = res.saturation_N
     assert Ns is not None and res.exact_from_N == Ns
     at = seprank.separation_rank(network=net, N=Ns, route="grid", seed=3)
@@ -338,22 +338,20 @@ def test_bad_arguments_are_refused(kwargs):
 
 def test_certify_attaches_verified_certificates():
     net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
-    res = moment_separation_rank(net, certify=True)
+    res = moment_separation_rank(net, certify=True, token_search="search")
     assert all(b["certificate_verified"] for b in res.blocks if b["cap"])
     assert all(t["certificates_verified"] for t in res.token_ranks)
 
 
-@pytest.mark.slow
-def test_prime_count_of_the_random_range():
-    from seprank.separation.moment_ranks import PRIMES_IN_RANGE, RANDOM_PRIME_RANGE
+def test_prime_count_of_the_error_range():
+    """The count behind the probabilistic error bound, recounted by sympy's prime counting
+    function (Lehmer's method: an independent computation)."""
+    import sympy
 
-    lo, hi = RANDOM_PRIME_RANGE
-    sieve = np.ones(hi, dtype=bool)
-    sieve[:2] = False
-    for i in range(2, int(hi**0.5) + 1):
-        if sieve[i]:
-            sieve[i * i::i] = False
-    assert int(sieve[lo:].sum()) == PRIMES_IN_RANGE
+    from seprank.separation.moment_ranks import ERROR_PRIME_RANGE, PRIMES_IN_RANGE
+
+    lo, hi = ERROR_PRIME_RANGE
+    assert int(sympy.primepi(hi - 1) - sympy.primepi(lo - 1)) == PRIMES_IN_RANGE
 
 
 def test_L2_d3_value_equals_coefficient_route():
@@ -403,3 +401,41 @@ def test_over_budget_blocks_are_sampled_lower_bounds(monkeypatch):
         assert b["points"] < b["cap"] and b["rank"] <= min(b["points"], f["rank"])
         assert b["kind"] == "lower_bound" or b["rank"] == b["upper"] == f["rank"]
     assert cut.lower_bound <= full.value <= cut.upper_bound
+
+
+@pytest.mark.parametrize("L,d,seed", [(1, 2, 0), (1, 3, 1), (2, 2, 2), (2, 2, 5)])
+def test_output_side_with_d_positions_has_the_value(L, d, seed):
+    """Proposition 2' (a = d): a partition with exactly d positions on the output's side
+    and d on the other already has sep = R. Checked against the finite-N coefficient route
+    (exact expansion, independent of the moment route) at N = 2 d."""
+    net = SelfAttentionNetwork.random(L, d, 1, seed=seed, nonzero=True)
+    res = moment_separation_rank(net)
+    assert res.kind == "exact" and res.exact_from_N == 2 * d and not res.token_ranks
+    ref = seprank.separation_rank(network=net, N=2 * d, partition=list(range(d)), position=0,
+                                  route="coefficient")
+    assert ref.kind == "exact" and ref.value == res.value
+
+
+def test_partition_below_the_threshold_is_answered_not_refused():
+    """A partition with fewer positions than Proposition 2' asks: the token grid at
+    N = 2 |I| bounds it from below (the coefficient route at that N agrees), R from above;
+    exact only when they meet."""
+    net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
+    whole = moment_separation_rank(net)
+    small = moment_separation_rank(net, partition=[0])
+    two = seprank.separation_rank(network=net, N=2, route="coefficient")
+    assert small.lower_bound == small.value == two.value < whole.value
+    assert small.kind == "lower_bound" and small.upper_bound == whole.value
+    assert [t["N"] for t in small.token_ranks] == [2] and small.partition == (0,)
+    assert "token grid at N = 2" in small.basis
+
+
+def test_token_search_runs_only_where_the_answer_needs_it():
+    net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
+    res = moment_separation_rank(net)
+    assert res.kind == "exact" and res.token_ranks == [] and res.basis.startswith("Proposition")
+    assert "no token search needed" in res.details["token_search"]
+    searched = moment_separation_rank(net, token_search="search")
+    assert searched.value == res.value and searched.saturation_N == 4
+    with pytest.raises(ParameterError, match="token_search"):
+        moment_separation_rank(net, token_search="always")

@@ -59,7 +59,7 @@ def test_large_integer_matrix_plans_numba_and_multimodular():
     assert plan.primes.span == numba_engine.AUTO_NUMBA_PRIME_RANGE
     assert plan.fallbacks == ("multimodular", "flint-fmpz")
     assert plan.multimodular_engine == "numba"
-    assert plan.multimodular_primes.span == planner.AUTO_MULTIMODULAR_PRIME_RANGE
+    assert plan.multimodular_primes.span == numba_engine.AUTO_NUMBA_PRIME_RANGE
     # a prime above the numba engine's 2^26 keeps auto on flint
     big_p = plan_rank(A, prime=2**31 - 1)
     assert big_p.engine == "flint" and "2^26" in big_p.engine_reason

@@ -15,6 +15,12 @@ points numba at a per-user cache folder:
    can be created and written;
 3. else a fresh private temporary folder for this process (compiled kernels are
    then not reused across runs, but nothing is written beside the sources).
+
+Inside that folder the kernels are keyed by seprank's version, each module's place in
+the package and the content of its source (:mod:`seprank.numba_locator`), not by the
+folder the package is installed in: a new virtual environment or a fresh clone of the
+same sources reuses them. :data:`LOCATORS` is handed to numba through
+``NUMBA_CACHE_LOCATOR_CLASSES`` unless the user set that variable.
 """
 
 from __future__ import annotations
@@ -24,7 +30,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["configure_numba_cache", "user_cache_dir"]
+__all__ = ["configure_numba_cache", "user_cache_dir", "LOCATORS", "pending_compilation",
+           "COMPILE_SECONDS"]
+
+#: numba's cache locators, seprank's first (numba's own names for the rest, its order)
+LOCATORS = ("seprank.numba_locator.PackageCacheLocator,UserProvidedCacheLocator,"
+            "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator")
 
 
 def user_cache_dir() -> Path:
@@ -72,7 +83,48 @@ def configure_numba_cache() -> str:
         else:
             folder = tempfile.mkdtemp(prefix="seprank-numba-")
         os.environ["NUMBA_CACHE_DIR"] = folder
+    locators = os.environ.setdefault("NUMBA_CACHE_LOCATOR_CLASSES", LOCATORS)
     numba = sys.modules.get("numba")
-    if numba is not None and getattr(numba.config, "CACHE_DIR", None) != folder:
-        numba.config.CACHE_DIR = folder
+    if numba is not None:
+        if getattr(numba.config, "CACHE_DIR", None) != folder:
+            numba.config.CACHE_DIR = folder
+        if not getattr(numba.config, "CACHE_LOCATOR_CLASSES", ""):
+            numba.config.CACHE_LOCATOR_CLASSES = locators
     return folder
+
+
+#: Seconds numba takes to compile each module's kernels on a cold cache (measured on the
+#: 2-core project machine, idle, 2026-11-28; benchmarks/results/compile_times.json): what
+#: an estimate adds when :func:`pending_compilation` finds them uncompiled.
+COMPILE_SECONDS = {
+    "seprank.linalg.modular_lu": 9.0,
+    "seprank.separation.moment_eval": 30.0,
+    "seprank.models.network_mod_p": 6.0,
+    "seprank.separation.term_table": 2.0,
+}
+
+
+def pending_compilation(modules) -> tuple[list[str], float]:
+    """(modules none of whose numba kernels is in the cache yet, estimated compile seconds).
+
+    Imports each module (so numba is loaded) and asks its cached kernels for their index
+    files; a kernel compiled before (by any install of the same sources,
+    :mod:`seprank.numba_locator`) has one. A module counts as compiled once any of its
+    kernels is: the first run compiles the kernels every run uses, and a kernel of a rarer
+    path costs seconds, not the first run's minute.
+
+    >>> names, seconds = pending_compilation(["seprank.separation.term_table"])
+    >>> isinstance(names, list) and seconds >= 0
+    True
+    """
+    import importlib
+
+    pending = []
+    for name in modules:
+        mod = importlib.import_module(name)
+        indexes = [getattr(getattr(getattr(obj, "_cache", None), "_cache_file", None),
+                           "_index_path", None) for obj in vars(mod).values()]
+        indexes = [i for i in indexes if i is not None]
+        if indexes and not any(os.path.exists(i) for i in indexes):
+            pending.append(name)
+    return pending, float(sum(COMPILE_SECONDS.get(n, 5.0) for n in pending))

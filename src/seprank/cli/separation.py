@@ -236,6 +236,10 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
             if args.json != STDOUT:
                 print(plan.explain())
             return 0
+        compiling = [text for phase, text in plan.route_plan.estimate.phases
+                     if phase == "compile"]
+        if compiling and sys.stderr.isatty():   # said once, before the wait it explains
+            print(f"compiling {compiling[0]}", file=sys.stderr)
         with spinner(f"separation rank ({plan.route})"):
             res = execute(plan)
     if args.json:

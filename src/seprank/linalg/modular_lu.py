@@ -87,7 +87,8 @@ from seprank.linalg.modarith import NUMBA_DEFAULT_PRIME, NUMBA_MAX_PRIME, k_max,
 from seprank.linalg.modkernels import mod_f64 as _mod
 from seprank.scalars.primes import is_prime
 
-__all__ = ["rank_profile_mod_p", "k_max", "MAX_PRIME", "DEFAULT_ENGINE_PRIME", "BASE_WIDTH"]
+__all__ = ["rank_profile_mod_p", "lu_factor_mod_p", "lu_solve_mod_p", "k_max", "MAX_PRIME",
+           "DEFAULT_ENGINE_PRIME", "BASE_WIDTH"]
 
 #: Largest prime accepted: for p > 2^26 no inner dimension >= 1 keeps products exact.
 MAX_PRIME = NUMBA_MAX_PRIME
@@ -527,3 +528,96 @@ def rank_profile_mod_p(matrix: np.ndarray, p: int = DEFAULT_ENGINE_PRIME, *,
     cols = [int(c) for c in st.pivcols[:r]]
     rows = [int(i) for i in st.perm[:r]]
     return r, rows, cols
+
+
+def lu_factor_mod_p(matrix: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """LU factors of a square matrix nonsingular mod p, for repeated solves (Dixon lifting).
+
+    The same blocked elimination as :func:`rank_profile_mod_p`, keeping its workspace:
+    returns (LU, perm) with P M = L U mod p, (P M)[i] = M[perm[i]], L unit lower triangular
+    (below the diagonal of LU) and U upper triangular (on and above it), all residues in
+    float64; None when M is singular mod p. Solve with :func:`lu_solve_mod_p`.
+
+    >>> LU, perm = lu_factor_mod_p(np.array([[0, 1], [2, 3]]), 101)
+    >>> perm.tolist(), LU.tolist()
+    ([1, 0], [[2.0, 3.0], [0.0, 1.0]])
+    >>> lu_factor_mod_p(np.array([[1, 2], [2, 4]]), 101) is None
+    True
+    """
+    m, n = matrix.shape
+    if m != n:
+        raise InputError(f"lu_factor_mod_p takes a square matrix, got {m} x {n}")
+    if p > MAX_PRIME or not is_prime(int(p)):
+        raise NotPrimeError(f"{p!r} is not a prime below this engine's limit 2^26")
+    require_fits(3 * m * n * 8, f"the {m} x {n} float64 LU workspace")
+    A = np.ascontiguousarray(residues_int64(np.asarray(matrix), p).astype(np.float64))
+    st = _State(A, p)
+    if _elim(st, 0, 0, n) < n:
+        return None
+    return A, st.perm.copy()
+
+
+@numba.njit(cache=True)
+def _lu_solve(LU, perm, B, p):  # pragma: no cover - compiled
+    """X with L U X = B[perm] mod p (forward then back substitution); residues in float64.
+
+    Sums of products of two residues are reduced every ``chunk`` terms, so that they stay
+    below 2^53 (chunk (p - 1)^2 < 2^52 is checked by the caller)."""
+    r, k = B.shape
+    pf = float(p)
+    inv_p = 1.0 / pf
+    chunk = 2**52 // ((p - 1) * (p - 1))
+    X = np.empty((r, k), dtype=np.float64)
+    for i in range(r):
+        for j in range(k):
+            X[i, j] = B[perm[i], j]
+    for i in range(r):                        # L y = b (unit diagonal)
+        for j in range(k):
+            acc = X[i, j]
+            cnt = 0
+            for t in range(i):
+                acc -= LU[i, t] * X[t, j]
+                cnt += 1
+                if cnt == chunk:
+                    acc = _mod(acc, pf, inv_p)
+                    cnt = 0
+            X[i, j] = _mod(acc, pf, inv_p)
+    for i in range(r - 1, -1, -1):            # U x = y
+        d = LU[i, i]
+        inv = 1.0
+        base = d
+        e = p - 2
+        while e > 0:
+            if e & 1:
+                inv = _mod(inv * base, pf, inv_p)
+            base = _mod(base * base, pf, inv_p)
+            e >>= 1
+        for j in range(k):
+            acc = X[i, j]
+            cnt = 0
+            for t in range(i + 1, r):
+                acc -= LU[i, t] * X[t, j]
+                cnt += 1
+                if cnt == chunk:
+                    acc = _mod(acc, pf, inv_p)
+                    cnt = 0
+            X[i, j] = _mod(_mod(acc, pf, inv_p) * inv, pf, inv_p)
+    return X
+
+
+def lu_solve_mod_p(LU: np.ndarray, perm: np.ndarray, B: np.ndarray, p: int) -> np.ndarray:
+    """X with M X = B mod p, from the factors of :func:`lu_factor_mod_p` (B: r x k
+    residues; returned as int64 residues).
+
+    >>> M = np.array([[0, 1], [2, 3]])
+    >>> LU, perm = lu_factor_mod_p(M, 101)
+    >>> X = lu_solve_mod_p(LU, perm, np.array([[1], [5]]), 101)
+    >>> (M @ X % 101).ravel().tolist()
+    [1, 5]
+    """
+    if 2**52 // ((p - 1) * (p - 1)) < 1:
+        raise NotPrimeError(f"p = {p} is too large for float64 substitution")
+    Bf = np.ascontiguousarray(residues_int64(np.asarray(B), p).astype(np.float64))
+    if Bf.ndim != 2 or Bf.shape[0] != LU.shape[0]:
+        raise InputError(f"B must have {LU.shape[0]} rows, got shape {Bf.shape}")
+    return _lu_solve(LU, perm, Bf, int(p)).astype(np.int64)

@@ -70,12 +70,16 @@ from seprank.linalg.engines.protocol import RESIDUES, ModularEngine
 from seprank.linalg.flint_engine import reduce_mod_p
 from seprank.linalg.kernel_check import blas_threads, kernel_is_zero
 from seprank.linalg.kernel_check import kernel_is_zero_blas as _verified_blas  # noqa: F401
+from seprank.linalg.modarith import NUMBA_DEFAULT_PRIME
 from seprank.scalars.primes import prev_prime
 
 __all__ = ["MultimodularResult", "rank_multimodular"]
 
-#: Primes for the rank phase, below the numba engine's 2^26 limit.
-FIRST_PRIME = 67108859
+#: The rank phase's first prime when none is given: the numba engine's default prime
+#: (1048573, below 2^20: its fast range, where the float64 LU needs no reduction inside
+#: products of inner dimension up to 8192). The planner passes a random prime from the
+#: fast range of the engine it chose instead (seprank.linalg.planner.engine_primes).
+FIRST_PRIME = NUMBA_DEFAULT_PRIME
 #: Primes for the FLINT lifting (entries too large for the float64 path): word-size,
 #: so that each digit carries ~62 bits.
 LIFTING_PRIMES = (4611686018427387847, 4611686018427387817, 4611686018427387787)
@@ -172,8 +176,8 @@ def rank_multimodular(z: flint.fmpz_mat | np.ndarray, *, max_digits: int = DEFAU
     lower bound; Dixon p-adic lifting with float64 BLAS digits and rational
     reconstruction for the kernel; exact verification for the upper bound).
     ``seed`` fixes the random combination used for early termination (it
-    affects only speed, never the answer). ``first_prime`` (a prime below
-    2^26; default ``FIRST_PRIME``) starts the rank phase: ``seprank.rank``'s
+    affects only speed, never the answer). ``first_prime`` (a prime the engine
+    takes; default ``FIRST_PRIME``) starts the rank phase: ``seprank.rank``'s
     ``auto`` passes a random one, which no input can be built to fool.
     ``engine`` (a name in :data:`seprank.linalg.engines.REGISTRY`) takes the
     rank phase; the default, numba, is the engine it was measured with (the

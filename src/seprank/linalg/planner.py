@@ -17,10 +17,12 @@ primes, certificate parts and label from it. The cutoffs sit beside the choice
 they make: ``NUMBA_MIN_DIM`` and ``AUTO_NUMBA_PRIME_RANGE`` in the numba
 engine's module (:mod:`seprank.linalg.engines.numba_lu`),
 ``AUTO_FLINT_PRIME_RANGE`` in the flint engine's, and ``auto``'s own
-(``AUTO_RANK_PRIMES``, ``MULTIMODULAR_MIN_DIM``,
-``AUTO_MULTIMODULAR_PRIME_RANGE``, ``CERTIFICATE_PRIME_TRIES``) here, each with
-the measurement behind it. All are read at call time, so a test or a benchmark
-that sets one where it lives changes the plans.
+(``AUTO_RANK_PRIMES``, ``MULTIMODULAR_MIN_DIM``, ``CERTIFICATE_PRIME_TRIES``) here,
+each with the measurement behind it. Primes are the engine's: every step that eliminates
+mod p draws from the fast range of the engine that runs it (:func:`engine_primes`; the
+numba LU is ~10x slower at p ~ 2^26 than below 2^20, benchmarks/sep_rank_moment.py).
+All are read at call time, so a test or a benchmark that sets one where it lives changes
+the plans.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.primes import DEFAULT_PRIME, require_prime
 
 __all__ = ["PrimePolicy", "RankPlan", "plan_rank", "choose_engine", "AUTO_RANK_PRIMES",
-           "MULTIMODULAR_MIN_DIM", "AUTO_MULTIMODULAR_PRIME_RANGE", "CERTIFICATE_PRIME_TRIES"]
+           "MULTIMODULAR_MIN_DIM", "CERTIFICATE_PRIME_TRIES", "EnginePrimes", "engine_primes"]
 
 #: the exact fallbacks a plan can name, in the order ``auto`` tries them
 MULTIMODULAR, FMPZ = "multimodular", "flint-fmpz"
@@ -72,10 +74,6 @@ AUTO_RANK_PRIMES = 2
 #: multimodular took 0.5-0.8 s (benchmarks/results/adversarial.md). A small loss on
 #: easy inputs buys a bounded worst case.
 MULTIMODULAR_MIN_DIM = 200
-#: under ``auto`` the multimodular method's rank phase draws its first prime from
-#: here: below the numba engine's limit 2^26 (seprank.linalg.modarith.NUMBA_MAX_PRIME,
-#: where float64 delayed reduction stops being exact), and as large as it allows.
-AUTO_MULTIMODULAR_PRIME_RANGE = (2**25, 2**26)
 #: How many primes the ``fmpz_mat.rank`` path tries for a lower-bound certificate
 #: before giving up (a prime p loses rank only if it divides every r x r minor;
 #: after the first, the primes are random from AUTO_FLINT_PRIME_RANGE, so each
@@ -392,6 +390,55 @@ def choose_engine(shape: tuple[int, int], p: int | None = None, form: str | None
                          f"matrix{'' if p is None else f' mod {p}'}")
 
 
+@dataclass(frozen=True)
+class EnginePrimes:
+    """The engine that would run a rank mod p of some shape, and the primes it is fast at.
+
+    ``span`` (with the name of its constant) is the engine's ``auto_primes``: the range
+    where it runs at its floor (the numba LU: primes below 2^20, where k_max(p) >= 8192
+    products accumulate exactly in float64 between reductions; flint's nmod_mat: any
+    word-size prime, [2^30, 2^31) by default). ``default`` is its fixed prime.
+    A caller that needs a prime for its own eliminations asks :func:`engine_primes`
+    instead of fixing a range (issue 28, item 1).
+
+    >>> print(engine_primes((4000, 4000)))
+    numba: [2^19, 2^20) (AUTO_NUMBA_PRIME_RANGE), default 1048573
+    """
+
+    engine: str
+    span: tuple[int, int]
+    span_name: str
+    default: int
+    reason: str = ""
+
+    def draw(self, rng=None) -> int:
+        """A prime drawn uniformly from ``span`` (``rng``: a ``random.Random``)."""
+        from seprank.linalg.modarith import random_prime
+
+        return random_prime(*self.span, rng)
+
+    def __str__(self) -> str:
+        return f"{self.engine}: {_span(self.span)} ({self.span_name}), default {self.default}"
+
+
+def engine_primes(shape: tuple[int, int], form: str | None = None) -> EnginePrimes:
+    """Which engine a rank mod p of ``shape`` goes to, and the primes where it is fast.
+
+    The engines are asked as for any rank (:func:`choose_engine` with no prime fixed),
+    so the answer follows the registry: the numba LU for large matrices, flint below
+    ``NUMBA_MIN_DIM``. The moment, grid and token routes and the multimodular method take
+    their primes from here.
+
+    >>> engine_primes((100, 100)).engine, engine_primes((100, 100)).span == (2**30, 2**31)
+    ('flint', True)
+    >>> engine_primes((5000, 800)).span
+    (524288, 1048576)
+    """
+    name, why = choose_engine(shape, None, form)
+    eng = get_engine(name)
+    return EnginePrimes(name, eng.auto_primes, eng.auto_primes_name, eng.default_prime, why)
+
+
 def _auto_primes(first: int | None, engine: str) -> PrimePolicy:
     """``auto``'s primes on ``engine``: the caller's first, then random ones from its range."""
     eng = get_engine(engine)
@@ -408,9 +455,9 @@ def _fmpz_certificate_primes(first: int) -> PrimePolicy:
 
 def _multimodular_engine(shape: tuple[int, int]) -> tuple[str, str]:
     """The engine of the multimodular method's rank phase, and why: the engines are
-    asked as for a rank mod p of the matrix read exactly, with the phase's largest
-    prime (every one of its primes is below 2^26)."""
-    return choose_engine(shape, AUTO_MULTIMODULAR_PRIME_RANGE[1] - 1, FMPZ_FORM)
+    asked as for a rank mod p of the matrix read exactly; the phase then draws its
+    primes from that engine's fast range (:func:`engine_primes`)."""
+    return choose_engine(shape, None, FMPZ_FORM)
 
 
 # ------------------------------------------------------------------ plans per field
@@ -548,9 +595,9 @@ def _plan_auto(matrix, em, shape, eng: str, why: str, prime: int | None,
     fallbacks, mm_primes, mm_engine = (FMPZ,), None, (None, "")
     if min(shape) >= MULTIMODULAR_MIN_DIM:
         fallbacks = (MULTIMODULAR, FMPZ)
-        mm_primes = PrimePolicy(span=AUTO_MULTIMODULAR_PRIME_RANGE,
-                                span_name="AUTO_MULTIMODULAR_PRIME_RANGE")
         mm_engine = _multimodular_engine(shape)
+        mm_eng = get_engine(mm_engine[0])
+        mm_primes = PrimePolicy(span=mm_eng.auto_primes, span_name=mm_eng.auto_primes_name)
         parts.append("else multimodular: its minor mod p and exact kernel vectors")
     parts.append("else fmpz_mat.rank: a minor mod a prime and integer kernel vectors (RREF)")
     # the fmpz certificate starts at DEFAULT_PRIME (then random ones), so that small

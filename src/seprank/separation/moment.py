@@ -41,9 +41,28 @@ then s(a, b) = R.
   square invertible monomial matrices M (rows) and N (columns): the value matrix
   M C_F N^T then has rank R. Hence s(a, b) >= R, and = R by Proposition 1(c).
   So every partition with >= d + 1 positions on the output's side and >= d on the
-  other has the same separation rank R, whatever N; sep(N) = R for every
-  N >= 2 d + 1 (balanced: N >= 2 d + 2). Proposition 1(b) adds: if some balanced
-  N0 has s(N0/2, N0/2) = R, then s(a, b) = R for all a, b >= N0/2.
+  other has the same separation rank R, whatever N. Proposition 1(b) adds: if some
+  balanced N0 has s(N0/2, N0/2) = R, then s(a, b) = R for all a, b >= N0/2.
+
+Proposition 2' (the output's side may hold only d positions). If a >= d and b >= d
+then s(a, b) = R; so sep(N) = R for every N >= 2 d, whatever side the output is on.
+  Proof. Only the row side changes (b >= d is as above). With a = d, S_I = x x^T + P
+  where x = x^i and P = sum of the other d - 1 tokens' x x^T: P runs over every positive
+  semidefinite matrix of rank <= d - 1. Let f(x, U) be a polynomial in the span of the
+  row monomials x_k U^alpha (linear in x) vanishing on the image {(x, x x^T + P)}; we
+  show f = 0, which is what the proof of Proposition 2 needs. Put
+  f'(x, V) = f(x, V + x x^T) (a polynomial change of variables with inverse
+  V = U - x x^T). f' vanishes for every x and every V positive semidefinite of rank
+  d - 1, a nonempty open subset of the smooth real points of the hypersurface det V = 0;
+  det V is irreducible (the generic symmetric determinant), so its real points there are
+  Zariski-dense in it and det V divides f' in R[x, V]. Back in (x, U):
+  f(x, U) = det(U - x x^T) h(x, U) for a polynomial h. On a line x = s v (v, U fixed),
+  det(U - s^2 v v^T) = det U - s^2 v^T adj(U) v has degree 2 in s whenever
+  c = v^T adj(U) v != 0, while f(s v, U) has degree <= 1 in s: so h(s v, U) = 0 for all s,
+  hence f(s v, U) = 0, for every (v, U) with c != 0 (for d = 1, adj(U) = 1). That set is
+  nonempty and Zariski-open, so f = 0. Tested at small sizes against the finite-N
+  coefficient route (tests/test_moment_route.py: a partition with d positions on the
+  output's side).
 
 Proposition 3 (blocks). Without residual connections G_L is homogeneous of degree
 C = C(L) in S, so F is linear in x and homogeneous of degree C in (U, W);
@@ -89,15 +108,16 @@ from typing import Any
 
 from seprank.errors import MemoryLimitError, ParameterError
 from seprank.linalg.memory import available_bytes, format_bytes
-from seprank.linalg.modarith import random_prime
+from seprank.linalg.planner import engine_primes
+from seprank.models.generic_weights import generic_statement
 from seprank.scalars.primes import require_prime
 from seprank.separation.moment_blocks import block_specs
 from seprank.separation.moment_eval import MAX_EVAL_PRIME, family_residues
 from seprank.separation.moment_form import token_family
 from seprank.separation.moment_plan import make_plan
-from seprank.separation.moment_ranks import RANDOM_PRIME_RANGE
 from seprank.separation.moment_run import run_blocks, run_tokens
 from seprank.separation.moment_tasks import check_task_options, subset_ranks_hook
+from seprank.separation.vocabulary import infinite_partition
 
 __all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
            "MomentSeparationResult", "DEFAULT_BUDGET_SECONDS"]
@@ -117,15 +137,21 @@ class MomentSeparationResult:
     ``lower_bound_N`` (and every larger balanced N); ``saturation_N``: the least N
     tried where the token lower bound met the certified upper bound; ``exact_from_N``:
     from which balanced N the value is proven exact (None when not exact);
-    ``partitions_covered``: a sentence; ``blocks``: per block of C_F (degree, shape,
-    rank, kind, seconds, how built); ``token_ranks``: per N tried; ``details``.
+    ``partitions_covered``: a sentence; ``basis``: what the value rests on (a sentence:
+    Proposition 2' with the certified rank of C_F, or token ranks at a finite N);
+    ``blocks``: per block of C_F (degree, shape, rank, kind, seconds, how built);
+    ``token_ranks``: per N tried (the token search runs only where the answer needs it:
+    blocks left inexact, a partition below the thresholds, or ``token_search="search"``);
+    ``partition``: the side I asked for (None: the thresholds' partitions); ``details``.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> one = [[[[1]]]]
     >>> net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one))
     >>> r = moment_separation_rank(net)
-    >>> r.value, r.kind, r.saturation_N          # x1 (x1^2 + x2^2 + ...): 2 for N >= 2
+    >>> r.value, r.kind, r.exact_from_N          # x1 (x1^2 + x2^2 + ...): 2 for N >= 2
     (2, 'exact', 2)
+    >>> r.basis.startswith("Proposition 2'")
+    True
     """
 
     value: int
@@ -144,6 +170,9 @@ class MomentSeparationResult:
     blocks: list = field(default_factory=list)
     token_ranks: list = field(default_factory=list)
     details: dict = field(default_factory=dict)
+    basis: str = ""
+    partition: tuple | None = None
+    generic: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict of every field.
@@ -151,12 +180,13 @@ class MomentSeparationResult:
         >>> from seprank.models import SelfAttentionNetwork
         >>> net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", [[[[1]]]]))
         >>> sorted(moment_separation_rank(net).to_dict())[:3]
-        ['blocks', 'coordinate', 'details']
+        ['basis', 'blocks', 'coordinate']
         """
         return {k: getattr(self, k) for k in (
             "value", "kind", "upper_bound", "lower_bound", "lower_bound_N", "saturation_N",
             "exact_from_N", "partitions_covered", "position", "coordinate", "network",
-            "residual", "family", "blocks", "token_ranks", "details")}
+            "residual", "family", "blocks", "token_ranks", "details", "basis", "partition",
+            "generic")}
 
     def __str__(self) -> str:
         n = self.network
@@ -197,8 +227,8 @@ def _check_args(net, position, coordinate, seed, certify, max_seq_len, max_memor
 def _family(net, coordinate, embedding):
     if embedding is None:
         fam = token_family(net, coordinate)
-        return fam, {"embedding": None, "threshold": "|I| >= d_x + 1 (output side) and "
-                     "|J| >= d_x"}
+        return fam, {"embedding": None, "threshold": "|I| >= d_x and |J| >= d_x "
+                     "(Proposition 2')"}
     from seprank.separation.moment_embedding import embedding_family
 
     return embedding_family(net, embedding, coordinate)
@@ -208,18 +238,48 @@ def _threshold_N(fam) -> tuple[int, int]:
     """Sizes (output side, other side) from which sep = R (Proposition 2 and embeddings)."""
     if fam.label == "vocabulary":
         return fam.degree + 1, fam.degree
+    if fam.label == "tokens":                     # Proposition 2'
+        return fam.n_rows, fam.n_rows
     return fam.n_rows + 1, fam.n_rows
 
 
-def _prime(prime, seed, C: int) -> tuple[int, bool]:
+def largest_matrix(plan) -> tuple[int, int]:
+    """The largest matrix the plan ranks mod p (rows x columns; the subset of a
+    catalecticant block, the points of an evaluation or sampled block).
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> largest_matrix(prepare_moment(SelfAttentionNetwork.random(2, 2, 1, seed=0)).plan)
+    (6, 6)
+    """
+    best = (1, 1)
+    for b in plan.blocks:
+        short = min(b["shape"])
+        if b["method"] == "catalecticant":
+            shape = (b["estimates"]["catalecticant"]["rows"], short)
+        elif b["method"] == "evaluation":
+            shape = (short, short)
+        elif b["method"] == "sampled":
+            shape = (b["points"], b["points"])
+        else:
+            continue
+        if shape[0] * shape[1] > best[0] * best[1]:
+            best = shape
+    return best
+
+
+def _prime(prime, seed, C: int, plan) -> tuple[int, bool, str]:
+    """The route's prime (drawn from the fast range of the engine that ranks the plan's
+    largest matrix, :func:`seprank.linalg.planner.engine_primes`, unless given), whether
+    it was drawn, and which range it came from."""
     if prime is None:
-        return random_prime(*RANDOM_PRIME_RANGE, random.Random(seed)), True
+        ep = engine_primes(largest_matrix(plan))
+        return ep.draw(random.Random(seed)), True, str(ep)
     p = require_prime(prime, max_value=MAX_EVAL_PRIME)
     if p <= 2 * (C + 1):
         raise ParameterError(f"prime = {p} is too small: the degree split needs C + 1 = {C + 1} "
                              f"distinct scales and factorials up to C! nonzero; use p > "
                              f"{2 * (C + 1)}")
-    return p, False
+    return p, False, "given"
 
 
 @dataclass
@@ -234,7 +294,7 @@ class MomentPrepared:
     >>> from seprank.models import SelfAttentionNetwork
     >>> prep = prepare_moment(SelfAttentionNetwork.random(2, 2, 1, seed=0, nonzero=True))
     >>> prep.thresholds, [s.shape for s in prep.specs][:2]
-    ((3, 2), [(30, 1), (20, 3)])
+    ((2, 2), [(30, 1), (20, 3)])
     """
 
     net: Any
@@ -252,13 +312,48 @@ class MomentPrepared:
     max_seq_len: int | None
     budget_seconds: float
     tasks: dict | None = None
+    prime_source: str = ""
+    partition: tuple | None = None
+    small_side: int | None = None
+    token_search: str = "auto"
+    weight_bound: int | None = None
+
+
+#: ``token_search`` values: ``auto`` runs the token search only where the answer needs it
+#: (blocks left inexact, or a partition with fewer positions than Proposition 2' asks);
+#: ``search`` always runs it (it finds from which N the token grid reaches R).
+TOKEN_SEARCH = ("auto", "search")
+
+
+def _partition_sides(fam, partition, position: int, thr: tuple[int, int]):
+    """(I, smaller side) of a given partition at N = inf: the smaller side is |I| when I
+    has fewer positions than Proposition 2' asks (the token search then bounds it from
+    below), else None. Families other than tokens refuse such partitions (their
+    propositions need the thresholds)."""
+    if partition is None:
+        return None, None
+    I = infinite_partition(partition)
+    need = thr[0] if position in I else thr[1]
+    if len(I) >= need:
+        return I, None
+    if fam.label != "tokens":
+        unit = "patches" if fam.label == "convolution" else "positions"
+        side = "the output's side" if position in I else "the side without the output"
+        raise ParameterError(
+            f"partition I = {list(I)} has {len(I)} {unit}, {side}; with this embedding "
+            f"the N -> infinity value is the separation rank of partitions with >= "
+            f"{thr[0]} {unit} on the output's side and >= {thr[1]} on the other: give a "
+            "larger I or a finite N")
+    return I, len(I)
 
 
 def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=None,
                    prime: int | None = None, seed: int = 0, certify: bool = False,
                    max_seq_len: int | None = None, max_memory: int | None = None,
                    budget_seconds: float = DEFAULT_BUDGET_SECONDS,
-                   tasks: dict | None = None) -> MomentPrepared:
+                   tasks: dict | None = None, partition=None,
+                   token_search: str = "auto", weight_bound: int | None = None
+                   ) -> MomentPrepared:
     """Check the arguments and plan the moment route without building anything.
 
     The arguments are those of :func:`moment_separation_rank`; the same one-line errors.
@@ -275,6 +370,9 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
     """
     _check_args(net, position, coordinate, seed, certify, max_seq_len, max_memory,
                 budget_seconds)
+    if not isinstance(token_search, str) or token_search not in TOKEN_SEARCH:
+        raise ParameterError(f"token_search must be one of {', '.join(TOKEN_SEARCH)}; got "
+                             f"{token_search!r}")
     if tasks is not None:
         check_task_options(tasks.get("scheduler"), tasks.get("workers"), tasks.get("store"))
     fam, info = _family(net, coordinate, embedding)
@@ -288,9 +386,37 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
         raise MemoryLimitError(f"the moment route needs about {format_bytes(plan.peak_bytes)} "
                                f"(estimated before building), over the limit "
                                f"{format_bytes(limit)}")
-    p, random_p = _prime(prime, seed, fam.degree)
-    return MomentPrepared(net, fam, info, specs, plan, _threshold_N(fam), limit, p, random_p,
-                          position, seed, certify, max_seq_len, float(budget_seconds), tasks)
+    p, random_p, source = _prime(prime, seed, fam.degree, plan)
+    thr = _threshold_N(fam)
+    I, small = _partition_sides(fam, partition, position, thr)
+    return MomentPrepared(net, fam, info, specs, plan, thr, limit, p, random_p,
+                          position, seed, certify, max_seq_len, float(budget_seconds), tasks,
+                          prime_source=source, partition=I, small_side=small,
+                          token_search=token_search, weight_bound=weight_bound)
+
+
+def token_values(prep: MomentPrepared, blocks: list[dict]) -> tuple[list[int], str]:
+    """The N at which the token search runs (empty: none), and why (``TOKEN_SEARCH``).
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> prep = prepare_moment(SelfAttentionNetwork.random(1, 2, 1, seed=0, nonzero=True))
+    >>> token_values(prep, [{"kind": "exact"}])[0], token_values(prep, [{"kind": "x"}])[0]
+    ([], [2, 4, 6])
+    """
+    fam = prep.fam
+    if fam.label != "tokens":
+        return [], "no token search with an input embedding (Proposition 2 alone)"
+    n_max = 2 * fam.d + 2 if prep.max_seq_len is None else prep.max_seq_len
+    if prep.small_side is not None:
+        m = prep.small_side
+        return [2 * m], (f"the partition has {m} positions on one side: tokens at N = {2 * m} "
+                         f"bound s({m}, {m}) <= its sep from below")
+    if prep.token_search == "search":
+        return list(range(2, n_max + 1, 2)), "asked for (token_search='search')"
+    if all(b["kind"] == "exact" for b in blocks):
+        return [], ("every block certified: sep = rank_Q(C_F) from Proposition 2' "
+                    "(no token search needed)")
+    return list(range(2, n_max + 1, 2)), "blocks left inexact: token lower bounds at finite N"
 
 
 def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
@@ -302,23 +428,24 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
     2
     """
     start = time.perf_counter()
-    fam, net, p = prep.fam, prep.net, prep.prime
+    fam, p = prep.fam, prep.prime
     data = family_residues(fam, p)
     blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
-                                random_p=prep.prime_drawn, certify=prep.certify,
+                                random_p=True, certify=prep.certify,
                                 budget_seconds=prep.budget_seconds, max_memory=prep.limit,
                                 subset_ranks=_subset_hook(prep))
     tokens = []
-    if fam.label == "tokens":
-        n_max = 2 * net.d_x + 2 if prep.max_seq_len is None else prep.max_seq_len
-        tokens = run_tokens(fam, data, blocks, p, prep.seed, n_max, certify=prep.certify,
-                            phases=phases, budget_seconds=max(
-                                5.0, TOKEN_BUDGET_SHARE * prep.budget_seconds))
-    details = {"prime": p, "prime_drawn_at_random": prep.prime_drawn, "seed": prep.seed,
+    n_values, why = token_values(prep, blocks)
+    if n_values:
+        tokens = run_tokens(fam, data, blocks, p, prep.seed, max(n_values),
+                            certify=prep.certify, phases=phases, n_values=n_values,
+                            budget_seconds=max(5.0, TOKEN_BUDGET_SHARE * prep.budget_seconds))
+    details = {"prime": p, "prime_drawn_at_random": prep.prime_drawn, "token_search": why,
+               "prime_range": prep.prime_source, "seed": prep.seed,
                "plan": prep.plan.to_dict(), "timing": phases, "family": prep.info,
                "count_bound": fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),
                "memory_limit": prep.limit, "seconds": round(time.perf_counter() - start, 4)}
-    return _assemble(fam, blocks, tokens, details, prep.position, prep.thresholds)
+    return _assemble(fam, blocks, tokens, details, prep)
 
 
 def _subset_hook(prep: MomentPrepared):
@@ -335,7 +462,9 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
                            prime: int | None = None, seed: int = 0, certify: bool = False,
                            max_seq_len: int | None = None, max_memory: int | None = None,
                            budget_seconds: float = DEFAULT_BUDGET_SECONDS,
-                           tasks: dict | None = None) -> MomentSeparationResult:
+                           tasks: dict | None = None, partition=None,
+                           token_search: str = "auto", weight_bound: int | None = None
+                           ) -> MomentSeparationResult:
     """Separation rank of y_coordinate^position of ``net`` for every N (module docstring).
 
     ``run_moment(prepare_moment(...))``; the front door
@@ -351,8 +480,10 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
         :class:`~seprank.models.embedding.VocabularyEmbedding` /
         :class:`~seprank.models.embedding.ConvolutionalEmbedding` without positional
         part (:mod:`seprank.separation.moment_embedding`).
-    prime : the prime of every modular step (<= 2^31 - 1); default drawn uniformly from
-        the primes in [2^25, 2^26) with ``seed`` (needed for ``probabilistic``).
+    prime : the prime of every modular step (<= 2^31 - 1); default drawn with ``seed``
+        from the fast range of the engine that ranks the largest block (below 2^20 for
+        the numba LU; :func:`seprank.linalg.planner.engine_primes`). The error bound of a
+        ``probabilistic`` block uses its own random prime (moment_ranks).
     seed : random points, row subsets and the prime.
     certify : attach rank certificates to every ranked matrix and verify them.
     max_seq_len : largest N of the token search (default 2 d_x + 2; continuous tokens).
@@ -362,6 +493,14 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     tasks : None, or a dict of ``scheduler`` ("local" or a Dask address), ``workers``
         and ``store`` (a JSON-lines path): the catalecticant blocks' eliminations as Dask
         tasks, resumable from the store (:mod:`seprank.separation.moment_tasks`).
+    partition : None, or the side I of a partition (positions, 0-based; J is every other
+        position). With fewer positions than Proposition 2' asks, the answer is that
+        partition's: the token grid at N = 2 |I| from below, rank_Q(C_F) from above.
+    token_search : ``"auto"`` (only where the answer needs it) or ``"search"`` (N = 2, 4,
+        ... up to ``max_seq_len``: from which N the token grid reaches R).
+    weight_bound : G when ``net`` was drawn by :func:`seprank.models.generic_weights.
+        seeded_network` (nonzero integers uniform in [-G, G]); the answer's ``generic``
+        then states the probability that its value is the generic one. None: given weights.
 
     Returns
     -------
@@ -377,17 +516,18 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     --------
     >>> from seprank.models import SelfAttentionNetwork
     >>> r = moment_separation_rank(SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True))
-    >>> r.kind, r.value == r.upper_bound, r.token_ranks[0]["N"]
-    ('exact', True, 2)
+    >>> r.kind, r.value == r.upper_bound, r.token_ranks, r.exact_from_N   # Proposition 2'
+    ('exact', True, [], 4)
     """
     return run_moment(prepare_moment(
         net, position=position, coordinate=coordinate, embedding=embedding, prime=prime,
         seed=seed, certify=certify, max_seq_len=max_seq_len, max_memory=max_memory,
-        budget_seconds=budget_seconds, tasks=tasks))
+        budget_seconds=budget_seconds, tasks=tasks, partition=partition,
+        token_search=token_search, weight_bound=weight_bound))
 
 
-def _assemble(fam, blocks, tokens, details, position, thr) -> MomentSeparationResult:
-    net = fam.net
+def _assemble(fam, blocks, tokens, details, prep) -> MomentSeparationResult:
+    net, thr = fam.net, prep.thresholds
     upper = sum(b["upper"] for b in blocks)
     moment_lower = sum(b["rank"] for b in blocks)
     kinds = {b["kind"] for b in blocks}
@@ -404,14 +544,49 @@ def _assemble(fam, blocks, tokens, details, position, thr) -> MomentSeparationRe
         details["error_bound"] = sum(b.get("error_bound", 0.0) for b in blocks)
     else:
         kind, value, exact_from = "lower_bound", lower, None
+    basis = _basis(fam, kind, moment_lower, upper, lower, lower_N, saturation, thr)
+    if prep.small_side is not None:      # the partition asked for, below the thresholds
+        m = prep.small_side
+        tb = max((t["lower_bound"] for t in tokens if t["N"] == 2 * m), default=0)
+        lower, lower_N, value = tb, 2 * m, tb
+        kind = "exact" if tb == upper else "lower_bound"
+        exact_from = 2 * m if kind == "exact" else None
+        basis = (f"the partition has {m} positions on one side: the token grid at N = {2 * m} "
+                 f"(certified rank {tb}) bounds its sep from below (Proposition 1(b)) and "
+                 f"rank_Q(C_F) <= {upper} from above (Proposition 1(c))"
+                 + ("; they meet" if kind == "exact" else ""))
     covered = _covered(fam, kind, value, upper, thr, saturation, tokens)
+    generic = {} if prep.small_side is not None else generic_statement(
+        net.L, value, kind, sum(b["cap"] for b in blocks), prep.weight_bound)
     return MomentSeparationResult(
         value=value, kind=kind, upper_bound=upper, lower_bound=lower, lower_bound_N=lower_N,
         saturation_N=saturation, exact_from_N=exact_from, partitions_covered=covered,
-        position=position, coordinate=fam.coordinate,
+        position=prep.position, coordinate=fam.coordinate,
         network={"L": net.L, "d_x": net.d_x, "H": net.H, "d_a": net.d_a},
         residual=fam.residual, family=fam.label, blocks=blocks, token_ranks=tokens,
-        details=details)
+        details=details, basis=basis, partition=prep.partition, generic=generic)
+
+
+def _basis(fam, kind, moment_lower, upper, lower, lower_N, saturation, thr) -> str:
+    """What the value rests on (MomentSeparationResult.basis)."""
+    a, b = thr
+    prop = "Proposition 2'" if fam.label == "tokens" else "Proposition 2 (embedding)"
+    if kind == "exact" and moment_lower == upper:
+        text = (f"{prop}: sep = rank_Q(C_F) on every partition with >= {a} positions on the "
+                f"output's side and >= {b} on the other, and rank_Q(C_F) = {upper} is "
+                "certified block by block (full rank mod p, or a kernel certified over Q)")
+        if saturation and saturation < a + b:
+            text += (f"; the token grid at N = {saturation} already reaches it (certified), "
+                     "so it holds from that N on")
+        return text
+    if kind == "exact":
+        return (f"the token grid at N = {lower_N} has certified rank {lower}, which meets the "
+                f"certified upper bound rank_Q(C_F) <= {upper} (Propositions 1(b) and 1(c))")
+    if lower > moment_lower:
+        return (f"a certified lower bound {lower} from the token grid at N = {lower_N} and the "
+                f"certified upper bound {upper}; they do not meet")
+    return (f"{prop} with blocks ranked mod p: {moment_lower} <= rank_Q(C_F) <= {upper} "
+            "(certified); they do not meet")
 
 
 def _covered(fam, kind, value, upper, thr, saturation, tokens) -> str:

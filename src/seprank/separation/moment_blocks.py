@@ -255,11 +255,19 @@ def _fact_mod(C: int, p: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _lookup(pd: PolyData, j: int, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(hit mask, term positions) of the keys K among the terms of g_j (a hash table built
+    once per polynomial: :mod:`seprank.separation.term_table`)."""
+    from seprank.separation.term_table import build_table, find_terms
+
     keys = pd.keys[j]
     if len(keys) == 0:
         return np.zeros(K.shape, dtype=bool), np.zeros(K.shape, dtype=np.int64)
-    pos = np.minimum(np.searchsorted(keys, K), len(keys) - 1)
-    return keys[pos] == K, pos
+    tables = pd.__dict__.setdefault("_tables", {})
+    if j not in tables:
+        tables[j] = build_table(keys)
+    pos = find_terms(tables[j], K)
+    hit = pos >= 0
+    return hit, np.where(hit, pos, 0)
 
 
 def block_positions(pd: PolyData, rows: np.ndarray, alphas: np.ndarray,
@@ -295,10 +303,12 @@ def entries_mod(pd: PolyData, located: list, shape: tuple[int, int], p: int,
     >>> entries_mod(pd, block_positions(pd, np.array([0]), a, g), (1, 1), 7).tolist()  # 10
     [[3]]
     """
+    from seprank.separation.term_table import gather_terms
+
     out = np.zeros(shape, dtype=dtype)
     for j, sel, hit, pos in located:
         if hit.any():
-            out[sel] = np.where(hit, pd.residue_terms(j, p).astype(dtype)[pos], 0)
+            out[sel] = gather_terms(pd.residue_terms(j, p), pos, hit, dtype)
     return out
 
 

@@ -11,13 +11,20 @@ What each block result claims
   subset) and then checked against every row of the block
   (:func:`~seprank.separation.moment_blocks.verify_kernel`).
 * ``kind``: ``exact`` when rank = upper; ``probabilistic`` when the whole block was
-  ranked mod a prime p drawn uniformly from the primes in [2^25, 2^26) (there are
-  ``PRIMES_IN_RANGE`` of them): if rank_Q > rank_p then p divides a fixed nonzero
-  (rank_p + 1)-minor of the block (the first one in some order, not depending
-  on p), whose absolute value is at most the Hadamard bound H <= (sqrt(n)
-  2^entry_bits)^(rank_p + 1); at most log2(H) / 25 primes >= 2^25 divide it, so
-  P[rank_Q != rank_p] <= (log2(H) / 25) / PRIMES_IN_RANGE (``error_bound``);
-  ``lower_bound`` otherwise.
+  ranked mod a prime q drawn uniformly from the primes in ``ERROR_PRIME_RANGE`` =
+  [2^30, 2^31) (there are ``PRIMES_IN_RANGE`` of them), independently of the block:
+  if rank_Q > rank_q then q divides a fixed nonzero (rank_q + 1)-minor of the block
+  (the first one in some order, not depending on q), whose absolute value is at most
+  the Hadamard bound H <= (sqrt(n) 2^entry_bits)^(rank_q + 1); at most log2(H) / 30
+  primes >= 2^30 divide it, so P[rank_Q != rank_q] <= (log2(H) / 30) / PRIMES_IN_RANGE
+  (``error_bound``); ``lower_bound`` otherwise.
+
+Primes (issue 28, item 1). Every other step eliminates mod the route's prime p, drawn
+from the fast range of the engine that ranks the largest block
+(:func:`seprank.linalg.planner.engine_primes`: below 2^20 for the numba LU): a nonzero
+minor mod any prime certifies a lower bound, and a full rank mod any prime is exact, so
+only the error bound of ``probabilistic`` needs a large prime, and only that step takes
+one (on the engine that is fast at it: flint's nmod_mat).
 * Evaluation blocks (Schwartz-Zippel): an r x r minor of E is a polynomial of
   degree <= r (C + 1) in the point coordinates (row points: degree 1 + C - b,
   column points: b), not identically zero when r <= rank_p(C_b); so
@@ -35,6 +42,8 @@ import numpy as np
 
 from seprank.linalg import rank as linalg_rank
 from seprank.linalg import verify as linalg_verify
+from seprank.linalg.engines.flint_nmod import AUTO_FLINT_PRIME_RANGE
+from seprank.linalg.modarith import random_prime as draw_prime
 from seprank.linalg.residues import ResidueMatrix
 from seprank.separation.moment_blocks import (
     BlockSpec,
@@ -50,12 +59,16 @@ from seprank.separation.moment_plan import subset_rows
 
 __all__ = ["ideal_certifies", "ideal_upper", "catalecticant_rank", "evaluation_ranks",
            "subset_rank",
-           "vandermonde_mix", "PRIMES_IN_RANGE", "RANDOM_PRIME_RANGE", "CERTIFY_MAX_SHORT"]
+           "vandermonde_mix", "PRIMES_IN_RANGE", "ERROR_PRIME_RANGE", "RANDOM_PRIME_RANGE",
+           "CERTIFY_MAX_SHORT"]
 
-#: The range the route draws its prime from, and the number of primes in it
-#: (pi(2^26) - pi(2^25), counted by a sieve; tests/test_moment_route.py re-counts).
-RANDOM_PRIME_RANGE = (2**25, 2**26)
-PRIMES_IN_RANGE = 1_894_120
+#: The range of the prime q of a ``probabilistic`` block's error bound (the flint
+#: engine's fast range, AUTO_FLINT_PRIME_RANGE), and the number of primes in it
+#: (pi(2^31) - pi(2^30), counted by a sieve; tests/test_moment_route.py re-counts).
+ERROR_PRIME_RANGE = AUTO_FLINT_PRIME_RANGE
+PRIMES_IN_RANGE = 50_697_537
+#: The old name of ERROR_PRIME_RANGE (the route's eliminations no longer use it).
+RANDOM_PRIME_RANGE = ERROR_PRIME_RANGE
 #: Rank-deficient blocks whose short side exceeds this are not certified over Q
 #: (p-adic lifting of a dense system of that size takes minutes on 2 cores).
 CERTIFY_MAX_SHORT = 2500
@@ -69,6 +82,13 @@ LIFT_RETRY_MAX_ENTRIES = 400_000
 #: on a tiny block (the one-hot network L = 2, d_x = 3: a 168 x 6 block of rank 3 was left
 #: ``probabilistic``), where the exact rank costs milliseconds.
 EXACT_WHOLE_MAX_ENTRIES = 200_000
+#: A deficient block with more kernel vectors than this is ranked over Q whole (flint's
+#: fraction-free elimination) when it has at most EXACT_WHOLE_WIDE_KERNEL_ENTRIES entries:
+#: its lifted kernel would hold (short - rank) x rank numbers of about rank x entry bits
+#: each (residual L = 3, d_x = 2: 355 vectors of ~10^5-bit numbers), while the exact rank
+#: of the whole 1120 x 560 matrix takes seconds.
+LIFT_MAX_KERNEL = 48
+EXACT_WHOLE_WIDE_KERNEL_ENTRIES = 2_000_000
 #: Ranking every row of a block mod p (for ``probabilistic``) is done up to this many
 #: long * short^2 operations (about 10 s at the small-matrix rate RANK_FLOPS).
 FULL_RANK_MAX_OPS = 1.5e10
@@ -116,22 +136,24 @@ class _TallBlock:
         out = [entries_mod(self.pd, located, shape, q, dtype=np.float64) for q in primes]
         return [m.T for m in out] if self.transposed else out
 
-    def entries(self, idx: np.ndarray, p: int | None, chunk: int = 2048) -> np.ndarray:
+    def entries(self, idx: np.ndarray, p: int | None, chunk: int = 2048,
+                form: str | None = None) -> np.ndarray:
         parts = []
         for lo in range(0, len(idx), chunk):
             sel = idx[lo:lo + chunk]
             if self.transposed:
                 parts.append(block_entries(self.pd, self.rows_j, self.rows_a, self.gammas[sel],
-                                           p=p, transpose=True))
+                                           p=p, transpose=True, form=form))
             else:
                 parts.append(block_entries(self.pd, self.rows_j[sel], self.rows_a[sel],
-                                           self.gammas, p=p))
+                                           self.gammas, p=p, form=form))
         return np.vstack(parts) if parts else np.zeros((0, self.short), dtype=np.int64)
 
 
 def _hadamard_error(r: int, short: int, entry_bits: int) -> float:
     log2H = (r + 1) * (entry_bits + 0.5 * np.log2(max(short, 2)))
-    return float(np.ceil(log2H / 25) / PRIMES_IN_RANGE)
+    low_bits = ERROR_PRIME_RANGE[0].bit_length() - 1
+    return float(np.ceil(log2H / low_bits) / PRIMES_IN_RANGE)
 
 
 def _rank_mod(mat: np.ndarray, p: int, certify: bool) -> tuple[int, bool | None]:
@@ -147,9 +169,11 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
                        subset_seed=None, prior: dict | None = None) -> dict:
     """Rank of one block of C_F from the exact coefficients (module docstring).
 
-    ``r``: the number of polynomials g_j; ``rng``: numpy Generator for the row subset;
-    ``random_prime``: p was drawn uniformly from ``RANDOM_PRIME_RANGE`` (needed for the
-    ``probabilistic`` kind); ``certify``: attach and verify rank certificates;
+    ``r``: the number of polynomials g_j; ``rng``: numpy Generator for the row subset
+    (and the random prime of the error bound); ``random_prime``: a block left
+    uncertified may be ranked on all rows mod a random prime from ``ERROR_PRIME_RANGE``
+    (the ``probabilistic`` kind, when it costs at most ``FULL_RANK_MAX_OPS``);
+    ``certify``: attach and verify rank certificates;
     ``ideal``: the :class:`~seprank.separation.moment_apolar.ApolarIdeal` of the blocks
     ranked so far (non-residual families, blocks in increasing degree): its products
     certify a deficient block without lifting when they fill its kernel, and the
@@ -188,6 +212,9 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
         out.update(upper=rank, kind="exact")
     elif ideal is not None and ideal_certifies(spec, r, tall.transposed, ideal, out):
         pass
+    elif allow_certify and tall.short - rank > LIFT_MAX_KERNEL and \
+            tall.long * tall.short <= EXACT_WHOLE_WIDE_KERNEL_ENTRIES:
+        _rank_whole_exactly(tall, out)          # many kernel vectors: rank over Q whole
     elif allow_certify and tall.short <= CERTIFY_MAX_SHORT:
         _certify_deficient(tall, idx, p, out, rng, lift_limits)
         if ideal is not None and out.get("kernel"):
@@ -198,17 +225,25 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     out.pop("kernel", None)
     if out["kind"] != "exact" and tall.long * tall.short <= EXACT_WHOLE_MAX_ENTRIES:
         _rank_whole_exactly(tall, out)
-    if out["kind"] != "exact" and random_prime and n_sub < tall.long and \
-            tall.long * tall.short**2 <= FULL_RANK_MAX_OPS:     # every row, mod the same p
-        out["rank"] = max(out["rank"], _rank_mod(tall.entries(np.arange(tall.long), p), p,
+    if out["kind"] != "exact" and random_prime and \
+            tall.long * tall.short**2 <= FULL_RANK_MAX_OPS:   # every row, mod a random q
+        q = draw_prime(*ERROR_PRIME_RANGE, _py_random(rng))
+        out["rank"] = max(out["rank"], _rank_mod(tall.entries(np.arange(tall.long), q), q,
                                                  False)[0])
-        out["how"] += f"; all {tall.long} rows ranked mod {p}"
-        n_sub = out["rows_ranked"] = tall.long
-    if out["kind"] != "exact" and n_sub == tall.long and random_prime:
+        out["how"] += f"; all {tall.long} rows ranked mod the random prime {q}"
+        out["rows_ranked"] = tall.long
         out["kind"] = "probabilistic"
+        out["error_prime"] = q
         out["error_bound"] = _hadamard_error(out["rank"], tall.short, pd.entry_bits)
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
+
+
+def _py_random(rng):
+    """A ``random.Random`` seeded from the numpy Generator ``rng`` (for draw_prime)."""
+    import random
+
+    return random.Random(int(rng.integers(2**63)))
 
 
 def _subset(tall: _TallBlock, n_sub: int, rng) -> np.ndarray:
@@ -266,25 +301,25 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
 
 
 def _lift(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
-    from seprank.linalg.multimodular import rank_multimodular
+    """Kernel vectors of the row subset by Dixon lifting from residues of C_F's entries
+    (:func:`seprank.linalg.dixon_residues.kernel_from_residues`: no wide integer matrix is
+    ever built), checked exactly on every row of the block (:func:`verify_kernel`)."""
+    from seprank.linalg.dixon_residues import kernel_from_residues
 
     for attempt in range(1 if tall.short * tall.long > LIFT_RETRY_MAX_ENTRIES else 2):
-        sub = tall.entries(idx, None)
-        z = flint.fmpz_mat(sub.tolist())
-        mm = rank_multimodular(z, seed=int(rng.integers(2**31)))
-        out["how"] += f"; multimodular kernel of the {len(idx)}-row subset"
-        if not mm.exact or mm.upper is None or mm.upper.side != "right":
-            out["how"] += " (no certificate)"
+        found = kernel_from_residues(
+            lambda q, sel=idx: tall.entries(sel, q, form="binomial"), (len(idx), tall.short),
+            tall.pd.entry_bits, rng=np.random.default_rng(int(rng.integers(2**31))))
+        out["how"] += f"; Dixon kernel of the {len(idx)}-row subset (from residues)"
+        if found is None:
+            out["how"] += " (no reconstruction within the Hadamard bound)"
             return
-        vecs = [tuple(v) for v in mm.upper.vectors]
-        full = len(idx) == tall.long
-        good = full or verify_kernel(tall.residues, tall.long, tall.catalecticant_vectors(vecs),
-                                     tall.pd.entry_bits)
-        if good:
-            out.update(rank=max(out["rank"], mm.rank), upper=mm.rank, kind="exact",
-                       kernel_vectors=len(vecs), kernel=tall.catalecticant_vectors(vecs))
-            out["how"] += (", exact over Q" if full else
-                           f", {len(vecs)} kernel vectors verified on all {tall.long} rows")
+        rank, vecs = found
+        cat = tall.catalecticant_vectors(vecs)
+        if verify_kernel(tall.residues, tall.long, cat, tall.pd.entry_bits):
+            out.update(rank=max(out["rank"], rank), upper=rank, kind="exact",
+                       kernel_vectors=len(vecs), kernel=cat)
+            out["how"] += f", {len(vecs)} kernel vectors verified on all {tall.long} rows"
             return
         out["how"] += " (kernel fails on other rows)"
         n_more = min(tall.long, 2 * len(idx))

@@ -16,8 +16,9 @@ each answer kind claims are in :mod:`seprank.separation.moment` (Propositions 1-
   random prime, with its error bound) or ``lower_bound`` with the certified upper bound.
 
 Options (``SeparationRequest.options``): ``partition`` (as given: I alone, its
-complement J being every other position; it must have enough positions for the
-N -> infinity value to be its separation rank, else one-line refusal),
+complement J being every other position; with fewer positions than Proposition 2' asks
+the answer is that partition's, from the token grid at N = 2 |I| and rank_Q(C_F)),
+``token_search`` (``auto``: only where the answer needs it; ``search``: N = 2, 4, ...),
 ``embedding`` (a wies2021 embedding without positional part), ``budget_seconds``
 (estimated seconds the plan may take; blocks past it are sampled or skipped; default the
 request's ``max_seconds``, else :data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and
@@ -37,7 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from seprank.compiled_cache import pending_compilation
 from seprank.errors import ParameterError
+from seprank.separation.vocabulary import infinite_partition
+from seprank.models.generic_weights import generic_bound
 from seprank.separation.route import (
     PlannedBlock,
     RouteOutcome,
@@ -50,45 +54,10 @@ __all__ = ["MomentRoute", "ROUTE", "infinite_partition"]
 
 #: what the route's matrix is called in the result's text
 MATRIX_WORDS = "moment-form blocks C_F"
-
-
-def infinite_partition(partition: object) -> tuple[int, ...] | None:
-    """The side I of a partition at N = inf: a list of positions, or {"I": [...]}.
-
-    J is every other position (infinitely many), so a J cannot be listed.
-
-    >>> infinite_partition([2, 0]), infinite_partition({"I": [1]}), infinite_partition(None)
-    ((0, 2), (1,), None)
-    >>> infinite_partition(([0], [1]))
-    Traceback (most recent call last):
-    ...
-    seprank.errors.ParameterError: at N = inf a partition is I alone (0-based positions; J is \
-every other position), got ([0], [1])
-    """
-    if partition is None:
-        return None
-    side = partition.get("I") if isinstance(partition, Mapping) and set(partition) == {"I"} \
-        else partition
-    ok = isinstance(side, (list, tuple)) and side and all(
-        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in side)
-    if not ok or len(set(side)) != len(side):
-        raise ParameterError("at N = inf a partition is I alone (0-based positions; J is every "
-                             f"other position), got {partition!r}")
-    return tuple(sorted(side))
-
-
-def _check_partition(I: tuple[int, ...] | None, position: int, thr: tuple[int, int],
-                     unit: str) -> None:
-    """Refuse a partition whose finite side is too small for the N -> infinity value."""
-    if I is None:
-        return
-    need = thr[0] if position in I else thr[1]
-    if len(I) < need:
-        side = "the output's side" if position in I else "the side without the output"
-        raise ParameterError(
-            f"partition I = {list(I)} has {len(I)} {unit}, {side}; the N -> infinity value "
-            f"is the separation rank of partitions with >= {thr[0]} {unit} on the output's "
-            f"side and >= {thr[1]} on the other: give a larger I or a finite N")
+#: the modules whose numba kernels the route runs (their first compilation is counted in
+#: the estimate and announced: seprank.compiled_cache.pending_compilation)
+KERNEL_MODULES = ("seprank.linalg.modular_lu", "seprank.separation.moment_eval",
+                  "seprank.models.network_mod_p", "seprank.separation.term_table")
 
 
 def _option(options: Mapping, name: str, default):
@@ -109,7 +78,7 @@ class MomentRoute(SeparationRoute):
     summary = "the limit N -> infinity through the moment form y^i = G_L(S) x^i"
     matrix_words = MATRIX_WORDS
     takes = frozenset({"partition", "embedding", "budget_seconds", "max_seq_len",
-                       "scheduler", "workers", "store"})
+                       "scheduler", "workers", "store", "token_search"})
 
     def can_run(self, request) -> str | None:
         if request.finite:
@@ -127,7 +96,7 @@ class MomentRoute(SeparationRoute):
 
         opts, budget = request.options, request.budget
         I = infinite_partition(opts.get("partition"))
-        seconds = budget.max_seconds or DEFAULT_BUDGET_SECONDS   # blocks past it: skipped
+        seconds = budget.max_seconds or DEFAULT_BUDGET_SECONDS   # blocks past it: sampled
         prep = prepare_moment(
             request.network, position=request.position, coordinate=request.coordinate,
             embedding=_option(opts, "embedding", None), prime=request.prime,
@@ -135,12 +104,16 @@ class MomentRoute(SeparationRoute):
             max_seq_len=_option(opts, "max_seq_len", None),
             max_memory=int(budget.memory_limit),
             budget_seconds=_option(opts, "budget_seconds", seconds),
-            tasks=_tasks(opts))
+            tasks=_tasks(opts), partition=I,
+            token_search=_option(opts, "token_search", "auto"),
+            weight_bound=None if request.weights_seed is None else generic_bound(
+                request.network.L))
         unit = "patches" if prep.fam.label == "convolution" else "positions"
-        _check_partition(I, request.position, prep.thresholds, unit)
-        return RoutePlan(tuple(_planned_blocks(prep)), _estimate(prep),
+        pending = pending_compilation(KERNEL_MODULES)
+        return RoutePlan(tuple(_planned_blocks(prep)), _estimate(prep, pending),
                          ("exact", "probabilistic", "lower_bound"), prime=prep.prime,
-                         uses_points_seed=True, notes=tuple(_notes(prep, I, unit)), data=prep)
+                         uses_points_seed=True, notes=tuple(_notes(prep, I, unit, pending)),
+                         data=prep)
 
     def run(self, request, plan: RoutePlan) -> RouteOutcome:
         from seprank.separation.moment import run_moment
@@ -170,7 +143,7 @@ def _planned_blocks(prep) -> list[PlannedBlock]:
     return out
 
 
-def _estimate(prep) -> WorkEstimate:
+def _estimate(prep, pending: tuple[list[str], float]) -> WorkEstimate:
     """The plan's seconds as modular operations at the budget's rate (the plan's own rates
     are measured per phase: :mod:`seprank.separation.moment_plan`)."""
     from seprank.budget import RATES
@@ -181,19 +154,35 @@ def _estimate(prep) -> WorkEstimate:
     phases = [("expansion", f"G_L as {plan.expansion['terms']} terms"
                if plan.expand else "none (evaluations only)"),
               ("blocks", ", ".join(f"{n} {m}" for m, n in counts.items())),
-              ("tokens", "N = 2, 4, ... until the token lower bound meets the blocks"
-               if prep.fam.label == "tokens" else "none (embedding: Proposition 2 alone)")]
+              ("tokens", _token_phase(prep))]
     ops = int(plan.seconds * RATES["modular"].per_second)
     kept = [b["shape"] for b in plan.blocks if b["method"] not in ("skipped", "zero")]
     largest = max(kept, key=lambda s: min(s), default=[0, 0])
+    pending, compile_s = pending
+    if pending:
+        phases.insert(0, ("compile", f"numba kernels of {', '.join(pending)} (first run on "
+                                     f"this machine only, about {compile_s:.0f} s)"))
     return WorkEstimate(tuple(phases), ops, int(plan.peak_bytes), work=((ops, "modular"),),
+                        fixed_seconds=compile_s,
                         detail=f"blocks up to {largest[0]} x {largest[1]}")
 
 
-def _notes(prep, I, unit: str) -> list[str]:
+def _token_phase(prep) -> str:
+    if prep.fam.label != "tokens":
+        return "none (embedding: Proposition 2 alone)"
+    if prep.small_side is not None:
+        return f"N = {2 * prep.small_side} (the partition's smaller side)"
+    if prep.token_search == "search":
+        return "N = 2, 4, ... until the token lower bound meets the blocks"
+    return "only if a block stays inexact (then N = 2, 4, ...)"
+
+
+def _notes(prep, I, unit: str, pending: tuple[list[str], float]) -> list[str]:
     a, b = prep.thresholds
     plan = prep.plan
-    lines = [f"estimated {plan.seconds:.3g} s against the budget of "
+    compile_s = (f" + about {pending[1]:.0f} s compiling numba kernels (first run on this "
+                 "machine only)" if pending[0] else "")
+    lines = [f"estimated {plan.seconds:.3g} s{compile_s} against the budget of "
              f"{prep.budget_seconds:.0f} s (blocks past it are sampled or skipped: "
              "lower_bound)",
              f"family: {prep.fam.notes}",
@@ -223,17 +212,28 @@ def _outcome(res, prep) -> RouteOutcome:
              "lower_bound": res.lower_bound, "lower_bound_N": res.lower_bound_N,
              "partitions_covered": res.partitions_covered, "family": res.family,
              "token_ranks": res.token_ranks, "count_bound": res.details["count_bound"],
-             "moment_plan": res.details["plan"], "family_facts": res.details["family"]}
+             "moment_plan": res.details["plan"], "family_facts": res.details["family"],
+             "basis": res.basis, "token_search": res.details.get("token_search"),
+             "generic": res.generic}
     if res.family == "tokens":
         facts["moment_bound"] = {"value": corrected_upper(net.L, net.d_x),
                                  "statement": "sep <= C(C(L) + D, D), D = d_x(d_x+1)/2 "
                                  "(network_theory.corrected_bounds.corrected_upper)",
                                  "respected": res.value <= corrected_upper(net.L, net.d_x)}
-    when = (f"exact for every N >= {res.exact_from_N} (balanced partitions) and every "
-            "partition with enough positions on each side" if res.kind == "exact" else
-            f"{res.kind}: certified {res.lower_bound} <= sep <= {res.upper_bound} as N -> "
-            "infinity")
-    facts["text"] = [when, f"partitions: {res.partitions_covered}"]
+    if res.partition is not None and res.kind == "exact" and res.lower_bound_N and \
+            res.lower_bound_N < sum(prep.thresholds):
+        when = f"exact for the partition I = {list(res.partition)}, J = every other position"
+    elif res.kind == "exact":
+        when = (f"exact for every N >= {res.exact_from_N} (balanced partitions) and every "
+                "partition with enough positions on each side")
+    else:
+        when = (f"{res.kind}: certified {res.lower_bound} <= sep <= {res.upper_bound} as N -> "
+                "infinity")
+    facts["text"] = [when, f"rests on: {res.basis}", f"partitions: {res.partitions_covered}"]
+    if res.generic:
+        g = res.generic
+        eps = "" if not g.get("epsilon") else f" (epsilon = {g['epsilon']:.3g})"
+        facts["text"].insert(1, f"for almost every weight: {g['claim']}{eps}: {g['why']}")
     if "moment_bound" in facts:
         mb = facts["moment_bound"]
         facts["text"].append(f"corrected bound (upper): sep <= C(C(L) + D, D) = {mb['value']}: "

@@ -30,6 +30,11 @@ from seprank.separation.moment_ranks import (
     ideal_certifies,
     ideal_upper,
 )
+from seprank.separation.moment_sparse import (
+    SPARSE_MAX_SPLITTINGS,
+    sparse_block_ranks,
+    splittings,
+)
 from seprank.separation.moment_tokens import token_lower_bound
 
 __all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
@@ -38,6 +43,9 @@ __all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
 LOG = logging.getLogger("seprank.moment")
 #: Least share of the budget an exact lifting gets, even when the plan used it all.
 LIFT_MIN_SHARE = 0.1
+#: The expansion is done first, to look for few terms (moment_sparse), when the plan
+#: expands anyway or when its estimate is at most this share of the budget.
+SPARSE_TRY_SHARE = 0.1
 
 
 def integer_poly_data(polys, n_vars: int, C: int) -> PolyData:
@@ -122,6 +130,9 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     """
     run = _BlockRun(fam, data, specs, plan, p, seed, np.random.default_rng(seed), certify,
                     random_p, budget_seconds, max_memory)
+    sparse = None if subset_ranks is not None else run.sparse_phase()
+    if sparse is not None:
+        return sparse, run.phases
     ev = run.evaluation_phase()
     ideal = run.catalecticant_phase(ev, subset_ranks)
     run.sampled_phase(ideal)
@@ -155,9 +166,44 @@ class _BlockRun:
     results: dict = field(default_factory=dict)
     phases: dict = field(default_factory=dict)
     start: float = field(default_factory=time.perf_counter)
+    pd: PolyData | None = None
 
     def methods(self, name: str) -> list[int]:
         return [i for i, b in enumerate(self.plan.blocks) if b["method"] == name]
+
+    def expansion(self) -> PolyData:
+        """The exact coefficients of the g_j (one expansion of G_L, kept for every phase)."""
+        if self.pd is None:
+            fam = self.fam
+            t0 = time.perf_counter()
+            self.pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
+            self.phases["expansion"] = round(time.perf_counter() - t0, 4)
+            LOG.info("expansion of G_L: %.1f s, coefficients < 2^%d",
+                     self.phases["expansion"], self.pd.max_bits)
+        return self.pd
+
+    def sparse_phase(self) -> list[dict] | None:
+        """Every block compressed to its nonzero rows and columns, when the g_j have few
+        terms (:mod:`seprank.separation.moment_sparse`); None when they do not (or when the
+        expansion is not cheap beside the budget: the plan then goes on as made)."""
+        plan = self.plan
+        cheap = plan.expand or (plan.can_expand and plan.expansion["seconds"]
+                                <= SPARSE_TRY_SHARE * (self.budget_seconds or float("inf")))
+        if not cheap or self.fam.label not in ("tokens",):
+            return None
+        pd = self.expansion()
+        if splittings(pd) > SPARSE_MAX_SPLITTINGS:
+            return None
+        t0 = time.perf_counter()
+        out = sparse_block_ranks(pd, self.specs, self.fam.n_rows, self.p)
+        self.phases["sparse_blocks"] = round(time.perf_counter() - t0, 4)
+        if any(rec["kind"] != "exact" for rec in out):   # the usual blocks certify more
+            LOG.info("compressed blocks left inexact: the plan goes on as made")
+            return None
+        for spec, rec in zip(self.specs, out, strict=True):
+            LOG.info("block %s %s: rank %d (%s), %s", spec.label, spec.shape, rec["rank"],
+                     rec["kind"], rec["how"])
+        return out
 
     def evaluation_phase(self) -> list[int]:
         """Blocks planned as evaluations (one set of values for all); their indices."""
@@ -182,11 +228,7 @@ class _BlockRun:
             cat = sorted(cat + [i for i in ev if self.results[i]["kind"] != "exact"])
         if not cat:
             return None
-        t0 = time.perf_counter()
-        pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
-        self.phases["expansion"] = round(time.perf_counter() - t0, 4)
-        LOG.info("expansion of G_L: %.1f s, coefficients < 2^%d", self.phases["expansion"],
-                 pd.max_bits)
+        pd = self.expansion()
         t0 = time.perf_counter()
         ideal = None if fam.mixed else ApolarIdeal(fam.n_vars, p)
         planned = [i for i in cat if self.plan.blocks[i]["method"] == "catalecticant"]
@@ -271,8 +313,10 @@ def _skipped(spec, r: int, ideal) -> dict:
 
 
 def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: int, *,
-               certify: bool, phases: dict, budget_seconds: float = 150.0) -> list[dict]:
-    """Token lower bounds at N = 2, 4, ..., n_max (moment_tokens), stopping at the first N
+               certify: bool, phases: dict, budget_seconds: float = 150.0,
+               n_values=None) -> list[dict]:
+    """Token lower bounds at N = 2, 4, ..., n_max (or at the even ``n_values`` given;
+    moment_tokens), stopping at the first N
     whose bound meets the sum of the blocks' best values (the rank of an exact or
     probabilistic block, the upper bound of the others), or when ``budget_seconds`` (wall
     time of the whole search) is spent; each N's points are capped by the budget left
@@ -294,7 +338,7 @@ def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: in
     goal = sum(targets)
     out = []
     t0 = time.perf_counter()
-    for N in range(2, n_max + 1, 2):
+    for N in (range(2, n_max + 1, 2) if n_values is None else n_values):
         left = budget_seconds - (time.perf_counter() - t0)
         if left <= 0:
             break

@@ -6,8 +6,9 @@ through JSON and back) or from a seeded draw; :class:`SeparationRequest` is the
 checked question that :func:`seprank.separation.plan_separation` hands to the
 routes (:mod:`seprank.separation.route`).
 
-Seeds: ``weights_seed`` draws the weights (``SelfAttentionNetwork.random(...,
-nonzero=True)``: integers in [-2, 2] without 0, so that no weight vanishes);
+Seeds: ``weights_seed`` draws the weights (:func:`seprank.models.generic_weights.
+seeded_network`: nonzero integers uniform in [-G, G], the one draw of every command,
+generic with a stated probability);
 ``points_seed`` draws a route's random evaluation points (the grid route's). They
 are separate so that one network can be evaluated on other points; by default
 ``points_seed`` is the weights seed, which keeps the answers of the single ``seed``
@@ -25,6 +26,7 @@ import numpy as np
 
 from seprank.budget import Budget, current, make_budget
 from seprank.errors import InputError, ParameterError
+from seprank.models.generic_weights import seeded_network
 from seprank.models.network import SelfAttentionNetwork
 from seprank.separation.monomials import monomial_count
 from seprank.separation.vocabulary import check_bool, check_int
@@ -212,10 +214,8 @@ def build_network(L: int | None = None, d_x: int | None = None, H: int | None = 
         from seprank.separation.sizes import check_network
 
         check_network({"L": L, "d_x": d_x, "H": H, "d_a": d_a}, None, make_budget(budget=budget))
-        return SelfAttentionNetwork.random(L, d_x, 1 if H is None else H, d_a,
-                                           residual=bool(residual),
-                                           seed=0 if weights_seed is None else weights_seed,
-                                           nonzero=True)
+        return seeded_network(L, d_x, 1 if H is None else H, d_a, residual=bool(residual),
+                              seed=0 if weights_seed is None else weights_seed)
     if network is not None:
         if not isinstance(network, SelfAttentionNetwork):
             raise ParameterError(f"network must be a SelfAttentionNetwork, got "
@@ -234,9 +234,8 @@ def build_network(L: int | None = None, d_x: int | None = None, H: int | None = 
             raise InputError(f"the weights have {name} = {dims[name]}, but {name} = {given} "
                              "was asked for")
     if weights_seed is not None:
-        drawn = SelfAttentionNetwork.random(net.L, net.d_x, net.H, net.d_a,
-                                            residual=net.residual, seed=weights_seed,
-                                            nonzero=True)
+        drawn = seeded_network(net.L, net.d_x, net.H, net.d_a, residual=net.residual,
+                               seed=weights_seed)
         if not _same_weights(net, drawn):
             raise ParameterError(f"weights_seed={weights_seed} does not draw these weights; "
                                  "leave it out when the weights are given")

@@ -27,7 +27,7 @@ from seprank.errors import ParameterError
 from seprank.tensors.grid import check_partition
 
 __all__ = ["SHAPE_NAMES", "resolve_shape_names", "check_int", "check_bool", "check_seq_len",
-           "parse_partition", "partition_from_text", "INFINITE_N"]
+           "parse_partition", "partition_from_text", "INFINITE_N", "infinite_partition"]
 
 #: (the papers' symbol, the spelled-out name) of each shape parameter, in the order of
 #: ``separation_rank``'s positional arguments
@@ -199,3 +199,28 @@ commas, e.g. 0,1 (or I|J, e.g. 0,1|2,3); an empty item is not one
         raise ParameterError(f"--partition {text!r}: at most one '|' (I|J)")
     parsed = [_positions(side, text) for side in sides]
     return parsed[0] if len(parsed) == 1 else (parsed[0], parsed[1])
+
+
+def infinite_partition(partition: object) -> tuple[int, ...] | None:
+    """The side I of a partition at N = inf: a list of positions, or {"I": [...]}.
+
+    J is every other position (infinitely many), so a J cannot be listed.
+
+    >>> infinite_partition([2, 0]), infinite_partition({"I": [1]}), infinite_partition(None)
+    ((0, 2), (1,), None)
+    >>> infinite_partition(([0], [1]))
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: at N = inf a partition is I alone (0-based positions; J is \
+every other position), got ([0], [1])
+    """
+    if partition is None:
+        return None
+    side = partition.get("I") if isinstance(partition, Mapping) and set(partition) == {"I"} \
+        else partition
+    ok = isinstance(side, (list, tuple)) and side and all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in side)
+    if not ok or len(set(side)) != len(side):
+        raise ParameterError("at N = inf a partition is I alone (0-based positions; J is every "
+                             f"other position), got {partition!r}")
+    return tuple(sorted(side))

@@ -261,7 +261,7 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     """
     import numpy as np
 
-    from seprank.models.network import SelfAttentionNetwork
+    from seprank.models.generic_weights import seeded_network
     from seprank.paper_hooks import network_bounds
     from seprank.separation import separation_rank
     from seprank.separation.sizes import check_grid_draw
@@ -278,7 +278,7 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
             raise ParameterError(f"seq_len N = {N} is odd: the default balanced partition "
                                  "needs N even (or give a partition)")
         partition = list(range(N // 2))
-    net = SelfAttentionNetwork.random(depth, width, heads, da, residual=residual, seed=seed)
+    net = seeded_network(depth, width, heads, da, residual=residual, seed=seed)
     rng = np.random.default_rng(seed + 1)
     T = rng.integers(-template_bound, template_bound + 1, size=(templates, width))
     res = separation_rank(network=net, N=N, partition=partition, position=position,

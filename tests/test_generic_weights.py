@@ -1,0 +1,86 @@
+"""One network per seed, and what a drawn network says of the generic separation rank.
+
+Expectations come from theory, not from this code's output: at L = 1 the moment form has
+two blocks, of sizes 1 and min(d, D) = d, so sep = d + 1 for almost every weight (hand
+count, seprank.models.generic_weights); at L = 2, d_x = 2 the block caps sum to 18
+(moment_blocks shapes), and the finite-N coefficient route is an independent engine.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import seprank
+from seprank.models.generic_weights import (
+    generic_bound,
+    generic_epsilon,
+    generic_statement,
+    seeded_network,
+    weight_degree,
+)
+from seprank.separation.moment import moment_separation_rank
+
+
+def _caps(res) -> int:
+    return sum(b["cap"] for b in res.blocks)
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4])
+def test_L1_generic_value_is_d_plus_1_for_every_seed(d):
+    for seed in range(3):
+        r = seprank.separation_rank(1, d, 1, N=math.inf, weights_seed=seed)
+        assert r.value == d + 1 and r.kind == "exact"
+        g = r.facts["generic"]
+        assert g["claim"] == "exact for almost every weight" and g["epsilon"] == 0.0
+        assert g["upper_bound_all_weights"] == d + 1
+
+
+def test_three_seeds_agree_at_L2():
+    """L = 2, d_x = 2: the caps (18) are met by every seed: generic for almost every weight;
+    d_x = 4, H = 2 (caps 110): seeds agree on a value below the caps."""
+    vals = [seprank.separation_rank(2, 2, 1, N=math.inf, weights_seed=s) for s in range(3)]
+    assert {(r.value, r.kind) for r in vals} == {(18, "exact")}
+    assert all(r.facts["generic"]["claim"] == "exact for almost every weight" for r in vals)
+    deficient = [seprank.separation_rank(2, 4, 2, N=math.inf, weights_seed=s) for s in range(3)]
+    assert len({r.value for r in deficient}) == 1 and deficient[0].value < 110
+    g = deficient[0].facts["generic"]
+    assert g["claim"].startswith("lower bound for almost every weight; equal with probability")
+    assert g["epsilon"] == pytest.approx(16 * 110 / (2 * 4096))
+
+
+def test_undershoot_frequency_respects_the_schwartz_zippel_bound():
+    """Weights from [-G, G] without 0 with a small G: how often the L = 1, d = 2 value falls
+    below the generic d + 1 = 3, against epsilon = e_L U / (2G) (a bound that holds for every
+    draw distribution of this form: checked, with a margin for 60 draws)."""
+    G, trials = 4, 60
+    eps = generic_epsilon(1, 3, G)                  # 4 * 3 / 8 = 1.5 -> capped at 1
+    assert eps == 1.0
+    G = 16
+    eps = generic_epsilon(1, 3, G)                  # 12 / 32 = 0.375
+    low = sum(moment_separation_rank(seeded_network(1, 2, 1, seed=s, bound=G)).value < 3
+              for s in range(trials))
+    assert low / trials <= eps + 3 * math.sqrt(eps * (1 - eps) / trials)
+
+
+def test_one_seed_is_one_network_across_commands():
+    """The grid-rank computation and sep-rank draw the same weights from a seed."""
+    from seprank.sweep.computations import grid_rank
+
+    a = seeded_network(1, 2, 1, seed=7)
+    r = seprank.separation_rank(1, 2, 1, N=4, weights_seed=7, route="coefficient")
+    g = grid_rank(depth=1, width=2, heads=1, seq_len=4, templates=6, seed=7)
+    assert g["rank"]["value"] <= r.value           # Claim 1: grid rank <= sep (same network)
+    b = seprank.separation.request.build_network(1, 2, 1, weights_seed=7)
+    assert all(np.array_equal(a.weights[k], b.weights[k]) for k in "QKVO")
+
+
+def test_statement_rules():
+    assert generic_statement(2, 18, "exact", 18, 4096)["epsilon"] == 0.0
+    given = generic_statement(2, 10, "exact", 18, None)
+    assert given["epsilon"] is None and "given" in given["why"]
+    lower = generic_statement(2, 10, "lower_bound", 18, 4096)
+    assert lower["claim"] == "lower bound for almost every weight" and lower["epsilon"] is None
+    assert weight_degree(2) == 16 and generic_bound(2) == 4096
