@@ -31,7 +31,8 @@ line, never a traceback:
 * a ``.npy`` whose header is malformed (negative or non-integer dimensions) or
   whose data is shorter than its header says is refused;
 * JSON nested deeper than a matrix is refused (:func:`read_json` turns
-  Python's recursion limit into a one-line error);
+  Python's recursion limit into a one-line error), as is an object that repeats a key
+  and the tokens ``NaN`` and ``Infinity`` (:mod:`seprank.strict_json`);
 * integers of any length are read exactly: digit strings go through
   python-flint's ``fmpz`` parser, which has neither Python's 4300-digit limit
   for ``int(str)`` nor its quadratic running time.
@@ -41,7 +42,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from fractions import Fraction
 from pathlib import Path
@@ -49,6 +49,7 @@ from typing import Any
 
 import numpy as np
 
+from seprank import strict_json
 from seprank.bounded_read import check_regular_file, read_text_bounded
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
@@ -91,7 +92,7 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
     path = Path(path)
     text = read_text_bounded(path)  # folders, size, streams: seprank.bounded_read
     try:
-        return json.loads(text, parse_int=parse_integer)
+        return strict_json.loads(text, parse_int=parse_integer)  # no repeated keys, no NaN
     except RecursionError:
         raise InputError(f"{path}: {what} nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
