@@ -240,7 +240,9 @@ RATES: dict[str, Rate] = {
     "grid": Rate(1.5e8, "a multiply-add mod p in the numba network evaluation"),
     "poly": Rate(4e5, "a term operation in the python-flint expansion of the network"),
     "float": Rate(1e9, "a float64 operation in numpy's SVD"),
-    "parse": Rate(5e6, "a byte of text or JSON read into exact numbers"),
+    # parse: 1.3-2.9 MB/s measured reading 4 MB of 7-digit entries as CSV, text and JSON
+    # (seprank.matrix_io.load_matrix; calibration 0.5), the slowest halved (issue 32)
+    "parse": Rate(3.3e5, "a byte of text or JSON read into exact numbers"),
 }
 #: Memory a computation takes that does not scale with its sizes (Python's caches, malloc
 #: arenas, the first call of a module): measured 1.5-2.6 MiB for the smallest routes by

@@ -51,6 +51,7 @@ import numpy as np
 
 from seprank import strict_json
 from seprank.bounded_read import check_regular_file, read_text_bounded
+from seprank.budget import checkpoint
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
 from seprank.scalars.exact_text import FLOAT_METHOD_HINT, exact_from_value, parse_integer
@@ -143,6 +144,7 @@ def read_csv_rows(path: str | os.PathLike) -> list[list[str]]:
     rows: list[list[str]] = []
     try:
         for record in reader:
+            checkpoint(f"reading {path}")
             cells = [c.strip() for c in record]
             if not any(cells) or cells[0].startswith("#"):
                 continue
@@ -184,6 +186,7 @@ def matrix_from_rows(rows: list[list[str]], source: str, *, allow_float: bool = 
     width = len(rows[0]) if rows else 0
     out = []
     for i, row in enumerate(rows):
+        checkpoint(f"reading {source}")
         if len(row) != width:
             raise InputError(f"{source}: ragged rows: row {i} has {len(row)} entries, "
                              f"row 0 has {width}")
@@ -267,6 +270,9 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
         rows = read_csv_rows(path)
     else:
         text = read_text_bounded(path, "text file (use .npy or .json)")
-        rows = [line.split() for line in text.splitlines()
-                if line.strip() and not line.lstrip().startswith("#")]
+        rows = []
+        for line in text.splitlines():
+            checkpoint(f"reading {path}")
+            if line.strip() and not line.lstrip().startswith("#"):
+                rows.append(line.split())
     return matrix_from_rows(rows, str(path), allow_float=allow_float)

@@ -261,6 +261,10 @@ def _task_options(args: argparse.Namespace) -> dict | None:
                              f"(got -N {args.seq_len})")
     if "workers" in given and "scheduler" not in given:
         given["scheduler"] = "local"
+    if given.get("scheduler", "local") != "local":
+        from seprank.cluster import check_address
+
+        check_address(given["scheduler"])  # its form, before any work
     return given
 
 
