@@ -38,7 +38,8 @@ from pathlib import Path
 from seprank.budget import TEXT_EXPANSION, Estimate, current, format_bytes
 from seprank.errors import InputError, MemoryLimitError
 
-__all__ = ["read_bounded", "read_text_bounded", "check_regular_file", "READ_TIMEOUT"]
+__all__ = ["read_bounded", "read_text_bounded", "check_regular_file", "check_text_size",
+           "READ_TIMEOUT"]
 
 #: Seconds a pipe or device may take to deliver all its bytes (a writer that never closes,
 #: a device without end).
@@ -80,6 +81,15 @@ the file must be a regular file
     if text:
         _check_size(path, st.st_size)
     return st.st_size
+
+
+def check_text_size(path: str | os.PathLike, size: int) -> None:
+    """Refuse (one line) parsing ``size`` bytes of text from ``path`` past the budget in
+    force (memory and time), for readers that open the file themselves.
+
+    >>> check_text_size("small.txt", 100)
+    """
+    _check_size(Path(path), size)
 
 
 def _check_size(path: Path, size: int) -> None:
