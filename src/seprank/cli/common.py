@@ -203,7 +203,19 @@ def run(args: argparse.Namespace, *, guard: bool = False) -> int:
 
 
 def _run(args: argparse.Namespace, budget) -> int:
-    """:func:`run`'s work: the command inside its budget, errors as one line."""
+    """:func:`run`'s work: the command inside its budget, errors as one line; then one line
+    per plugin that could not be loaded (:mod:`seprank.plugins`), and status 2 for them
+    where the command itself succeeded."""
+    from seprank import plugins
+
+    plugins.forget()
+    status = _run_command(args, budget)
+    for line in plugins.noted():
+        print(f"seprank: error: {line}", file=sys.stderr)
+    return EXIT_USAGE if plugins.noted() and status == EXIT_OK else status
+
+
+def _run_command(args: argparse.Namespace, budget) -> int:
     try:
         with budget.active():
             return args.func(args)
