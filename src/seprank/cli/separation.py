@@ -262,9 +262,9 @@ def _task_options(args: argparse.Namespace) -> dict | None:
     if "workers" in given and "scheduler" not in given:
         given["scheduler"] = "local"
     if given.get("scheduler", "local") != "local":
-        from seprank.cluster import check_address
+        from seprank.cluster import probe
 
-        check_address(given["scheduler"])  # its form, before any work
+        probe(given["scheduler"])  # its form, reachable, speaking Dask: before any work
     return given
 
 

@@ -131,7 +131,8 @@ def _open_store(path: Path, flags: int) -> int | None:
 
 def check_store_path(store: str | os.PathLike) -> None:
     """Refuse, in one line, a store path that is not a regular file or a new one in an
-    existing folder (a link, a device, a FIFO, a folder), before any work.
+    existing folder (a link, a device, a FIFO, a folder), or whose first line is not a
+    store record (:class:`BlockStore`), before any work.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -143,8 +144,14 @@ def check_store_path(store: str | os.PathLike) -> None:
 (or a new one) in an existing folder
     """
     fd = _open_store(Path(store), os.O_RDONLY)
-    if fd is not None:
+    if fd is None:
+        return
+    try:
+        first = os.read(fd, RECORD_BYTES + 1).split(b"\n", 1)[0]
+    finally:
         os.close(fd)
+    if first.strip():
+        _first_record(Path(store), first)
 
 
 def _read_store(path: Path) -> bytes:
@@ -182,6 +189,16 @@ def _record(raw: bytes) -> tuple[str, dict]:
     return rec["key"], rec["result"]
 
 
+def _first_record(path: Path, raw: bytes) -> tuple[str, dict]:
+    """The first line's record; a file whose first line is none is not a store."""
+    try:
+        return _record(raw)
+    except (ValueError, RecursionError) as exc:
+        why = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
+        raise ParameterError(f"{path} is not a seprank block store (line 1: {why[:120]}; "
+                             "JSON lines of key and result)") from None
+
+
 class BlockStore:
     """Subset ranks by key in a JSON-lines file (module docstring); ``None`` path: memory.
 
@@ -202,13 +219,14 @@ class BlockStore:
         for n, raw in enumerate(data.split(b"\n"), 1):
             if not raw.strip():
                 continue
+            if n == 1:
+                key, result = _first_record(self.path, raw)
+                self._rows[key] = result
+                continue
             try:
                 key, result = _record(raw)
             except (ValueError, RecursionError) as exc:
                 why = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
-                if n == 1:
-                    raise ParameterError(f"{self.path} is not a seprank block store (line 1: "
-                                         f"{why[:120]}; JSON lines of key and result)") from None
                 LOG.warning("seprank: warning: %s: line %d is not a store record (%s); "
                             "skipped, its block is computed again", self.path, n, why[:120])
                 continue
