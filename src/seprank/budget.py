@@ -67,7 +67,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from seprank import strict_json
+import seprank.strict_json as strict_json
 from seprank.errors import MemoryLimitError, ParameterError, TimeLimitError
 from seprank.machine import machine_memory
 

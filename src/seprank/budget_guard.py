@@ -76,7 +76,10 @@ def process_start() -> float:
 
 def work_done() -> None:
     """The command has done its work and starts writing its results: the guard (if this
-    process is a guarded child) stops its clock. Idempotent; nothing outside a guard."""
+    process is a guarded child) stops its clock. Idempotent; nothing outside a guard.
+
+    >>> work_done(); work_done()
+    """
     while _TELL:
         fd = _TELL.pop()
         try:
@@ -144,6 +147,10 @@ def run_guarded(budget: Budget, work: Callable[[], int], what: str) -> int:
     (module docstring) and return the child's status, or 2 after one line on stderr
     when the guard stopped it. ``budget`` holds the limits; its clock is the process's
     (:func:`process_start`).
+
+    >>> from seprank.budget import Budget
+    >>> run_guarded(Budget(max_seconds=600), lambda: 3, "a demo") if guard_available() else 3
+    3
     """
     started = process_start()
     budget.start(at=started)

@@ -19,7 +19,7 @@ import platform
 from pathlib import Path
 from typing import Any
 
-from seprank import strict_json
+import seprank.strict_json as strict_json
 
 __all__ = ["write_study", "machine", "csv_text", "plot_png"]
 

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from seprank import strict_json
+import seprank.strict_json as strict_json
 from seprank.bounded_read import check_regular_file, read_text_bounded
 from seprank.budget import checkpoint
 from seprank.errors import InputError

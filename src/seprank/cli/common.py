@@ -206,7 +206,7 @@ def _run(args: argparse.Namespace, budget) -> int:
     """:func:`run`'s work: the command inside its budget, errors as one line; then one line
     per plugin that could not be loaded (:mod:`seprank.plugins`), and status 2 for them
     where the command itself succeeded."""
-    from seprank import plugins
+    import seprank.plugins as plugins
 
     plugins.forget()
     status = _run_command(args, budget)

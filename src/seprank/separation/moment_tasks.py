@@ -178,7 +178,7 @@ def _read_store(path: Path) -> bytes:
 
 def _record(raw: bytes) -> tuple[str, dict]:
     """(key, result) of one line of the store; ValueError for anything else."""
-    from seprank import strict_json
+    import seprank.strict_json as strict_json
 
     if len(raw) > RECORD_BYTES:
         raise ValueError(f"longer than {RECORD_BYTES} bytes")
@@ -239,7 +239,7 @@ class BlockStore:
         """Keep ``result`` and append it to the file: one line, one ``write``, under an
         exclusive lock, on a line of its own after a line cut by an interrupted write
         (module docstring)."""
-        from seprank import strict_json
+        import seprank.strict_json as strict_json
 
         self._rows[key] = result
         if self.path is None:

@@ -252,7 +252,7 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
         if suffix == ".toml":
             data = tomllib.loads(text)  # refuses a repeated key itself
         elif suffix in (".yaml", ".yml"):
-            from seprank.sweep import strict_yaml
+            import seprank.sweep.strict_yaml as strict_yaml
 
             data = strict_yaml.load(text)  # no 017 or 1:30 (YAML 1.1), no repeated key
         else:

@@ -56,7 +56,11 @@ _AMBIGUOUS_TAG = "tag:seprank,2026:ambiguous"
 
 
 class StrictYAMLError(yaml.YAMLError):
-    """A scalar or mapping :func:`load` refuses; its message is one line with the line."""
+    """A scalar or mapping :func:`load` refuses; its message is one line with the line.
+
+    >>> issubclass(StrictYAMLError, yaml.YAMLError)
+    True
+    """
 
 
 def _where(node: yaml.Node) -> str:
@@ -88,7 +92,11 @@ def _why(text: str) -> str:
 
 
 class StrictLoader(yaml.SafeLoader):
-    """PyYAML's ``SafeLoader`` with the resolvers and constructors of the module docstring."""
+    """PyYAML's ``SafeLoader`` with the resolvers and constructors of the module docstring.
+
+    >>> yaml.load("[17, 2.5, true, '017']", Loader=StrictLoader)
+    [17, 2.5, True, '017']
+    """
 
 
 StrictLoader.yaml_implicit_resolvers = {
