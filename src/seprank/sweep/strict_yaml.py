@@ -39,7 +39,7 @@ __all__ = ["load", "StrictYAMLError", "StrictLoader"]
 
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)", re.ASCII)
 # floats both versions read alike: a dot, and an exponent only with its sign (YAML 1.1)
-_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+][0-9]+)?"
+_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?|\.[0-9]+(?:[eE][-+][0-9]+)?"
                     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)", re.ASCII)
 _BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
 # what YAML 1.1 (PyYAML) or 1.2 would read as a number or a boolean otherwise
@@ -47,6 +47,7 @@ _AMBIGUOUS = re.compile(
     r"[-+]?0[0-9_]+(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?"     # leading zero: octal in 1.1
     r"|[-+]?0[xXoObB][0-9a-fA-F_]*"                        # hexadecimal, octal, binary
     r"|[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)[eE][-+]?[0-9]+"    # 1e3, 1.5e3: floats in 1.2 only
+    r"|[-+]\.[0-9]+"                                        # -.5: a float in 1.2 only
     r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"   # base 60
     r"|[-+]?[0-9._]*_[0-9._]*(?:[eE][-+]?[0-9]+)?"         # underscores
     r"|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"
@@ -77,6 +78,9 @@ def _why(text: str) -> str:
             else ""
         return (f"{text} has a leading zero ({octal}{sign}{int(core)} in YAML 1.2); write "
                 f"{sign}{int(core)}, or quote it")
+    if re.fullmatch(r"[-+]\.[0-9]+", text):
+        return (f"{text} is a number in YAML 1.2 and a string in 1.1; write a digit before "
+                "the dot, or quote it")
     if re.fullmatch(r"[-+]?[0-9.]+[eE][-+]?[0-9]+", text):
         return (f"{text} is a number in YAML 1.2 and a string in 1.1; write it with a dot "
                 "and a signed exponent (1.0e+3), or quote it")
