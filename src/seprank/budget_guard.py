@@ -10,8 +10,10 @@ given ``--max-seconds`` or ``--max-memory`` on Linux, forks:
 
 * the child runs the command as usual (its checkpoints raise the one-line errors);
 * the parent watches it every :data:`WATCH_INTERVAL` seconds: its clock, counted from
-  the start of the process, and its resident size. Past ``max_seconds`` plus half of
-  :func:`~seprank.budget.time_margin`, or past :func:`~seprank.budget.memory_ceiling`
+  the start of the process, and its resident size. Past ``max_seconds`` plus
+  :data:`GRACE` of :func:`~seprank.budget.time_margin` (so that work which keeps its
+  budget by answering in part, as the moment route does, has time to finish, and the
+  command is still gone within the margin), or past :func:`~seprank.budget.memory_ceiling`
   of the memory limit, it kills the child and everything the child started, prints one
   line (``seprank: error: ... stopped at the time limit ...``) and exits with status 2.
 
@@ -41,10 +43,14 @@ from collections.abc import Callable
 
 from seprank.budget import Budget, format_bytes, format_seconds, memory_ceiling, process_rss
 
-__all__ = ["run_guarded", "work_done", "guard_available", "process_start", "WATCH_INTERVAL"]
+__all__ = ["run_guarded", "work_done", "guard_available", "process_start", "WATCH_INTERVAL",
+           "GRACE"]
 
 #: Seconds between two looks of the guard at the child.
 WATCH_INTERVAL = 0.05
+#: The part of :func:`~seprank.budget.time_margin` the child may run past ``max_seconds``
+#: before the guard stops it (the rest is for the stop and the exit).
+GRACE = 0.75
 #: The write end of the pipe to the guard, in a guarded child (None elsewhere).
 _TELL: list[int] = []
 
@@ -187,7 +193,7 @@ def _watch(pid: int, done_fd: int, budget: Budget, started: float, what: str) ->
     from seprank.budget import time_margin
 
     stop_at = (None if budget.max_seconds is None else
-               started + budget.max_seconds + time_margin(budget.max_seconds) / 2)
+               started + budget.max_seconds + GRACE * time_margin(budget.max_seconds))
     limit = budget.memory_limit
     ceiling = memory_ceiling(limit)
     rss0 = process_rss()  # the child starts as a copy of this process
