@@ -13,9 +13,12 @@ estimate cannot see (a plugin's hook that sleeps or allocates, the way one long 
 FLINT or a cold numba cache does) are stopped by the guard within
 :func:`seprank.budget.time_margin` of their budget, timed here from the process's start.
 
-``SEPRANK_FUZZ=N`` runs the property tests at the end N times as long (``SEPRANK_FUZZ=1``:
-20 times): random scheduler addresses and greetings, store files, YAML scalars and JSON
-objects with repeated keys.
+A store whose ranks were rewritten must give the plain run's answer (one way, a rank raised
+within the block's bounds, is the moment pass's to refuse: marked xfail, strict).
+
+``SEPRANK_FUZZ=N`` runs the property tests N times as long (``SEPRANK_FUZZ=1``: 20 times):
+random scheduler addresses and greetings, store files, YAML scalars and JSON objects with
+repeated keys.
 """
 
 from __future__ import annotations
@@ -181,7 +184,8 @@ CASES = [
         ("bogus", "give tcp://HOST:PORT"), ("inproc://abc", "inproc://"),
         ("ucx://127.0.0.1:8786", "ucx://"), ("tls://127.0.0.1:8786", "tls://"),
         ("ws://127.0.0.1:8786", "ws://"), ("tcp://127.0.0.1:99999", "port 99999"),
-        ("tcp://[zz::1]:8786", "give tcp://"), ("tcp://[1.2.3.4]:1", "not a host name"), ("tcp://a b:1", "not a host name"),
+        ("tcp://[zz::1]:8786", "give tcp://"), ("tcp://[1.2.3.4]:1", "not a host name"),
+        ("tcp://a b:1", "not a host name"),
         ("tcp://127.0.0.1", "give tcp://HOST:PORT"), ("tcp://host:８７８６", "give tcp://"),
         ("", "give tcp://HOST:PORT")]],
     ("sep-rank --scheduler bogus", _fixed(*SEP_INF, "--scheduler", "bogus"), "bogus"),
@@ -598,3 +602,35 @@ def test_the_campaign_counts():
     assert len(CASES) >= 50
     names = [c[0] for c in CASES]
     assert len(set(names)) == len(names)
+
+
+_TRUSTED = pytest.mark.xfail(strict=True, reason=(
+    "issue 32: a stored subset rank raised within the block's bounds is taken as a lower "
+    "bound by the moment pass (moment_run.catalecticant_phase: max(res, prior)); the fix "
+    "belongs to the pass, outside the store's I/O"))
+
+
+@pytest.mark.parametrize("tamper", [lambda r: 0, lambda r: -1, lambda r: 10**6,
+                                    pytest.param(lambda r: r + 7, marks=_TRUSTED)],
+                         ids=["zero", "negative", "past the block", "raised within it"])
+def test_tampered_store_ranks_never_change_an_answer(tmp_path, tamper):
+    """Every rank in the store rewritten (lower, higher, negative): the answer is the
+    plain run's, in value, kind and bounds (the pass re-derives its certificates)."""
+    from seprank.models import SelfAttentionNetwork
+
+    net = SelfAttentionNetwork.random(3, 2, 1, seed=0, nonzero=True)
+
+    def run(**options):
+        return seprank.separation_rank(network=net, N=math.inf, options=options or None)
+
+    plain = run()
+    store = tmp_path / "b.jsonl"
+    run(store=str(store))
+    records = [json.loads(line) for line in store.read_text().splitlines()]
+    assert records
+    for rec in records:
+        rec["result"]["rank"] = tamper(rec["result"]["rank"])
+    store.write_text("".join(json.dumps(rec) + "\n" for rec in records))
+    again = run(store=str(store))
+    assert (again.value, again.kind, again.upper_bound) == (plain.value, plain.kind,
+                                                           plain.upper_bound)

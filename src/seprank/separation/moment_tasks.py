@@ -266,6 +266,16 @@ def _lock(fd: int) -> None:
         pass
 
 
+def _plausible(rec: dict, spec: BlockSpec) -> bool:
+    """Whether a stored record can be a subset rank of ``spec``'s block: integer ``rows``
+    between 1 and the long side, integer ``rank`` between 0 and min(rows, short side).
+    (A record that passes may still lie within those bounds: the pass must not trust it
+    further than its certificates.)"""
+    rows, rank = rec.get("rows"), rec.get("rank")
+    return (type(rows) is int and type(rank) is int and 1 <= rows <= max(spec.shape)
+            and 0 <= rank <= min(rows, min(spec.shape)))
+
+
 def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, certify: bool,
                       scheduler: str | None, workers: int | None, store):
     """The ``subset_ranks`` callable of :func:`~seprank.separation.moment_run.run_blocks`:
@@ -288,7 +298,15 @@ def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, cert
         db = BlockStore(store)
         fp = _fingerprint(pd)
         keys = {i: _key(fp, specs[i], r, p, (seed, i), certify) for i in indices}
-        found = {i: rec for i, k in keys.items() if (rec := db.get(k)) is not None}
+        found = {}
+        for i, k in keys.items():
+            rec = db.get(k)
+            if rec is not None and _plausible(rec, specs[i]):
+                found[i] = rec
+            elif rec is not None:
+                LOG.warning("seprank: warning: %s: the record of block %s is not a possible "
+                            "subset rank (%s); computed again", db.path, specs[i].label,
+                            str(rec)[:80])
         todo = [i for i in indices if i not in found]
         LOG.info("block tasks: %d in the store, %d to run", len(found), len(todo))
         if todo:
