@@ -451,8 +451,8 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     seprank.errors.ParameterError: unknown method 'fast'; choose one of auto, exact, ...
     """
     _check_types(method, prime, certify, engine, tol, rtol)
-    if isinstance(matrix, np.ma.MaskedArray) or isinstance(getattr(matrix, "data", None),
-                                                             np.ma.MaskedArray):
+    if isinstance(matrix, np.ma.MaskedArray) or (isinstance(matrix, ResidueMatrix) and
+                                                 isinstance(matrix.data, np.ma.MaskedArray)):
         raise InputError("the matrix is a masked array (numpy.ma); masks are not read: give "
                          "numpy.ma.filled(A, value) or the rows you mean")
     run, engine = _check_arguments(method, engine, tol, rtol)
