@@ -114,11 +114,19 @@ def test_hook_given_as_module_function_string_loads_on_first_call(monkeypatch):
     ({"PAPER": Paper("z.txt", key="z"), "HOOKS": {"nope": "a:b"}}, "unknown hooks: nope"),
     ({"PAPER": Paper("z.txt", key="levine2020")}, "registered twice"),
 ])
-def test_broken_wings_are_refused_in_one_line(monkeypatch, attrs, message):
+def test_broken_wings_are_skipped_in_one_line(monkeypatch, attrs, message):
+    """A broken wing is left out, with one line naming it and why (issue 32 item 6); the
+    others load."""
+    from seprank import plugins
+
     _fake_wing(monkeypatch, "broken_wing", **attrs)
     _register(monkeypatch, broken="broken_wing")
-    with pytest.raises(SeprankError, match=message):
-        paper_hooks.wings()
+    plugins.forget()
+    assert [w.paper.key for w in paper_hooks.wings()] == BUILTIN
+    (line,) = plugins.noted()
+    assert message in line and "\n" not in line and line.endswith("skipped")
+    assert paper_hooks.skipped_wings() == [line]
+    plugins.forget()
 
 
 def test_a_wing_that_cannot_be_imported_is_named():

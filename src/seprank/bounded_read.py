@@ -6,9 +6,11 @@ matrix, weights, a sweep spec, a report) takes its bytes from :func:`read_bounde
 * a folder is refused in one line (``PATH: is a folder, not a file``), as is a missing
   or unreadable path;
 * a regular file is sized first: its bytes times :data:`seprank.budget.TEXT_EXPANSION`
-  (the Python objects that parsing makes of each byte) are checked against the budget
-  in force (:func:`seprank.budget.current`), so a file too large for memory is refused
-  before it is read (:class:`~seprank.errors.MemoryLimitError`);
+  (the Python objects that parsing makes of each byte), and the seconds to parse them,
+  are checked against the budget in force (:func:`seprank.budget.current`), so a file
+  too large for memory or time is refused before it is read
+  (:class:`~seprank.errors.MemoryLimitError`, :class:`~seprank.errors.TimeLimitError`);
+  the parsers then hold the budget line by line (:func:`seprank.budget.checkpoint`);
 * a pipe, FIFO or device (``/dev/zero``, ``<(cmd)``) has no size: it is read without
   blocking, at most :attr:`seprank.budget.Budget.read_cap` bytes (the memory limit over
   ``TEXT_EXPANSION``) and for at most :data:`READ_TIMEOUT` seconds; past either, one line.
@@ -36,7 +38,8 @@ from pathlib import Path
 from seprank.budget import TEXT_EXPANSION, Estimate, current, format_bytes
 from seprank.errors import InputError, MemoryLimitError
 
-__all__ = ["read_bounded", "read_text_bounded", "check_regular_file", "READ_TIMEOUT"]
+__all__ = ["read_bounded", "read_text_bounded", "check_regular_file", "check_text_size",
+           "READ_TIMEOUT"]
 
 #: Seconds a pipe or device may take to deliver all its bytes (a writer that never closes,
 #: a device without end).
@@ -80,8 +83,20 @@ the file must be a regular file
     return st.st_size
 
 
+def check_text_size(path: str | os.PathLike, size: int) -> None:
+    """Refuse (one line) parsing ``size`` bytes of text from ``path`` past the budget in
+    force (memory and time), for readers that open the file themselves.
+
+    >>> check_text_size("small.txt", 100)
+    """
+    _check_size(Path(path), size)
+
+
 def _check_size(path: Path, size: int) -> None:
+    """The memory and the time (:data:`seprank.budget.RATES` ``parse``) of parsing a file of
+    ``size`` bytes, against the budget in force, before it is read."""
     current().check(Estimate(f"reading {path}", nbytes=size * TEXT_EXPANSION,
+                             work=((size, "parse"),),
                              detail=f"{format_bytes(size)} of text, about {TEXT_EXPANSION} "
                                     "bytes of Python objects per byte"))
 

@@ -35,6 +35,16 @@ the user's ``max_memory`` too. ``SEPRANK_BUDGET_TRACE=FILE`` appends one JSON li
 per check (what, estimate, limits, verdict) to FILE: the oversize campaign
 (``tests/test_oversize_campaign.py``) compares each run's time with its own estimate.
 
+Estimates are made before the work; the limits also hold *while* it runs (issue 32).
+A budget's clock starts when it is first made active (:meth:`Budget.start`); every long
+loop calls :func:`checkpoint` (the active budget's :meth:`Budget.checkpoint`), which
+raises :class:`~seprank.errors.TimeLimitError` past ``max_seconds`` and
+:class:`~seprank.errors.MemoryLimitError` once this process has grown past the memory
+limit (its resident size, read at most every :data:`CHECK_INTERVAL` seconds; libraries
+loaded on first use are allowed :data:`LIBRARY_BYTES` besides). Work that a loop cannot
+interrupt (one long call into FLINT, which holds the interpreter) is stopped from outside
+by the command line's guard (:mod:`seprank.budget_guard`), within :func:`time_margin`.
+
 Examples
 --------
 >>> b = Budget(max_memory="1G")
@@ -49,7 +59,6 @@ seprank.errors.MemoryLimitError: a huge buffer needs about 1.0 TiB of memory > m
 from __future__ import annotations
 
 import contextvars
-import json
 import math
 import os
 import re
@@ -58,11 +67,13 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+import seprank.strict_json as strict_json
 from seprank.errors import MemoryLimitError, ParameterError, TimeLimitError
 from seprank.machine import machine_memory
 
 __all__ = ["Budget", "Estimate", "Rate", "RATES", "SAFETY_FRACTION", "TEXT_EXPANSION",
-           "BASE_BYTES", "KERNEL_LOAD_SECONDS",
+           "BASE_BYTES", "KERNEL_LOAD_SECONDS", "LIBRARY_BYTES", "CHECK_INTERVAL",
+           "checkpoint", "time_margin", "memory_ceiling", "process_rss",
            "parse_size", "parse_seconds", "format_bytes", "format_seconds", "format_count",
            "machine_memory", "make_budget", "current", "calibration", "seconds_for",
            "largest_fitting", "as_float", "bigint_factor"]
@@ -229,7 +240,9 @@ RATES: dict[str, Rate] = {
     "grid": Rate(1.5e8, "a multiply-add mod p in the numba network evaluation"),
     "poly": Rate(4e5, "a term operation in the python-flint expansion of the network"),
     "float": Rate(1e9, "a float64 operation in numpy's SVD"),
-    "parse": Rate(5e6, "a byte of text or JSON read into exact numbers"),
+    # parse: 1.3-2.9 MB/s measured reading 4 MB of 7-digit entries as CSV, text and JSON
+    # (seprank.matrix_io.load_matrix; calibration 0.5), the slowest halved (issue 32)
+    "parse": Rate(3.3e5, "a byte of text or JSON read into exact numbers"),
 }
 #: Memory a computation takes that does not scale with its sizes (Python's caches, malloc
 #: arenas, the first call of a module): measured 1.5-2.6 MiB for the smallest routes by
@@ -237,6 +250,12 @@ RATES: dict[str, Rate] = {
 BASE_BYTES = 4 * 2**20
 #: Fixed cost of a computation that loads the numba kernels from their cache (seconds).
 KERNEL_LOAD_SECONDS = 3.0
+#: Memory that libraries loaded on the first call of a route take (numba's kernels and
+#: LLVM, python-flint, SciPy: 60-150 MiB measured): a process may grow by this much besides
+#: its memory limit before :meth:`Budget.checkpoint` or the guard stops it.
+LIBRARY_BYTES = 256 * 2**20
+#: Seconds between two readings of the resident size by :meth:`Budget.checkpoint`.
+CHECK_INTERVAL = 0.1
 #: What the 20 ms reference loop took on the machine that measured :data:`RATES`.
 _REFERENCE_LOOP_SECONDS = 0.02
 _CALIBRATION: list[float] = []
@@ -402,6 +421,10 @@ got True
         self.max_memory = None if max_memory is None else parse_size(max_memory)
         self.max_seconds = None if max_seconds is None else parse_seconds(max_seconds)
         self._read_cap = None if read_cap is None else parse_size(read_cap, "read_cap")
+        self._started: float | None = None     # time.monotonic() when the clock started
+        self._rss0 = 0                         # resident bytes then
+        self._ceiling = 0                      # resident growth that stops the work
+        self._next_rss = 0.0                   # when to read the resident size again
 
     def __repr__(self) -> str:
         parts = [f"max_memory={format_bytes(self.max_memory)}" if self.max_memory else "",
@@ -483,14 +506,74 @@ max_memory = 1.0 KiB
         """
         self.check(Estimate(what, nbytes=nbytes))
 
+    def start(self, at: float | None = None) -> Budget:
+        """Start the clock (once; later calls keep the first start): now, or at ``at`` (a
+        ``time.monotonic()`` value, e.g. when the process began); note the resident size
+        now, from which :meth:`checkpoint` measures growth.
+
+        >>> b = Budget(max_seconds=60).start()
+        >>> 0 <= b.elapsed() < 60
+        True
+        """
+        if self._started is None:
+            self._started = time.monotonic() if at is None else at
+            self._rss0 = process_rss()
+        return self
+
+    def elapsed(self) -> float:
+        """Seconds since :meth:`start` (0 before it).
+
+        >>> Budget().elapsed()
+        0.0
+        """
+        return 0.0 if self._started is None else time.monotonic() - self._started
+
+    def checkpoint(self, what: str) -> None:
+        """Stop the work in one line when it has run past ``max_seconds`` or grown past the
+        memory limit (:func:`memory_ceiling` of the limit at the first check); cheap
+        enough for every pass of a loop (the resident size is read every
+        :data:`CHECK_INTERVAL` seconds). Nothing happens before :meth:`start`.
+
+        Raises
+        ------
+        TimeLimitError, MemoryLimitError
+
+        >>> b = Budget(max_seconds=0.001).start(at=time.monotonic() - 1)
+        >>> b.checkpoint("a long loop")
+        Traceback (most recent call last):
+        ...
+        seprank.errors.TimeLimitError: a long loop stopped at the time limit: ran 1.0 s > \
+max_seconds = 0.0 s
+        """
+        if self._started is None:
+            return
+        now = time.monotonic()
+        if self.max_seconds is not None and now - self._started > self.max_seconds:
+            raise TimeLimitError(f"{what} stopped at the time limit: ran "
+                                 f"{format_seconds(now - self._started)} > max_seconds = "
+                                 f"{format_seconds(self.max_seconds)}")
+        if now >= self._next_rss:
+            self._next_rss = now + CHECK_INTERVAL
+            if not self._ceiling:  # the limit as it was at the first check
+                self._ceiling = memory_ceiling(self.memory_limit)
+            grown = process_rss() - self._rss0
+            if grown > self._ceiling:
+                limit = self._ceiling - LIBRARY_BYTES
+                raise MemoryLimitError(f"{what} stopped: this process grew by "
+                                       f"{format_bytes(grown)} > the memory limit "
+                                       f"{format_bytes(limit)} (+ {format_bytes(LIBRARY_BYTES)} "
+                                       "for libraries)")
+
     @contextmanager
     def active(self):
-        """Make this the budget :func:`current` returns inside the block.
+        """Make this the budget :func:`current` returns inside the block, and start its
+        clock (:meth:`start`) if it has not started.
 
         >>> with Budget(max_memory="1M").active():
         ...     current().max_memory
         1048576
         """
+        self.start()
         token = _ACTIVE.set(self)
         try:
             yield self
@@ -500,6 +583,66 @@ max_memory = 1.0 KiB
 
 _ACTIVE: contextvars.ContextVar[Budget | None] = contextvars.ContextVar("seprank_budget",
                                                                          default=None)
+
+
+def checkpoint(what: str) -> None:
+    """:meth:`Budget.checkpoint` of the active budget (nothing when none is active): the
+    call every long loop makes once per pass.
+
+    >>> checkpoint("a loop outside any budget")
+    >>> with Budget(max_seconds=60).active():
+    ...     checkpoint("a loop inside one")
+    """
+    active = _ACTIVE.get()
+    if active is not None:
+        active.checkpoint(what)
+
+
+def time_margin(max_seconds: float) -> float:
+    """How far past ``max_seconds`` a command may run before it has stopped: 10% of the
+    limit, at least 2 s (a loop's checkpoint, or the guard's, and the exit).
+
+    >>> time_margin(5), time_margin(600)
+    (2.0, 60.0)
+    """
+    return max(2.0, 0.1 * max_seconds)
+
+
+def memory_ceiling(limit: int) -> int:
+    """The growth of the resident size that stops the work for a memory ``limit``: the
+    limit plus :data:`LIBRARY_BYTES` (libraries loaded on first use), and at least 10%
+    over it.
+
+    >>> memory_ceiling(2**30) == 2**30 + LIBRARY_BYTES
+    True
+    """
+    return max(limit + LIBRARY_BYTES, int(1.1 * limit))
+
+
+def process_rss(pid: int | None = None) -> int:
+    """Resident bytes of process ``pid`` (default this one): ``/proc/PID/statm`` where there
+    is one, else psutil; 0 when neither can say.
+
+    >>> process_rss() > 0
+    True
+    """
+    try:
+        with open(f"/proc/{pid or 'self'}/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import psutil
+
+        return int(psutil.Process(pid).memory_info().rss)
+    except Exception:  # noqa: BLE001 - psutil's errors (gone, denied) all mean "cannot say"
+        return 0
+
+
+try:
+    _PAGE = os.sysconf("SC_PAGE_SIZE")
+except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+    _PAGE = 4096
 
 
 def current() -> Budget:
@@ -573,6 +716,6 @@ def _trace(estimate: Estimate, budget: Budget, limit: int, problem) -> None:
             "pid": os.getpid(), "t": time.time()}
     try:
         with open(path, "a") as fh:
-            fh.write(json.dumps(line) + "\n")
+            fh.write(strict_json.dumps(line) + "\n")
     except OSError:  # pragma: no cover - a trace must never break a computation
         pass

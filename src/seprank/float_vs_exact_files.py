@@ -14,11 +14,12 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import io
-import json
 import os
 import platform
 from pathlib import Path
 from typing import Any
+
+import seprank.strict_json as strict_json
 
 __all__ = ["write_study", "machine", "csv_text", "plot_png"]
 
@@ -154,7 +155,7 @@ def write_study(folder: str | os.PathLike, study: dict[str, Any], *,
     paths = {"csv": write_text(folder / NAMES["csv"], csv_text(study["rows"]))}
     data = {"study": "float_vs_exact", "machine": machine(), **study}
     paths["json"] = write_text(folder / NAMES["json"],
-                               json.dumps(data, indent=1, default=str) + "\n")
+                               strict_json.dumps(data, indent=1, default=str) + "\n")
     if png is not None:
         paths["png"] = write_bytes(folder / NAMES["png"], png)
     return paths

@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from seprank.budget import Budget, make_budget
+from seprank.budget import Budget, checkpoint, make_budget
 from seprank.errors import InputError, ParameterError
 from seprank.gram_hadamard_estimates import check_construction, check_path, memory_estimate
 from seprank.linalg.result import RankResult
@@ -101,9 +101,15 @@ def _entry(x: object, i: int, j: int) -> int | Fraction:
 
 
 def _exact_rows(data: object) -> list[list[int | Fraction]]:
+    if isinstance(data, np.ma.MaskedArray):
+        raise InputError("V is a masked array (numpy.ma); masks are not read: give "
+                         "numpy.ma.filled(V, value) or the rows you mean")
     if isinstance(data, np.ndarray):
         if data.ndim != 2:
             raise InputError(f"V must be 2-dimensional, got shape {data.shape}")
+        if not data.shape[0] or not data.shape[1]:
+            raise InputError(f"V has no {'rows' if not data.shape[0] else 'columns'} "
+                             f"(shape {data.shape}); G needs at least one of each")
         if data.dtype.kind in "iu":
             return data.tolist()
         if data.dtype.kind != "O":
@@ -577,6 +583,7 @@ def _hadamard_rank(V, lam: int, method: str, prime, certify: bool, float_rank: b
             _auto_prime(n) if method == "auto" else
             (2**31 - 1 if n < NUMBA_BUILD_MIN_ROWS else 1048573))
         matrix, res_p, built = _mod_p_path(int_rows, lam, p, certify, times)
+        checkpoint("the rank of G mod p")
         res = _over_q(res_p, n, bound, certify)
         if method == "auto" and res.kind != "exact":
             _require(est, "exact", n, d, lam, max_abs)
@@ -585,8 +592,10 @@ def _hadamard_rank(V, lam: int, method: str, prime, certify: bool, float_rank: b
             over_gf_p = False
     else:
         matrix, res, built = _exact_path(int_rows, lam, method, prime, certify, times)
+    checkpoint("the exact rank of G")
     verified = _verify(matrix, res, over_gf_p, times) if certify else None
     del matrix
+    checkpoint("the check of the certificate")
     fres, fnote = _float_path(rows, lam, times) if float_rank else (None, "not computed")
     return HadamardRankResult(rank=res, float_rank=fres, n=n, d=d, lam=lam, bound=bound,
                               source=source or where, built=built, times=times, memory=est,

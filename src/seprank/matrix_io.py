@@ -31,7 +31,8 @@ line, never a traceback:
 * a ``.npy`` whose header is malformed (negative or non-integer dimensions) or
   whose data is shorter than its header says is refused;
 * JSON nested deeper than a matrix is refused (:func:`read_json` turns
-  Python's recursion limit into a one-line error);
+  Python's recursion limit into a one-line error), as is an object that repeats a key
+  and the tokens ``NaN`` and ``Infinity`` (:mod:`seprank.strict_json`);
 * integers of any length are read exactly: digit strings go through
   python-flint's ``fmpz`` parser, which has neither Python's 4300-digit limit
   for ``int(str)`` nor its quadratic running time.
@@ -41,7 +42,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from fractions import Fraction
 from pathlib import Path
@@ -49,7 +49,9 @@ from typing import Any
 
 import numpy as np
 
+import seprank.strict_json as strict_json
 from seprank.bounded_read import check_regular_file, read_text_bounded
+from seprank.budget import checkpoint
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
 from seprank.scalars.exact_text import FLOAT_METHOD_HINT, exact_from_value, parse_integer
@@ -91,7 +93,7 @@ def read_json(path: str | os.PathLike, what: str = "JSON") -> Any:
     path = Path(path)
     text = read_text_bounded(path)  # folders, size, streams: seprank.bounded_read
     try:
-        return json.loads(text, parse_int=parse_integer)
+        return strict_json.loads(text, parse_int=parse_integer)  # no repeated keys, no NaN
     except RecursionError:
         raise InputError(f"{path}: {what} nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as exc:
@@ -142,6 +144,7 @@ def read_csv_rows(path: str | os.PathLike) -> list[list[str]]:
     rows: list[list[str]] = []
     try:
         for record in reader:
+            checkpoint(f"reading {path}")
             cells = [c.strip() for c in record]
             if not any(cells) or cells[0].startswith("#"):
                 continue
@@ -183,6 +186,7 @@ def matrix_from_rows(rows: list[list[str]], source: str, *, allow_float: bool = 
     width = len(rows[0]) if rows else 0
     out = []
     for i, row in enumerate(rows):
+        checkpoint(f"reading {source}")
         if len(row) != width:
             raise InputError(f"{source}: ragged rows: row {i} has {len(row)} entries, "
                              f"row 0 has {width}")
@@ -266,6 +270,9 @@ def load_matrix(path: str | os.PathLike, *, allow_float: bool = False, method: s
         rows = read_csv_rows(path)
     else:
         text = read_text_bounded(path, "text file (use .npy or .json)")
-        rows = [line.split() for line in text.splitlines()
-                if line.strip() and not line.lstrip().startswith("#")]
+        rows = []
+        for line in text.splitlines():
+            checkpoint(f"reading {path}")
+            if line.strip() and not line.lstrip().startswith("#"):
+                rows.append(line.split())
     return matrix_from_rows(rows, str(path), allow_float=allow_float)

@@ -33,11 +33,12 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from seprank.errors import SeprankError
+from seprank.plugins import import_plugin, note
 from seprank.proof.paper import Paper
 
 __all__ = ["ENTRY_POINT_GROUP", "BUILTIN_WINGS", "HOOK_NAMES", "Wing", "wings", "papers",
            "paper", "papers_text", "hook_functions", "bound_entry", "network_bounds",
-           "embedding_bounds", "clear_cache"]
+           "embedding_bounds", "clear_cache", "skipped_wings"]
 
 #: the entry-point group a wing registers under
 ENTRY_POINT_GROUP = "seprank.papers"
@@ -86,10 +87,9 @@ def _entry_point_wings() -> dict[str, str]:
 
 
 def _load(name: str, module: str) -> Wing:
-    try:
-        mod = importlib.import_module(module)
-    except ImportError as exc:
-        raise SeprankError(f"paper wing {name!r} ({module}) cannot be imported: {exc}") from None
+    """The wing ``name`` (module ``module``); one SeprankError line for any defect, an
+    import that fails in any way included (:func:`seprank.plugins.import_plugin`)."""
+    mod = import_plugin(f"paper wing {name!r}", module)
     paper = getattr(mod, "PAPER", None)
     if not isinstance(paper, Paper) or not paper.key:
         raise SeprankError(f"paper wing {name!r} ({module}) defines no PAPER with a key")
@@ -102,29 +102,48 @@ def _load(name: str, module: str) -> Wing:
 
 
 @cache
-def wings() -> tuple[Wing, ...]:
-    """Every registered wing, loaded once: the built-in ones first, in their order.
+def _loaded() -> tuple[tuple[Wing, ...], tuple[str, ...]]:
+    """(the wings that load, one line per wing skipped), computed once."""
+    out, seen, skipped = [], {}, []
+    for name, module in _entry_point_wings().items():
+        try:
+            wing = _load(name, module)
+            key = wing.paper.key
+            if key in seen:
+                raise SeprankError(f"paper key {key!r} registered twice ({seen[key]} and "
+                                   f"{module})")
+        except SeprankError as exc:
+            skipped.append(f"{exc}; skipped")
+            continue
+        seen[key] = module
+        out.append(wing)
+    return tuple(out), tuple(skipped)
 
-    Raises
-    ------
-    SeprankError
-        for a wing that cannot be imported, has no ``PAPER`` with a key, declares an
-        unknown hook, or repeats another wing's key (one line).
+
+def wings() -> tuple[Wing, ...]:
+    """Every registered wing that loads, loaded once: the built-in ones first, in their
+    order. A wing that cannot be imported (whatever its import raises), has no ``PAPER``
+    with a key, declares an unknown hook or repeats another wing's key is skipped, and
+    its one line noted for the command to print (:func:`seprank.plugins.note`).
 
     Examples
     --------
     >>> [w.paper.key for w in wings()][:5]
     ['levine2020', 'wies2021', 'chapter7', 'rank_collapse', 'amsel']
     """
-    out, seen = [], {}
-    for name, module in _entry_point_wings().items():
-        wing = _load(name, module)
-        key = wing.paper.key
-        if key in seen:
-            raise SeprankError(f"paper key {key!r} registered twice ({seen[key]} and {module})")
-        seen[key] = module
-        out.append(wing)
-    return tuple(out)
+    loaded, skipped = _loaded()
+    for line in skipped:
+        note(line)
+    return loaded
+
+
+def skipped_wings() -> list[str]:
+    """One line per registered wing that did not load (:func:`wings`).
+
+    >>> skipped_wings()
+    []
+    """
+    return list(_loaded()[1])
 
 
 def papers() -> dict[str, Paper]:
@@ -181,7 +200,10 @@ Conference on Machine Learning (ICML 2021), PMLR 139, pp. 11170-11181, 2021. arX
 @cache
 def _resolve(target: str) -> Callable[..., Any]:
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    fn = getattr(import_plugin(f"the hook {target!r}", module), attr, None)
+    if not callable(fn):
+        raise SeprankError(f"the hook {target!r}: {module} has no function {attr!r}")
+    return fn
 
 
 def hook_functions(name: str) -> list[tuple[Wing, Callable[..., Any]]]:
@@ -256,5 +278,5 @@ def clear_cache() -> None:
     >>> clear_cache(); len(wings()) >= 5      # loaded again on the next call
     True
     """
-    wings.cache_clear()
+    _loaded.cache_clear()
     _resolve.cache_clear()

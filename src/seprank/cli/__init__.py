@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one ``seprank`` command; return its exit status (2 for a user's error).
 
+    With no ``argv`` (the ``seprank`` program itself, reading ``sys.argv``), a command
+    with a budget runs under :mod:`seprank.budget_guard`.
+
     Examples
     --------
     >>> import json, pathlib, tempfile
@@ -109,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     >>> main(["rank", "/no/such/file.json"])                    # one line on stderr, no traceback
     2
     """
-    return run(build_parser().parse_args(argv))
+    return run(build_parser().parse_args(argv), guard=argv is None)
 
 
 if __name__ == "__main__":  # pragma: no cover

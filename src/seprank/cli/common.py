@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import sys
 
 from seprank.errors import SeprankError
@@ -37,8 +36,13 @@ def emit_json(data, where: str) -> None:
       "value": 1
     }
     """
-    text = json.dumps(data, indent=2, default=str) + "\n"
+    from seprank.strict_json import dumps
+
+    text = dumps(data, indent=2, default=str) + "\n"  # never NaN or Infinity: not JSON
     if where == STDOUT:
+        from seprank.budget_guard import work_done
+
+        work_done()
         sys.stdout.write(text)
     else:
         from seprank.output_files import write_text
@@ -166,9 +170,12 @@ def _budget(args: argparse.Namespace):
     return Budget(getattr(args, "max_memory", None), getattr(args, "max_seconds", None))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, *, guard: bool = False) -> int:
     """Run the command ``args.func(args)``: a user's error is one line on stderr and
     exit status 2, an interruption 130, a reader that leaves a pipe early 0.
+
+    ``guard``: when the command has ``--max-seconds`` or ``--max-memory``, run it under
+    :mod:`seprank.budget_guard` (the ``seprank`` program does; ``main([...])`` does not).
 
     >>> def bad(args):
     ...     raise SeprankError("N must be >= 2")
@@ -182,7 +189,35 @@ def run(args: argparse.Namespace) -> int:
     # (seprank.matrix_io.parse_integer), which has no quadratic-time risk to guard.
     sys.set_int_max_str_digits(0)
     try:
-        with _budget(args).active():
+        budget = _budget(args)
+    except SeprankError as exc:
+        print(f"seprank: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if guard and (budget.max_seconds is not None or budget.max_memory is not None):
+        from seprank.budget_guard import guard_available, run_guarded
+
+        if guard_available():
+            return run_guarded(budget, lambda: _run(args, budget),
+                               f"seprank {getattr(args, 'command', '')}".strip())
+    return _run(args, budget)
+
+
+def _run(args: argparse.Namespace, budget) -> int:
+    """:func:`run`'s work: the command inside its budget, errors as one line; then one line
+    per plugin that could not be loaded (:mod:`seprank.plugins`), and status 2 for them
+    where the command itself succeeded."""
+    import seprank.plugins as plugins
+
+    plugins.forget()
+    status = _run_command(args, budget)
+    for line in plugins.noted():
+        print(f"seprank: error: {line}", file=sys.stderr)
+    return EXIT_USAGE if plugins.noted() and status == EXIT_OK else status
+
+
+def _run_command(args: argparse.Namespace, budget) -> int:
+    try:
+        with budget.active():
             return args.func(args)
     except SeprankError as exc:
         print(f"seprank: error: {exc}", file=sys.stderr)

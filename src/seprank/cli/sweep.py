@@ -51,6 +51,10 @@ def _check_options(args: argparse.Namespace) -> None:
         raise ParameterError(f"--workers must be an integer >= 1, got {args.workers}")
     if args.retries < 0:
         raise ParameterError(f"--retries must be an integer >= 0, got {args.retries}")
+    if getattr(args, "scheduler", None) is not None:
+        from seprank.cluster import check_address
+
+        check_address(args.scheduler)  # its form, before any store is made
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
@@ -68,6 +72,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         raise InputError(f"sweep store {str(store)!r} is a folder, not a file")
     if args.dry_run:
         return _dry_run(spec, store)
+    if args.scheduler is not None:
+        from seprank.cluster import probe
+
+        probe(args.scheduler)  # unreachable, or not Dask: one line before anything else
     console = Console(highlight=False, stderr=True)
     where = args.scheduler or (f"a local Dask cluster of {args.workers or os.cpu_count()} "
                                "worker processes")

@@ -62,10 +62,25 @@ def _as_2d(U) -> np.ndarray:
         for i, row in enumerate(rows):
             arr[i, :] = row
         return arr
-    try:
-        arr = np.asarray(U)
-    except ValueError:
-        raise InputError("U must be a rectangular 2-D array") from None
+    if isinstance(U, (list, tuple)) and all(
+            isinstance(row, (list, tuple)) and all(type(x) is int for x in row) for row in U):
+        # Python ints: numpy would turn entries in [2^63, 2^64) into floats (rounded)
+        try:
+            arr = np.array(U, dtype=np.int64)
+        except OverflowError:
+            arr = np.empty((len(U), len(U[0]) if U else 0), dtype=object)
+            try:
+                for i, row in enumerate(U):
+                    arr[i, :] = row
+            except ValueError:
+                raise InputError("U must be a rectangular 2-D array") from None
+        except ValueError:
+            raise InputError("U must be a rectangular 2-D array") from None
+    else:
+        try:
+            arr = np.asarray(U)
+        except ValueError:
+            raise InputError("U must be a rectangular 2-D array") from None
     if arr.ndim == 1 and arr.size == 0:
         return arr.reshape(0, 0)
     if arr.ndim != 2:

@@ -498,6 +498,10 @@ def plan_rank(matrix: object, method: str = "auto", *, prime: int | None = None,
     seprank.errors.ParameterError: unknown method 'fast'; choose one of auto, exact, ...
     """
     _check_types(method, prime, certify, engine, tol, rtol)
+    if isinstance(matrix, np.ma.MaskedArray) or (isinstance(matrix, ResidueMatrix) and
+                                                 isinstance(matrix.data, np.ma.MaskedArray)):
+        raise InputError("the matrix is a masked array (numpy.ma); masks are not read: give "
+                         "numpy.ma.filled(A, value) or the rows you mean")
     run, engine = _check_arguments(method, engine, tol, rtol)
     budget = make_budget(max_memory, max_seconds, budget)
     with budget.active():  # the copies coercion makes are checked against it too

@@ -9,7 +9,8 @@ The verifier is this module and four beside it, each named for what it holds:
   item 3: a field read twice can answer twice, differently);
 * :mod:`~seprank.linalg.verify_elimination`: det A[R, C] != 0 mod p, by its own
   blocked elimination (float64 with delayed reduction for p < 2^31, products
-  split in two from 2^21; Python integers above);
+  split in two from 2^21; int64 with long-double quotients below 2^62; Python
+  integers above);
 * :mod:`~seprank.linalg.verify_kernel`: A K = 0, exactly, by its own product;
 * :mod:`~seprank.linalg.verify_primes`: its own deterministic Miller-Rabin
   (SymPy above 3.3e24) and the moduli of the kernel product.

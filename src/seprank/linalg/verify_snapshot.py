@@ -453,6 +453,9 @@ def _read_matrix(matrix: object):
         return (None, None, *_read_rows(matrix.tolist()), matrix.ncols())
     if t is list or t is tuple:
         return (None, None, *_read_rows(matrix), 0)
+    if issubclass(t, np.ma.MaskedArray):  # refused, as seprank.rank refuses it
+        raise InputError("verify: the matrix is a masked array (numpy.ma); masks are not "
+                         "read: give numpy.ma.filled(A, value) or the rows you mean")
     if issubclass(t, np.ndarray):
         arr = np.ndarray.view(matrix, np.ndarray)
         return (None, *_read_array(arr, "the matrix"), arr.shape[1])
@@ -461,6 +464,9 @@ def _read_matrix(matrix: object):
         ncols = matrix.shape[1]
         return (None, None, *_read_rows(matrix.tolist()), ncols)
     p, data = getattr(matrix, "p", _MISSING), getattr(matrix, "data", _MISSING)
+    if issubclass(type(data), np.ma.MaskedArray):
+        raise InputError("verify: the residues are a masked array (numpy.ma); masks are not "
+                         "read: give numpy.ma.filled(A, value) or the rows you mean")
     if p is _MISSING or not issubclass(type(data), np.ndarray):
         raise InputError(f"verify: cannot read a matrix from a {_type_name(matrix)}")
     data = np.ndarray.view(data, np.ndarray)

@@ -28,6 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from seprank.errors import SeprankError
+from seprank.plugins import import_plugin, note
 from seprank.proof.claims import Claim
 from seprank.proof.framework import CheckContext, CheckSpec
 from seprank.proof.paper import Paper
@@ -142,7 +143,7 @@ def _submodules(pkg: ModuleType) -> list[ModuleType]:
                        key=lambda m: m.name):
         if _skipped(info.name):
             continue
-        module = importlib.import_module(f"{pkg.__name__}.{info.name}")
+        module = import_plugin(f"check package {pkg.__name__!r}", f"{pkg.__name__}.{info.name}")
         out.append(module)
         if info.ispkg:
             out.extend(_submodules(module))
@@ -190,10 +191,7 @@ class CheckRegistry:
         Returns how many checks were added; ``name`` is what ``--package`` calls it
         (default: ``package``).
         """
-        try:
-            pkg = importlib.import_module(package)
-        except ImportError as exc:
-            raise SeprankError(f"check package {package!r} cannot be imported: {exc}") from None
+        pkg = import_plugin(f"check package {package!r}", package)  # any failure: one line
         modules = [pkg, *_submodules(pkg)]
         before = len(self._specs)
         for module in modules:
@@ -203,7 +201,10 @@ class CheckRegistry:
 
     @classmethod
     def from_plugins(cls, packages: Iterable[str] | None = None) -> CheckRegistry:
-        """A registry of every installed plugin (or only those named, by entry-point name)."""
+        """A registry of every installed plugin (or only those named, by entry-point name).
+
+        Of every installed plugin, one that cannot be loaded is skipped and its one line
+        noted (:func:`seprank.plugins.note`); one named in ``packages`` is an error."""
         installed = plugin_packages()
         wanted = list(installed) if packages is None else list(packages)
         reg = cls()
@@ -211,7 +212,13 @@ class CheckRegistry:
             if name not in installed:
                 known = ", ".join(installed) or "none"
                 raise SeprankError(f"no installed check package {name!r}; installed: {known}")
-            reg.load_package(installed[name], name)
+            if packages is not None:
+                reg.load_package(installed[name], name)
+                continue
+            try:
+                reg.load_package(installed[name], name)  # imports all first, then registers
+            except SeprankError as exc:
+                note(f"{exc}; skipped")
         return reg
 
     def specs(self, package: str | None = None) -> dict[str, CheckSpec]:

@@ -19,6 +19,20 @@ only the others, so an interrupted run resumes where it stopped. A record's key 
 hash of what the rank depends on: the expanded polynomials (their coefficients,
 hence the network, position and coordinate), the block, the prime, the subset's seed
 and size, and :data:`STORE_FORMAT` (raised whenever the block construction changes).
+
+The path is a user's input, treated as hostile (issue 32 item 2; :class:`BlockStore`):
+it must be a regular file or nothing yet, in a folder that exists; it is opened without
+following a symbolic link (``O_NOFOLLOW``), so a link, a device, a FIFO or a folder is
+refused in one line; it is read only up to its size when opened, and that size is
+checked against the budget first. A first line that is not a record means the file is
+not a store: refused, and never appended to. A later line that is not a record (cut by
+an interrupted write, not UTF-8, not JSON, a repeated key, fields of the wrong type) is
+skipped with a warning naming its line: its block is simply computed again. A stored
+rank is only ever a subset rank that the pass re-derives its certificates from, so a
+tampered record can cost time, never change an answer. Several runs may share one
+store: each record is one ``write`` of one line, appended (``O_APPEND``) under an
+exclusive ``flock``, so records never interleave; a reader sees whole lines, or a last
+line still being written, which it skips.
 """
 
 from __future__ import annotations
@@ -27,6 +41,7 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -34,7 +49,8 @@ from seprank.errors import ParameterError
 from seprank.separation.moment_blocks import BlockSpec, PolyData
 from seprank.separation.moment_ranks import subset_rank
 
-__all__ = ["STORE_FORMAT", "BlockStore", "check_task_options", "subset_ranks_hook"]
+__all__ = ["STORE_FORMAT", "RECORD_BYTES", "BlockStore", "check_store_path", "check_task_options",
+           "subset_ranks_hook"]
 
 #: Raised when the entries of a block (moment_blocks) or its row subsets change meaning.
 STORE_FORMAT = 1
@@ -59,6 +75,8 @@ def check_task_options(scheduler, workers, store) -> None:
         raise ParameterError(f"workers must be an integer >= 1, got {workers!r}")
     if store is not None and not isinstance(store, (str, os.PathLike)):
         raise ParameterError(f"store must be a file path, got {store!r}")
+    if store is not None:
+        check_store_path(store)
 
 
 def _fingerprint(pd: PolyData) -> str:
@@ -74,8 +92,111 @@ def _fingerprint(pd: PolyData) -> str:
 
 def _key(fingerprint: str, spec: BlockSpec, r: int, p: int, subset_seed, certify: bool) -> str:
     text = json.dumps([fingerprint, spec.degree, spec.row_degree, list(spec.shape), r, p,
-                       list(subset_seed), bool(certify)])
+                       list(subset_seed), bool(certify)], allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+#: The most bytes of one store record read back (a record is a few hundred).
+RECORD_BYTES = 1 << 16
+
+
+def _refuse(path: Path, why: str) -> None:
+    raise ParameterError(f"{path}: {why}; the block store must be a regular file (or a new "
+                         "one) in an existing folder")
+
+
+def _open_store(path: Path, flags: int) -> int | None:
+    """A descriptor of the store opened with ``flags`` and without following a link, checked
+    to be a regular file; None when it does not exist (reading)."""
+    if not path.parent.is_dir():
+        _refuse(path, f"its folder {path.parent} does not exist")
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0),
+                     0o666)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if os.path.islink(path):
+            _refuse(path, "is a symbolic link (not followed)")
+        if os.path.isdir(path):
+            _refuse(path, "is a folder")
+        _refuse(path, f"cannot be opened ({exc.strerror})")
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        _refuse(path, "is a folder" if stat.S_ISDIR(mode) else
+                "is a device, FIFO or socket, not a regular file")
+    return fd
+
+
+def check_store_path(store: str | os.PathLike) -> None:
+    """Refuse, in one line, a store path that is not a regular file or a new one in an
+    existing folder (a link, a device, a FIFO, a folder), or whose first line is not a
+    store record (:class:`BlockStore`), before any work.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     check_store_path(Path(tmp) / "blocks.jsonl")           # a new file: fine
+    ...     check_store_path(tmp)
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: ...: is a folder; the block store must be a regular file \
+(or a new one) in an existing folder
+    """
+    fd = _open_store(Path(store), os.O_RDONLY)
+    if fd is None:
+        return
+    try:
+        first = os.read(fd, RECORD_BYTES + 1).split(b"\n", 1)[0]
+    finally:
+        os.close(fd)
+    if first.strip():
+        _first_record(Path(store), first)
+
+
+def _read_store(path: Path) -> bytes:
+    """The store's bytes up to its size when opened (checked against the budget)."""
+    from seprank.bounded_read import check_text_size
+
+    fd = _open_store(path, os.O_RDONLY)
+    if fd is None:
+        return b""
+    try:
+        size = os.fstat(fd).st_size
+        check_text_size(path, size)
+        chunks, left = [], size
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _record(raw: bytes) -> tuple[str, dict]:
+    """(key, result) of one line of the store; ValueError for anything else."""
+    import seprank.strict_json as strict_json
+
+    if len(raw) > RECORD_BYTES:
+        raise ValueError(f"longer than {RECORD_BYTES} bytes")
+    rec = strict_json.loads(raw.decode("utf-8"))
+    if not (isinstance(rec, dict) and set(rec) == {"key", "result"}
+            and isinstance(rec["key"], str) and isinstance(rec["result"], dict)):
+        raise ValueError("not an object of a key and a result")
+    return rec["key"], rec["result"]
+
+
+def _first_record(path: Path, raw: bytes) -> tuple[str, dict]:
+    """The first line's record; a file whose first line is none is not a store."""
+    try:
+        return _record(raw)
+    except (ValueError, RecursionError) as exc:
+        why = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
+        raise ParameterError(f"{path} is not a seprank block store (line 1: {why[:120]}; "
+                             "JSON lines of key and result)") from None
 
 
 class BlockStore:
@@ -92,28 +213,67 @@ class BlockStore:
     def __init__(self, path: str | os.PathLike | None):
         self.path = None if path is None else Path(path)
         self._rows: dict[str, dict] = {}
-        if self.path is not None and self.path.exists():
-            with self.path.open() as fh:
-                for n, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        rec = json.loads(line)
-                        self._rows[rec["key"]] = rec["result"]
-                    except (ValueError, KeyError, TypeError):
-                        if n == 1:
-                            raise ParameterError(f"{self.path} is not a seprank block store "
-                                                 "(JSON lines of key and result)") from None
-                        # a line cut by an interrupted write: that block is run again
+        if self.path is None:
+            return
+        data = _read_store(self.path)
+        for n, raw in enumerate(data.split(b"\n"), 1):
+            if not raw.strip():
+                continue
+            if n == 1:
+                key, result = _first_record(self.path, raw)
+                self._rows[key] = result
+                continue
+            try:
+                key, result = _record(raw)
+            except (ValueError, RecursionError) as exc:
+                why = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
+                LOG.warning("seprank: warning: %s: line %d is not a store record (%s); "
+                            "skipped, its block is computed again", self.path, n, why[:120])
+                continue
+            self._rows[key] = result
 
     def get(self, key: str) -> dict | None:
         return self._rows.get(key)
 
     def put(self, key: str, result: dict) -> None:
+        """Keep ``result`` and append it to the file: one line, one ``write``, under an
+        exclusive lock, on a line of its own after a line cut by an interrupted write
+        (module docstring)."""
+        import seprank.strict_json as strict_json
+
         self._rows[key] = result
-        if self.path is not None:
-            with self.path.open("a") as fh:
-                fh.write(json.dumps({"key": key, "result": result}) + "\n")
+        if self.path is None:
+            return
+        line = (strict_json.dumps({"key": key, "result": result}, separators=(",", ":"))
+                + "\n").encode()
+        fd = _open_store(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
+        try:
+            _lock(fd)
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":  # after a cut line: a new line
+                line = b"\n" + line
+            os.write(fd, line)
+        finally:
+            os.close(fd)  # closing releases the lock
+
+
+def _lock(fd: int) -> None:
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except (ImportError, OSError):  # pragma: no cover - no flock: O_APPEND alone
+        pass
+
+
+def _plausible(rec: dict, spec: BlockSpec) -> bool:
+    """Whether a stored record can be a subset rank of ``spec``'s block: integer ``rows``
+    between 1 and the long side, integer ``rank`` between 0 and min(rows, short side).
+    (A record that passes may still lie within those bounds: the pass must not trust it
+    further than its certificates.)"""
+    rows, rank = rec.get("rows"), rec.get("rank")
+    return (type(rows) is int and type(rank) is int and 1 <= rows <= max(spec.shape)
+            and 0 <= rank <= min(rows, min(spec.shape)))
 
 
 def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, certify: bool,
@@ -138,7 +298,15 @@ def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, cert
         db = BlockStore(store)
         fp = _fingerprint(pd)
         keys = {i: _key(fp, specs[i], r, p, (seed, i), certify) for i in indices}
-        found = {i: rec for i, k in keys.items() if (rec := db.get(k)) is not None}
+        found = {}
+        for i, k in keys.items():
+            rec = db.get(k)
+            if rec is not None and _plausible(rec, specs[i]):
+                found[i] = rec
+            elif rec is not None:
+                LOG.warning("seprank: warning: %s: the record of block %s is not a possible "
+                            "subset rank (%s); computed again", db.path, specs[i].label,
+                            str(rec)[:80])
         todo = [i for i in indices if i not in found]
         LOG.info("block tasks: %d in the store, %d to run", len(found), len(todo))
         if todo:

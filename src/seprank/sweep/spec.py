@@ -212,6 +212,15 @@ def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> Sweep
     return spec
 
 
+def _yaml_words(exc: Exception) -> str:
+    """One line for a YAML error: PyYAML's problem and where, or the first line."""
+    problem, mark = getattr(exc, "problem", None), getattr(exc, "problem_mark", None)
+    if problem and mark is not None:
+        return f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def load_spec(path: str | os.PathLike) -> SweepSpec:
     """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``) sweep specification.
 
@@ -233,15 +242,19 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
         raise InputError(f"sweep spec {str(path)!r} is a folder, not a file")
     if not path.exists():
         raise InputError(f"sweep spec {str(path)!r} does not exist or is not a file")
-    text = read_bounded(path).decode("utf-8", errors="replace")
+    try:
+        text = read_bounded(path).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"sweep spec {path.name!r} is not UTF-8 text (byte {exc.start})"
+                         ) from None
     suffix = path.suffix.lower()
     try:
         if suffix == ".toml":
-            data = tomllib.loads(text)
+            data = tomllib.loads(text)  # refuses a repeated key itself
         elif suffix in (".yaml", ".yml"):
-            import yaml
+            import seprank.sweep.strict_yaml as strict_yaml
 
-            data = yaml.safe_load(text)
+            data = strict_yaml.load(text)  # no 017 or 1:30 (YAML 1.1), no repeated key
         else:
             raise InputError(f"sweep spec {path.name!r}: use a .toml, .yaml or .yml file")
     except RecursionError:
@@ -252,7 +265,6 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
         raise InputError(f"sweep spec {path.name!r} is not valid {suffix[1:].upper()}: "
                          f"{str(exc).splitlines()[0]}") from None
     except Exception as exc:  # yaml.YAMLError and relatives
-        raise InputError(f"sweep spec {path.name!r} is not valid YAML: "
-                         f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+        raise InputError(f"sweep spec {path.name!r} is not valid YAML: {_yaml_words(exc)}"
                          ) from None
     return spec_from_dict(data, source=path.resolve())

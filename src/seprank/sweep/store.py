@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
-import math
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -25,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import seprank.strict_json as strict_json
 from seprank.errors import InputError
 from seprank.sweep.spec import Task, canonical_json
 from seprank.sweep.version import code_version
@@ -52,17 +51,6 @@ CREATE TABLE IF NOT EXISTS tasks (
 
 #: Identifies a seprank store (SQLite's application_id pragma: "sepr").
 APPLICATION_ID = 0x73657072
-
-
-def _finite(value: Any) -> Any:
-    """JSON-safe copy: non-finite floats become the strings "inf", "-inf", "nan"."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
 
 
 def task_key(task: Task, version: str | None = None) -> str:
@@ -179,7 +167,7 @@ class ResultStore:
         with self._conn:
             self._conn.execute("INSERT INTO meta (name, value) VALUES (?, ?) "
                                "ON CONFLICT(name) DO UPDATE SET value = excluded.value",
-                               (name, json.dumps(value, sort_keys=True)))
+                               (name, strict_json.dumps(value, sort_keys=True)))
 
     def record(self, key: str, task: Task, version: str, status: str, *,
                result: Any = None, error: str | None = None, worker: str | None = None,
@@ -188,8 +176,8 @@ class ResultStore:
         if status not in ("done", "failed"):
             raise ValueError(f"status must be 'done' or 'failed', not {status!r}")
         now = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-        res_text = None if result is None else json.dumps(_finite(result), sort_keys=True,
-                                                           allow_nan=False, default=str)
+        res_text = None if result is None else strict_json.dumps(result, sort_keys=True,
+                                                                 default=str)
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             cur = self._conn.execute(
@@ -216,7 +204,15 @@ class ResultStore:
 
     def meta(self) -> dict[str, Any]:
         """Every meta value, decoded."""
-        return {k: json.loads(v) for k, v in self._conn.execute("SELECT name, value FROM meta")}
+        return {k: self._decoded(v, f"meta {k!r}")
+                for k, v in self._conn.execute("SELECT name, value FROM meta")}
+
+    def _decoded(self, text: str, where: str) -> Any:
+        """A stored JSON value; a tampered one (not JSON, a repeated key) is one line."""
+        try:
+            return strict_json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise InputError(f"{str(self.path)!r}: {where} is not valid JSON ({exc})") from None
 
     def counts(self) -> dict[str, int]:
         """Rows by status."""
@@ -231,9 +227,10 @@ class ResultStore:
             sql += " WHERE computation = ?"
             args = (computation,)
         for r in self._conn.execute(sql + " ORDER BY rowid", args).fetchall():
-            yield StoredRow(r[0], r[1], json.loads(r[2]), r[3], r[4],
-                            None if r[5] is None else json.loads(r[5]), r[6], r[7], r[8],
-                            r[9], r[10])
+            where = f"the row of task {str(r[0])[:16]!r}"
+            yield StoredRow(r[0], r[1], self._decoded(r[2], where), r[3], r[4],
+                            None if r[5] is None else self._decoded(r[5], where), r[6], r[7],
+                            r[8], r[9], r[10])
 
     def _display(self) -> tuple[str, list[str], list[list[Any]]]:
         by: dict[tuple[str, str], int] = {}
