@@ -21,6 +21,7 @@ float method reads any real input through :func:`as_float_array`.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isfinite, lcm
@@ -95,19 +96,15 @@ def _entry_to_fraction(x: object, where: tuple[int, int]) -> int | Fraction:
         raise InputError(
             f"entry {where} is a float ({x!r}); exact methods take integers or fractions "
             "(use fractions.Fraction, or method='float' for a float estimate)")
-    try:  # sympy numbers, without importing sympy unless needed
-        import sympy
-
-        if isinstance(x, sympy.Basic):
-            if x.is_Integer:
-                return int(x)
-            if x.is_Rational:
-                return Fraction(int(x.p), int(x.q))
-            if x in (sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
-                raise InputError(f"entry {where} is {x}: NaN and infinity have no rank")
-            raise InputError(f"entry {where} is {x} (not a rational number)")
-    except ImportError:  # pragma: no cover
-        pass
+    sympy = sys.modules.get("sympy")  # a SymPy number means SymPy is loaded
+    if sympy is not None and isinstance(x, sympy.Basic):
+        if x.is_Integer:
+            return int(x)
+        if x.is_Rational:
+            return Fraction(int(x.p), int(x.q))
+        if x in (sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
+            raise InputError(f"entry {where} is {x}: NaN and infinity have no rank")
+        raise InputError(f"entry {where} is {x} (not a rational number)")
     raise InputError(f"entry {where} is {x!r} ({type(x).__name__}), "
                      "not an integer or a fraction")
 
@@ -201,16 +198,12 @@ def as_exact(matrix: object) -> ExactMatrix:
             raise InputError(f"array of dtype {matrix.dtype} is complex; seprank's exact "
                              "methods take integer or rational matrices")
         raise InputError(f"array of dtype {matrix.dtype} is not numeric")
-    try:
-        import sympy
-
-        if isinstance(matrix, sympy.MatrixBase):
-            m, n = matrix.shape
-            rows = [[_entry_to_fraction(matrix[i, j], (i, j)) for j in range(n)]
-                    for i in range(m)]
-            return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(rows, n))
-    except ImportError:  # pragma: no cover
-        pass
+    sympy = sys.modules.get("sympy")  # a SymPy matrix means SymPy is loaded: never import it
+    if sympy is not None and isinstance(matrix, sympy.MatrixBase):
+        m, n = matrix.shape
+        rows = [[_entry_to_fraction(matrix[i, j], (i, j)) for j in range(n)]
+                for i in range(m)]
+        return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(rows, n))
     rows = _rows_of(matrix)
     m = len(rows)
     n = len(rows[0]) if rows else 0
@@ -248,13 +241,9 @@ def as_float_array(matrix: object) -> np.ndarray:
         return as_float_array(rows)
     if isinstance(matrix, flint.nmod_mat):
         raise InputError("a matrix over GF(p) has no float rank; use method='modular'")
-    try:
-        import sympy
-
-        if isinstance(matrix, sympy.MatrixBase):
-            matrix = matrix.tolist()
-    except ImportError:  # pragma: no cover
-        pass
+    sympy = sys.modules.get("sympy")  # a SymPy matrix means SymPy is loaded: never import it
+    if sympy is not None and isinstance(matrix, sympy.MatrixBase):
+        matrix = matrix.tolist()
     if isinstance(matrix, (list, tuple)):
         rows = _rows_of(matrix)
         try:
