@@ -102,6 +102,41 @@ def test_modular_rank_below_n_is_a_lower_bound():
     assert seprank.hadamard_rank(V, 2, method="modular", prime=3).kind == "exact"
 
 
+def test_auto_takes_a_rank_mod_p_that_meets_the_bound_when_n_exceeds_it():
+    """Issue 31: with n > ((d, lam)) the rank mod p cannot be full, but when it meets
+    ((d, lam)) it is the rank over Q (rank G <= ((d, lam)), the multinomial theorem), so
+    auto stops there. A 400 x 6 V at lam = 4 (((6, 4)) = 126): auto answers what
+    multimodular answers over exact integers, by the mod-p path, in at most twice the
+    time of ``method="modular"`` (best CPU time of three runs each, after a warm-up, so
+    that compilation and a loaded machine do not count; measured: about 1x)."""
+    import time
+
+    rng = np.random.default_rng(5)
+    V = rng.integers(-9, 10, size=(400, 6)).tolist()
+    bound = comb(6 + 4 - 1, 4)
+    ref = seprank.hadamard_rank(V, 4, method="multimodular", float_rank=False)
+    assert (ref.value, ref.kind) == (bound, "exact")       # generic V: rank = the bound
+
+    def best(method: str) -> tuple[float, object]:
+        seprank.hadamard_rank(V, 4, method=method, float_rank=False)     # warm-up
+        times = []
+        for _ in range(3):
+            t = time.process_time()
+            res = seprank.hadamard_rank(V, 4, method=method, float_rank=False)
+            times.append(time.process_time() - t)
+        return min(times), res
+
+    t_auto, auto = best("auto")
+    t_mod, mod = best("modular")
+    assert (auto.value, auto.kind) == (ref.value, "exact") == (mod.value, mod.kind)
+    assert "mod p" in auto.built and "exact integers" not in auto.built, auto.built
+    assert t_auto <= 2 * t_mod + 0.05, (t_auto, t_mod)
+    # with certify a rank mod p at the bound proves nothing a certificate can show:
+    # auto ranks the exact integers, and the certificate says exact
+    cert = seprank.hadamard_rank(V[:130], 4, certify=True, float_rank=False)
+    assert (cert.value, cert.kind, cert.certificate_verified) == (bound, "exact", True)
+
+
 def test_float64_is_wrong_where_the_project_documents_it():
     # docs/sweeps/float_vs_exact.md: Omega rows, d = 2, lam = 8: float64 raw rank 6 of 9
     res = seprank.hadamard_rank(omega_rows(2, 8, 2), 8)
