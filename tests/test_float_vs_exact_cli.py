@@ -93,7 +93,7 @@ def test_points_above_max_n_are_left_out_and_listed():
     (["--d", "5:2"], "FROM must not exceed TO"),
     (["--lam", "0:3"], ">= 1"),
     (["--lam", "a"], "FROM:TO"),
-    (["--max-n", "0"], "max_n"),
+    (["--max-n", "0"], "--max-n: N (the largest number of rows) must be an integer >= 1"),
     (["--rtol", "2"], "rtol"),
 ])
 def test_refusals_are_one_line_exit_2_and_write_nothing(tmp_path, args, match):

@@ -199,8 +199,10 @@ def test_memory_is_estimated_before_building(monkeypatch):
     with pytest.raises(MemoryLimitError, match="G mod p") as exc:
         seprank.hadamard_rank(omega_rows(3, 4, 2), 4)
     assert "\n" not in str(exc.value)
-    with pytest.raises(MemoryLimitError, match="exact"):     # n > ((d, lam)): exact path
-        seprank.hadamard_rank([[1, 2]] * 20, 1)
+    # n > ((d, lam)) with certify: the exact path (a rank mod p at the bound is no
+    # certificate), estimated before it is built
+    with pytest.raises(MemoryLimitError, match="exact"):
+        seprank.hadamard_rank([[1, 2]] * 20, 1, certify=True)
 
 
 # ------------------------------------------------------------------ the command line

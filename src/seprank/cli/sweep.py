@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from seprank.cli.common import EXIT_INTERRUPTED, subparser
+from seprank.cli.values import integer
 from seprank.errors import InputError, ParameterError
 
 __all__ = ["add_parsers"]
@@ -108,11 +109,11 @@ def add_parsers(sub) -> None:
     sweep.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: "
                        "start a local cluster on 127.0.0.1)")
-    sweep.add_argument("--workers", type=int, default=None, metavar="N",
+    sweep.add_argument("--workers", type=integer("workers"), default=None, metavar="N",
                        help="local cluster size (default: one worker process per core)")
     sweep.add_argument("--store", metavar="PATH", default=None,
                        help="result store (default: from the spec, else SPEC.sqlite)")
-    sweep.add_argument("--retries", type=int, default=3, metavar="N",
+    sweep.add_argument("--retries", type=integer("retries"), default=3, metavar="N",
                        help="Dask retries of a task that raised (default: %(default)s)")
     sweep.add_argument("--dry-run", action="store_true",
                        help="say what would run, run nothing")
