@@ -151,7 +151,11 @@ def read_V(V: object) -> tuple[list[list[int | Fraction]], str]:
         from seprank.matrix_io import load_matrix
 
         path = Path(V)
-        return _exact_rows(load_matrix(path, allow_float=True)), f"file {path}"
+        data = load_matrix(path, allow_float=True)  # its errors name the file already
+        try:
+            return _exact_rows(data), f"file {path}"
+        except InputError as exc:                    # every file error names the file
+            raise InputError(f"{path}: {exc}") from None
     return _exact_rows(V), "array"
 
 

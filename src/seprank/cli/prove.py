@@ -59,12 +59,19 @@ def _specs(args: argparse.Namespace):
 
 
 def _list(registry, specs, wanted) -> int:
+    import textwrap
+
+    from seprank.cli.common import WIDTH
     from seprank.proof.runner import order_checks
 
-    for cid in order_checks(specs, wanted, with_dependencies=False):
+    ids = order_checks(specs, wanted, with_dependencies=False)
+    pad = min(max((len(cid) for cid in ids), default=0), 16)
+    for cid in ids:
         spec = specs[cid]
-        deps = f"  (relies on {', '.join(spec.depends)})" if spec.depends else ""
-        print(f"{cid:12s} {spec.title}{deps}  [{registry.package_of(cid)}]")
+        deps = f" (relies on {', '.join(spec.depends)})" if spec.depends else ""
+        print(textwrap.fill(f"{cid:<{pad}}  {spec.title}{deps} [{registry.package_of(cid)}]",
+                            WIDTH, subsequent_indent=" " * (pad + 4),
+                            break_long_words=False, break_on_hyphens=False))
     return 0
 
 
@@ -169,6 +176,12 @@ def add_parsers(sub) -> None:
     """
     prove = subparser(sub, "prove", "run the step-by-step proof checks",
                       "seprank prove L-Omega W-Lemma4 -v --report-dir out")
+    prove.epilog += ("\n\nThe output: one line per check, in dependency order (a check after "
+                     "the checks\nit relies on): its outcome, what happens to the claim "
+                     "(holds, holds-corrected,\nfalse, open), with the strength of the "
+                     "evidence; its verdict on the printed text\n(verified, refuted k/n: k "
+                     "of n steps passed, each failed step an erratum;\ninconclusive); its "
+                     "errata and time. Then the summary and the totals.")
     prove.add_argument("ids", nargs="*", metavar="ID", help="mission-map ids (default: all)")
     prove.add_argument("--list", action="store_true",
                        help="list check ids, titles and packages, run nothing")

@@ -22,6 +22,7 @@ from seprank.cli.common import (
     budget_options,
     emit_json,
     json_option,
+    say,
     spinner,
     subparser,
 )
@@ -100,14 +101,50 @@ def _cmd_lemma6(args: argparse.Namespace) -> int:
     # with the JSON on stdout, the human lines go to stderr
     text = sys.stderr if args.json == STDOUT else sys.stdout
     verdict = "holds" if out.get("identity_holds") else "FAILS"
-    print(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
-          f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
-          "exactly over Q(i)", file=text)
+    say(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
+        f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
+        "exactly over Q(i)", file=text)
     for key in ("reason", "mismatch", "constants", "constant_formula_value",
                 "constant_matches_formula"):
         if out.get(key) is not None:
-            print(f"  {key}: {out[key]}", file=text)
+            say(f"  {key.replace('_', ' ')}: {plain(out[key])}", file=text)
     return 0 if out.get("identity_holds") else 1
+
+
+def plain(value) -> str:
+    """A value as a person reads it, never a Python repr: lists comma-separated, dicts as
+    ``key = value`` pairs, booleans as yes / no.
+
+    >>> plain(["2"]), plain({"row": 1, "ok": False}), plain(True)
+    ('2', 'row = 1, ok = no', 'yes')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(plain(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} = {plain(v)}" for k, v in value.items())
+    return str(value)
+
+
+def separation_statement(value: int, kind: str, upper_bound: int | None = None) -> str:
+    """The first line of every command whose answer bears on a separation rank: the
+    statement about the separation rank, with its kind.
+
+    >>> separation_statement(12, "lower_bound")
+    'separation rank >= 12 (certified lower bound)'
+    >>> separation_statement(68, "exact"), separation_statement(9, "upper_bound")
+    ('separation rank = 68 (exact)', 'separation rank <= 9 (certified upper bound)')
+    >>> separation_statement(15, "lower_bound", 18)
+    'separation rank >= 15 (certified lower bound; <= 18 certified)'
+    """
+    words = {"exact": ("=", "exact"), "lower_bound": (">=", "certified lower bound"),
+             "upper_bound": ("<=", "certified upper bound"),
+             "probabilistic": ("=", "probabilistic: with high probability, not proven")}
+    sign, what = words.get(kind, ("=", kind))
+    if kind == "lower_bound" and upper_bound is not None and upper_bound != value:
+        what += f"; <= {upper_bound} certified"
+    return f"separation rank {sign} {value} ({what})"
 
 
 def _lemma6_parser(sub) -> None:
@@ -147,17 +184,23 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(out, args.json)
     if args.json != STDOUT:
-        res = out["rank"]
+        res, sep = out["rank"], out["separation"]
         rows, cols = out["matrix_shape"]
-        print(f"{res['value']} {res['kind']}")
-        print(f"grid matricization {rows} x {cols} (I = {out['partition']['I']}, "
-              f"J = {out['partition']['J']}): rank {res['value']} ({res['kind']}, "
-              f"{res['method']}, over {res['field']})")
+        say(f"{separation_statement(sep['value'], sep['kind'])}: grid matricization rank "
+            f"{res['value']}, {res['kind']}")
+        say(f"grid matricization {rows} x {cols} (I = {{{plain(out['partition']['I'])}}}, "
+            f"J = {{{plain(out['partition']['J'])}}}): rank {res['value']} ({res['kind']}, "
+            f"{res['method']}, over {res['field']}); a lower bound on the separation rank "
+            "(levine2020 Claim 1)" + ("" if sep["kind"] != "exact" else
+                                      ", exact here: the templates' monomial matrices have "
+                                      "full column rank"))
+        if sep.get("upper_bound") is not None:
+            say(f"certified upper bound: separation rank <= {sep['upper_bound']}")
         if "thm3_bound" in out:
-            print(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
-                  f"{out['thm4_bound']}")
+            say(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
+                f"{out['thm4_bound']}")
         if "certificate_verified" in out:
-            print(f"certificate independently verified: {out['certificate_verified']}")
+            print(f"certificate independently verified: {plain(out['certificate_verified'])}")
     return 0
 
 
@@ -225,7 +268,7 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
             if args.json:
                 emit_json(plan.to_dict(), args.json)
             if args.json != STDOUT:
-                print(plan.explain())
+                say(plan.explain())
             return 0
         with spinner(f"separation rank ({plan.route})"):
             res = execute(plan)
@@ -233,8 +276,8 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
         emit_json(res.to_dict(), args.json)
         if args.json == STDOUT:
             return 0
-    print(f"{res.value} {res.kind}")
-    print(res)
+    say(separation_statement(res.value, res.kind, getattr(res, "upper_bound", None)))
+    say(res)
     return 0
 
 

@@ -8,14 +8,26 @@ its SQLite store; ``--dry-run`` says what would run and changes nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from seprank.cli.common import EXIT_INTERRUPTED, subparser
+from seprank.cli.common import EXIT_INTERRUPTED, say, subparser
 from seprank.cli.values import integer
 from seprank.errors import InputError, ParameterError
 
 __all__ = ["add_parsers"]
+
+
+def _params_text(params) -> str:
+    """A task's parameters as the spec would write them: ``d=2, lam=1, family="omega"``.
+
+    >>> _params_text({"d": 2, "family": "omega", "prime": None})
+    'd=2, family="omega", prime=null'
+    """
+    if not isinstance(params, dict):
+        return str(params)
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in params.items())
 
 
 def _dry_run(spec, store: str) -> int:
@@ -32,9 +44,9 @@ def _dry_run(spec, store: str) -> int:
           f"{store}, {len(todo)} to run")
     left_out = spec.skipped()
     if left_out:
-        print(f"  {len(left_out)} grid points left out, e.g. {left_out[0][1]}")
+        say(f"  {len(left_out)} grid points left out, e.g. {_params_text(left_out[0][1])}")
     for _, task in todo[:10]:
-        print(f"  {task.params_json}")
+        say(f"  {_params_text(json.loads(task.params_json))}")
     if len(todo) > 10:
         print(f"  ... and {len(todo) - 10} more")
     return 0
