@@ -150,7 +150,7 @@ def study_lines(study: dict) -> list[str]:
                      f"{mark(r, 'raw'):<12} {rounded(r):>7}  {mark(r, 'normalized'):<10} "
                      f"{r['build_s'] + r['exact_s']:>7.4f} "
                      f"{r['float_raw_s'] + r['float_normalized_s']:>7.4f}")
-    lines += wrap_lines("exact rank: over Q ('>=': a certified lower bound); float64 raw: "
+    lines += wrap_lines("exact rank: over Q, or >= r for a certified lower bound r; float64 raw: "
                         "the rank of the exact G rounded to float64, 'rounded' the share of "
                         "G's entries float64 could not hold (each by at most 2^-53 relative); "
                         "normalized: of G built in float64 from the unit rows")

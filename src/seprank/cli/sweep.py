@@ -40,8 +40,8 @@ def _dry_run(spec, store: str) -> int:
             todo, skipped = plan(spec, db)
     else:  # do not create a store just to say that nothing is in it
         todo, skipped = [(None, t) for t in spec.tasks()], 0
-    print(f"{spec.computation}: {len(todo) + skipped} tasks, {skipped} already done in "
-          f"{store}, {len(todo)} to run")
+    say(f"{spec.computation}: {len(todo) + skipped} tasks, {skipped} already done in "
+        f"{store}, {len(todo)} to run")
     left_out = spec.skipped()
     if left_out:
         say(f"  {len(left_out)} grid points left out, e.g. {_params_text(left_out[0][1])}")
