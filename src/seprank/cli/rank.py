@@ -79,7 +79,7 @@ def add_parsers(sub) -> None:
     rank.add_argument("file", help="the matrix: .npy (integer dtype), .json (rows of integers "
                       "or 'p/q' strings) or whitespace-separated text")
     rank.add_argument("--method", default="auto", choices=list(METHOD_REGISTRY),
-                      help="how to compute the rank (README, Methods): " + "; ".join(
+                      help="how to compute the rank (docs/ranks.md): " + "; ".join(
                           f"{m.name}: {m.kind.replace('`', '')}"
                           for m in METHOD_REGISTRY.values()))
     rank.add_argument("--engine", default=None, choices=list(REGISTRY),

@@ -97,9 +97,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(f"seprank: interrupted; finished tasks are in {store}: rerun the same command "
               "to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
-    print(summary.line())
+    say(summary.line())
     for params, error in summary.failures[:5]:
-        print(f"  failed: {params}: {error}")
+        say(f"  failed: {_params_text(params)}: {error}")
     if summary.failed:
         print(f"  ({summary.failed} failed in all; rerun to retry them; "
               f"`seprank report {store}` lists them)")
