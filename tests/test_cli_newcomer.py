@@ -64,6 +64,7 @@ def test_help_fits_80_columns(command, folder, capsys):
 #: one small example of each command (its human output, not its JSON)
 EXAMPLES = [
     "prove A-nn R-norm --no-deps --no-report",
+    "prove A-nn --no-deps --report-dir reports",
     "prove --list",
     "rank m.json --certify",
     "rank m.json --method float --explain",

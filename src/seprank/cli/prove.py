@@ -101,7 +101,8 @@ def _write_reports(args, results, specs) -> list[str]:
     if not args.no_report:
         paths = write_report_folder(results, args.report_dir, specs)
         folder = paths["json"].parent
-        said.append(f"Reports: {paths['json']}, {paths['markdown']}, {paths['html']}")
+        said.append(f"Reports in {folder}{'' if str(folder).endswith('/') else '/'}: "
+                    f"{paths['json'].name}, {paths['markdown'].name}, {paths['html'].name}")
     data = report_dict(results) if (args.json or args.markdown) else None
     if args.json:
         where = write_json(data, args.json)
@@ -155,8 +156,11 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     said = _write_reports(args, results, specs)
     failures = _failures(args, results)
+    from seprank.cli.common import wrap_lines
+
     for line in ([] if args.quiet else said):
-        console.print(Text(line), soft_wrap=True)
+        for part in wrap_lines(line):
+            console.print(Text(part), soft_wrap=True)
     for line in failures:
         console.print(line)
     for line in totals_lines(results, "full" if args.full else "fast", wall, cpu):
