@@ -132,7 +132,9 @@ def test_n_zero_gets_one_message_everywhere(command, folder, capsys):
 @pytest.mark.parametrize("command", ["hadamard-rank V.csv --lam ٣", "hadamard-rank V.csv "
                                      "--lam 1_0", "grid-rank -L ١ -d_x 2",
                                      "float-vs-exact --lam ٣:4 --out x",
-                                     "rank m.json --prime ٧"])
+                                     "rank m.json --prime ٧",
+                                     "rank m.json --max-memory ٢G",
+                                     "sep-rank -L 1 -d_x 2 --max-seconds 1_0"])
 def test_numbers_are_ascii_digits_only(command, folder, capsys):
     """Python's int() reads '٣' (Arabic-Indic three) and '1_0'; the command line does not."""
     assert int("٣") == 3 and int("1_0") == 10

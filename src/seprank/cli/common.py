@@ -108,11 +108,13 @@ def budget_options(parser: argparse.ArgumentParser) -> None:
     >>> vars(p.parse_args(["--max-memory", "2G", "--max-seconds", "60"]))
     {'max_memory': '2G', 'max_seconds': '60'}
     """
+    from seprank.cli.values import seconds, size
+
     group = parser.add_argument_group("budget (estimated before any work; refused past it)")
-    group.add_argument("--max-memory", metavar="SIZE", default=None,
+    group.add_argument("--max-memory", metavar="SIZE", default=None, type=size,
                        help="peak memory allowed, e.g. 2G or 500M (default: 80%% of the "
                        "memory free now)")
-    group.add_argument("--max-seconds", metavar="S", default=None,
+    group.add_argument("--max-seconds", metavar="S", default=None, type=seconds,
                        help="running time allowed by the estimate, in seconds (or 10m, 1h; "
                        "default: no limit)")
 

@@ -19,7 +19,8 @@ import argparse
 import math
 import re
 
-__all__ = ["PARAMETERS", "integer", "real", "seq_len_or_inf", "is_value_message"]
+__all__ = ["PARAMETERS", "integer", "real", "seq_len_or_inf", "is_value_message", "size",
+           "seconds"]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _REAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -152,5 +153,52 @@ def is_value_message(text: str) -> bool:
     False
     """
     return any(text.startswith(_message(name) + ", got ") for name in PARAMETERS) or \
-        " must be a positive decimal number, got " in text
+        " must be a positive decimal number, got " in text or \
+        text.startswith((_SIZE + " must be", _SECONDS + " must be"))
+
+#: what the budget options' messages call them (their grammar is seprank.budget's)
+_SIZE, _SECONDS = "SIZE (the peak memory allowed)", "S (the running time allowed)"
+
+
+def size(text: str) -> str:
+    """``--max-memory SIZE``, checked as :func:`seprank.budget.parse_size` reads it (the
+    text is kept: the budget reads it again when the command runs).
+
+    >>> size("2G")
+    '2G'
+    >>> size("٢G")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: SIZE (the peak memory allowed) must be a size such as 2G, \
+500M or 4096 (bytes); got '٢G'
+    """
+    from seprank.budget import parse_size
+    from seprank.errors import ParameterError
+
+    try:
+        parse_size(text, _SIZE)
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def seconds(text: str) -> str:
+    """``--max-seconds S``, checked as :func:`seprank.budget.parse_seconds` reads it.
+
+    >>> seconds("10m")
+    '10m'
+    >>> seconds("1_0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: S (the running time allowed) must be a number of seconds > 0 \
+(or 10m, 1h), got '1_0'
+    """
+    from seprank.budget import parse_seconds
+    from seprank.errors import ParameterError
+
+    try:
+        parse_seconds(text, _SECONDS)
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
