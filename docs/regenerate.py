@@ -10,8 +10,9 @@ runs every registered check (fast tier) once and writes, from that run:
   PAPER --from docs/report/report.json -o docs/errata/PAPER.md`` would);
 * ``docs/report/screenshot.png`` -- the HTML report as headless Chromium renders it
   (when one is installed);
-* the README's outcome table, between the markers ``<!-- outcomes:start -->`` and
-  ``<!-- outcomes:end -->`` (nothing else in the README changes).
+* the manual's outcome table (``docs/checks.md``, section "The outcomes of the default
+  run"), between the markers ``<!-- outcomes:start -->`` and ``<!-- outcomes:end -->``
+  (nothing else on the page changes).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _worst(check: dict) -> str:
 
 
 def outcome_table(data: dict) -> str:
-    """The README block: totals, then one row per check."""
+    """The outcome block of docs/checks.md: totals, then one row per check."""
     checks = data["checks"]
     outcomes = Counter(c["outcome"] for c in checks)
     verdicts = Counter(c["verdict"] for c in checks)
@@ -75,15 +76,15 @@ def main() -> int:
     data = report_dict(results)
     for paper in data["papers"]:  # the papers of the checks that ran, in registered order
         write_text(ROOT / "docs" / "errata" / f"{paper}.md", errata_markdown(data, paper))
-    readme = ROOT / "README.md"
-    text = readme.read_text()
+    page = ROOT / "docs" / "checks.md"
+    text = page.read_text()
     if START not in text or END not in text:
-        print(f"README.md has no {START} ... {END} block", file=sys.stderr)
+        print(f"docs/checks.md has no {START} ... {END} block", file=sys.stderr)
         return 1
     head, rest = text.split(START, 1)
     _, tail = rest.split(END, 1)
-    write_text(readme, f"{head}{START}\n{outcome_table(data)}\n{END}{tail}")
-    print(f"wrote {paths['json'].parent}, docs/errata/*.md, README.md outcome table")
+    write_text(page, f"{head}{START}\n{outcome_table(data)}\n{END}{tail}")
+    print(f"wrote {paths['json'].parent}, docs/errata/*.md, docs/checks.md outcome table")
     _screenshot(paths["html"])
     return 0
 

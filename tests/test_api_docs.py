@@ -1,6 +1,7 @@
-"""The API reference (docs/api/) covers every public job, and builds without a warning.
+"""The API reference (docs/api/) covers every public job, and the manual (docs/, which
+holds it) builds without a warning.
 
-``.ci/run`` builds it with ``sphinx -W`` (the ``[docs]`` extra); here, without Sphinx,
+``.ci/run`` builds the manual with ``sphinx -W`` (the ``[docs]`` extra); here, without Sphinx,
 the pages are checked against the package: every public package and paper wing has an
 ``automodule`` directive, every directive names a module that imports, and every page
 is in the table of contents. With ``--full`` and Sphinx installed, the build itself runs.
@@ -52,15 +53,19 @@ def test_every_page_is_in_the_table_of_contents():
 
 
 def test_no_warning_is_silenced():
-    conf = (API / "conf.py").read_text()
+    conf = (ROOT / "docs" / "conf.py").read_text()
     assert "suppress_warnings" not in conf and "nitpick_ignore" not in conf
 
 
 @pytest.mark.slow
-def test_api_reference_builds_without_a_warning(tmp_path):
+def test_manual_builds_without_a_warning(tmp_path):
     pytest.importorskip("sphinx")
+    pytest.importorskip("myst_parser")
     out = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b",
-                          "html", str(API), str(tmp_path / "html")],
+                          "html", str(ROOT / "docs"), str(tmp_path / "html")],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert (tmp_path / "html" / "separation.html").read_text().count("separation_rank") > 3
+    api = tmp_path / "html" / "api"
+    assert (api / "separation.html").read_text().count("separation_rank") > 3
+    for page in sorted((ROOT / "docs").glob("*.md")):      # every page of the manual
+        assert (tmp_path / "html" / f"{page.stem}.html").is_file(), page.name

@@ -222,8 +222,9 @@ def test_sweep_ranges_are_counted_not_expanded(tmp_path):
     assert not list(tmp_path.glob("*.sqlite"))
 
 
-@pytest.mark.parametrize("option, words", [(("--workers", "0"), "--workers must be"),
-                                           (("--retries", "-1"), "--retries must be")])
+@pytest.mark.parametrize("option, words", [
+    (("--workers", "0"), "--workers: N (the number of workers) must be an integer >= 1"),
+    (("--retries", "-1"), "--retries: N (the number of retries) must be an integer >= 0")])
 def test_sweep_dry_run_checks_workers_and_retries(tmp_path, option, words):
     spec = tmp_path / "s.toml"
     spec.write_text('computation = "hadamard_rank"\n[parameters]\nd = 2\nlam = [1, 2]\n')

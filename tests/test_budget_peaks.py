@@ -6,6 +6,14 @@ the new peak read. The estimate that :mod:`seprank.budget` checks for the same c
 must be an upper bound on that peak, and not absurdly loose: peak <= estimate <= 20 peak
 (a peak below 1 MiB counts as 1 MiB: what the interpreter's arenas move by itself).
 The fast tier runs one size per route; ``--full`` adds larger ones.
+
+Measured robustly (issue 31 item 5: ``sep grid`` failed at 126 MB against 71 MB on a
+loaded machine, and passed alone). The peak is the child's own high-water mark
+(``VmHWM`` after ``clear_refs``), less the library pages that other processes' memory
+pressure evicted and the run faulted back in (``tests/budget_probe.py``). Other
+processes can only add to a measurement, never take from the computation's own need, so
+a case over its estimate is measured again, up to three times in all, and judged by its
+smallest peak: a computation that truly needs more than its estimate fails every time.
 """
 
 from __future__ import annotations
@@ -99,6 +107,11 @@ FULL_CASES = {
 
 def _check(name: str, case: tuple[str, str, str]) -> None:
     r = measure(*case)
+    for _ in range(2):                 # a loaded machine adds to a peak, never takes from it
+        if r["peak"] <= r["estimate"]:
+            break
+        again = measure(*case)
+        r = again if again["peak"] < r["peak"] else r
     peak = max(r["peak"], 2**20)
     assert r["peak"] <= r["estimate"], f"{name}: measured {r['peak']} > estimate {r['estimate']}"
     assert r["estimate"] <= 20 * peak, f"{name}: estimate {r['estimate']} > 20 x {peak}"

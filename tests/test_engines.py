@@ -157,13 +157,14 @@ def test_numba_engine_both_product_paths(monkeypatch, blas_path, p):
         assert minor.det() != 0
 
 
-def test_readme_method_table_is_the_generated_one():
-    """The README block between the markers is exactly method_table() (the registry)."""
+def test_manual_method_table_is_the_generated_one():
+    """The manual's block between the markers (docs/ranks.md) is exactly method_table()
+    (the registry)."""
     from pathlib import Path
 
     from seprank.linalg.engines import _BEGIN, _END, method_table
 
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "docs" / "ranks.md").read_text()
     block = text.split(_BEGIN, 1)[1].split(_END, 1)[0]
     assert block.strip("\n") == method_table()
 

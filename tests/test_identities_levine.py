@@ -186,7 +186,7 @@ def test_thm3_steps_record_errata_and_verify_corrections():
         "A.2 l.403 (index ranges of the sum over swap indices)",
         "A.2 eq. (17) l.409 and l.415 (index ranges)"]
     # index-range slips whose corrected ranges the same step verifies: notation
-    # (README, "Severity of a slip"; the same kind as the other range slips)
+    # (docs/checks.md, "Severity of a slip"; the same kind as the other range slips)
     assert all(e.verified and e.severity == "notation" for e in res.errata)
     assert all(s.status in ("passed", "failed") for s in res.steps)
 

@@ -87,4 +87,5 @@ def test_cli_task_flags_need_n_inf_and_write_nothing(tmp_path, capsys):
     assert main(args) == 0 and store.exists()        # L = 3 has catalecticant blocks
     plain = seprank.separation_rank(3, 2, 1, N=math.inf, weights_seed=4)
     first = capsys.readouterr().out.splitlines()[0]
-    assert plain.value > 0 and first == f"{plain.value} {plain.kind}"
+    assert plain.value > 0 and plain.kind == "exact"
+    assert first == f"separation rank = {plain.value} (exact)"

@@ -4,7 +4,7 @@
   claim or its note must come from ``s.least(...)`` (with the search that proves it)
   or read "least found" (:func:`seprank.proof.strength.unqualified_least`).
 * Errata tagged with the same kind of slip and the same effect (in the statement or
-  not; the statement survives or not) carry the same severity (README, "Severity of a
+  not; the statement survives or not) carry the same severity (docs/checks.md, "Severity of a
   slip"); today's exceptions are listed in :data:`KNOWN_INCONSISTENT` for the per-paper
   checks to clear. A NEW inconsistency fails.
 """

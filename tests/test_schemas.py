@@ -300,7 +300,7 @@ def test_every_format_is_exported_as_valid_json_schema_and_agrees_with_its_reade
 def test_seprank_schema_prints_each_format(capsys):
     status, out, _ = _run(capsys, "schema", "--list")
     assert status == 0
-    names = [line.split()[0] for line in out.splitlines()]
+    names = [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
     assert names == ["matrix", "weights", "answer", "sweep-spec", "report", "certificate"]
     for name in names:
         status, out, _ = _run(capsys, "schema", name)

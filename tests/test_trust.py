@@ -277,17 +277,19 @@ def test_verify_is_fast_on_the_issue_cases():
     (the issue's 900 x 900 zero matrix took 28 s; pure-Python elimination was the cause)."""
     import time
 
+    # CPU time of this process (threads included), not the wall clock: a loaded machine
+    # slows the wall clock, not the work (issue 31 item 5)
     Z = np.zeros((300, 300), dtype=np.int64)
     res = seprank.rank(Z, "exact", certify=True)
-    t = time.perf_counter()
+    t = time.process_time()
     assert seprank.verify(Z, res)
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
     rng = np.random.default_rng(3)
     A = rng.integers(-3, 4, size=(200, 150)) @ rng.integers(-3, 4, size=(150, 200))
     res = seprank.rank(A, "multimodular", certify=True)
-    t = time.perf_counter()
+    t = time.process_time()
     assert seprank.verify(A, res) and res.value == 150
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
 
 
 # ---------------------------------------------------------------- item 6: CLI
@@ -338,13 +340,13 @@ def test_spinner_only_on_a_terminal_and_only_after_the_delay(monkeypatch):
     assert plain.getvalue() == ""
 
 
-def test_readme_documents_every_method_and_engine():
+def test_manual_documents_every_method_and_engine():
     from pathlib import Path
 
     from seprank.linalg.engines import engine_names
     from seprank.linalg.frontdoor import METHODS
 
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "docs" / "ranks.md").read_text()
     table = text[text.index("| method | what it does | kind |"):]
     table = table[:table.index("\n\n")]
     assert all(f"| `{m}`" in table for m in METHODS)

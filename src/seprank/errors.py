@@ -16,6 +16,7 @@ __all__ = [
     "TimeLimitError",
     "ParameterError",
     "OutputError",
+    "did_you_mean",
 ]
 
 
@@ -127,3 +128,26 @@ class OutputError(SeprankError):
     ...     print(exc)
     /: is a folder, not a file
     """
+
+
+def did_you_mean(word: str, choices, what: str = "") -> str:
+    """The hint an error about an unknown name ends with: the closest of ``choices``
+    (the same name in another case first, else :func:`difflib.get_close_matches`), or ""
+    when none is close.
+
+    Examples
+    --------
+    >>> did_you_mean("L-lemma6", ["L-Lemma6", "L-Lemma7", "W-Lemma6"])
+    '; did you mean L-Lemma6?'
+    >>> did_you_mean("--metod", ["--method", "--prime"])
+    '; did you mean --method?'
+    >>> did_you_mean("zzz", ["rank", "prove"])
+    ''
+    """
+    import difflib
+
+    choices = [str(c) for c in choices]
+    same = [c for c in choices if c.lower() == word.lower()]
+    close = same or difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"; did you mean {what}{close[0]}?" if close else ""
+

@@ -8,7 +8,10 @@ ones. For one U, :func:`compare_ranks` computes
 * the exact rank over Q (``seprank.rank(G, "auto")`` on the exact G; its kind
   travels with it);
 * ``raw``: numpy's float64 SVD rank of the exact G rounded to float64 (the
-  best float64 can do for G itself; ``raw_overflow`` when an entry passes 2^1023);
+  best float64 can do for G itself; ``raw_overflow`` when an entry passes 2^1023),
+  with how many of G's entries float64 could not hold and by how much at most
+  (``raw_entries_rounded``, ``raw_max_relative_error``:
+  :func:`seprank.linalg.coerce.float64_rounding`);
 * ``normalized``: the same of G built in float64 from the unit rows
   ``u_i / |u_i|`` (row scaling leaves the rank unchanged, and keeps G bounded);
 
@@ -50,6 +53,7 @@ ROW_FIELDS = (
     "family", "d", "lam", "n", "seed", "bound",
     "exact_rank", "exact_kind", "exact_method",
     "raw_rank", "raw_kind", "raw_wrong", "raw_tolerance", "raw_gap", "raw_overflow",
+    "raw_entries_rounded", "raw_max_relative_error",
     "normalized_rank", "normalized_kind", "normalized_wrong", "normalized_tolerance",
     "normalized_gap",
     "build_s", "exact_s", "float_raw_s", "float_normalized_s",
@@ -100,7 +104,8 @@ def compare_ranks(U: list[list[int | Fraction]], lam: int, *,
     -------
     dict
         ``n``, ``exact`` (a RankResult dict), ``rtol``, ``raw`` and
-        ``normalized`` ({value, kind, wrong, tolerance, gap}), ``raw_overflow``,
+        ``normalized`` ({value, kind, wrong, tolerance, gap}; ``raw`` also
+        ``entries_rounded`` and ``max_relative_error``), ``raw_overflow``,
         and ``times`` {build_s, exact_s, float_raw_s, float_normalized_s}.
 
     Examples
@@ -132,9 +137,14 @@ def compare_ranks(U: list[list[int | Fraction]], lam: int, *,
         out["raw"] = {"value": None, "kind": "float_estimate", "wrong": None}
         out["raw_overflow"] = True
     else:
+        from seprank.linalg.coerce import float64_rounding
+
         raw = np.array([float(x) for x in entries]).reshape(n, n)
         out["raw"] = _judged(exact, *float_rank(raw, rtol=rtol))
         out["raw_overflow"] = False
+        rounding = float64_rounding([entries]) or {}
+        out["raw"]["entries_rounded"] = rounding.get("entries_rounded", 0)
+        out["raw"]["max_relative_error"] = rounding.get("max_relative_error", 0.0)
     t3 = time.perf_counter()
     out["normalized"] = _normalized(U, lam, exact, rtol)
     out["times"] = {"build_s": t1 - t0, "exact_s": t2 - t1, "float_raw_s": t3 - t2,
@@ -167,7 +177,7 @@ def family_V(family: str, d: int, lam: int, seed: int = 0) -> list[list[int]]:
     raise ParameterError(f"unknown family {family!r}; choose omega or random (or give V)")
 
 
-_RANGE = re.compile(r"\s*(\d+)\s*(?::\s*(\d+)\s*)?")
+_RANGE = re.compile(r"\s*([0-9]+)\s*(?::\s*([0-9]+)\s*)?")   # ASCII digits only
 
 
 def parse_range(text: str, name: str) -> list[int]:
@@ -328,6 +338,8 @@ def study_row(family: str, d: int, lam: int, *, seed: int = 0, V=None,
         "bound": math.comb(d + lam - 1, lam),
         "exact_rank": r["exact"]["value"], "exact_kind": r["exact"]["kind"],
         "exact_method": r["exact"]["method"], "raw_overflow": r["raw_overflow"],
+        "raw_entries_rounded": r["raw"].get("entries_rounded"),
+        "raw_max_relative_error": r["raw"].get("max_relative_error"),
     }
     for variant in ("raw", "normalized"):
         for key in ("value", "kind", "wrong", "tolerance", "gap"):

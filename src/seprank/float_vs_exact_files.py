@@ -125,7 +125,8 @@ def plot_png(study: dict[str, Any]) -> bytes:
                  f"{params['family']}: {len(rows)} cases; float64 wrong: "
                  f"{summary['raw']['wrong']} (exact G rounded), "
                  f"{summary['normalized']['wrong']} (row-normalized); exact kinds "
-                 f"{summary['exact_kinds']}", fontsize=9.5)
+                 f"{', '.join(f'{k} {v}' for k, v in summary['exact_kinds'].items())}",
+                 fontsize=9.5)
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)

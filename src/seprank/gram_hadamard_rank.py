@@ -26,7 +26,9 @@ Paths (``method``):
   so is one equal to ((d, lam)) (the bound above; without ``certify``, since
   that upper bound is a theorem, not a certificate). Otherwise G is built as
   exact integers and ranked by ``seprank.rank(G, "auto")``. When n > ((d, lam))
-  the rank mod p cannot be full, and the exact G is built at once.
+  the rank mod p cannot be full but can meet ((d, lam)), and usually does (a 400 x 6
+  V at lam = 4: 0.3 s mod p against 7.6 s for the exact integers, issue 31); with
+  ``certify`` (the bound is a theorem, not a certificate) the exact G is built at once.
 * ``modular``: the rank mod one prime (``prime``, default 2^31 - 1 below 600
   rows, else 2^20 - 3): ``exact`` when it meets n or ((d, lam)), else a
   ``lower_bound`` over Q.
@@ -155,7 +157,11 @@ def read_V(V: object) -> tuple[list[list[int | Fraction]], str]:
         from seprank.matrix_io import load_matrix
 
         path = Path(V)
-        return _exact_rows(load_matrix(path, allow_float=True)), f"file {path}"
+        data = load_matrix(path, allow_float=True)  # its errors name the file already
+        try:
+            return _exact_rows(data), f"file {path}"
+        except InputError as exc:                    # every file error names the file
+            raise InputError(f"{path}: {exc}") from None
     return _exact_rows(V), "array"
 
 
@@ -572,7 +578,8 @@ def _hadamard_rank(V, lam: int, method: str, prime, certify: bool, float_rank: b
     int_rows, scaled = _integer_rows(rows)
     max_abs = max(abs(x) for row in int_rows for x in row)
     est = memory_estimate(n, d, lam, max_abs)
-    mod_first = method == "modular" or (method == "auto" and n <= bound)
+    # auto starts mod p unless that cannot decide: with certify only a full rank can
+    mod_first = method == "modular" or (method == "auto" and (n <= bound or not certify))
     _require(est, "mod_p" if mod_first else "exact", n, d, lam, max_abs)
     if float_rank:
         _require(est, "float", n, d, lam, max_abs)

@@ -55,7 +55,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seprank.cli.common import SPINNER_DELAY, run
+from seprank.cli.common import SPINNER_DELAY, HelpFormatter, Parser, run
 from seprank.cli.common import spinner as _spinner  # noqa: F401 (the old name; tests use it)
 
 __all__ = ["main", "build_parser", "SPINNER_DELAY"]
@@ -74,14 +74,15 @@ def build_parser() -> argparse.ArgumentParser:
     from seprank import __version__
     from seprank.cli import hadamard, prove, rank, reports, schema, separation, sweep
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="seprank",
         description="Exact checks of the separation-rank theory of self-attention.",
         epilog="examples:\n  seprank rank m.json --certify\n  seprank prove --list\n"
         "  seprank hadamard-rank --omega 3 4 --certify\n"
         "  seprank prove L-Omega --strict\n\nexit status: 0 success; 1 a check or "
-        "identity failed (prove --strict, lemma6) or a sweep is incomplete; 2 a user's error",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "identity failed (prove --strict, lemma6)\nor a sweep is incomplete; 2 a user's error"
+        "\n\nthe manual: docs/ (README.md says how to build it and where to open it)",
+        formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"seprank {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -17,9 +17,12 @@ from seprank.cli.common import (
     emit_json,
     json_option,
     progress_bar,
+    say,
     spinner,
     subparser,
+    wrap_lines,
 )
+from seprank.cli.values import integer, real
 
 __all__ = ["add_parsers", "study_lines"]
 
@@ -53,7 +56,7 @@ def _cmd_hadamard_rank(args: argparse.Namespace) -> int:
         emit_json(res.to_dict(), args.json)
     if args.json != STDOUT:
         print(f"{res.value} {res.kind}")
-        print(str(res))
+        say(res)
     return 0
 
 
@@ -65,32 +68,37 @@ def _add_hadamard_rank_parser(sub) -> None:
                    "seprank hadamard-rank V.csv --lam 3 --certify\n"
                    "seprank hadamard-rank --omega 6 7\n"
                    "seprank hadamard-rank --equal-norm 3 4 --certify --json out.json")
+    p.usage = ("%(prog)s (FILE --lam LAM | --omega D LAMBDA\n"
+               "                             | --lemma6 L H DA HALF | --equal-norm D LAMBDA)\n"
+               "                             [options]")
     p.add_argument("file", nargs="?", default=None, metavar="FILE",
                    help="V, n x d: .npy (integer dtype), .json (rows of integers or 'p/q'), "
                    ".csv or whitespace-separated text (integers or p/q; never floats)")
-    p.add_argument("--lam", type=int, default=None, metavar="LAM",
+    p.add_argument("--lam", type=integer("lam"), default=None, metavar="LAM",
                    help="the Hadamard power lambda >= 1 (needed with FILE; a construction "
                    "brings its own, which --lam overrides)")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--omega", type=int, nargs=2, metavar=("D", "LAMBDA"), default=None,
+    which.add_argument("--omega", type=integer("omega"), nargs=2, metavar=("D", "LAMBDA"),
+                       default=None,
                        help="V = the Omega rows of levine2020 B.2 (one row Omega^q per "
                        "composition q of LAMBDA into D parts); rank = ((D, LAMBDA))")
-    which.add_argument("--lemma6", type=int, nargs=4, metavar=("L", "H", "DA", "HALF"),
-                       default=None, help="V = the HALF unit rows of levine2020 Lemma 6 for "
-                       "depth L, H heads, d_a = DA (odd); lambda = 3^(L-2)")
-    which.add_argument("--equal-norm", dest="equal_norm", type=int, nargs=2,
+    which.add_argument("--lemma6", type=integer("lemma6"), nargs=4,
+                       metavar=("L", "H", "DA", "HALF"), default=None,
+                       help="V = the HALF unit rows of levine2020 Lemma 6 for depth L, H "
+                       "heads, d_a = DA (odd); lambda = 3^(L-2)")
+    which.add_argument("--equal-norm", dest="equal_norm", type=integer("omega"), nargs=2,
                        metavar=("D", "LAMBDA"), default=None,
                        help="V = the equal-norm witness of wies2021 Lemma 8 (natural rows of "
                        "one norm); rank = ((D, LAMBDA))")
-    p.add_argument("--base", type=int, default=None, metavar="B",
+    p.add_argument("--base", type=integer("base"), default=None, metavar="B",
                    help="the Omega of --omega (default 2)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
+    p.add_argument("--seed", type=integer("seed"), default=0, metavar="S",
                    help="seed of --lemma6's sphere points and --equal-norm's search (default 0)")
     p.add_argument("--method", default="auto", choices=list(METHODS),
                    help="auto: G mod a random prime, exact when decisive, else exact integers; "
                    "exact / multimodular: G as exact integers; modular: one prime (a lower "
                    "bound unless it meets n or ((d, lam)))")
-    p.add_argument("--prime", type=int, default=None, metavar="P",
+    p.add_argument("--prime", type=integer("prime"), default=None, metavar="P",
                    help="the prime of --method modular (default 2^31 - 1, or 2^20 - 3 from 600 "
                    "rows), or the first prime of auto")
     p.add_argument("--certify", action="store_true",
@@ -103,38 +111,51 @@ def _add_hadamard_rank_parser(sub) -> None:
 
 
 def study_lines(study: dict) -> list[str]:
-    """The console summary of a float-vs-exact study: one line per case, then the totals.
+    """The console summary of a float-vs-exact study: one line per case, then the totals,
+    within 80 columns (every field of every row is in the CSV and JSON).
 
     >>> row = {"d": 2, "lam": 3, "n": 4, "exact_rank": 4, "exact_kind": "exact",
     ...        "raw_rank": 4, "raw_wrong": False, "normalized_rank": 3,
-    ...        "normalized_wrong": True, "build_s": 0.001, "exact_s": 0.002,
-    ...        "float_raw_s": 0.0, "float_normalized_s": 0.0}
+    ...        "normalized_wrong": True, "raw_entries_rounded": 8, "build_s": 0.001,
+    ...        "exact_s": 0.002, "float_raw_s": 0.0, "float_normalized_s": 0.0}
     >>> summary = {"raw": {"wrong": 0, "decided": 1, "smallest_n_wrong_per_lam": {}},
     ...            "normalized": {"wrong": 1, "decided": 1,
     ...                           "smallest_n_wrong_per_lam": {3: 4}}}
     >>> lines = study_lines({"rows": [row], "summary": summary})
-    >>> lines[1].split()[:7]
-    ['2', '3', '4', '4', 'exact', '4', '3']
-    >>> lines[1].split()[7], lines[-1]
-    ('WRONG', '  smallest n wrong per lam (normalized): lam=3: 4')
+    >>> lines[1].split()
+    ['2', '3', '4', '4', 'exact', '4', '50%', '3', 'WRONG', '0.0030', '0.0000']
+    >>> lines[-1]
+    '  smallest n wrong per lam (normalized): lam=3: 4'
+    >>> max(map(len, lines)) <= 80
+    True
     """
     def mark(r: dict, v: str) -> str:
         if r[f"{v}_rank"] is None:
             return "overflow"
         return f"{r[f'{v}_rank']}{' WRONG' if r[f'{v}_wrong'] else ''}"
 
+    def exact(r: dict) -> str:
+        return (f"{r['exact_rank']} exact" if r["exact_kind"] == "exact"
+                else f">= {r['exact_rank']}")
+
+    def rounded(r: dict) -> str:
+        k = r.get("raw_entries_rounded")
+        return "-" if k is None else f"{100 * k / max(1, r['n'] ** 2):.0f}%"
+
     rows, s = study["rows"], study["summary"]
-    lines = [f"{'d':>4} {'lam':>4} {'n':>6}  {'exact (kind)':<18} {'float64 raw':<14} "
-             f"{'normalized':<14} {'build s':>8} {'exact s':>8} {'raw s':>8} {'norm s':>8}"]
+    lines = [f"{'d':>3} {'lam':>4} {'n':>6}  {'exact rank':<13} {'float64 raw':<12} "
+             f"{'rounded':>7}  {'normalized':<10} {'exact s':>7} {'float s':>7}"]
     for r in rows:
-        lines.append(f"{r['d']:>4} {r['lam']:>4} {r['n']:>6}  "
-                     f"{str(r['exact_rank']) + ' ' + r['exact_kind']:<18} "
-                     f"{mark(r, 'raw'):<14} {mark(r, 'normalized'):<14} {r['build_s']:>8.4f} "
-                     f"{r['exact_s']:>8.4f} {r['float_raw_s']:>8.4f} "
-                     f"{r['float_normalized_s']:>8.4f}")
-    lines.append(f"float64 wrong: {s['raw']['wrong']} of {s['raw']['decided']} (exact G rounded "
-                 f"to float64), {s['normalized']['wrong']} of {s['normalized']['decided']} "
-                 "(row-normalized, built in float64)")
+        lines.append(f"{r['d']:>3} {r['lam']:>4} {r['n']:>6}  {exact(r):<13} "
+                     f"{mark(r, 'raw'):<12} {rounded(r):>7}  {mark(r, 'normalized'):<10} "
+                     f"{r['build_s'] + r['exact_s']:>7.4f} "
+                     f"{r['float_raw_s'] + r['float_normalized_s']:>7.4f}")
+    lines += wrap_lines("exact rank: over Q, or >= r for a certified lower bound r; float64 raw: "
+                        "the rank of the exact G rounded to float64, 'rounded' the share of "
+                        "G's entries float64 could not hold (each by at most 2^-53 relative); "
+                        "normalized: of G built in float64 from the unit rows")
+    lines.append(f"float64 wrong: {s['raw']['wrong']} of {s['raw']['decided']} (raw), "
+                 f"{s['normalized']['wrong']} of {s['normalized']['decided']} (normalized)")
     for v in ("raw", "normalized"):
         first = s[v]["smallest_n_wrong_per_lam"]
         if first:
@@ -192,15 +213,15 @@ def _add_float_vs_exact_parser(sub) -> None:
                    help="Hadamard powers, inclusive range or one value (default %(default)s)")
     p.add_argument("--matrix", default=None, metavar="FILE",
                    help="your V (.npy, .json, .csv or text; integers or p/q): --family file")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
+    p.add_argument("--seed", type=integer("seed"), default=0, metavar="S",
                    help="seed of the random family (default %(default)s)")
-    p.add_argument("--max-n", type=int, default=1000, metavar="N",
+    p.add_argument("--max-n", type=integer("max_n"), default=1000, metavar="N",
                    help="leave out grid points whose G has more than N rows (default "
                    "%(default)s; the exact rank and the SVD grow as n^3)")
-    p.add_argument("--rtol", type=float, default=None, metavar="R",
+    p.add_argument("--rtol", type=real("R", "the relative tolerance"), default=None, metavar="R",
                    help="float rank = singular values above R * sigma_max (default: numpy's "
                    "n * eps)")
-    p.add_argument("--blas-threads", type=int, default=1, metavar="N",
+    p.add_argument("--blas-threads", type=integer("threads"), default=1, metavar="N",
                    help="threads of numpy's BLAS during the study (default %(default)s, like "
                    "flint's rank, so that the times compare; 0 leaves them as they are)")
     p.add_argument("--no-plot", action="store_true", help="write no PNG")

@@ -59,12 +59,19 @@ def _specs(args: argparse.Namespace):
 
 
 def _list(registry, specs, wanted) -> int:
+    import textwrap
+
+    from seprank.cli.common import WIDTH
     from seprank.proof.runner import order_checks
 
-    for cid in order_checks(specs, wanted, with_dependencies=False):
+    ids = order_checks(specs, wanted, with_dependencies=False)
+    pad = min(max((len(cid) for cid in ids), default=0), 16)
+    for cid in ids:
         spec = specs[cid]
-        deps = f"  (relies on {', '.join(spec.depends)})" if spec.depends else ""
-        print(f"{cid:12s} {spec.title}{deps}  [{registry.package_of(cid)}]")
+        deps = f" (relies on {', '.join(spec.depends)})" if spec.depends else ""
+        print(textwrap.fill(f"{cid:<{pad}}  {spec.title}{deps} [{registry.package_of(cid)}]",
+                            WIDTH, subsequent_indent=" " * (pad + 4),
+                            break_long_words=False, break_on_hyphens=False))
     return 0
 
 
@@ -94,7 +101,8 @@ def _write_reports(args, results, specs) -> list[str]:
     if not args.no_report:
         paths = write_report_folder(results, args.report_dir, specs)
         folder = paths["json"].parent
-        said.append(f"Reports: {paths['json']}, {paths['markdown']}, {paths['html']}")
+        said.append(f"Reports in {folder}{'' if str(folder).endswith('/') else '/'}: "
+                    f"{paths['json'].name}, {paths['markdown'].name}, {paths['html'].name}")
     data = report_dict(results) if (args.json or args.markdown) else None
     if args.json:
         where = write_json(data, args.json)
@@ -148,8 +156,11 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     said = _write_reports(args, results, specs)
     failures = _failures(args, results)
+    from seprank.cli.common import wrap_lines
+
     for line in ([] if args.quiet else said):
-        console.print(Text(line), soft_wrap=True)
+        for part in wrap_lines(line):
+            console.print(Text(part), soft_wrap=True)
     for line in failures:
         console.print(line)
     for line in totals_lines(results, "full" if args.full else "fast", wall, cpu):
@@ -169,6 +180,12 @@ def add_parsers(sub) -> None:
     """
     prove = subparser(sub, "prove", "run the step-by-step proof checks",
                       "seprank prove L-Omega W-Lemma4 -v --report-dir out")
+    prove.epilog += ("\n\nThe output: one line per check, in dependency order (a check after "
+                     "the checks\nit relies on): its outcome, what happens to the claim "
+                     "(holds, holds-corrected,\nfalse, open), with the strength of the "
+                     "evidence; its verdict on the printed text\n(verified, refuted k/n: k "
+                     "of n steps passed, each failed step an erratum;\ninconclusive); its "
+                     "errata and time. Then the summary and the totals.")
     prove.add_argument("ids", nargs="*", metavar="ID", help="mission-map ids (default: all)")
     prove.add_argument("--list", action="store_true",
                        help="list check ids, titles and packages, run nothing")

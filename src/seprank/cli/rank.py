@@ -14,9 +14,11 @@ from seprank.cli.common import (
     budget_options,
     emit_json,
     json_option,
+    say,
     spinner,
     subparser,
 )
+from seprank.cli.values import integer
 
 __all__ = ["add_parsers"]
 
@@ -35,7 +37,7 @@ def _cmd_rank(args: argparse.Namespace) -> int:
         if args.json:
             emit_json(plan.to_dict(), args.json)
         if args.json != STDOUT:
-            print(plan.explain())
+            say(plan.explain())
         return 0
     with spinner(f"rank ({args.method})"):
         result = seprank.rank(matrix, args.method, prime=args.prime, certify=args.certify,
@@ -51,7 +53,11 @@ def _cmd_rank(args: argparse.Namespace) -> int:
         emit_json(out, args.json)
     if args.json != STDOUT:
         print(f"{result.value} {result.kind}")
-        print(str(result))
+        say(result)
+        if "input_rounding" in result.details:
+            from seprank.linalg.coerce import rounding_text
+
+            say(f"warning: {rounding_text(result.details['input_rounding'])}")
         if verified is not None:
             print(f"certificate independently verified: {verified}")
     return 0
@@ -73,13 +79,13 @@ def add_parsers(sub) -> None:
     rank.add_argument("file", help="the matrix: .npy (integer dtype), .json (rows of integers "
                       "or 'p/q' strings) or whitespace-separated text")
     rank.add_argument("--method", default="auto", choices=list(METHOD_REGISTRY),
-                      help="how to compute the rank (README, Methods): " + "; ".join(
+                      help="how to compute the rank (docs/ranks.md): " + "; ".join(
                           f"{m.name}: {m.kind.replace('`', '')}"
                           for m in METHOD_REGISTRY.values()))
     rank.add_argument("--engine", default=None, choices=list(REGISTRY),
                       help="engine for the modular work (default: by size): " + "; ".join(
                           f"{e.name}: {e.description}" for e in REGISTRY.values()))
-    rank.add_argument("--prime", type=int, default=None, metavar="P",
+    rank.add_argument("--prime", type=integer("prime"), default=None, metavar="P",
                       help="the prime of --method modular (default: 2^31 - 1)")
     rank.add_argument("--certify", action="store_true",
                       help="attach certificates and verify them independently")

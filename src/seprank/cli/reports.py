@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from seprank.cli.common import STDOUT, emit_json, json_option, subparser
+from seprank.cli.common import STDOUT, emit_json, json_option, say, subparser
 from seprank.errors import SeprankError
 
 __all__ = ["add_parsers"]
@@ -59,7 +59,7 @@ def _cmd_papers(args: argparse.Namespace) -> int:
         emit_json([p.to_dict() for p in papers().values()], args.json)
         if args.json == STDOUT:
             return 0
-    sys.stdout.write(papers_text())
+    say(papers_text().rstrip("\n"))
     return 0
 
 

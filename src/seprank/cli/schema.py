@@ -21,9 +21,14 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from seprank.schemas import SCHEMAS, json_schema
 
     if args.list:
+        import textwrap
+
+        from seprank.cli.common import WIDTH
+
         width = max(map(len, SCHEMAS))
         for name, (_, _, description) in SCHEMAS.items():
-            print(f"{name:<{width}}  {description}")
+            print(textwrap.fill(f"{name:<{width}}  {description}", WIDTH,
+                                subsequent_indent=" " * (width + 4)))
         return 0
     if args.name is None:
         raise ParameterError(f"give a format: {', '.join(SCHEMAS)} (or --list)")

@@ -22,9 +22,11 @@ from seprank.cli.common import (
     budget_options,
     emit_json,
     json_option,
+    say,
     spinner,
     subparser,
 )
+from seprank.cli.values import integer, seq_len_or_inf
 
 __all__ = ["add_parsers"]
 
@@ -51,49 +53,39 @@ def _shape_args(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
-def _seq_len(text: str) -> int | float:
-    """``-N``: an integer, or ``inf`` for the limit N -> infinity."""
-    import math
-
-    if text.strip().lower() in ("inf", "infinity"):
-        return math.inf
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"N must be an integer or 'inf', got {text!r}") from None
-
-
 def _shape_options(p: argparse.ArgumentParser, *, depth_required: bool, width: bool,
                    width_required: bool = False, heads: int | None = None,
-                   head_dim: int | None = None, seq_len=int) -> None:
+                   head_dim: int | None = None, seq_len=None) -> None:
     """One vocabulary: the long options spell the names out, the short ones are the papers'
     symbols (-L, -d_x, -H, -d_a, -N); --dx and --da are the old spellings (a note on use)."""
-    p.add_argument("--depth", "-L", type=int, required=depth_required, default=None,
+    p.add_argument("--depth", "-L", type=integer("depth"), required=depth_required, default=None,
                    metavar="L", help="number of self-attention layers L")
     if width:
-        p.add_argument("--width", "-d_x", type=int, required=False, default=None,
+        p.add_argument("--width", "-d_x", type=integer("width"), required=False, default=None,
                        metavar="DX", help="embedding dimension d_x"
                        + (" (required)" if width_required else ""))
-        p.add_argument("--dx", type=int, default=None, metavar="DX",
+        p.add_argument("--dx", type=integer("width"), default=None, metavar="DX",
                        help="old name of --width (deprecated)")
-    p.add_argument("--heads", "-H", type=int, default=heads, metavar="H",
+    p.add_argument("--heads", "-H", type=integer("heads"), default=heads, metavar="H",
                    help=f"heads per layer (default: {1 if heads is None else heads})")
-    p.add_argument("--head-dim", "-d_a", dest="head_dim", type=int, default=None,
+    p.add_argument("--head-dim", "-d_a", dest="head_dim", type=integer("head_dim"), default=None,
                    metavar="DA", help="attention dimension d_a (default: "
                    + ("d_x / H)" if head_dim is None else f"{head_dim})"))
-    p.add_argument("--da", type=int, default=None, metavar="DA",
+    p.add_argument("--da", type=integer("head_dim"), default=None, metavar="DA",
                    help="old name of --head-dim (deprecated)")
-    p.add_argument("--seq-len", "-N", type=seq_len, default=2, metavar="N",
-                   help="sequence length N (default: %(default)s)"
-                   + ("; 'inf': the limit N -> infinity" if seq_len is not int else ""))
+    p.add_argument("--seq-len", "-N", type=seq_len or integer("seq_len"), default=2,
+                   metavar="N", help="sequence length N (default: %(default)s)"
+                   + ("; 'inf': the limit N -> infinity" if seq_len is not None else ""))
 
 
 def _partition_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--partition", default=None, metavar="I",
                    help="positions of I, 0-based, comma-separated (e.g. 0,1), or I|J (e.g. "
                    "0,2|1,3) (default: the first half)")
-    p.add_argument("--position", type=int, default=0, help="output position i (0-based)")
-    p.add_argument("--coordinate", type=int, default=0, help="output coordinate (0-based)")
+    p.add_argument("--position", type=integer("position"), default=0,
+                   help="output position i (0-based)")
+    p.add_argument("--coordinate", type=integer("coordinate"), default=0,
+                   help="output coordinate (0-based)")
 
 
 def _cmd_lemma6(args: argparse.Namespace) -> int:
@@ -109,23 +101,59 @@ def _cmd_lemma6(args: argparse.Namespace) -> int:
     # with the JSON on stdout, the human lines go to stderr
     text = sys.stderr if args.json == STDOUT else sys.stdout
     verdict = "holds" if out.get("identity_holds") else "FAILS"
-    print(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
-          f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
-          "exactly over Q(i)", file=text)
+    say(f"Lemma 6 identity ({out['assignment']} assignment, L={out['depth']}, "
+        f"H={out['heads']}, d_a={out['d_a']}, N={out['seq_len']}, M={out['M']}): {verdict}, "
+        "exactly over Q(i)", file=text)
     for key in ("reason", "mismatch", "constants", "constant_formula_value",
                 "constant_matches_formula"):
         if out.get(key) is not None:
-            print(f"  {key}: {out[key]}", file=text)
+            say(f"  {key.replace('_', ' ')}: {plain(out[key])}", file=text)
     return 0 if out.get("identity_holds") else 1
+
+
+def plain(value) -> str:
+    """A value as a person reads it, never a Python repr: lists comma-separated, dicts as
+    ``key = value`` pairs, booleans as yes / no.
+
+    >>> plain(["2"]), plain({"row": 1, "ok": False}), plain(True)
+    ('2', 'row = 1, ok = no', 'yes')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(plain(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} = {plain(v)}" for k, v in value.items())
+    return str(value)
+
+
+def separation_statement(value: int, kind: str, upper_bound: int | None = None) -> str:
+    """The first line of every command whose answer bears on a separation rank: the
+    statement about the separation rank, with its kind.
+
+    >>> separation_statement(12, "lower_bound")
+    'separation rank >= 12 (certified lower bound)'
+    >>> separation_statement(68, "exact"), separation_statement(9, "upper_bound")
+    ('separation rank = 68 (exact)', 'separation rank <= 9 (certified upper bound)')
+    >>> separation_statement(15, "lower_bound", 18)
+    'separation rank >= 15 (certified lower bound; <= 18 certified)'
+    """
+    words = {"exact": ("=", "exact"), "lower_bound": (">=", "certified lower bound"),
+             "upper_bound": ("<=", "certified upper bound"),
+             "probabilistic": ("=", "probabilistic: with high probability, not proven")}
+    sign, what = words.get(kind, ("=", kind))
+    if kind == "lower_bound" and upper_bound is not None and upper_bound != value:
+        what += f"; <= {upper_bound} certified"
+    return f"separation rank {sign} {value} ({what})"
 
 
 def _lemma6_parser(sub) -> None:
     lem = subparser(sub, "lemma6", "levine2020 Lemma 6's identity, exactly over Q(i); "
                      "exit 1 when it fails", "seprank lemma6 -L 3 --corrected --json l6.json")
     _shape_options(lem, depth_required=True, width=False, heads=1, head_dim=3)
-    lem.add_argument("--half", type=int, default=3, metavar="M2",
+    lem.add_argument("--half", type=integer("half"), default=3, metavar="M2",
                      help="M/2, the sub-matrix size (default: %(default)s)")
-    lem.add_argument("--seed", type=int, default=0, help="seed of the sphere points V")
+    lem.add_argument("--seed", type=integer("seed"), default=0, help="seed of the sphere points V")
     which = lem.add_mutually_exclusive_group()
     which.add_argument("--printed", dest="corrected", action="store_false",
                        help="the assignment as printed (default)")
@@ -156,17 +184,23 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(out, args.json)
     if args.json != STDOUT:
-        res = out["rank"]
+        res, sep = out["rank"], out["separation"]
         rows, cols = out["matrix_shape"]
-        print(f"{res['value']} {res['kind']}")
-        print(f"grid matricization {rows} x {cols} (I = {out['partition']['I']}, "
-              f"J = {out['partition']['J']}): rank {res['value']} ({res['kind']}, "
-              f"{res['method']}, over {res['field']})")
+        say(f"{separation_statement(sep['value'], sep['kind'])}: grid matricization rank "
+            f"{res['value']}, {res['kind']}")
+        say(f"grid matricization {rows} x {cols} (I = {{{plain(out['partition']['I'])}}}, "
+            f"J = {{{plain(out['partition']['J'])}}}): rank {res['value']} ({res['kind']}, "
+            f"{res['method']}, over {res['field']}); a lower bound on the separation rank "
+            "(levine2020 Claim 1)" + ("" if sep["kind"] != "exact" else
+                                      ", exact here: the templates' monomial matrices have "
+                                      "full column rank"))
+        if sep.get("upper_bound") is not None:
+            say(f"certified upper bound: separation rank <= {sep['upper_bound']}")
         if "thm3_bound" in out:
-            print(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
-                  f"{out['thm4_bound']}")
+            say(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
+                f"{out['thm4_bound']}")
         if "certificate_verified" in out:
-            print(f"certificate independently verified: {out['certificate_verified']}")
+            print(f"certificate independently verified: {plain(out['certificate_verified'])}")
     return 0
 
 
@@ -175,12 +209,12 @@ def _grid_rank_parser(sub) -> None:
                       "seprank grid-rank -L 2 --width 4 -H 2 -N 2 -M 12 --certify")
     _shape_options(grid, depth_required=True, width=True, width_required=True, heads=1)
     grid.add_argument("--residual", action="store_true", help="add the residual connections")
-    grid.add_argument("--templates", "-M", type=int, default=6, metavar="M",
+    grid.add_argument("--templates", "-M", type=integer("templates"), default=6, metavar="M",
                       help="number of templates M (default: %(default)s)")
-    grid.add_argument("--template-bound", type=int, default=3, metavar="B",
+    grid.add_argument("--template-bound", type=integer("template_bound"), default=3, metavar="B",
                       help="template entries uniform in [-B, B] (default: %(default)s)")
     _partition_option(grid)
-    grid.add_argument("--seed", type=int, default=0,
+    grid.add_argument("--seed", type=integer("seed"), default=0,
                       help="seed of the random weights (the templates: seed + 1)")
     grid.add_argument("--method", default="auto", choices=["auto", "exact", "modular"],
                       help="exact rank, or one prime (modular: a lower bound)")
@@ -234,7 +268,7 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
             if args.json:
                 emit_json(plan.to_dict(), args.json)
             if args.json != STDOUT:
-                print(plan.explain())
+                say(plan.explain())
             return 0
         compiling = [text for phase, text in plan.route_plan.estimate.phases
                      if phase == "compile"]
@@ -246,8 +280,8 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
         emit_json(res.to_dict(), args.json)
         if args.json == STDOUT:
             return 0
-    print(f"{res.value} {res.kind}")
-    print(res)
+    say(separation_statement(res.value, res.kind, getattr(res, "upper_bound", None)))
+    say(res)
     return 0
 
 
@@ -309,21 +343,21 @@ def _sep_rank_parser(sub) -> None:
 
     sep = subparser(sub, "sep-rank", "separation rank of one output of an eq. (3) network",
                      "seprank sep-rank -L 2 --width 4 -H 2 -N 2 --certify")
-    _shape_options(sep, depth_required=False, width=True, seq_len=_seq_len)
+    _shape_options(sep, depth_required=False, width=True, seq_len=seq_len_or_inf)
     sep.add_argument("--residual", action="store_true",
                      help="add the skip connections (levine2020 A.4)")
     _partition_option(sep)
     src = sep.add_mutually_exclusive_group()
-    src.add_argument("--seed", "--weights-seed", dest="seed", type=int, default=None,
+    src.add_argument("--seed", "--weights-seed", dest="seed", type=integer("seed"), default=None,
                      metavar="S", help="seed of the random integer weights (default 0)")
     src.add_argument("--weights", metavar="FILE", default=None,
                      help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
-    sep.add_argument("--points-seed", type=int, default=None, metavar="S",
+    sep.add_argument("--points-seed", type=integer("seed"), default=None, metavar="S",
                      help="seed of the grid route's random points (default: the weights seed)")
     sep.add_argument("--route", default=AUTO, choices=[AUTO, *route_names()],
                      help="exact coefficient matricization, grid blocks mod p, ... (default: "
                      "by the number of output monomials; --explain says why)")
-    sep.add_argument("--prime", type=int, default=None, metavar="P",
+    sep.add_argument("--prime", type=integer("prime"), default=None, metavar="P",
                      help="prime of the grid route")
     sep.add_argument("--certify", action="store_true",
                      help="certify every block's rank and verify the certificates")
@@ -337,18 +371,23 @@ def _sep_rank_parser(sub) -> None:
     emb.add_argument("--embedding", choices=["vocabulary", "convolution"], default=None,
                      help="the network's input is a vocabulary or convolution embedding; the "
                      "partition is of the tokens (vocabulary) or of the M raw inputs")
-    emb.add_argument("--vocab", type=int, default=8, help="vocabulary size V (default 8)")
-    emb.add_argument("--emb-rank", type=int, default=None, help="inner rank r (default d_x)")
-    emb.add_argument("--pos-rank", type=int, default=1, help="positional rank r_e (default 1)")
-    emb.add_argument("--patch", type=int, default=2, help="convolution: k = M/N (default 2)")
-    emb.add_argument("--d-input", type=int, default=1, help="convolution: d_input")
-    emb.add_argument("--embedding-seed", type=int, default=0,
+    emb.add_argument("--vocab", type=integer("vocab"), default=8,
+                     help="vocabulary size V (default 8)")
+    emb.add_argument("--emb-rank", type=integer("emb_rank"), default=None,
+                     help="inner rank r (default d_x)")
+    emb.add_argument("--pos-rank", type=integer("pos_rank"), default=1,
+                     help="positional rank r_e (default 1)")
+    emb.add_argument("--patch", type=integer("patch"), default=2,
+                     help="convolution: k = M/N (default 2)")
+    emb.add_argument("--d-input", type=integer("d_input"), default=1,
+                     help="convolution: d_input")
+    emb.add_argument("--embedding-seed", type=integer("seed"), default=0,
                      help="seed of the random embedding (default 0)")
     big = sep.add_argument_group("-N inf: large instances (the blocks as Dask tasks)")
     big.add_argument("--scheduler", metavar="ADDRESS", default=None,
                      help="run the blocks' eliminations as Dask tasks: 'local' (a local "
                      "cluster) or a running scheduler, e.g. tcp://10.0.0.5:8786")
-    big.add_argument("--workers", type=int, default=None, metavar="N",
+    big.add_argument("--workers", type=integer("workers"), default=None, metavar="N",
                      help="workers of the local cluster (default: one per core)")
     big.add_argument("--store", metavar="PATH", default=None,
                      help="JSON-lines store of the blocks' ranks: a rerun resumes from it")

@@ -8,13 +8,26 @@ its SQLite store; ``--dry-run`` says what would run and changes nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
-from seprank.cli.common import EXIT_INTERRUPTED, subparser
+from seprank.cli.common import EXIT_INTERRUPTED, say, subparser
+from seprank.cli.values import integer
 from seprank.errors import InputError, ParameterError
 
 __all__ = ["add_parsers"]
+
+
+def _params_text(params) -> str:
+    """A task's parameters as the spec would write them: ``d=2, lam=1, family="omega"``.
+
+    >>> _params_text({"d": 2, "family": "omega", "prime": None})
+    'd=2, family="omega", prime=null'
+    """
+    if not isinstance(params, dict):
+        return str(params)
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in params.items())
 
 
 def _dry_run(spec, store: str) -> int:
@@ -27,13 +40,13 @@ def _dry_run(spec, store: str) -> int:
             todo, skipped = plan(spec, db)
     else:  # do not create a store just to say that nothing is in it
         todo, skipped = [(None, t) for t in spec.tasks()], 0
-    print(f"{spec.computation}: {len(todo) + skipped} tasks, {skipped} already done in "
-          f"{store}, {len(todo)} to run")
+    say(f"{spec.computation}: {len(todo) + skipped} tasks, {skipped} already done in "
+        f"{store}, {len(todo)} to run")
     left_out = spec.skipped()
     if left_out:
-        print(f"  {len(left_out)} grid points left out, e.g. {left_out[0][1]}")
+        say(f"  {len(left_out)} grid points left out, e.g. {_params_text(left_out[0][1])}")
     for _, task in todo[:10]:
-        print(f"  {task.params_json}")
+        say(f"  {_params_text(json.loads(task.params_json))}")
     if len(todo) > 10:
         print(f"  ... and {len(todo) - 10} more")
     return 0
@@ -92,9 +105,9 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         print(f"seprank: interrupted; finished tasks are in {store}: rerun the same command "
               "to resume", file=sys.stderr)
         return EXIT_INTERRUPTED
-    print(summary.line())
+    say(summary.line())
     for params, error in summary.failures[:5]:
-        print(f"  failed: {params}: {error}")
+        say(f"  failed: {_params_text(params)}: {error}")
     if summary.failed:
         print(f"  ({summary.failed} failed in all; rerun to retry them; "
               f"`seprank report {store}` lists them)")
@@ -116,11 +129,11 @@ def add_parsers(sub) -> None:
     sweep.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: "
                        "start a local cluster on 127.0.0.1)")
-    sweep.add_argument("--workers", type=int, default=None, metavar="N",
+    sweep.add_argument("--workers", type=integer("workers"), default=None, metavar="N",
                        help="local cluster size (default: one worker process per core)")
     sweep.add_argument("--store", metavar="PATH", default=None,
                        help="result store (default: from the spec, else SPEC.sqlite)")
-    sweep.add_argument("--retries", type=int, default=3, metavar="N",
+    sweep.add_argument("--retries", type=integer("retries"), default=3, metavar="N",
                        help="Dask retries of a task that raised (default: %(default)s)")
     sweep.add_argument("--dry-run", action="store_true",
                        help="say what would run, run nothing")

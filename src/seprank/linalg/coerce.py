@@ -21,9 +21,11 @@ float method reads any real input through :func:`as_float_array`.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isfinite, lcm
+from typing import Any
 
 import flint
 import numpy as np
@@ -31,7 +33,8 @@ import numpy as np
 from seprank.errors import InputError
 from seprank.linalg.memory import require_fits
 
-__all__ = ["ExactMatrix", "as_exact", "as_float_array"]
+__all__ = ["ExactMatrix", "as_exact", "as_float_array", "float64_rounding", "rounding_text",
+           "FLOAT64_EXACT_INT"]
 
 # bytes per entry assumed for the fmpz_mat copy (small entries are one word,
 # with the list-of-Python-ints staging copy on top)
@@ -95,19 +98,15 @@ def _entry_to_fraction(x: object, where: tuple[int, int]) -> int | Fraction:
         raise InputError(
             f"entry {where} is a float ({x!r}); exact methods take integers or fractions "
             "(use fractions.Fraction, or method='float' for a float estimate)")
-    try:  # sympy numbers, without importing sympy unless needed
-        import sympy
-
-        if isinstance(x, sympy.Basic):
-            if x.is_Integer:
-                return int(x)
-            if x.is_Rational:
-                return Fraction(int(x.p), int(x.q))
-            if x in (sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
-                raise InputError(f"entry {where} is {x}: NaN and infinity have no rank")
-            raise InputError(f"entry {where} is {x} (not a rational number)")
-    except ImportError:  # pragma: no cover
-        pass
+    sympy = sys.modules.get("sympy")  # a SymPy number means SymPy is loaded
+    if sympy is not None and isinstance(x, sympy.Basic):
+        if x.is_Integer:
+            return int(x)
+        if x.is_Rational:
+            return Fraction(int(x.p), int(x.q))
+        if x in (sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
+            raise InputError(f"entry {where} is {x}: NaN and infinity have no rank")
+        raise InputError(f"entry {where} is {x} (not a rational number)")
     raise InputError(f"entry {where} is {x!r} ({type(x).__name__}), "
                      "not an integer or a fraction")
 
@@ -201,16 +200,12 @@ def as_exact(matrix: object) -> ExactMatrix:
             raise InputError(f"array of dtype {matrix.dtype} is complex; seprank's exact "
                              "methods take integer or rational matrices")
         raise InputError(f"array of dtype {matrix.dtype} is not numeric")
-    try:
-        import sympy
-
-        if isinstance(matrix, sympy.MatrixBase):
-            m, n = matrix.shape
-            rows = [[_entry_to_fraction(matrix[i, j], (i, j)) for j in range(n)]
-                    for i in range(m)]
-            return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(rows, n))
-    except ImportError:  # pragma: no cover
-        pass
+    sympy = sys.modules.get("sympy")  # a SymPy matrix means SymPy is loaded: never import it
+    if sympy is not None and isinstance(matrix, sympy.MatrixBase):
+        m, n = matrix.shape
+        rows = [[_entry_to_fraction(matrix[i, j], (i, j)) for j in range(n)]
+                for i in range(m)]
+        return ExactMatrix(shape=(m, n), zmat=_fractions_to_fmpz(rows, n))
     rows = _rows_of(matrix)
     m = len(rows)
     n = len(rows[0]) if rows else 0
@@ -248,13 +243,9 @@ def as_float_array(matrix: object) -> np.ndarray:
         return as_float_array(rows)
     if isinstance(matrix, flint.nmod_mat):
         raise InputError("a matrix over GF(p) has no float rank; use method='modular'")
-    try:
-        import sympy
-
-        if isinstance(matrix, sympy.MatrixBase):
-            matrix = matrix.tolist()
-    except ImportError:  # pragma: no cover
-        pass
+    sympy = sys.modules.get("sympy")  # a SymPy matrix means SymPy is loaded: never import it
+    if sympy is not None and isinstance(matrix, sympy.MatrixBase):
+        matrix = matrix.tolist()
     if isinstance(matrix, (list, tuple)):
         rows = _rows_of(matrix)
         try:
@@ -287,3 +278,110 @@ def as_float_array(matrix: object) -> np.ndarray:
         raise InputError(f"entry ({i}, {j}) is {arr[i, j]}: NaN and infinity have no rank "
                          "(or the entry overflowed float64)")
     return arr
+
+
+#: integers of at most this magnitude are exact in float64 (53-bit significand)
+FLOAT64_EXACT_INT = 2**53
+
+
+def _exact_value(x: object) -> int | Fraction | None:
+    """The exact value an entry stands for, or None for a float (nothing to round)."""
+    if isinstance(x, (bool, float, np.floating)):
+        return None
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, flint.fmpz):
+        return int(x)
+    if isinstance(x, flint.fmpq):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, str):                  # "12", "-3/4", "0.1": what the text says
+        return Fraction(x.strip())
+    sympy = sys.modules.get("sympy")
+    if sympy is not None and isinstance(x, sympy.Rational):
+        return Fraction(int(x.p), int(x.q))
+    return None
+
+
+def float64_rounding(matrix: object) -> dict | None:
+    """What reading ``matrix`` as float64 changed: None when every exact entry is held
+    exactly, else how many entries were rounded, why, and by how much.
+
+    float64 holds an integer exactly up to 2^53 (:data:`FLOAT64_EXACT_INT`) and a
+    fraction only when its denominator is a power of 2 (and its digits fit 53 bits);
+    ``0.1`` and ``1/3`` are rounded, floats given as floats are taken as they are. Call
+    it after :func:`as_float_array` has accepted the matrix.
+
+    Returns
+    -------
+    dict or None
+        ``entries_rounded``, ``entries``, ``max_relative_error`` and
+        ``max_absolute_error`` (of the rounded entries, as floats), and ``causes``.
+
+    Examples
+    --------
+    >>> float64_rounding([[1, 2], [3, "1/4"]]) is None
+    True
+    >>> r = float64_rounding([[2**60 + 1, 2**60], [2**60, 2**60 - 1]])
+    >>> r["entries_rounded"], r["entries"], r["causes"], r["max_absolute_error"]
+    (2, 4, ['integers above 2^53'], 1.0)
+    >>> float64_rounding([["1/3", "0.5"]])["causes"]
+    ['fractions whose denominator is not a power of 2']
+    """
+    if isinstance(matrix, (flint.fmpz_mat, flint.fmpq_mat)):
+        m, n = matrix.nrows(), matrix.ncols()
+        entries: Any = (Fraction(str(matrix[i, j])) for i in range(m) for j in range(n))
+        total = m * n
+    elif isinstance(matrix, np.ndarray):
+        total = int(matrix.size)
+        if matrix.dtype.kind in "iu":
+            big = (matrix > FLOAT64_EXACT_INT) | (matrix < -FLOAT64_EXACT_INT)
+            entries = (int(x) for x in matrix[big])
+        elif matrix.dtype.kind == "O":
+            entries = iter(matrix.ravel().tolist())
+        else:
+            return None
+    else:
+        sympy = sys.modules.get("sympy")
+        if sympy is not None and isinstance(matrix, sympy.MatrixBase):
+            matrix = matrix.tolist()
+        rows = _rows_of(matrix)
+        entries = (x for r in rows for x in r)
+        total = sum(len(r) for r in rows)
+    count, rel, err, causes = 0, 0.0, 0.0, set()
+    for x in entries:
+        v = _exact_value(x)
+        if v is None or v == 0:
+            continue
+        f = Fraction(float(v))
+        if f == v:
+            continue
+        count += 1
+        delta = abs(f - v)
+        err, rel = max(err, float(delta)), max(rel, float(delta / abs(v)))
+        den = Fraction(v).denominator
+        causes.add("integers above 2^53" if den == 1 else
+                   "fractions whose denominator is not a power of 2" if den & (den - 1)
+                   else "fractions with more than 53 significant bits")
+    if not count:
+        return None
+    return {"entries_rounded": count, "entries": total, "max_relative_error": rel,
+            "max_absolute_error": err, "causes": sorted(causes)}
+
+
+def rounding_text(rounding: dict) -> str:
+    """:func:`float64_rounding`'s answer in one sentence.
+
+    >>> text = rounding_text(float64_rounding([[2**60 + 1, 1], [2**60, 1]]))
+    >>> for part in text.replace("), ", ");").split(";"):
+    ...     print(part.strip())
+    float64 could not hold the input: 1 of 4 entries rounded (integers above 2^53)
+    by up to 8.7e-19 relative (1 absolute)
+    the float rank is that of the rounded matrix
+    """
+    r = rounding
+    return (f"float64 could not hold the input: {r['entries_rounded']} of {r['entries']} "
+            f"entries rounded ({', '.join(r['causes'])}), by up to "
+            f"{r['max_relative_error']:.2g} relative ({r['max_absolute_error']:.3g} "
+            "absolute); the float rank is that of the rounded matrix")

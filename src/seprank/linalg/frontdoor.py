@@ -358,9 +358,14 @@ def _execute(plan: RankPlan, start: float) -> RankResult:
     """:func:`execute` inside the plan's budget."""
     if plan.field == "RR":
         r, details = float_rank(plan._array, tol=plan.tol, rtol=plan.rtol)
+        note = "floating-point estimate: no guarantee"
+        if plan.input_rounding is not None:   # said in the answer, not only in the plan
+            from seprank.linalg.coerce import rounding_text
+
+            details["input_rounding"] = plan.input_rounding
+            note += f"; {rounding_text(plan.input_rounding)}"
         return RankResult(value=r, kind=FLOAT_ESTIMATE, method="numpy-svd", field="RR",
-                          shape=plan.shape, details=details,
-                          note="floating-point estimate: no guarantee",
+                          shape=plan.shape, details=details, note=note,
                           seconds=time.perf_counter() - start)
     if plan.modulus is not None:
         return _run_gf_p(plan, start)

@@ -161,6 +161,9 @@ class RankPlan:
         the answer kinds the plan can return.
     tol, rtol : float or None
         the float method's tolerances.
+    input_rounding : dict or None
+        the float method only: what reading the input as float64 rounded
+        (:func:`seprank.linalg.coerce.float64_rounding`; None when nothing was).
 
     Examples
     --------
@@ -188,6 +191,7 @@ class RankPlan:
     kinds: tuple[str, ...] = (EXACT,)
     tol: float | None = None
     rtol: float | None = None
+    input_rounding: dict | None = None
     # the input as given, and what coercion made of it (for execution only)
     _input: Any = field(default=None, compare=False)
     _exact: ExactMatrix | None = field(default=None, compare=False)
@@ -236,7 +240,8 @@ class RankPlan:
                 "multimodular_primes": policy(self.multimodular_primes),
                 "certify": self.certify, "certificate": list(self.certificate),
                 "certificate_primes": policy(self.certificate_primes),
-                "kinds": list(self.kinds), "tol": self.tol, "rtol": self.rtol}
+                "kinds": list(self.kinds), "tol": self.tol, "rtol": self.rtol,
+                "input_rounding": self.input_rounding}
 
     def explain(self) -> str:
         """The plan in a few lines, for people (``seprank rank FILE --explain``).
@@ -271,6 +276,10 @@ class RankPlan:
             lines.append(f"certificate primes (fmpz_mat.rank path): {self.certificate_primes}")
         if self.tol is not None or self.rtol is not None:
             lines.append(f"tolerance: tol={self.tol}, rtol={self.rtol}")
+        if self.input_rounding is not None:
+            from seprank.linalg.coerce import rounding_text
+
+            lines.append(f"warning: {rounding_text(self.input_rounding)}")
         if self.estimate is not None:
             lines.append(f"first step needs about {format_bytes(self.estimate.nbytes)} "
                          f"({self.estimate.detail})")
@@ -525,10 +534,12 @@ def _plan_float(matrix, asked: str, certify: bool, tol, rtol) -> RankPlan:
         raise ParameterError("a float estimate cannot be certified; use an exact method")
     if isinstance(matrix, ResidueMatrix):
         raise InputError("a matrix over GF(p) has no float rank; use method='modular'")
+    from seprank.linalg.coerce import float64_rounding
+
     arr = as_float_array(matrix)
     return RankPlan(method_asked=asked, method="float", field="RR", shape=arr.shape,
                     engine_reason="numpy SVD", kinds=(FLOAT_ESTIMATE,), tol=tol, rtol=rtol,
-                    _input=matrix, _array=arr)
+                    input_rounding=float64_rounding(matrix), _input=matrix, _array=arr)
 
 
 def _coerce_gf_p(matrix) -> tuple[ExactMatrix, np.ndarray | None]:

@@ -113,6 +113,8 @@ class RankResult:
         if self.kind == FLOAT_ESTIMATE and "tolerance" in self.details:
             text += (f"; tolerance {self.details['tolerance']:.3g}, "
                      f"gap {self.details.get('gap', float('nan')):.3g}")
+            if "input_rounding" in self.details:
+                text += "; input rounded to float64"
         if self.certificate is not None:
             text += "; certificate attached"
         return text + ")"

@@ -74,6 +74,12 @@ def crt_primes() -> tuple[int, ...]:
     """The 4096 largest primes below 2^21, largest first: the moduli of the exact kernel
     product over Z (:mod:`seprank.linalg.verify_kernel`), computed once.
 
+    A sieve of Eratosthenes over the top 2^17 integers below 2^21 (they hold 8000-odd
+    primes), crossed out by the primes up to sqrt(2^21) < 1449, each of those tested by
+    :func:`isprime`: about 2 ms. (SymPy's ``prevprime``, used before, took 0.4 s plus
+    0.6 s to import SymPy, so verifying a 24 x 24 certificate took 100 times as long as
+    computing it.)
+
     Returns
     -------
     tuple of int
@@ -82,10 +88,17 @@ def crt_primes() -> tuple[int, ...]:
     --------
     >>> crt_primes()[:2]
     (2097143, 2097133)
+    >>> len(crt_primes()), all(isprime(q) for q in crt_primes()[::97])
+    (4096, True)
     """
-    out, q = [], 2**21
-    for _ in range(4096):
-        q = int(_sympy().prevprime(q))
-        out.append(q)
-    return tuple(out)
+    import numpy as np
 
+    top, span = 2**21, 2**17
+    low = top - span
+    composite = np.zeros(span, dtype=bool)
+    for q in range(2, 1449):                   # 1449^2 > 2^21
+        if isprime(q):
+            first = max(q * q, -(-low // q) * q)
+            composite[first - low::q] = True
+    found = low + np.flatnonzero(~composite)
+    return tuple(int(q) for q in found[::-1][:4096])

@@ -114,7 +114,7 @@ BASES = ("identity", "exhaustive", "certificate", "argument")
 SEVERITIES = ("false-statement", "missing-hypothesis", "proof-error", "constant", "notation")
 
 #: the kinds of slip an erratum may be tagged with (``Erratum(slip=...)``): errata of the
-#: same kind and the same effect carry the same severity (README, "Severities")
+#: same kind and the same effect carry the same severity (docs/checks.md, "Severity of a slip")
 SLIPS = {
     "index": "a wrong index, subscript or superscript",
     "range": "a wrong range of a sum, product or index",

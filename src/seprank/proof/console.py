@@ -52,6 +52,12 @@ _OUTCOME = {"holds": "green", "holds-corrected": "cyan", "false": "red", "open":
 #: the widest line the console output uses
 WIDTH = 80
 
+#: what the one-line-per-check table's columns mean and how its rows are ordered
+TABLE_FOOTER = ("(rows in dependency order: a check after the checks it relies on. outcome: "
+                "what happens to the claim, holds / holds-corrected / false / open; "
+                "verdict: on the printed text, verified / refuted k/n (k of n steps passed, "
+                "each failed step an erratum) / inconclusive)")
+
 
 def _evidence_line(step: Step, limit: int = 400) -> str:
     items = {k: v for k, v in step.evidence.items() if k != "traceback"}
@@ -318,6 +324,8 @@ class ConsoleReporter(Reporter):
             self._progress.stop()
         if self.level >= 0:
             if self.level == 0:
+                for line in _wrap(TABLE_FOOTER, "", self._width()).splitlines():
+                    self.console.print(Text(line, style="dim"), soft_wrap=True)
                 self.console.print()
             for line in summary_lines(results, self._width()):
                 self.console.print(Text(line), soft_wrap=True)

@@ -24,7 +24,7 @@ from seprank.proof.report import paper_of_check, report_papers, strength_text
 
 __all__ = ["errata_markdown", "paper_key", "known_papers", "SEVERITY_MEANING"]
 
-#: one line per severity, for the sheets and the README
+#: one line per severity, for the sheets and the manual
 SEVERITY_MEANING = {
     "false-statement": "the printed statement is false; no reading of the text saves it",
     "missing-hypothesis": "false only in a case the authors evidently exclude (the hypothesis "

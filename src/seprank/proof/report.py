@@ -171,8 +171,9 @@ def _passed(check: dict[str, Any]) -> str:
     return f"{sum(s['status'] == 'passed' for s in steps)}/{len(steps)} passed"
 
 
-#: how the summary words each outcome of a main result
-STANDING = {"holds": "stands", "holds-corrected": "stands after correction", "false": "falls",
+#: how the reports word each outcome of a main result: as the console and the JSON do
+#: (one vocabulary: holds / holds-corrected / false / open)
+STANDING = {"holds": "holds", "holds-corrected": "holds-corrected", "false": "false",
             "open": "open"}
 
 
@@ -235,7 +236,7 @@ def _view(data: dict[str, Any], figures: list[tuple[str, Path]] | None,
                                    else len(order), m["id"])):
         c = by_id.get(m["id"], m)
         main.append({"paper": m["paper"], "id": m["id"], "statement": m["statement"],
-                     "standing": STANDING.get(m["outcome"], m["outcome"]),
+                     "outcome": STANDING.get(m["outcome"], m["outcome"]),
                      "strength": strength_text(c), "n_errata": len(c.get("errata", []))})
     ran = {paper_of_check(c) for c in checks}
     with_main = {m["paper"] for m in data.get("main_results") or []}
@@ -334,8 +335,8 @@ def markdown_from_dict(data: dict[str, Any], figures: list[tuple[str, Path]] | N
 _HTML_STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}"
                "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .5em;"
                "vertical-align:top}th{cursor:pointer;background:#f4f4f4}"
-               ".verified,.holds,.stands,.passed{color:#176b17}"
-               ".refuted,.false,.falls,.failed{color:#b00020}"
+               ".verified,.holds,.passed{color:#176b17}"
+               ".refuted,.false,.failed{color:#b00020}"
                ".inconclusive,.open{color:#9a6700}.holds-corrected{color:#1f5fa8}"
                "a{white-space:nowrap}code{font-size:85%;overflow-wrap:anywhere}")
 

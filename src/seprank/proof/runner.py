@@ -95,8 +95,10 @@ def order_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None,
         wanted = set()
         for cid in ids:
             if cid not in specs:
-                known = ", ".join(sorted(specs))
-                raise SeprankError(f"unknown check id {cid!r}; known ids: {known}")
+                from seprank.errors import did_you_mean
+
+                raise SeprankError(f"unknown check id {cid!r}{did_you_mean(cid, specs)} "
+                                   f"(`seprank prove --list` lists the {len(specs)} ids)")
             wanted.add(cid)
             if with_dependencies:
                 wanted |= nx.ancestors(graph, cid)

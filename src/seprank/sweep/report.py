@@ -229,6 +229,19 @@ def _staleness(tables: dict[str, Any]) -> str:
             "`seprank sweep SPEC` computes them again)")
 
 
+def _listed(value) -> str:
+    """A spec value as the report prints it: no Python reprs (``{2, 3, 4}``, ``omega``).
+
+    >>> _listed([2, 3, 4]), _listed("omega"), _listed(True)
+    ('{2, 3, 4}', 'omega', 'true')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "{" + ", ".join(_listed(v) for v in value) + "}"
+    return str(value)
+
+
 def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.PathLike,
                        html_path: str | os.PathLike) -> tuple[Path, Path]:
     """Write the Markdown and HTML report of a store (plot beside the Markdown).
@@ -261,8 +274,9 @@ def write_sweep_report(store_path: str | os.PathLike, markdown_path: str | os.Pa
              "field named; `lower_bound` ranks are certified lower bounds only."]
     grid = ""
     if meta.get("axes"):
-        grid = ("Grid: " + "; ".join(f"{k} in {v}" for k, v in meta["axes"].items())
-                + (f"; fixed: {meta['fixed']}" if meta.get("fixed") else ""))
+        grid = ("Grid: " + "; ".join(f"{k} in {_listed(v)}" for k, v in meta["axes"].items())
+                + ("; fixed: " + ", ".join(f"{k} = {_listed(v)}" for k, v in
+                                           meta["fixed"].items()) if meta.get("fixed") else ""))
     view = {"title": title, "intro": intro, "grid": grid, "plot": plot, "plot_uri": "",
             "done": _table(tables["done"]), "failed": _table(tables["failed"])}
     write_text(md_path, render("sweep_report.md.j2", **view))

@@ -6,15 +6,15 @@ run, what it prefers, its ``auto`` prime range, its label in results and the
 certificate parts it gives, and computes the rank profile mod p. The planner
 asks the engines of :data:`REGISTRY` in order (:func:`seprank.plan_rank`), so
 ``seprank.rank``'s ``engine=`` choices, the CLI's ``--engine`` choices, the
-README's engine table and the engine test parametrization (tests/test_engines.py)
+manual's engine table (docs/ranks.md) and the engine test parametrization (tests/test_engines.py)
 all follow it. Adding an engine is one module that builds its
 ``ModularEngine`` and one :func:`register_engine` line (below, or in the
 caller's code); :func:`unregister_engine` takes it out again.
 
 The methods of ``seprank.rank(method=...)`` have their own registry,
-:data:`METHOD_REGISTRY` (:mod:`seprank.linalg.engines.methods`); the README's
-method and engine tables are :func:`method_table`, written into the README by
-:func:`with_method_table`.
+:data:`METHOD_REGISTRY` (:mod:`seprank.linalg.engines.methods`); the manual's
+method and engine tables (docs/ranks.md) are :func:`method_table`, written into the page
+by :func:`with_method_table`.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def get_engine(name: str) -> ModularEngine:
 
 
 def method_table() -> str:
-    """The README's tables of methods and modular engines (markdown), from the registries.
+    """The manual's tables of methods and modular engines (markdown), from the registries.
 
     Examples
     --------
@@ -131,7 +131,7 @@ def method_table() -> str:
 
 
 def with_method_table(text: str) -> str:
-    """``text`` (the README) with the block between the method-table markers regenerated.
+    """``text`` (docs/ranks.md) with the block between the method-table markers regenerated.
 
     Examples
     --------

@@ -1,13 +1,13 @@
-"""The methods of ``seprank.rank(method=...)``, in one registry, and the README's tables.
+"""The methods of ``seprank.rank(method=...)``, in one registry, and the manual's tables.
 
 :data:`METHOD_REGISTRY` holds each method's name, what it does, the kind of
 answer, what it needs, the method that runs for it and the engine it fixes
 (``cuda`` runs ``modular`` on the ``cuda`` engine), and whether it takes
 ``engine=``. ``seprank.linalg.METHODS``, the CLI's ``--method`` choices and
-help, the planner's argument checks and the README's method table
+help, the planner's argument checks and the manual's method table (docs/ranks.md)
 (:func:`method_table`, between the markers ``<!-- method-table:begin -->`` and
 ``<!-- method-table:end -->``; a test checks it; rewrite it with
-``p = pathlib.Path("README.md"); p.write_text(with_method_table(p.read_text()))``)
+``p = pathlib.Path("docs/ranks.md"); p.write_text(with_method_table(p.read_text()))``)
 all come from it. The table of engines below it comes from the engine registry
 (:data:`seprank.linalg.engines.REGISTRY`), passed in by
 :func:`seprank.linalg.engines.method_table`.
@@ -99,7 +99,7 @@ END = "<!-- method-table:end -->"
 
 
 def tables(engines: Iterable[ModularEngine]) -> str:
-    """The README's tables of methods and of the given engines (markdown).
+    """The manual's tables of methods and of the given engines (markdown).
 
     Examples
     --------

@@ -115,7 +115,7 @@ class ModularEngine:
     Attributes
     ----------
     name, description, needs : str
-        the registry name, what it is, what it needs installed (README table).
+        the registry name, what it is, what it needs installed (the manual's table).
     label : str
         ``RankResult.method`` of a rank taken on it (e.g. ``"numba-lu"``).
     max_prime, default_prime : int
