@@ -79,7 +79,7 @@ from seprank.separation.route import (
 )
 
 __all__ = ["grid_block_ranks", "monomial_count", "size_cap", "GridRoute", "ROUTE",
-           "DEFAULT_GRID_PRIME"]
+           "DEFAULT_GRID_PRIME", "grid_prime"]
 
 
 def _inverse_vandermonde(scales: list[int], powers: list[int], p: int) -> np.ndarray:
@@ -246,9 +246,26 @@ def _block_values(evaluate, args: tuple, R: int, wanted: dict, Vinv, row_of: dic
 
 # ---------------------------------------------------------------- the route
 
-#: The grid route's prime (the largest the network kernels take, MAX_KERNEL_PRIME): a
-#: small Schwartz-Zippel error bound D r / p.
+#: The grid route's prime for blocks that flint ranks (the largest the network kernels
+#: take, MAX_KERNEL_PRIME): a small Schwartz-Zippel error bound D r / p.
 DEFAULT_GRID_PRIME = 2**31 - 1
+
+
+def grid_prime(specs) -> int:
+    """The grid route's prime: the default prime of the engine that ranks its largest block
+    (:func:`seprank.linalg.planner.engine_primes`): 2^31 - 1 on flint (small blocks, as
+    before), 1048573 on the numba LU (blocks from 600 points per side on), where a prime
+    near 2^31 would send them to flint at a fraction of the LU's speed. The
+    Schwartz-Zippel bound D r / p of the answer says what the smaller prime costs.
+
+    >>> grid_prime([(0, 10, 10)]), grid_prime([(0, 5000, 900)])
+    (2147483647, 1048573)
+    """
+    from seprank.linalg.planner import engine_primes
+
+    side = max((min(a, b) for _, a, b in specs), default=1)
+    ep = engine_primes((max(side, 1), max(side, 1)))
+    return DEFAULT_GRID_PRIME if ep.engine == "flint" else ep.default
 
 
 def _check_weights_mod_p(net, p: int) -> None:
@@ -367,11 +384,11 @@ class GridRoute(SeparationRoute):
 
     def plan(self, request) -> RoutePlan:
         net = request.network
-        p = require_prime(DEFAULT_GRID_PRIME if request.prime is None else request.prime,
-                          max_value=MAX_KERNEL_PRIME)
-        _check_weights_mod_p(net, p)
         specs = degree_blocks(len(request.I) * net.d_x, len(request.J) * net.d_x,
                               request.degree, request.position in request.I, net.residual)
+        p = require_prime(grid_prime(specs) if request.prime is None else request.prime,
+                          max_value=MAX_KERNEL_PRIME)
+        _check_weights_mod_p(net, p)
         n_scales = len(scale_powers(specs, net.residual))
         check_scales(n_scales, p)
         D = request.degree

@@ -60,7 +60,7 @@ import numpy as np
 from seprank.errors import ParameterError
 from seprank.scalars.primes import prev_prime
 
-__all__ = ["exponents", "BlockSpec", "block_specs", "PolyData", "poly_data",
+__all__ = ["exponents", "BlockSpec", "block_specs", "staircase_bound", "PolyData", "poly_data",
            "block_entries", "block_positions", "entries_mod", "verify_kernel", "KEY_LIMIT"]
 
 #: Exponent keys (2C+1)^D' must stay below this (int64).
@@ -99,23 +99,51 @@ def exponents(n: int, k: int, *, up_to: bool = False) -> np.ndarray:
 @dataclass(frozen=True)
 class BlockSpec:
     """One block of C_F: ``degree`` b (columns |gamma| = b; None: the whole residual
-    matrix), ``row_degree`` C - b, ``shape`` (rows, columns), ``cap`` = min(shape).
+    matrix), ``row_degree`` C - b, ``shape`` (rows, columns), ``bound``: a bound on its
+    rank valid for every weight besides min(shape) (the residual matrix's
+    :func:`staircase_bound`; None: none), ``cap`` = the smaller of the two.
 
     >>> BlockSpec(2, 2, (220, 55)).cap, BlockSpec(None, None, (70, 35)).label
     (55, 'all')
+    >>> BlockSpec(None, None, (1120, 560), bound=232).cap
+    232
     """
 
     degree: int | None
     row_degree: int | None
     shape: tuple[int, int]
+    bound: int | None = None
 
     @property
     def cap(self) -> int:
-        return min(self.shape)
+        return min(self.shape) if self.bound is None else min(min(self.shape), self.bound)
 
     @property
     def label(self) -> str:
         return "all" if self.degree is None else str(self.degree)
+
+
+def staircase_bound(n_rows: int, n_vars: int, C: int) -> int:
+    """A bound on the rank of the residual C_F valid for every weight (the staircase).
+
+    With residual connections the entry of row x_k U^alpha and column W^gamma vanishes
+    unless |alpha| + |gamma| <= C (G_L has degree <= C in S). For any s in -1..C the
+    columns with |gamma| > s meet only the rows with |alpha| <= C - s - 1, so
+
+        rank C_F <= #{gamma : |gamma| <= s} + r #{alpha : |alpha| <= C - s - 1},
+
+    and the bound is the least over s (s = C: the columns; s = -1: the rows). With
+    M(k) = C(D' + k, k) monomials of degree <= k in D' variables:
+    min_s M(s) + r M(C - s - 1). Residual L = 3, d_x = 2 (r = 2, D' = 3, C = 13): 232 at
+    s = 7 (the trivial cap is 560).
+
+    >>> staircase_bound(2, 3, 13), staircase_bound(4, 10, 13)
+    (232, 31460)
+    """
+    def upto(k: int) -> int:
+        return comb(n_vars + k, k) if k >= 0 else 0
+
+    return min(upto(s) + n_rows * upto(C - s - 1) for s in range(-1, C + 1))
 
 
 def block_specs(n_rows: int, n_vars: int, C: int, residual: bool) -> list[BlockSpec]:
@@ -129,7 +157,7 @@ def block_specs(n_rows: int, n_vars: int, C: int, residual: bool) -> list[BlockS
     """
     if residual:
         n = comb(n_vars + C, C)
-        return [BlockSpec(None, None, (n_rows * n, n))]
+        return [BlockSpec(None, None, (n_rows * n, n), bound=staircase_bound(n_rows, n_vars, C))]
     return [BlockSpec(b, C - b, (n_rows * comb(n_vars + C - b - 1, C - b),
                                  comb(n_vars + b - 1, b))) for b in range(C + 1)]
 

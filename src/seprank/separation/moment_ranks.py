@@ -35,7 +35,7 @@ one (on the engine that is fast at it: flint's nmod_mat).
 from __future__ import annotations
 
 import time
-from math import factorial, prod
+from math import comb, factorial, prod
 
 import flint
 import numpy as np
@@ -198,19 +198,25 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     t0 = time.perf_counter()
     tall = _TallBlock(pd, spec, r)
     n_sub = subset_rows(tall.long, tall.short)
+    if spec.degree is None and tall.long * tall.short**2 <= FULL_RANK_MAX_OPS:
+        n_sub = tall.long      # residual: few rows carry the high degrees; rank them all
     idx = _subset(tall, n_sub, rng if subset_seed is None else np.random.default_rng(subset_seed))
     if prior is not None and prior["rows"] == n_sub:
         rank, ok = prior["rank"], prior["certificate_verified"]
     else:
         rank, ok = _rank_mod(tall.entries(idx, p), p, certify)
-    out = {"rank": rank, "upper": tall.short, "kind": "lower_bound", "rows_ranked": n_sub,
+    out = {"rank": rank, "upper": spec.cap, "kind": "lower_bound", "rows_ranked": n_sub,
            "how": f"catalecticant: {n_sub} of {tall.long} rows of the "
                   f"{'transposed ' if tall.transposed else ''}block, rank mod {p}"}
     if certify:
         out["certificate_verified"] = ok
-    if rank == tall.short:
+    if rank == spec.cap:                 # full rank, or the residual staircase bound met
         out.update(upper=rank, kind="exact")
+        if rank < tall.short:
+            out["how"] += "; meets the staircase bound (moment_blocks.staircase_bound)"
     elif ideal is not None and ideal_certifies(spec, r, tall.transposed, ideal, out):
+        pass
+    elif spec.degree is None and (_staircase_split(pd, spec, r, out) or out["kind"] == "exact"):
         pass
     elif allow_certify and tall.short - rank > LIFT_MAX_KERNEL and \
             tall.long * tall.short <= EXACT_WHOLE_WIDE_KERNEL_ENTRIES:
@@ -235,6 +241,9 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
         out["kind"] = "probabilistic"
         out["error_prime"] = q
         out["error_bound"] = _hadamard_error(out["rank"], tall.short, pd.entry_bits)
+        if out["rank"] == out["upper"]:      # the certified lower bound met the upper one
+            out["kind"] = "exact"
+            out.pop("error_bound")
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
 
@@ -280,6 +289,40 @@ def _rank_whole_exactly(tall: _TallBlock, out: dict) -> None:
     rank = z.rank()
     out.update(rank=rank, upper=rank, kind="exact", rows_ranked=tall.long)
     out["how"] += f"; exact rank over Q of all {tall.long} rows (flint fmpz_mat.rank)"
+
+
+def _staircase_split(pd: PolyData, spec: BlockSpec, r: int, out: dict) -> None:
+    """A residual C_F's upper bound from the staircase split, when both parts are small.
+
+    At the split s of :func:`~seprank.separation.moment_blocks.staircase_bound`, C_F =
+    [A | B'] with A the columns |gamma| <= s and B' the others, which vanish outside the
+    rows |alpha| <= C - s - 1 (call that part B): rank C_F <= rank A + rank B. Both ranked
+    over Q whole (flint) when each has at most ``EXACT_WHOLE_WIDE_KERNEL_ENTRIES`` entries:
+    a certified bound of this network's C_F, exact when it meets the rank mod p.
+    """
+    C, n = pd.C, pd.n_vars
+    def upto(k: int) -> int:
+        return comb(n + k, k) if k >= 0 else 0
+
+    best = min(range(-1, C + 1), key=lambda t: upto(t) + r * upto(C - t - 1))
+    rows_j, rows_a, gammas = _rows_cols(pd, spec, r)
+    cols_low = np.nonzero(gammas.sum(axis=1) <= best)[0]
+    cols_high = np.nonzero(gammas.sum(axis=1) > best)[0]
+    rows_low = np.nonzero(rows_a.sum(axis=1) <= C - best - 1)[0]
+    parts = [(np.arange(len(rows_j)), cols_low), (rows_low, cols_high)]
+    if any(len(rr) * len(cc) > EXACT_WHOLE_WIDE_KERNEL_ENTRIES for rr, cc in parts):
+        return
+    upper = 0
+    for rr, cc in parts:
+        if len(rr) and len(cc):
+            ent = block_entries(pd, rows_j[rr], rows_a[rr], gammas[cc])
+            upper += flint.fmpz_mat(ent.tolist()).rank()
+    if upper < out["upper"]:
+        out["upper"] = upper
+        out["how"] += (f"; staircase split at |gamma| <= {best}: rank <= {upper} (both parts "
+                       "ranked over Q, flint fmpz_mat.rank)")
+    if out["rank"] == out["upper"]:
+        out["kind"] = "exact"
 
 
 def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng,

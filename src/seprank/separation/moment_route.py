@@ -39,8 +39,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from seprank.compiled_cache import pending_compilation
-from seprank.errors import ParameterError
-from seprank.separation.vocabulary import infinite_partition
 from seprank.models.generic_weights import generic_bound
 from seprank.separation.route import (
     PlannedBlock,
@@ -49,6 +47,7 @@ from seprank.separation.route import (
     SeparationRoute,
     WorkEstimate,
 )
+from seprank.separation.vocabulary import infinite_partition
 
 __all__ = ["MomentRoute", "ROUTE", "infinite_partition"]
 
