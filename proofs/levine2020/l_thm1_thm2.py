@@ -161,10 +161,11 @@ def _step_thm1_upper_is_thm3(ctx, points):
     with ctx.step("Theorem 1's upper bound is log_3 of Theorem 3's bound: with d_a = d_x/H, "
                   "(H (d_a + 1))^{C(L)} = (d_x + H)^{C(L)} (sympy: H (d_x/H + 1) = d_x + H); "
                   "cross-check: exact at every point of the regime listed",
-                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388"), scope="all-sizes") as s:
+                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388"), kind="symbolic") as s:
         Hs, dxs = sympy.symbols("H d_x", positive=True)
-        s.require(sympy.simplify(Hs * (dxs / Hs + 1) - (dxs + Hs)) == 0,
-                  "H (d_x/H + 1) != d_x + H")
+        s.could_fail("H (d_a + 1) = d_x + H",
+                     lambda da: sympy.simplify(Hs * (da + 1) - (dxs + Hs)) == 0, dxs / Hs,
+                     {"d_a = d_x/H + 1": dxs / Hs + 1})
         bad = [p for p in points
                if thm3_bound(p[0], p[2], heads_dim(p[1], p[2])) != thm1_upper_pow3(*p)]
         s.record(cases=len(points))

@@ -162,7 +162,8 @@ def _eq8_step(ctx) -> None:
                      "C(C + D, D): eq. (8)'s upper bound holds at every L (exact check L <= 60). "
                      "For d_x >= 4 at H = d_x the family's proven D (L - floor(d_x/2) - d_x) "
                      "exceeds it from a finite L on (exact, d_x <= 12), and the exact family "
-                     "values earlier", PAPER.cite("sec 4.2 eq. (8) l.154-156"), "all-sizes") as s:
+                     "values earlier", PAPER.cite("sec 4.2 eq. (8) l.154-156"), "prose",
+                     "exact L <= 60 (d_x <= 3), d_x <= 12 (family)") as s:
         d = sp.symbols("d_x", integer=True, positive=True)
         gap = sp.factor(d * (d + 1) / 2 - (2 * d + 1))
         sign = sp.solve_univariate_inequality(gap > 0, d, relational=False)
@@ -193,7 +194,8 @@ def _regime_step(ctx) -> None:
                      "to C(L) log_3 e below the bend (double exponential in L) and D log_3(1 + "
                      "C(L)/D) up to D log_3 e above it (linear in L). Exact per d_x, and the two "
                      "binomial bounds exactly at L <= 8, d_x <= 8", PAPER.cite(
-                         "sec 4 l.120; Theorem 2 l.152"), "all-sizes") as s:
+                         "sec 4 l.120; Theorem 2 l.152"), "prose",
+                     "binomial bounds exactly at L <= 8, d_x <= 8") as s:
         L, d, n, k, i = sp.symbols("L d_x n k i", integer=True, positive=True)
         solved = sp.solve(sp.Eq((sp.Symbol("T") - 1) / 2, d * (d + 1) / 2), sp.Symbol("T"))
         spread = sp.factor(3 * d ** 2 - (d ** 2 + d + 1))
@@ -231,7 +233,7 @@ def _transition_step(ctx) -> None:
                      "d_x^2 + d_x + 1 (about twice the depth); between log_3 d_x and the bend "
                      "the corrected upper bound is still >= (1 + D/C(L))^C(L) (exact, listed), "
                      "so no proven bound shows the linear regime there", PAPER.cite(
-                         "sec 4 l.120; sec 4.2 l.162"), "sizes", "d_x in 4, 8, 27, 81") as s:
+                         "sec 4 l.120; sec 4.2 l.162"), "computation", "d_x in 4, 8, 27, 81") as s:
         rows = []
         for d_x in (4, 8, 27, 81):
             row = regime_row(d_x)
@@ -254,7 +256,7 @@ def _cor1_step(ctx) -> None:
                      "on Theorem 3's upper bound for the shallow one, not on Theorem 2; with the "
                      "corrected bound added for the shallow network (the smaller of the two) the "
                      "necessary width factor w is unchanged at the sizes of L-Cor1", PAPER.cite(
-                         "sec 4.1 Cor. 1 l.138-144"), "sizes",
+                         "sec 4.1 Cor. 1 l.138-144"), "computation",
                      "L-Cor1's (L, d) in (4, 2), (6, 2), (8, 2), (12, 2), (12, 3), (12, 4)") as s:
         rows = [cor1_width_factors(L, d, 2 * 3 ** L + 2, 2)
                 for L, d in ((4, 2), (6, 2), (8, 2), (12, 2), (12, 3), (12, 4))]
@@ -273,7 +275,7 @@ def _cor2_step(ctx) -> None:
                      "suffices (factor of order d_x L over d_x) where eq. (8) needed order d_x L "
                      "(factor of order L): still polynomial, larger by a factor of order d_x. "
                      "Exact shallow depths per deep (L, d_x, H) listed", PAPER.cite(
-                         "sec 4.2 Cor. 2 eq. (9) l.164-170"), "sizes",
+                         "sec 4.2 Cor. 2 eq. (9) l.164-170"), "computation",
                      "d_x in 9, 27, 81; L in 6, 12, 24") as s:
         rows = [cor2_corrected(L, d_x, H) for d_x, H in ((9, 1), (27, 3), (81, 3))
                 for L in (6, 12, 24)]
@@ -288,7 +290,7 @@ def _thm46_step(ctx) -> None:
                      "L-Thm6); the corrected bound C(C + D, D) replaces both (the expansion step "
                      "covers residual networks, deg G_L <= C(L)). At their counterexamples the "
                      "family's exact sep lies between the printed bound and C(C + D, D)",
-                     PAPER.cite("A.3 Theorem 4 l.428-432; A.4 Theorem 6 l.524-528"), "sizes",
+                     PAPER.cite("A.3 Theorem 4 l.428-432; A.4 Theorem 6 l.524-528"), "computation",
                      "d_x = H = 4, L = 12; d_x = H = 5, L = 11 (residual)") as s:
         rows = []
         for d_x, L, printed, name in ((4, 12, thm4_bound, "eq. (19)"),
@@ -324,7 +326,7 @@ def _figure_step(ctx, random_rows) -> None:
                      "family's proven lower bound and exact values against L for d_x in "
                      f"{list(WIDTHS)} (H = d_x), with the exact N -> infinity separation ranks "
                      "of random networks computed above and the atlas's when docs/atlas/"
-                     "n_infinity.json exists", PAPER.cite("sec 4.2 eq. (8) l.154"), "sizes",
+                     "n_infinity.json exists", PAPER.cite("sec 4.2 eq. (8) l.154"), "computation",
                      f"d_x in {list(WIDTHS)}, L <= 24") as s:
         series = figure_series(WIDTHS, 24, eq8_log3, ATLAS)
         for row in random_rows:

@@ -232,7 +232,8 @@ def _step_thm5_repaired(ctx, err518):
                   "(D + t) = D (t - 1); non-negative coefficients after substituting d_x = "
                   "e + 1, N = n + 2, d_x = H a); L^L >= 1. Cross-check: every link exactly on "
                   "L <= 6, d_x <= 8, N in {2, 3, 4}, H | d_x",
-                  source=SRC.cite("A.4 l.502-518"), corrected=True, scope="all-sizes") as s:
+                  source=SRC.cite("A.4 l.502-518"), corrected=True, kind="prose",
+                  sizes="every link exactly on L <= 6, d_x <= 8, N in {2, 3, 4}") as s:
         if err518 is not None:
             s.verifies(err518)
         links = thm5_chain_links()

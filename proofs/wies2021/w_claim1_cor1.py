@@ -125,7 +125,9 @@ def w_claim1(ctx):
                   "U V^T with U[a, r] = g_r(p_a), V[b, r] = g'_r(q_b) (entrywise, sympy "
                   "MatrixSymbols of symbolic sizes), so rank G <= R; with R = sep, every grid "
                   "matricization has rank <= sep", PAPER.cite("l.542-552"),
-                  ia.grid_matrix_factorizes)
+                  ia.grid_matrix_factorizes, kind="symbolic",
+                  mutants={"grid_matrix_factorizes": {"Q-side factor read at the row "
+                                                      "template": "a"}})
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",
@@ -218,7 +220,7 @@ def _printed_phi_drops_columns(ctx):
                   "(d_a-1)/2 + 1 from one segment to the next, skipping (d_a-1)/2 columns "
                   "(sympy, symbolic sizes); the corrected stride (d_a-1)/2 jumps by 1 and "
                   "reaches 1..H(d_a-1)/2. First missing column at H = 2, d_a = 3, d = 2",
-                  source=PAPER.cite("l.556-558"), scope="all-sizes") as s:
+                  source=PAPER.cite("l.556-558"), kind="symbolic") as s:
         ev = ia.phi_on_the_halves()
         reached = sorted({wa.phi(a, 3) for a in range(1, 7) if (a - 1) % 3 < 1
                           and wa.phi(a, 3) <= 2})

@@ -281,8 +281,11 @@ def _every_score_is_one(ctx):
                   "score <W^Q y^i, W^K y^j> is y^i_{d_a} y^j_{d_a} (KroneckerDelta sums, symbolic "
                   "d_x, d_a), coordinate d_a is the constant coordinate of the first segment, "
                   "where M_V is 1 for every token: every score is 1 and the first layer outputs "
-                  "(sum_h W^O W^V) sum_j y^(0,j) (sympy)", PAPER.cite("l.672-682"),
-                  ia.lemma7_first_layer_sums)
+                  "(sum_h W^O W^V) sum_j y^(0,j) (sympy; W^Q, W^K reading coordinate 1 "
+                  "instead fail)", PAPER.cite("l.672-682"),
+                  ia.lemma7_first_layer_sums, kind="symbolic",
+                  mutants={"lemma7_first_layer_sums": {"W^Q, W^K read coordinate 1":
+                                                       lambda d_a: 1}})
 
 
 def _corrected_pi_counts(ctx):
@@ -292,8 +295,10 @@ def _corrected_pi_counts(ctx):
                   "< E, lies in segment c with (t-1) mod E = q (division with remainder), so "
                   "token c + 1 (c + 1 + d for pi_Q) occurs #{q < A_{j,c}} = A_{j,c} times, "
                   "0 <= A_{j,c} <= E; as printed, t = cE lands in segment c + 1 (sympy, "
-                  "symbolic a, E, c)", PAPER.cite("l.690-696"),
-                  ia.lemma7_token_counts, ia.division_lemma, corrected=True)
+                  "symbolic a, E, c: the count, and floor(cE/E) + 1; counting q <= a fails)",
+                  PAPER.cite("l.690-696"), ia.lemma7_token_counts, kind="symbolic",
+                  mutants={"lemma7_token_counts": {"q <= A_{j,c} counted": lambda a: a}},
+                  corrected=True)
 
 
 def _corrected_mv_gives_u(ctx):
@@ -305,8 +310,14 @@ def _corrected_mv_gives_u(ctx):
                   "A_{j2,phi(alpha-(d_a-1)/2)}, N or 0 by class (KroneckerDelta sums over the V "
                   "tokens); phi is strictly increasing on each half, so M_V has at most d + d "
                   "nonzero non-constant rows and H equal constant rows: rank <= 2d + 1 <= r "
-                  "(sympy, symbolic sizes)", PAPER.cite("l.668-700"),
-                  ia.lemma7_u, ia.phi_on_the_halves, corrected=True)
+                  "(sympy, symbolic sizes; the printed second-half token c + 1, or phi of stride "
+                  "0, fail)", PAPER.cite("l.668-700"),
+                  ia.lemma7_u, ia.phi_on_the_halves, kind="symbolic",
+                  mutants={"lemma7_u": {"printed: token c + 1 on the second half too":
+                                        lambda d: 0},
+                           "phi_on_the_halves": {"stride 0 (phi repeats across segments)":
+                                                 lambda m: 0}},
+                  corrected=True)
 
 
 CLAIM_W_COR2 = Claim("corollary",

@@ -368,7 +368,7 @@ def _one_hot_rate_refutes_eq6(ctx):
                   "N >= 2s, log_3 sep >= (s(s+1)/2)(L - floor(s/2) - s), which at L = 4s is >= "
                   "(5/4) s^3, while eq. (6) allows K L s log^m(L s) = 4K s^2 log^m(4 s^2); "
                   "s / log^m(4 s^2) -> infinity for every m > 0 (sympy limit): eq. (6) is false",
-                  source=PAPER.cite("eq. (6) l.133"), scope="all-sizes") as s:
+                  source=PAPER.cite("eq. (6) l.133"), kind="prose") as s:
         ev = rate_beats_every_polylog()
         s.record(**ev)
         if s.require(ev["holds"], "the rate comparison fails"):
