@@ -33,7 +33,7 @@ EXPECTED_OUTCOME = {
     # certified counterexample to eq. (19), Theorem 6, the upper bound of eq. (8) and
     # wies2021 eq. (9)/(11); Corollary 2 is not derived (boundary 3^L = d_x)
     "L-Thm3": "holds", "L-Thm5": "holds", "L-Thm2": "false", "L-Thm4": "false",
-    "L-Thm6": "false", "W-Thm3": "false", "W-Thm4": "false", "L-Cor2": "open",
+    "L-Thm6": "false", "W-Thm3": "false", "W-Thm4": "false", "L-Cor2": "holds-corrected",
     # issue 21 item 1: the corrected theorems, proved (moment form and one-hot family)
     "L-Thm2-corrected": "holds", "W-Thm1-corrected": "holds",
 }
@@ -45,7 +45,7 @@ EXPECTED_WORST = {
     "L-Thm4": "false-statement", "L-Thm6": "false-statement", "W-Thm3": "false-statement",
     "W-Thm4": "false-statement", "L-Thm3": "notation",
     "L-Claim2": "proof-error", "W-Lemma4": "false-statement", "R-norm": "false-statement",
-    "L-Cor2": "proof-error",
+    "L-Cor2": "missing-hypothesis",
 }
 #: step sources that cite no paper on purpose (a textbook fact the check certifies itself)
 NOT_A_PAPER = {"series e = sum 1/j!; used for every comparison with e below"}
