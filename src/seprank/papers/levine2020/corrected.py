@@ -41,7 +41,6 @@ from seprank.network_theory.corrected_bounds import (
     moment_entries,
 )
 from seprank.network_theory.one_hot import family_seps_by_layer
-from seprank.papers.levine2020.lemma_bounds import b2_rank
 from seprank.papers.levine2020.bounds import (
     thm1_lower_pow3,
     thm2_lower_pow3_squared,
@@ -49,6 +48,7 @@ from seprank.papers.levine2020.bounds import (
     thm2_upper_pow3,
     thm3_bound,
 )
+from seprank.papers.levine2020.lemma_bounds import b2_rank
 from seprank.scalars.enclosures import (
     arb_le,
     arb_of,
@@ -382,8 +382,10 @@ def cor2_odd_width(L: int, d_x: int, H: int = 1) -> dict:
     Examples
     --------
     >>> row = cor2_odd_width(12, 27, 3)
-    >>> row["L_s"], row["width"] == 3 ** row["L_s"], row["shallower"], row["L_s_exact"] <= row["L_s"]
-    (10, True, True, True)
+    >>> row["L_s"], row["width"] == 3 ** row["L_s"], row["shallower"]
+    (10, True, True)
+    >>> row["L_s_exact"] <= row["L_s"], row["beta_2_within_bound"]
+    (True, True)
     """
     D = moment_entries(d_x)
     L_s = 2
@@ -412,10 +414,10 @@ def cor2_shallower_from(d_x: int, L_max: int = 200) -> int | None:
     (7, 11)
     """
     D = moment_entries(d_x)
-    L = 1
-    while 3 ** L <= d_x:
-        L += 1
-    for L in range(L, L_max + 1):
+    start = 1
+    while 3 ** start <= d_x:
+        start += 1
+    for L in range(start, L_max + 1):
         # L_s < L iff 4^(3^(L - 3)) > 3^(D L) (L_s is the least with 4^(3^(L_s-2)) > 3^(DL))
         if L >= 3 and _four_beats(3 ** (L - 3), D * L):
             return L
