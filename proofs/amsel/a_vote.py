@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
+from functools import cache
 
 import mpmath
 import numpy as np
@@ -46,6 +47,7 @@ def _wilson(k: int, n: int, z: float = Z999) -> tuple[float, float]:
     return c - h, c + h
 
 
+@cache
 def _p_exact_sympy(d: int):
     """1/2 + E[arcsin|rho|]/pi in closed form (rho = sin theta, theta in [0, pi/2])."""
     th = sympy.symbols("theta")

@@ -90,8 +90,10 @@ CLAIM = Claim(
     "Conversely, for 1 <= H <= d_x, L >= floor(H/2) + H, every N and every partition with "
     "|I|, |J| >= H, for almost every weight log_3 sep(y_p^i; I, J) > D_H (L - floor(H/2) - H), "
     "D_H = H(H+1)/2 (also with residual connections). At H = d_x the largest log_3 sep thus "
-    "grows by D per layer (not 2 d_x + 1 as eq. (8) says), and the upper bound turns from "
-    "double exponential to linear growth in L where 3^L = d_x^2 + d_x + 1 (not 3^L = d_x)",
+    "lies between D (L - floor(d_x/2) - d_x) and D L: slope D in L (not 2 d_x + 1 as eq. "
+    "(8) says), with an additive gap of at most D (floor(d_x/2) + d_x) that does not depend "
+    "on L; and the upper bound turns from double exponential to linear growth in L where "
+    "3^L = d_x^2 + d_x + 1 (not 3^L = d_x)",
     PAPER.cite("sec 4.2 Theorem 2 eq. (8) l.150-156; A.3 l.428-432; A.4 l.524-528"),
     main_result=True)
 

@@ -119,11 +119,11 @@ def _step_unraveled_view(ctx, rng):
         s.record(cases=rows)
 
 
-def _step_l514_printed(ctx):
-    """l.514: the stopping condition of the recursion as printed."""
-    with ctx.step("l.514 stopping condition AS PRINTED: Sep(longest branch(L = 1)) = N d_x^4/H "
+def _step_l516_printed(ctx):
+    """l.516: the stopping condition of the recursion as printed."""
+    with ctx.step("l.516 stopping condition AS PRINTED: Sep(longest branch(L = 1)) = N d_x^4/H "
                   "(exact separation rank of one layer, certified, balanced partitions)",
-                  source=SRC.cite("A.4 l.514"), scope="sizes",
+                  source=SRC.cite("A.4 l.516"), scope="sizes",
                   sizes="(d_x, H, N) in (1, 1, 2), (2, 1, 2), (2, 2, 2)") as s:
         from seprank.constructions.known_seprank import network_sep_ranks
 
@@ -136,7 +136,7 @@ def _step_l514_printed(ctx):
         s.record(cases=rows)
         unequal = [r for r in rows if r["sep_rank"] != r["N_dx4_over_H"]]
         if unequal:
-            s.erratum("A.4 l.514 (stopping condition of the recursion)",
+            s.erratum("A.4 l.516 (stopping condition of the recursion)",
                       "Sep(longest branch(L=1)) = N d_x^4 / H",
                       "Sep(longest branch(L=1)) <= N d_x^4 / H (Lemma 2 with K = 1)",
                       "notation", verified=all(r["sep_rank"] <= r["N_dx4_over_H"]
@@ -149,7 +149,7 @@ def _thm5_part(ctx) -> None:
     _step_eq21(ctx, rng)
     _step_eq21_regrouped(ctx, rng)
     _step_unraveled_view(ctx, rng)
-    _step_l514_printed(ctx)
+    _step_l516_printed(ctx)
 
 
 def _step_l518_printed(ctx, grid):
