@@ -228,7 +228,7 @@ def l_cor2(ctx):
                  "3^(L_s) = 3^beta_2 d_x, one head, has B.2's rank ((d, 3^(L_s - 2))) >= "
                  "4^(3^(L_s - 2)) for almost every weight (odd head dimension: no case of "
                  "Theorem 1 left open is used), the deep network has sep <= C(C + D, D) < "
-                 "3^(D L) for every weight, so the least L_s with 4^(3^(L_s - 2)) > 3^(D L) "
+                 "3^(D L) for every weight, so the first L_s with 4^(3^(L_s - 2)) > 3^(D L) "
                  "works, with beta_2 <= 3 + log_3((d_x + 1) L / (2 log_3 4)) = O(log d_x + "
                  "log L), which is O(log H log d_x log L) for H, L >= 2; the shallow network "
                  "is shallower from a deep depth on (listed per d_x) and its width 3^(L_s) is "
@@ -322,13 +322,13 @@ def _cor2_one_head(ctx):
                             "corollary fails",
                             "missing-hypothesis",
                             hypothesis="H >= 2 and L >= 2 (so that log H log d_x log L > 0)",
-                            instance=rows[0], anchor="Corollary 2")
+                            instance=rows[0], anchor="O(log(H)")
         return err
 
 
 def _cor2_corrected(ctx, err) -> list[dict]:
     with ctx.step("Corrected Corollary 2 (H >= 2, L >= 2; printed shape): for the deep "
-                  "network (L, d_x, H) with 3^L > d_x let D = d_x (d_x + 1)/2 and L_s the least "
+                  "network (L, d_x, H) with 3^L > d_x let D = d_x (d_x + 1)/2 and L_s the first "
                   "integer >= 2 with 4^(3^(L_s - 2)) > 3^(D L). The network of depth L_s = "
                   "log_3 d_x + beta_2 and width 3^(L_s) = 3^beta_2 d_x with one head has the "
                   "odd head dimension 3^(L_s), d = (3^(L_s) - 1)/2 and lambda = 3^(L_s - 2): "
@@ -336,13 +336,14 @@ def _cor2_corrected(ctx, err) -> list[dict]:
                   ">= (d/lambda)^lambda >= 4^lambda for almost every weight (d/lambda = 9/2 - "
                   "1/(2 lambda) >= 4), and the deep network has sep <= C(C + D, D) <= (C + "
                   "1)^D < 3^(D L) for every weight (L-Thm2-corrected): so sep(shallow) > "
-                  "sep(deep). By the least choice 3^(L_s - 3) log_3 4 <= D L, so beta_2 <= 3 + "
-                  "log_3((d_x + 1) L / (2 log_3 4)) = O(log d_x + log L), O(log H log d_x "
+                  "sep(deep). As L_s is the first such, 3^(L_s - 3) log_3 4 <= D L, so "
+                  "beta_2 <= 3 + log_3((d_x + 1) L / (2 log_3 4)) = O(log d_x + log L), "
+                  "O(log H log d_x "
                   "log L) for H, L >= 2, and the width 3^(L_s) <= 27 D L / log_3 4 is "
                   "polynomial. The network is shallower (L_s < L) exactly when 4^(3^(L - 3)) > "
                   "3^(D L), which then holds at every larger L (the left side cubes, the right "
                   "side less than triples). Cross-checks (exact): L_s, beta_2 within its "
-                  "bound, the least shallow depth by the exact ranks, and the deep depth from "
+                  "bound, the first shallow depth the exact ranks reach, and the deep depth from "
                   "which the network is shallower", source=SRC.cite("sec. 4.2 Cor. 2 eq. (9) "
                   "l.164-170"), corrected=True, kind="prose",
                   sizes="deep (d_x, H) in (9, 1), (27, 3), (81, 3), L in 6, 12, 24; "

@@ -229,7 +229,7 @@ def survival_text(erratum: dict[str, Any], outcome: str) -> str | None:
     ...               "holds")
     'yes, by the count'
     >>> survival_text({"severity": "proof-error", "survives": False}, "false")
-    'no: the statement is false (the claim's outcome is false)'
+    "no: the statement is false (the claim's outcome is false)"
     >>> survival_text({"severity": "proof-error", "survives": False}, "open")
     'not shown (no repaired argument; the claim is open)'
     >>> survival_text({"severity": "proof-error", "survives": False}, "holds-corrected")
