@@ -45,9 +45,10 @@ Applied by the runner after a check ran, with the outcomes of other checks:
   corrected text or ``correction_id`` (:func:`share_verified_corrections`);
 * a conclusion that takes other checks' outcomes as given (``ctx.conclude(...,
   given=ids)``) gets its "rests on" sentence from their outcomes in the same run, and
-  ``holds``, ``holds-corrected`` or ``false`` resting on one that neither holds nor holds
-  corrected becomes ``open`` (:func:`apply_given`): no reason names a dependency's
-  outcome by hand.
+  ``holds``, ``holds-corrected`` or ``false`` resting on one whose outcome in the run is
+  ``open`` or ``false`` becomes ``open`` (:func:`apply_given`; one that did not run, as
+  with ``--no-deps``, is named "not run" and blocks nothing, like an unknown dependency
+  in :func:`apply_dependencies`): no reason names a dependency's outcome by hand.
 
 Example
 -------
@@ -280,11 +281,11 @@ def apply_given(settled: Settled, results: dict[str, Settled | None]) -> Settled
     """Write the "rests on" sentence from the same run; open what rests on an undecided claim.
 
     ``results``: check id -> settled outcome of that check in this run (None: not run),
-    for the ids of ``settled.given``. The reason gains "rests on A (holds; proof: ...), B
-    (open; instances)" in the order given. A ``holds``, ``holds-corrected`` or ``false``
-    conclusion resting on a check that neither holds nor holds corrected (open, false or
-    not run) becomes ``open`` (the rule is listed in ``violations``), keeping its instance
-    evidence as instances.
+    for the ids of ``settled.given``. The reason gains "rests on A (holds, proof: ...), B
+    (open, instances)" in the order given. A ``holds``, ``holds-corrected`` or ``false``
+    conclusion resting on a check whose outcome is ``open`` or ``false`` becomes ``open``
+    (the rule is listed in ``violations``), keeping its instance evidence as instances; a
+    check that did not run (``--no-deps``) is named "not run" and blocks nothing.
 
     Examples
     --------
@@ -298,14 +299,18 @@ def apply_given(settled: Settled, results: dict[str, Settled | None]) -> Settled
     >>> out = apply_given(s, {"L-Omega": Settled("open", "none", "x")})
     >>> out.outcome, out.reason.split("; ")[1], out.violations[0][:39]
     ('open', 'rests on L-Omega (open, none)', 'rests on L-Omega, whose outcome is open')
+    >>> s = Settled("holds", "proof", "the density argument", basis="argument",
+    ...             given=("L-Omega",))
+    >>> out = apply_given(s, {"L-Omega": None})
+    >>> out.outcome, out.reason.split("; ")[1]
+    ('holds', 'rests on L-Omega (not run)')
     """
     if not settled.given:
         return settled
     settled.given_outcomes = {g: given_words(g, results.get(g)) for g in settled.given}
     settled.reason = f"{settled.reason}; rests on {', '.join(settled.given_outcomes.values())}"
-    weak = [(g, results[g].outcome if results.get(g) is not None else "not run")
-            for g in settled.given
-            if results.get(g) is None or results[g].outcome not in (HOLDS, HOLDS_CORRECTED)]
+    weak = [(g, results[g].outcome) for g in settled.given
+            if results.get(g) is not None and results[g].outcome not in (HOLDS, HOLDS_CORRECTED)]
     if weak and settled.outcome in (HOLDS, HOLDS_CORRECTED, FALSE):
         said = ", ".join(f"{g}, whose outcome is {o}" for g, o in weak)
         _downgrade(settled, OPEN, f"rests on {said}: {settled.requested or 'the conclusion'} "
