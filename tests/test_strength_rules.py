@@ -52,8 +52,9 @@ def argument(*scopes):
     """A holds-by-argument check with one passed step per (scope, sizes) given."""
     def body(ctx):
         for i, (scope, sizes) in enumerate(scopes):
+            kind = "prose" if scope == "all-sizes" and sizes is None else None
             with ctx.step(f"link {i + 1} of n^2 - n = n(n-1) >= 0", source="t", scope=scope,
-                          sizes=sizes) as s:
+                          sizes=sizes, kind=kind) as s:
                 s.record(link=i + 1)
         ctx.conclude(HOLDS, PROOF, "n^2 - n = n(n-1), a product of non-negatives",
                      basis="argument")
@@ -84,7 +85,7 @@ def test_an_argument_with_every_step_for_all_sizes():
     assert res.outcome == HOLDS and res.settled.all_sizes
     data = res.to_dict()
     assert data["steps_at_sizes"] == []
-    assert strength_text(data) == "proof (argument, every step for all sizes)"
+    assert strength_text(data) == "proof (argument, every step for all sizes (prose 2))"
 
 
 def test_an_argument_with_steps_at_sizes_says_which():
@@ -94,7 +95,8 @@ def test_an_argument_with_steps_at_sizes_says_which():
     data = res.to_dict()
     assert [(e["step"], e["sizes"]) for e in data["steps_at_sizes"]] == [(2, "n <= 20"),
                                                                          (3, "n = 7")]
-    assert strength_text(data) == "proof (argument; steps 2, 3 verified only at listed sizes)"
+    assert strength_text(data) == ("proof (argument; steps 2, 3 verified only at listed sizes; "
+                                   "all-sizes steps: prose 1)")
 
 
 def test_a_step_without_scope_counts_as_at_sizes():
@@ -102,7 +104,8 @@ def test_a_step_without_scope_counts_as_at_sizes():
     assert res.to_dict()["steps_at_sizes"] == [
         {"step": 2, "claim": "link 2 of n^2 - n = n(n-1) >= 0", "scope": None,
          "sizes": "scope not stated"}]
-    assert strength_text(res.to_dict()) == "proof (argument; step 2 with no stated scope)"
+    assert strength_text(res.to_dict()) == ("proof (argument; step 2 with no stated scope; "
+                                            "all-sizes steps: prose 1)")
 
 
 def test_argument_steps_name_the_steps_of_the_argument():
@@ -110,7 +113,7 @@ def test_argument_steps_name_the_steps_of_the_argument():
         with ctx.step("sampled n^2 >= n for n <= 50 (illustration)", source="t", scope="sizes",
                       sizes="n <= 50") as s:
             s.record(cases=50)
-        with ctx.step("n^2 - n = n(n-1) as polynomials", source="t", scope="all-sizes") as s:
+        with ctx.step("n^2 - n = n(n-1) as polynomials", source="t", kind="symbolic") as s:
             s.record(identity=True)
         ctx.conclude(HOLDS, PROOF, "n(n-1) >= 0", basis="argument",
                      argument_steps=["n^2 - n"])
@@ -140,14 +143,15 @@ def test_report_markdown_and_console_show_the_scope():
     data = report_dict(results)
     assert validate_report(data) == []
     text = markdown_from_dict(data)
-    assert "proof (argument; step 2 verified only at listed sizes)" in text
-    assert "   - scope: verified only at n <= 20" in text
-    assert "   - scope: verified for all sizes" in text
+    assert "proof (argument; step 2 verified only at listed sizes; all-sizes steps: prose 1)" \
+        in text
+    assert "   - evidence: computation, verified only at n <= 20" in text
+    assert "   - evidence: prose argument, all sizes" in text
     buf = io.StringIO()
     console = Console(file=buf, width=80, color_system=None, highlight=False)
     run_checks({"a": spec("a", argument(("sizes", "n <= 20")))},
                reporter=ConsoleReporter(console, verbose=True))
-    assert "scope: verified only at n <= 20" in buf.getvalue()
+    assert "evidence: computation, verified only at n <= 20" in buf.getvalue()
 
 
 def test_schema_flags_a_bad_scope():
@@ -178,12 +182,13 @@ def rate_refuted(basis, scope):
     """'log f(L) = O(L)' refuted by f(L) = 2^(L^2) at L = 9 (one instance), or by the
     general argument log f(L) = L^2 (all sizes)."""
     def body(ctx):
+        kind = "prose" if scope == "all-sizes" else None
         with ctx.step("log2 f(L) = L^2 for f(L) = 2^(L^2)", source="t", scope=scope,
-                      sizes="L = 9" if scope == "instance" else None) as s:
+                      sizes="L = 9" if scope == "instance" else None, kind=kind) as s:
             s.erratum("l.3", "log f(L) = O(L)", "log f(L) = Theta(L^2)", "false-statement",
                       instance={"L": 9, "log2 f": 81})
         with ctx.step("L^2 / L = L is unbounded", source="t", scope=scope,
-                      sizes="L = 9" if scope == "instance" else None) as s:
+                      sizes="L = 9" if scope == "instance" else None, kind=kind) as s:
             s.record(ratio_at_9=9)
         ctx.conclude(FALSE, PROOF, "log f(L) = L^2 grows faster than any K L", basis=basis)
     return body
@@ -332,3 +337,125 @@ def test_slip_vocabulary_and_severity_groups():
                                        in_statement=True).to_dict()]}]}
     groups = inconsistent_severities(report)
     assert [(g["slip"], len(g["errata"])) for g in groups] == [("order", 2)]
+
+
+# --- issue 30: evidence kinds, identities that could have failed, "rests on" ---------
+
+def test_a_kind_implies_its_scope_and_all_sizes_names_its_kind():
+    def body(ctx):
+        with ctx.step("n^2 - n = n(n-1)", source="t", kind="symbolic") as s:
+            s.record(identity=True)
+        with ctx.step("induction, argued in words; cross-checked at n <= 9", source="t",
+                      kind="prose", sizes="n <= 9") as s:
+            s.record(cross_check=True)
+        with ctx.step("every n <= 9 evaluated", source="t", kind="computation",
+                      sizes="n <= 9") as s:
+            s.record(cases=9)
+        with ctx.step("rank 7 certified at n = 7", source="t", kind="certificate") as s:
+            s.record(rank=7)
+        ctx.conclude(HOLDS, PROOF, "n(n-1) >= 0", basis="argument")
+    data = run_check(spec("k", body)).to_dict()
+    assert [(s["kind"], s["scope"]) for s in data["steps"]] == [
+        ("symbolic", "all-sizes"), ("prose", "all-sizes"), ("computation", "sizes"),
+        ("certificate", "instance")]
+    assert data["argument_kinds"] == {"symbolic": 1, "prose": 1}
+    assert [e["step"] for e in data["steps_at_sizes"]] == [3, 4]
+
+
+@pytest.mark.parametrize("scope, sizes, kind", [("all-sizes", None, None),
+                                                ("all-sizes", None, "computation"),
+                                                ("sizes", "n <= 3", "symbolic"),
+                                                ("all-sizes", "n <= 3", "symbolic"),
+                                                (None, None, "guess")])
+def test_a_kind_that_does_not_fit_is_refused(scope, sizes, kind):
+    def body(ctx):
+        with ctx.step("a step", source="t", scope=scope, sizes=sizes, kind=kind) as s:
+            s.record(x=1)
+        ctx.conclude(HOLDS, PROOF, "x", basis="argument")
+    res = run_check(spec("bad", body))
+    assert res.steps[-1].status == "error" and "ValueError" in res.steps[-1].message
+
+
+def test_could_fail_records_the_mutants_and_flags_a_tautology():
+    import sympy as sp
+
+    h, q, D = sp.symbols("h q D", integer=True)
+
+    def floor_part(shift):       # floor((hD + q)/D) = h needs 0 <= q < D: here q = shift
+        return sp.floor((h * D + shift) / D).subs({D: 5, h: 3}) == 3
+
+    def tautology(_):             # hD + q - hD = q uses nothing
+        return sp.expand(h * D + q - h * D) == q
+
+    def body(ctx):
+        with ctx.step("division with remainder", source="t") as s:
+            s.could_fail("floor", floor_part, 2, {"q = D": 5, "q = -1": -1})
+            s.could_fail("gap", tautology, None, {"q < 0": -1})
+        ctx.conclude(HOLDS, PROOF, "x", basis="argument")
+    step = run_check(spec("t", body)).steps[0]
+    assert step.kind == "symbolic" and step.status == "passed"
+    ev = step.evidence["could_fail"]
+    assert ev["floor"]["fails_without"] == {"q = D": True, "q = -1": True}
+    assert ev["floor"]["holds_without"] == [] and ev["gap"]["holds_without"] == ["q < 0"]
+
+
+def test_could_fail_fails_the_step_when_the_identity_does_not_hold():
+    def body(ctx):
+        with ctx.step("2 + 2 = 5", source="t") as s:
+            s.could_fail("sum", lambda c: 2 + 2 == c, 5, {"4": 4})
+        ctx.conclude(OPEN, "none", "x")
+    assert run_check(spec("f", body)).steps[0].status == "failed"
+
+
+def dep(outcome):
+    """A dependency whose outcome is ``outcome`` (holds by an argument, or open)."""
+    def body(ctx):
+        with ctx.step("n^2 - n = n(n-1)", source="t", kind="symbolic") as s:
+            s.record(identity=True)
+        if outcome == HOLDS:
+            ctx.conclude(HOLDS, PROOF, "n(n-1) >= 0", basis="argument")
+        else:
+            ctx.conclude(OPEN, "none", "not decided")
+    return body
+
+
+def resting(ctx):
+    with ctx.step("n^4 >= n^2 follows from A applied to n^2", source="t", kind="prose") as s:
+        s.record(substitution="n -> n^2")
+    ctx.conclude(HOLDS, PROOF, "apply A to n^2", basis="argument", given=("A",))
+
+
+def test_the_rests_on_sentence_follows_the_dependency_outcome():
+    """Changing A's outcome changes B's sentence and outcome; nothing is written by hand."""
+    for outcome in (HOLDS, OPEN):
+        specs = {"A": spec("A", dep(outcome)), "B": spec("B", resting, depends=("A",))}
+        res = {r.id: r for r in run_checks(specs)}
+        b = res["B"].to_dict()
+        if outcome == HOLDS:
+            assert b["outcome"] == HOLDS and b["violations"] == []
+            assert b["reason"] == ("apply A to n^2; rests on A (holds, proof: argument, every "
+                                   "step for all sizes)")
+        else:
+            assert b["outcome"] == OPEN and b["strength"] == "none"
+            assert b["reason"] == "apply A to n^2; rests on A (open, none)"
+            assert b["violations"][0].startswith("rests on A, whose outcome is open")
+        assert b["given_outcomes"] == {"A": b["reason"].split("rests on ")[1]}
+        html = markdown_from_dict(report_dict(list(res.values())))
+        assert "Takes as given (outcomes in this run): " + b["given_outcomes"]["A"] in html
+
+
+def test_kinds_show_in_the_json_markdown_html_and_console():
+    from seprank.proof.report import html_from_dict
+
+    specs = {"A": spec("A", dep(HOLDS))}
+    data = report_dict(run_checks(specs))
+    assert data["checks"][0]["steps"][0]["kind"] == "symbolic" and validate_report(data) == []
+    assert "1. **passed** *[symbolic]*: n^2 - n = n(n-1)" in markdown_from_dict(data)
+    html = html_from_dict(data)
+    assert "<i class='kind'>[symbolic]</i>" in html
+    assert "evidence: symbolic identity, all sizes (could have failed)" in html
+    buf = io.StringIO()
+    console = Console(file=buf, width=80, color_system=None, highlight=False)
+    run_checks(specs, reporter=ConsoleReporter(console, verbose=True))
+    assert "evidence: symbolic identity, all sizes (could have failed)" in buf.getvalue()
+    assert max(len(line) for line in buf.getvalue().splitlines()) <= 80

@@ -78,7 +78,7 @@ def a_harm(ctx):
 
     with ctx.step("The printed examples: in ambient dimension 3, the degree 0, 1, 2 harmonics "
                   "have dimensions 1, 3, 5 (a finite claim, all three cases by exact rank)",
-                  source=SRC.cite("l.670, l.674"), scope="all-sizes") as s:
+                  source=SRC.cite("l.670, l.674"), kind="exhaustive") as s:
         got = [_exact_row(3, l)["N_exact"] for l in (0, 1, 2)]
         s.record(d=3, degrees=[0, 1, 2], exact_dimensions=got, printed=[1, 3, 5])
         s.require(got == [1, 3, 5], "printed example dimensions disagree", exact=got)
@@ -143,7 +143,7 @@ def _laplacian_onto_for_every_size(ctx):
                   "is adjoint to the Laplacian; it is injective (integral domain), so its "
                   "adjoint is onto and dim H_l = dim P_l - dim P_(l-2) (sympy)",
                   SRC.cite("l.656-670"),
-                  fischer_adjointness)
+                  fischer_adjointness, kind="prose")
 
     symbolic_step(ctx,
                   "all sizes: dim P_l = C(d+l-1, l) (monomials split by their last exponent obey "
@@ -152,4 +152,4 @@ def _laplacian_onto_for_every_size(ctx):
                   "2; a homogeneous polynomial vanishing on the sphere vanishes (p(x) = |x|^l "
                   "p(x/|x|)), so the harmonics keep their dimension on the sphere (sympy, "
                   "symbolic d, l)", SRC.cite("l.670-674"),
-                  harmonic_dimension_symbolic)
+                  harmonic_dimension_symbolic, kind="prose")

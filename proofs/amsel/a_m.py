@@ -122,13 +122,18 @@ def _printed_example_is_orthogonal(ctx):
                   "of g(x1, x2) * x3^5 has an odd exponent of x3, and the sphere measure is "
                   "invariant under x3 -> -x3, so each integral is zero: the integrand "
                   "g(x1, x2) x3^5 changes sign under x3 -> -x3 for every function g (sympy, g "
-                  "an undefined function)", source=SRC.cite("l.694"), scope="all-sizes") as s:
+                  "an undefined function; with the even power x3^4 it would not)",
+                  source=SRC.cite("l.694"), kind="symbolic") as s:
         import sympy
 
         x1, x2, x3 = sympy.symbols("x1 x2 x3")
         g = sympy.Function("g")
-        integrand = g(x1, x2) * x3 ** 5
-        odd = sympy.simplify(integrand.subs(x3, -x3) + integrand) == 0
+
+        def is_odd(power):
+            integrand = g(x1, x2) * x3 ** power
+            return sympy.simplify(integrand.subs(x3, -x3) + integrand) == 0
+
+        odd = s.could_fail("odd_in_x3", is_odd, 5, {"x3^4 in place of x3^5": 4})
         s.record(argument="the reflection x3 -> -x3 preserves the sphere measure and negates "
                           "g * x3^5, so its integral over S^{d-1} equals its negative",
                  integrand_is_odd_in_x3=odd, d_required=">= 3")

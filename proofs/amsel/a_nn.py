@@ -83,15 +83,20 @@ def _distance_is_an_inner_product(ctx, rng):
                   "argmax of the inner product: sum_i (x_i - y_i)^2 = sum x_i^2 - 2 sum x_i y_i + "
                   "sum y_i^2 as a symbolic identity (sympy, symbolic dimension d), confirmed "
                   "exactly on rational sphere points", source=SRC.cite("l.497-499"),
-                  scope="all-sizes") as s:
+                  kind="symbolic") as s:
         import sympy as sp
 
         dim, i = sp.Symbol("d", integer=True, positive=True), sp.Symbol("i", integer=True)
         xv, yv = sp.IndexedBase("x"), sp.IndexedBase("y")
         lhs = sp.Sum(sp.expand((xv[i] - yv[i]) ** 2), (i, 1, dim)).expand()
-        rhs = (sp.Sum(xv[i] ** 2, (i, 1, dim)) - 2 * sp.Sum(xv[i] * yv[i], (i, 1, dim))
-               + sp.Sum(yv[i] ** 2, (i, 1, dim)))
-        symbolic = sp.simplify(lhs - rhs) == 0
+
+        def expansion(cross):
+            rhs = (sp.Sum(xv[i] ** 2, (i, 1, dim)) - cross * sp.Sum(xv[i] * yv[i], (i, 1, dim))
+                   + sp.Sum(yv[i] ** 2, (i, 1, dim)))
+            return sp.simplify(lhs - rhs) == 0
+
+        symbolic = s.could_fail("square_expansion", expansion, 2,
+                                {"cross term - x^T y (factor 1)": 1})
         bad = []
         for _ in range(100):
             d = rng.randint(2, 6)
@@ -109,7 +114,8 @@ def _hardmax_head_returns_the_nearest(ctx, n_inst, rng):
                   "d in 2..6, N in 2..8, plus near-ties); M = W = I_d have exact rank d. For "
                   "every N: hm(X^T y) is the indicator e_j* of the unique argmax j*, and "
                   "X e_j* = sum_t x_t [t = j*] = x_j* (KroneckerDelta sum, symbolic N)",
-                  source=SRC.cite("l.495, l.509"), scope="all-sizes") as s:
+                  source=SRC.cite("l.495, l.509"), kind="prose",
+                  sizes="d in 2..6, N in 2..8") as s:
         import sympy as sp
 
         from seprank.network_theory.symbolic_sums import delta_sum

@@ -75,11 +75,14 @@ def a_params(ctx):
 def _parameter_count(ctx):
     with ctx.step("Counting: four r x d matrices per head, H heads: 4rHd entries; with H = d/r "
                   "this is 4d^2, equal to the count for H = 1, r = d",
-                  source=SRC.cite("l.222-224, l.255-256"), scope="all-sizes") as s:
+                  source=SRC.cite("l.222-224, l.255-256"), kind="symbolic") as s:
         r, H, d = sympy.symbols("r H d", positive=True)
         per_head = 4 * r * d
         total = sympy.expand(H * per_head)
         std = sympy.simplify(total.subs(H, d / r))
+        s.could_fail("same_count_as_one_head",
+                     lambda heads: sympy.simplify(total.subs(H, heads) - 4 * d ** 2) == 0,
+                     d / r, {"H = d/(2r) heads": d / (2 * r)})
         s.record(per_head=str(per_head), total=str(total), with_H_eq_d_over_r=str(std),
                  H1_rd=str(total.subs({H: 1, r: d})))
         s.require(total == 4 * r * H * d and sympy.simplify(std - 4 * d**2) == 0
@@ -90,13 +93,21 @@ def _merging_is_exact(ctx, dr, rng):
     with ctx.step("Merging is exact: (W^K X)^T (W^Q y) = X^T M y with M = (W^K)^T W^Q and "
                   "(W^O)^T (W^V X) a = W X a with W = (W^O)^T W^V: associativity, as an identity "
                   "of sympy MatrixSymbols of symbolic sizes, and on random integer data",
-                  source=SRC.cite("l.232-236"), scope="all-sizes") as s:
+                  source=SRC.cite("l.232-236"), kind="symbolic") as s:
         r_, d_, n_ = sympy.symbols("r d n", integer=True, positive=True)
         WQs, WKs, WVs, WOs = (sympy.MatrixSymbol(k, r_, d_) for k in ("WQ", "WK", "WV", "WO"))
         Xs, ys, As = (sympy.MatrixSymbol("X", d_, n_), sympy.MatrixSymbol("y", d_, 1),
                       sympy.MatrixSymbol("a", n_, 1))
-        symbolic = ((WKs * Xs).T * (WQs * ys)).doit() == (Xs.T * (WKs.T * WQs) * ys).doit() \
-            and (WOs.T * (WVs * Xs) * As).doit() == ((WOs.T * WVs) * Xs * As).doit()
+
+        def merged(pair):
+            (Mk, Mq), (Wo, Wv) = pair
+            return ((WKs * Xs).T * (WQs * ys)).doit() == (Xs.T * (Mk.T * Mq) * ys).doit() \
+                and (WOs.T * (WVs * Xs) * As).doit() == ((Wo.T * Wv) * Xs * As).doit()
+
+        symbolic = s.could_fail("associativity", merged, ((WKs, WQs), (WOs, WVs)),
+                                {"M = (W^Q)^T W^K (factors swapped)": ((WQs, WKs), (WOs, WVs)),
+                                 "W = (W^V)^T W^O (factors swapped)": ((WKs, WQs),
+                                                                       (WVs, WOs))})
         bad = []
         for d, r in dr[:12]:
             WQ, WK, WV, WO = (_randmat(rng, r, d) for _ in range(4))

@@ -73,7 +73,9 @@ def a_thm2(ctx):
         "- H M(d,l)) to the two regimes: there is no argument to check and no constant to test "
         "a counterexample against; the sketch's reduction holds exactly, its 'Combining' display "
         "is wrong as printed and repaired by a rank (Eckart-Young) argument, and the hypotheses "
-        "are consistent with the exact upper bound (A-nn)")
+        "are consistent with the exact upper bound (A-nn); what stays open is the theorem "
+        "itself, for every d, H, r and N (no case of it is decided)",
+        given=("A-nn", "A-harm", "A-M"))
 
 
 def _reduction_to_orthonormal_inputs(ctx, rng):

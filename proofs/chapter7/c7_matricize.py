@@ -149,7 +149,7 @@ def _figure_is_seprank_matricization(ctx):
     with ctx.step("Fig. 7.3 is the matricization of an order-3 tensor with mode dimensions "
                   "(2, 2, 3) w.r.t. A = {1, 3} (rows), B = {2} (columns), the first position "
                   "of A most significant: seprank.tensors.matricize reproduces it entry by entry",
-                  source=NOTES.cite("l.123-136 (fig. 7.3)"), scope="all-sizes") as s:
+                  source=NOTES.cite("l.123-136 (fig. 7.3)"), kind="exhaustive") as s:
         Mat = matricize(_fig_tensor(), [a - 1 for a in FIG_A], [b - 1 for b in FIG_B])
         s.record(figure_as_printed=FIG_7_3, seprank_matricization=Mat.tolist(),
                  inferred={"mode_dimensions": FIG_SHAPE, "A": FIG_A, "B": FIG_B})
@@ -159,7 +159,7 @@ def _figure_is_seprank_matricization(ctx):
 
 def _worked_example_agrees(ctx, fig):
     with ctx.step("The worked example: j = (1, 2, 3) goes to row 3, column 2, and the figure "
-                  "shows A_123 there", source=NOTES.cite("l.130-134"), scope="all-sizes") as s:
+                  "shows A_123 there", source=NOTES.cite("l.130-134"), kind="exhaustive") as s:
         printed_answer = (3, 2)
         s.record(printed_answer=printed_answer, figure_position=fig["123"],
                  corrected_formula=_corrected((1, 2, 3), FIG_A, FIG_B, FIG_SHAPE))

@@ -48,7 +48,7 @@ def b2_every_size_step(ctx, source: str) -> None:
                   "lambda) >= ((d + lambda - 1)/lambda)^lambda >= (d/lambda)^lambda (C(n, k) "
                   ">= (n/k)^k: (n - i) k - n (k - i) = i (n - k) >= 0, sympy); with Lemma 6 "
                   "and L-Omega (the rank) and Claims 1-2 (for almost every weight)",
-                  source, scope="all-sizes") as s:
+                  source, kind="prose") as s:
         found = b2_lower_bound_facts()
         s.record(**found)
         s.require(found["three_to_the_lower_is_(d/lambda)^lambda"]

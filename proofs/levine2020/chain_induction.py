@@ -89,7 +89,7 @@ def homogeneity_step(ctx, source: str) -> None:
                   "d_a, N), so by induction on L the output is homogeneous of degree d_L with "
                   "d_{l+1} = 3 d_l, d_0 = 1 (sympy rsolve: d_L = 3^L = 2 C(L) + 1); with "
                   "residual connections x + f(x) mixes degrees 1 and 3 (not homogeneous)",
-                  source, scope="all-sizes") as s:
+                  source, kind="prose") as s:
         found = layer_identities()
         key = "f(tY) = t^3 f(Y) (a layer is homogeneous of degree 3)"
         degree = _rsolve(lambda c: 3 * c, 1)
@@ -110,7 +110,7 @@ def chain_induction_step(ctx, source: str) -> None:
                   "into the 8 trilinear terms (sympy, MatrixSymbols of symbolic sizes); the "
                   "counts c_{l+1} = 3 c_l + 1, c_0 = 0 (factors G) and h_{l+1} = 3 h_l + 1 "
                   "(exponent of H in the number of chains) solve to C(L) = (3^L - 1)/2 (sympy "
-                  "rsolve)", source, scope="all-sizes") as s:
+                  "rsolve)", source, kind="prose") as s:
         found = layer_identities()
         count = _rsolve(lambda c: 3 * c + 1, 0)
         L = sp.symbols("l", integer=True, nonnegative=True)
@@ -128,7 +128,7 @@ def position_sums_step(ctx, source: str) -> None:
                   "of symbolic sizes) and a chain is linear in each factor G (T (A + B) U = "
                   "T A U + T B U, induction on the number of factors), so the output at i is "
                   "a sum over (j_1, ..., j_C) in [N]^C(L) of chains with G_c = x^(j_c) x^(j_c)T: "
-                  "2 C(L) + 1 = 3^L linear forms per summand", source, scope="all-sizes") as s:
+                  "2 C(L) + 1 = 3^L linear forms per summand", source, kind="prose") as s:
         n, N = sp.symbols("n N", integer=True, positive=True)
         X1, x = sp.MatrixSymbol("X1", n, N), sp.MatrixSymbol("x", n, 1)
         block = sp.BlockMatrix([[X1, x]])
@@ -150,7 +150,7 @@ def residual_induction_step(ctx, source: str) -> None:
                   "I X is the chain with none; the chain identity of Lemma 1), one head index "
                   "per factor; so Y^(l+1) = X + chains with 1..c_(l+1) factors, c_(l+1) = 3 c_l "
                   "+ 1, c_0 = 0, i.e. up to C(L) = (3^L - 1)/2 (rsolve): statement (22)",
-                  source, scope="all-sizes") as s:
+                  source, kind="prose") as s:
         n, m, N, O, V, K, Q = _symbols()
         X, Z = sp.MatrixSymbol("X", n, N), sp.MatrixSymbol("Z", n, N)
 

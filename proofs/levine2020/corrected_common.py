@@ -2,10 +2,12 @@
 
 Not a check: each function adds steps to the check that calls it, with the source the
 check passes (its paper's lines for the network, eq. (3) of levine2020 or eq. (5) of
-wies2021). Every step states its scope: ``all-sizes`` when its computation is symbolic in
-the sizes (sympy with symbolic dimensions, exponents and binomials), ``sizes`` when it is
-an exact computation at the listed sizes. The family's steps (the lower bound) are
-:mod:`seprank_proofs.levine2020.corrected_family`.
+wies2021). Every step states its evidence kind (issue 30): ``symbolic`` when its
+computation is an identity in symbolic sizes (sympy with symbolic dimensions, exponents
+and binomials) that is also run with a piece changed and seen to fail, ``prose`` when the
+claim is an argument in words whose computations check parts or cross-check it (listed
+sizes), ``computation`` when it is an exact computation at the listed sizes. The family's
+steps (the lower bound) are :mod:`seprank_proofs.levine2020.corrected_family`.
 """
 
 from __future__ import annotations
@@ -34,10 +36,14 @@ from seprank.network_theory.moment_form import moment_form_matrix, moment_matrix
 __all__ = ["scoped_step", "moment_form_steps", "degree_steps", "count_step",
            "expansion_step", "coefficient_ranks_step", "product_bound_step", "mpoly_output"]
 
-def scoped_step(ctx, claim: str, source: str, scope: str,
+def scoped_step(ctx, claim: str, source: str, kind: str,
                 sizes: str | None = None) -> AbstractContextManager:
-    """``ctx.step(claim, source, scope=scope, sizes=sizes)``: every step here states its scope."""
-    return ctx.step(claim, source, scope=scope, sizes=sizes)
+    """``ctx.step(claim, source, kind=kind, sizes=sizes)``: every step here states its kind.
+
+    ``kind``: ``symbolic``, ``exhaustive``, ``prose`` (all sizes; ``sizes``: where its
+    cross-checks ran), ``certificate`` or ``computation`` (at ``sizes``).
+    """
+    return ctx.step(claim, source, kind=kind, sizes=sizes)
 
 
 def _is_zero(expr) -> bool:
@@ -46,8 +52,11 @@ def _is_zero(expr) -> bool:
     return out == 0 or bool(getattr(out, "is_ZeroMatrix", False))
 
 
-def _layer_identities() -> dict[str, bool]:
-    """The moment form's inductive step as identities of matrix products, symbolic sizes."""
+def _layer_identities(right=None) -> dict[str, bool]:
+    """The moment form's inductive step as identities of matrix products, symbolic sizes.
+
+    ``right``: what multiplies S from the right in S_l = G S (right) (default G^T); the
+    changed ``G`` (a dropped transpose) makes the identities fail."""
     n, m = sp.symbols("n m", integer=True, positive=True)
     G, S, A, B = (sp.MatrixSymbol(c, n, n) for c in ("G", "S", "A", "B"))
     x, y, yi = (sp.MatrixSymbol(c, n, 1) for c in ("x", "y", "y_i"))
@@ -57,7 +66,8 @@ def _layer_identities() -> dict[str, bool]:
     score = (Q * yi).T * (K * y)  # <W^Q y^i, W^K y^j>, a 1 x 1 matrix
     head = lambda Qh, Kh, Vh, Oh, M, v: Oh * Vh * M * Kh.T * Qh * v  # noqa: E731
     eye = sp.Identity(n)
-    step = head(Q, K, V, O, G * S * G.T, G) + head(Q2, K2, V2, O2, G * S * G.T, G)
+    Gt = G.T if right is None else right(G)
+    step = head(Q, K, V, O, G * S * Gt, G) + head(Q2, K2, V2, O2, G * S * Gt, G)
     return {
         "1x1 matrix equals its transpose": one.T.as_explicit() == one.as_explicit(),
         "score * O V y^j = O V y^j y^jT K^T Q y^i": _is_zero(
@@ -65,14 +75,14 @@ def _layer_identities() -> dict[str, bool]:
         "sum over j (induction on N): O V (A + y y^T) K^T Q y^i splits": _is_zero(
             head(Q, K, V, O, A + y * y.T, yi) - head(Q, K, V, O, A, yi)
             - head(Q, K, V, O, y * y.T, yi)),
-        "(G x)(G x)^T = G x x^T G^T": _is_zero((G * x) * (G * x).T - G * (x * x.T) * G.T),
-        "G (A + B) G^T = G A G^T + G B G^T": _is_zero(G * (A + B) * G.T - G * A * G.T
-                                                      - G * B * G.T),
+        "(G x)(G x)^T = G x x^T G^T": _is_zero((G * x) * (G * x).T - G * (x * x.T) * Gt),
+        "G (A + B) G^T = G A G^T + G B G^T": _is_zero(G * (A + B) * Gt - G * A * Gt
+                                                      - G * B * Gt),
         "plain: sum_h O V S_l K^T Q (G x) = G_{l+1} x with S_l = G S G^T (two heads)": _is_zero(
             head(Q, K, V, O, G * S * G.T, G * x) + head(Q2, K2, V2, O2, G * S * G.T, G * x)
             - step * x),
         "residual: G + sum_h (...) G = (I + sum_h O V G S G^T K^T Q) G": _is_zero(
-            G + step - (eye + O * V * G * S * G.T * K.T * Q + O2 * V2 * G * S * G.T * K2.T * Q2)
+            G + step - (eye + O * V * G * S * Gt * K.T * Q + O2 * V2 * G * S * Gt * K2.T * Q2)
             * G),
     }
 
@@ -90,14 +100,18 @@ def moment_form_steps(ctx, source: str) -> None:
                      "= sum_h W^O W^V G_l S G_l^T (W^K)^T W^Q G_l (residual: G_l + the same "
                      "sum); so y^{L,i} = G_L(S) x^i, G_0 = I. Checked as identities of matrix "
                      "products with symbolic sizes d_x = n, d_a = m (sympy MatrixSymbol); the "
-                     "sum over j by induction on N (one added term), the sum over h is linear",
-                     source, "all-sizes") as s:
+                     "sum over j by induction on N (one added term), the sum over h is linear; "
+                     "with S_l = G S G (a dropped transpose) the identities fail",
+                     source, "symbolic") as s:
         found = _layer_identities()
+        s.could_fail("layer_identities", lambda right: all(_layer_identities(right).values()),
+                     None, {"S_l = G S G (transpose dropped)": lambda G: G})
         s.record(identities=found, sizes="symbolic n x n, m x n matrices")
         s.require(all(found.values()), "an identity of the inductive step fails",
                   failing=[k for k, v in found.items() if not v])
     with scoped_step(ctx, "cross-check: G_L(S) x^i equals the network's output exactly at "
-                     "random rational inputs (plain and residual networks)", source, "sizes",
+                     "random rational inputs (plain and residual networks)", source,
+                     "computation",
                      "L <= 3, d_x <= 4, H <= 3, d_a <= 3, N <= 4") as s:
         rng, rows = random.Random(2024), []
         for L, d_x, H, d_a, N, residual in MOMENT_INSTANCES:
@@ -116,16 +130,17 @@ def moment_form_steps(ctx, source: str) -> None:
                   counterexample=next((r for r in rows if not r["equal"]), None))
 
 
-def _degree_symbolic() -> dict:
+def _degree_symbolic(added: int = 1) -> dict:
+    """The degree step; ``added``: the degree a layer adds beyond 3c (1; 0 fails)."""
     n, m = sp.symbols("n m", integer=True, positive=True)
     t, c = sp.symbols("t", positive=True), sp.symbols("c", integer=True, nonnegative=True)
     G, S = sp.MatrixSymbol("G", n, n), sp.MatrixSymbol("S", n, n)
     Q, K, V = (sp.MatrixSymbol(ch, m, n) for ch in "QKV")
     O = sp.MatrixSymbol("O", n, m)
     scaled = O * V * (t ** c * G) * (t * S) * (t ** c * G).T * K.T * Q * (t ** c * G)
-    homog = _is_zero(scaled - t ** (3 * c + 1) * (O * V * G * S * G.T * K.T * Q * G))
+    homog = _is_zero(scaled - t ** (3 * c + added) * (O * V * G * S * G.T * K.T * Q * G))
     f, l_ = sp.Function("c"), sp.symbols("l", integer=True, nonnegative=True)
-    sol = sp.rsolve(f(l_ + 1) - 3 * f(l_) - 1, f(l_), {f(0): 0})
+    sol = sp.rsolve(f(l_ + 1) - 3 * f(l_) - added, f(l_), {f(0): 0})
     return {"G_l(tS) = t^c G_l(S) implies each head term of G_{l+1}(tS) is t^(3c+1) times "
             "its value at S": homog,
             "c_{l+1} = 3 c_l + 1, c_0 = 0 solves to": str(sol),
@@ -151,16 +166,20 @@ def degree_steps(ctx, source: str) -> None:
                      "S -> tS, G_l -> t^c G_l, symbolic c and sizes); the recurrence c_{l+1} = "
                      "3 c_l + 1, c_0 = 0 solves to c_L = (3^L - 1)/2 = C(L) (sympy rsolve). With "
                      "residual connections G_{l+1} = G_l + (terms of degree 3c + 1): degree "
-                     "<= C(L), not homogeneous", source, "all-sizes") as s:
+                     "<= C(L), not homogeneous", source, "symbolic") as s:
         found = _degree_symbolic()
         s.record(**found)
+        s.could_fail("degree_recurrence",
+                     lambda added: all(v is True for v in _degree_symbolic(added).values()
+                                       if isinstance(v, bool)),
+                     1, {"a layer adds degree 3c (no + 1)": 0})
         s.require(found["G_l(tS) = t^c G_l(S) implies each head term of G_{l+1}(tS) is t^(3c+1) "
                         "times its value at S"] and found["equals (3^L - 1)/2"],
                   "the degree recurrence fails")
     with scoped_step(ctx, "cross-check: the entries of G_L(S0 + t S1) are polynomials of degree "
                      "<= C(L) in t (= C(L) for these weights), and for the plain network every "
                      "entry of G_L(t S0) is a single monomial c t^C(L) (exact fmpz_poly "
-                     "arithmetic)", source, "sizes", "L <= 4, d_x <= 3") as s:
+                     "arithmetic)", source, "computation", "L <= 4, d_x <= 3") as s:
         rng, rows = random.Random(77), []
         T = flint.fmpz_poly([0, 1])
         for L, d, H, residual in DEGREE_INSTANCES:
@@ -194,10 +213,20 @@ def count_step(ctx, source: str) -> None:
                      "T(D, 0) = 1; C(C + D, D) satisfies the same recurrence (Pascal, sympy "
                      "combsimp with symbolic C, D) and boundary values, so T(D, C) = C(C + D, D) "
                      "for all C, D (double induction); cross-check: brute-force enumeration",
-                     source, "all-sizes") as s:
+                     source, "symbolic") as s:
         C, D = sp.symbols("C D", integer=True, positive=True)
-        pascal = sp.simplify(sp.combsimp(sp.binomial(C + D, D) - sp.binomial(C + D - 1, D - 1)
-                                         - sp.binomial(C - 1 + D, D)))
+
+        def pascal_of(closed):
+            return sp.simplify(sp.combsimp(closed(C, D) - closed(C, D - 1)
+                                           - closed(C - 1, D)))
+
+        pascal = pascal_of(lambda c, d: sp.binomial(c + d, d))
+        s.could_fail("pascal_and_boundary",
+                     lambda closed: pascal_of(closed) == 0 and closed(C, 0) == 1
+                     and sp.simplify(closed(0, D)) == 1,
+                     lambda c, d: sp.binomial(c + d, d),
+                     {"C(C + D, D + 1) in place of C(C + D, D)":
+                      lambda c, d: sp.binomial(c + d, d + 1)})
         boundary = (sp.binomial(C + 0, 0) == 1, sp.simplify(sp.binomial(0 + D, D)) == 1)
         brute = [(c, d) for c in range(9) for d in range(1, 7)
                  if _brute_count(c, d) != monomials_up_to(c, d)]
@@ -264,7 +293,7 @@ def expansion_step(ctx, source: str) -> None:
                      "(residual). Cross-check: y_1^i = e_1^T G_L(U + W) x expanded exactly "
                      "(fmpz_mpoly) has <= C(C + D, D) W-monomials, is linear in x and has "
                      "S-degree C (plain) or <= C (residual) in every term", source,
-                     "all-sizes") as s:
+                     "prose", "cross-check at L <= 3, d_x <= 3") as s:
         symbolic = _substitution_degree()
         cases = [(1, 3, 1, False, 7), (2, 2, 1, False, 7), (2, 2, 1, True, 7),
                  (2, 3, 3, False, 7), (3, 2, 1, False, 7), (3, 2, 2, True, 7)]
@@ -308,7 +337,7 @@ def coefficient_ranks_step(ctx, source: str) -> list[dict]:
                      "(x^i, S_{I - i}) -> (x^i, S_I) is invertible and S_{I - i}, S_J fill open "
                      "sets of symmetric matrices; the exact rank for random integer networks "
                      "is <= the block form <= C(C + D, D), and equals the block form at some "
-                     "sizes", source, "sizes", sizes) as s:
+                     "sizes", source, "computation", sizes) as s:
         cases = COEFF_FULL if ctx.full else COEFF_FAST
         rows = [_coefficient_rank(*c, seed=7) for c in cases]
         s.record(instances=rows, attained=[r for r in rows
@@ -325,11 +354,14 @@ def product_bound_step(ctx, source: str) -> None:
                      "(C + 1) k - (C + k) = C (k - 1) >= 0, so C(C + D, D) <= (C + 1)^D; and "
                      "3^L - (C(L) + 1) = C(L) > 0 for L >= 1. Hence log_3 sep <= D log_3((3^L + "
                      "1)/2) < D L, symbolic in C, D, L; cross-check: exact integers", source,
-                     "all-sizes") as s:
+                     "symbolic") as s:
         C, D, k, L = sp.symbols("C D k L", integer=True, positive=True)
         prod_form = sp.product((C + k) / k, (k, 1, D))
         same = sp.simplify(sp.combsimp(sp.expand_func(prod_form / sp.binomial(C + D, D)))) == 1
         factor = sp.factor((C + 1) * k - (C + k))
+        s.could_fail("factor_bound",
+                     lambda cap: sp.factor(cap * k - (C + k)) == C * (k - 1),
+                     C + 1, {"each factor <= C (not C + 1)": C})
         gap = sp.simplify(3 ** L - ((3 ** L - 1) / 2 + 1) - (3 ** L - 1) / 2)
         bad = [(L_, d) for L_ in range(1, 31) for d in range(1, 13)
                if not corrected_upper(L_, d) <= upper_power_bound(L_, d)

@@ -81,12 +81,14 @@ def closed_form_steps(ctx, source: str) -> None:
                      "triple of 3 channels (each pattern of equal and distinct indices; "
                      "symbolic g, S) proves it for every width s. Hence g_a <- g_a g_b g_c S_bc, "
                      "y_p^i = x^i_p prod_{b<=c} S_bc^{e_bc}, exponents summing to C(L)",
-                     source, "all-sizes") as s:
+                     source, "prose",
+                     "every pattern of equal and distinct indices of 3 channels") as s:
         found = _diagonal_identity()
         s.record(**found)
         s.require(not found["failing"], "the diagonal update fails", failing=found["failing"])
     with scoped_step(ctx, "cross-check: the eq. (3) network with the family's weights equals "
-                     "x^i_p prod S_bc^{e_bc} exactly at random rational inputs", source, "sizes",
+                     "x^i_p prod S_bc^{e_bc} exactly at random rational inputs", source,
+                     "computation",
                      "(s, L, N) in (2, 5, 4), (3, 3, 6), (4, 4, 8)") as s:
         rng = random.Random(1010)
         rows = [_closed_form_row(*c, rng) for c in ((2, 5, 4), (3, 3, 6), (4, 4, 8))]
@@ -122,7 +124,8 @@ def coefficient_matrix_step(ctx, source: str) -> None:
                      "k = e - a (sympy: positive for symbolic integers a, k >= 0), so A_e is "
                      "nonsingular, and det(A (x) B) = det(A)^m det(B)^n: the product is "
                      "nonsingular of size prod(e_k + 1) for every e; cross-check: exact ranks",
-                     source, "all-sizes") as s:
+                     source, "prose",
+                     "anti-diagonal ranks e <= 30; the Kronecker rule at 2 x 2") as s:
         a, k = sp.symbols("a k", integer=True, nonnegative=True)
         positive = (sp.factorial(a + k) / (sp.factorial(a) * sp.factorial(k))).is_positive
         A, B = sp.Matrix(2, 2, sp.symbols("a0:4")), sp.Matrix(2, 2, sp.symbols("b0:4"))
@@ -180,7 +183,7 @@ def independence_steps(ctx, source: str) -> None:
                      "matrix is a polynomial in the weights (L-Claim2), so sep >= prod(e_k + 1) "
                      "for almost every weight. Cross-check: the Jacobian of the entries of S_P "
                      "w.r.t. |P| = s inputs has exact rank s(s+1)/2 at a rational point (s <= "
-                     "10)", source, "all-sizes") as s:
+                     "10)", source, "prose", "Jacobian ranks s <= 10") as s:
         symbolic = _submersion()
         jac = {sv: moment_jacobian_rank(sv, sv, seed=127) for sv in range(1, 11)}
         s.record(differential_onto_symbolic=symbolic, jacobian_ranks=jac)
@@ -188,7 +191,8 @@ def independence_steps(ctx, source: str) -> None:
                   "the moments are not independent", jacobian_ranks=jac)
     sizes = "(s, L, N) in (2, 2, 4), (3, 2, 6)" + (", (2, 3, 4)" if ctx.full else "")
     with scoped_step(ctx, "cross-check: the exact rank of value matrices of y_p^1 on random P- "
-                     "and Q-points (|P| = |Q| = s) equals prod(e + 1)", source, "sizes",
+                     "and Q-points (|P| = |Q| = s) equals prod(e + 1)", source,
+                     "computation",
                      sizes) as s:
         rows = [value_rank(2, 2, 4, 0, 7), value_rank(3, 2, 6, 1, 8)]
         if ctx.full:
@@ -216,7 +220,7 @@ def shift_lemma_step(ctx, source: str) -> None:
                      "M^m sums to sum_j C(m, j) 2^(m-j) = 3^m "
                      "(sympy, symbolic m); so (M^n)_{pa} = sum_c (M^(n-s+1))_{pc} (M^(s-1))_{ca} "
                      ">= 3^(n-s+1) for n >= s - 1. Cross-check: exact integer powers", source,
-                     "all-sizes") as s:
+                     "prose", "entries s <= 40; the floor s <= 16, n <= 40") as s:
         found = _shift_symbolic()
         entries_bad = [sv for sv in range(1, 41)
                        if shift_matrix_power(sv, sv - 1) != [[comb(sv - 1, (a - c) % sv)
@@ -259,7 +263,8 @@ def exponent_floor_step(ctx, source: str) -> None:
                      ">= 3^(n-s+1) = 3^(L - floor(s/2) - s) for every p, k; so log_3 sep > D "
                      "(L - floor(s/2) - s) for L >= floor(s/2) + s. Cross-check (exact, not "
                      "needed by the argument): the pairs' first appearance, the recursion (ii) "
-                     "and every exponent against the floor", source, "all-sizes") as s:
+                     "and every exponent against the floor", source, "prose",
+                     "coverage s <= 64; recursion s <= 16, L <= 24; floor s <= 16, L <= 60") as s:
         intro = {sv: pair_introductions(sv) for sv in range(1, 65)}
         coverage = [sv for sv, found in intro.items() if len(found) != sv * (sv + 1) // 2
                     or any(layer > sv // 2 for layer, _ in found.values())]
@@ -317,7 +322,8 @@ def channel_family_step(ctx, source: str) -> None:
                      "permutation of the coordinates puts any p among them, and the steps above "
                      "with s = H give log_3 sep > D_H (L - floor(H/2) - H), D_H = H(H+1)/2, for "
                      "|I|, |J| >= H and almost every weight. Cross-check: the network against "
-                     "the closed form at rational inputs", source, "all-sizes") as s:
+                     "the closed form at rational inputs", source, "prose",
+                     "every index pattern of 3 channels; cross-check H <= 3, L <= 4") as s:
         bad = _padded_identity()
         rng = random.Random(66)
         rows = [_channel_row(sv, L, d_x, H, rng) for sv, L, d_x, H in
@@ -338,7 +344,7 @@ def residual_top_step(ctx, source: str) -> None:
                      "x -> t x and the rank of a grid matrix is lower semicontinuous. So the "
                      "family's lower bound holds for residual networks too. Cross-check: the "
                      "t^C(L) coefficient of G^res_L(t S0) equals G_L(S0) (exact fmpz_poly)",
-                     source, "all-sizes") as s:
+                     source, "prose", "family s <= 3, random d_x <= 3, L <= 3") as s:
         T, rng, rows = flint.fmpz_poly([0, 1]), random.Random(5), []
         nets = [monomial_network(sv, shift_schedule(sv, L)) for sv, L in ((2, 2), (3, 3))]
         nets += [SelfAttentionNetwork.random(L, d, H, seed=rng.randrange(10 ** 6), nonzero=True)

@@ -19,9 +19,13 @@ the deep network's proven upper bounds (Thms 3 and 4).
 Why: the corollaries are the paper's conclusions on depth efficiency (sec. 4.1,
 4.2): they are only as strong as Theorems 1 and 2 (L-Thm1, L-Thm2), and these
 checks say which parts of them the theorems carry. Both claims are rates
-(``asymptotic``): no finite instance decides them. L-Cor2 also redoes the corollary
-with the corrected upper bound of L-Thm2-corrected (a width of order d_x^2 L); the
-integer root both use is :func:`seprank.papers.levine2020.corrected.least_root`.
+(``asymptotic``): no finite instance decides them. L-Cor2 decides Corollary 2: at H = 1
+the printed beta_2 = O(log H log d_x log L) is 0 and the corollary fails for every d_x =
+3^k (a missing hypothesis, H >= 2); for H >= 2 it holds in its printed shape, with the
+corrected upper bound of L-Thm2-corrected for the deep network and B.2's rank for the
+shallow one, whose width 3^(L_s) is odd (:func:`seprank.papers.levine2020.corrected.
+cor2_odd_width`): no case of Theorem 1 that L-Thm1 leaves open is used. The integer root
+L-Cor1 uses is :func:`seprank.papers.levine2020.corrected.least_root`.
 """
 
 from __future__ import annotations
@@ -41,7 +45,11 @@ from seprank.papers.levine2020.bounds import (
     thm2_upper_pow3,
     thm3_bound,
 )
-from seprank.papers.levine2020.corrected import cor2_corrected, least_root
+from seprank.papers.levine2020.corrected import (
+    cor2_odd_width,
+    cor2_shallower_from,
+    least_root,
+)
 from seprank.papers.levine2020.lemma_bounds import b2_rank
 from seprank.proof import Claim, check
 from seprank.proof.scaffold import erratum_if_failed
@@ -100,7 +108,7 @@ COR1 = Claim("corollary",
 
 
 @check("L-Cor1", "depth efficiency: a shallower network needs width factor w ~ exp(exp(d))",
-       source=SRC.cite("sec. 4.1 Cor. 1 l.138-144"), depends=("L-Thm1",), claim=COR1,
+       source=SRC.cite("sec. 4.1 Cor. 1 l.138-144"), depends=("L-Thm1", "L-Thm3"), claim=COR1,
        paper=LEVINE2020)
 def l_cor1(ctx):
     with ctx.step("Corollary 1 as printed defines the shallow width by d_x^shallow = w "
@@ -121,13 +129,14 @@ def l_cor1(ctx):
                       "notation", in_statement=True, verified_by="Corrected (d_x^shallow",
                       anchor="Corollary 1", slip="symbol")
     ctx.conclude("open", "instances",
-                 "the corollary rests on Theorem 1's lower bound for the deep network (L-Thm1 "
-                 "open; at the illustrated widths d_x = 2 3^L + 2, H = 2 the head dimension "
-                 "d_a = 3^L + 1 is even, where B.2 does not apply) and on Theorem 3's upper "
-                 "bound for the shallow one (L-Thm3 holds); the rate w ~ exp(exp(d)) is "
-                 "asymptotic, which no finite instance decides; the illustration (the exact "
-                 "width factor w of each size) is consistent: log_3 log_3 w lies within 1 of "
-                 "L (1 - 1/d)",
+                 "the corollary rests on Theorem 1's lower bound for every deep network of "
+                 "width d_x > 3^L and on Theorem 3's upper bound for the shallow one; at the "
+                 "illustrated widths d_x = 2 3^L + 2, H = 2 (d_a = 3^L + 1 even, >= 4 for "
+                 "L >= 3) Theorem 1's lower bound is proven (B.2 with one head dimension "
+                 "unused), while at L = 2 with even d_a and at d_a = 2 it is not decided; the "
+                 "rate w ~ exp(exp(d)) is asymptotic, which no finite instance decides; the "
+                 "illustration (the exact width factor w of each size) is consistent: log_3 "
+                 "log_3 w lies within 1 of L (1 - 1/d)", given=("L-Thm1", "L-Thm3"),
                  count=len(rows) or 1,
                  largest={"L": max(r["L_deep"] for r in rows), "d": max(r["d"] for r in rows),
                           "d_x": max(r["d_x_deep"] for r in rows)}, binding=True)
@@ -181,11 +190,14 @@ COR2 = Claim("corollary",
 
 @check("L-Cor2", "past L = log_3 d_x a shallower, polynomially wider network has higher "
        "separation rank", source=SRC.cite("sec. 4.2 Cor. 2 l.162-170"),
-       depends=("L-Thm1", "L-Thm2", "L-Thm2-corrected"), claim=COR2, paper=LEVINE2020)
+       depends=("L-Thm2-corrected", "L-Thm3", "L-Lemma6", "L-Omega", "L-Claim2", "L-Thm1",
+                "L-Thm2"),
+       claim=COR2, paper=LEVINE2020)
 def l_cor2(ctx):
     rows = _cor2_illustration(ctx)
     _cor2_boundary(ctx)
-    corrected = _cor2_corrected(ctx)
+    err = _cor2_one_head(ctx)
+    corrected = _cor2_corrected(ctx, err)
 
     # -- outcome (seprank.proof.claims) --
     obs = "Observation: with the printed choice"
@@ -197,26 +209,36 @@ def l_cor2(ctx):
                     "corollary following from Theorems 1 and 2",
                     "this choice gives 3^(L^shallow) = d_x^shallow exactly, the boundary that "
                     "neither Theorem 1 (L < log_3 d_x) nor Theorem 2 (L > log_3 d_x) covers; "
-                    "the argument needs a bound at L = log_3 d_x (e.g. B.2's regime-free "
-                    "certified rank, as the illustration uses) or a depth inside a regime",
-                    "proof-error", step=obs, survives=False, instance=boundary[0],
-                    anchor="Corollary 2",
+                    "the argument needs a bound at L = log_3 d_x (B.2's regime-free certified "
+                    "rank, as the illustration uses) and, for the deep network, the corrected "
+                    "upper bound C(C + D, D) in place of eq. (8)'s (false: L-Thm2)",
+                    "proof-error", step=obs, survives=True,
+                    repair="B.2's rank ((d, 3^(L_s - 2))) >= 4^(3^(L_s - 2)) for the shallow "
+                           "network of odd width 3^(L_s) (one head) against the deep "
+                           "network's C(C + D, D) < 3^(D L) (the corrected step)",
+                    instance=boundary[0], anchor="Corollary 2",
+                    verified_by="Corrected Corollary 2",
                     message="the shallow network of the corollary lies on the boundary "
                             "3^L = d_x, where neither theorem applies, so the corollary does "
                             "not follow from them as stated; at small sizes the 'shallow' "
                             "network is often not shallower")
-    ctx.conclude("open", "instances",
-                 "Corollary 2 survives in corrected form, conditional on Theorem 1's lower "
-                 "bound (L-Thm1 open): with L-Thm2-corrected's upper bound C(C + D, D) < "
-                 "3^(D L), D = d_x(d_x+1)/2, in place of eq. (8) (false, L-Thm2), a shallower "
-                 "network inside Theorem 1's regime needs a width of order d_x^2 L (not d_x L), "
-                 f"still polynomial ({len(corrected)} deep sizes redone); as printed it does "
-                 "not follow from Theorems 1 and 2 (the shallow network lies on the boundary "
-                 "3^L = d_x: proof-error); the rate O(log H log d_x log L) is asymptotic, "
-                 f"which no finite instance decides; the B.2 illustration holds on {len(rows)} "
-                 "sizes", count=len(rows) or 1,
-                 largest={"L": max(r["L_deep"] for r in rows),
-                          "d_x": max(r["d_x_deep"] for r in rows)}, binding=True)
+    ctx.conclude("holds-corrected", "proof",
+                 "with H >= 2 (at H = 1 the printed beta_2 is 0 and the corollary fails for "
+                 "every d_x = 3^k: step 3): the shallow network of depth L_s and width "
+                 "3^(L_s) = 3^beta_2 d_x, one head, has B.2's rank ((d, 3^(L_s - 2))) >= "
+                 "4^(3^(L_s - 2)) for almost every weight (odd head dimension: no case of "
+                 "Theorem 1 left open is used), the deep network has sep <= C(C + D, D) < "
+                 "3^(D L) for every weight, so the first L_s with 4^(3^(L_s - 2)) > 3^(D L) "
+                 "works, with beta_2 <= 3 + log_3((d_x + 1) L / (2 log_3 4)) = O(log d_x + "
+                 "log L), which is O(log H log d_x log L) for H, L >= 2; the shallow network "
+                 "is shallower from a deep depth on (listed per d_x) and its width 3^(L_s) is "
+                 f"of order d_x^2 L ({len(corrected)} deep sizes exact; the B.2 illustration "
+                 f"on {len(rows)} sizes)", basis="argument",
+                 argument_steps=["Corrected Corollary 2"],
+                 given=("L-Thm2-corrected", "L-Lemma6", "L-Omega", "L-Claim2"),
+                 own_argument="the deep network's bound is L-Thm2-corrected's C(C + D, D), not "
+                              "eq. (8) (false, L-Thm2); the shallow network's lower bound is "
+                              "B.2's rank at an odd head dimension, not Theorem 1's open cases")
 
 
 def _cor2_illustration(ctx) -> list[dict]:
@@ -264,23 +286,74 @@ def _cor2_boundary(ctx) -> None:
                   cases=cases)
 
 
-def _cor2_corrected(ctx) -> list[dict]:
-    with ctx.step("Corrected Corollary 2 (L-Thm2-corrected's bound for the deep network): "
-                  "the least depth L_s of a shallow network of width 3^(L_s+1) + 1 (inside "
-                  "Theorem 1's regime, one head) whose Theorem 1 lower bound exceeds the deep "
-                  "network's min(Thm 3, C(C + D, D)) (every L_s from 2 up tried); its width "
-                  "over d_x^2 L stays bounded while its width over d_x L grows with d_x: a "
-                  "width of order d_x^2 L, where eq. (8) as printed needed order d_x L",
-                  source=SRC.cite("sec. 4.2 Cor. 2 eq. (9) l.164-170"), corrected=True,
-                  scope="sizes", sizes="(d_x, H) in (9, 1), (27, 3), (81, 3), L in 6, 12, "
-                                       "24") as s:
-        rows = [cor2_corrected(L, d_x, H) for d_x, H in ((9, 1), (27, 3), (81, 3))
-                for L in (6, 12, 24)]
-        s.least("shallow depth per deep network",
-                {f"(L, d_x, H) = ({r['L_deep']}, {r['d_x_deep']}, {r['H']})":
-                 r["L_shallow_corrected"] for r in rows},
-                proven_by="every shallow depth from 2 up is tried in order")
+def _cor2_one_head(ctx):
+    """H = 1: the printed beta_2 = O(log H log d_x log L) is 0, and the corollary fails."""
+    with ctx.step("Corollary 2 as printed at H = 1: beta_2 = O(log H log d_x log L) = O(0) "
+                  "forces beta_2 = 0, so the 'shallow' network has depth log_3 d_x = k and "
+                  "width d_x = 3^k (any head count H_s | d_x). For every k >= 1 and the deep "
+                  "depth L = k 3^k + 1: Theorem 3 gives sep(shallow) <= (d_x + H_s)^C(k) <= "
+                  "(2 3^k)^((3^k - 1)/2) < 3^((k + 1) 3^k / 2) <= 3^(k 3^k) for every weight, "
+                  "while the deep network (one head) has sep >= C(L) + 1 = (3^L + 1)/2 > "
+                  "3^(k 3^k) for almost every weight (the family on one channel, y = x_p "
+                  "S_pp^C(L), L-Thm2-corrected). So sep(shallow) < sep(deep): the corollary "
+                  "fails at every d_x = 3^k, arbitrarily large d_x and L. Cross-check: both "
+                  "sides exactly for k <= 5", source=SRC.cite("sec. 4.2 Cor. 2 l.166"),
+                  kind="prose", sizes="k <= 5") as s:
+        rows = []
+        for k in range(1, 6):
+            d_x, L = 3 ** k, k * 3 ** k + 1
+            shallow = max(thm3_bound(k, H_s, d_x // H_s)
+                          for H_s in range(1, d_x + 1) if d_x % H_s == 0)
+            deep = num_head_indices(L) + 1
+            rows.append({"k": k, "d_x": d_x, "H": 1, "L_deep": L, "L_shallow": k,
+                         "log3_shallow_upper": str(log3(shallow)),
+                         "log3_deep_lower": str(log3(deep)),
+                         "shallow_upper < 3^(k 3^k) < deep_lower":
+                             shallow < 3 ** (k * 3 ** k) < deep})
         s.record(cases=rows)
-        s.require(all(r["L_shallow_corrected"] >= r["L_shallow_printed"] for r in rows),
-                  "the corrected shallow depth is below the printed one", cases=rows)
+        err = None
+        if all(r["shallow_upper < 3^(k 3^k) < deep_lower"] for r in rows):
+            err = s.erratum("l.166 (Corollary 2, beta_2)",
+                            "beta_2 = O(log(H) log(d_x^deep) log(L^deep))",
+                            "beta_2 = O(log d_x + log L) (the corrected step reaches beta_2 <= "
+                            "3 + log_3((d_x + 1) L / (2 log_3 4))); this is O(log H log d_x log "
+                            "L) only when H, L >= 2: at H = 1 the printed bound forces beta_2 = "
+                            "0, the shallow network is as wide as the deep one, and the "
+                            "corollary fails",
+                            "missing-hypothesis",
+                            hypothesis="H >= 2 and L >= 2 (so that log H log d_x log L > 0)",
+                            instance=rows[0], anchor="O(log(H)")
+        return err
+
+
+def _cor2_corrected(ctx, err) -> list[dict]:
+    with ctx.step("Corrected Corollary 2 (H >= 2, L >= 2; printed shape): for the deep "
+                  "network (L, d_x, H) with 3^L > d_x let D = d_x (d_x + 1)/2 and L_s the first "
+                  "integer >= 2 with 4^(3^(L_s - 2)) > 3^(D L). The network of depth L_s = "
+                  "log_3 d_x + beta_2 and width 3^(L_s) = 3^beta_2 d_x with one head has the "
+                  "odd head dimension 3^(L_s), d = (3^(L_s) - 1)/2 and lambda = 3^(L_s - 2): "
+                  "B.2 (Lemma 6, the Omega rank, one weight point) gives sep >= ((d, lambda)) "
+                  ">= (d/lambda)^lambda >= 4^lambda for almost every weight (d/lambda = 9/2 - "
+                  "1/(2 lambda) >= 4), and the deep network has sep <= C(C + D, D) <= (C + "
+                  "1)^D < 3^(D L) for every weight (L-Thm2-corrected): so sep(shallow) > "
+                  "sep(deep). As L_s is the first such, 3^(L_s - 3) log_3 4 <= D L, so "
+                  "beta_2 <= 3 + log_3((d_x + 1) L / (2 log_3 4)) = O(log d_x + log L), "
+                  "O(log H log d_x "
+                  "log L) for H, L >= 2, and the width 3^(L_s) <= 27 D L / log_3 4 is "
+                  "polynomial. The network is shallower (L_s < L) exactly when 4^(3^(L - 3)) > "
+                  "3^(D L), which then holds at every larger L (the left side cubes, the right "
+                  "side less than triples). Cross-checks (exact): L_s, beta_2 within its "
+                  "bound, the first shallow depth the exact ranks reach, and the deep depth from "
+                  "which the network is shallower", source=SRC.cite("sec. 4.2 Cor. 2 eq. (9) "
+                  "l.164-170"), corrected=True, kind="prose",
+                  sizes="deep (d_x, H) in (9, 1), (27, 3), (81, 3), L in 6, 12, 24; "
+                        "shallower-from depth for d_x in 3, 9, 27, 81") as s:
+        if err is not None:
+            s.verifies(err)
+        rows = [cor2_odd_width(L, d_x, H) for d_x, H in ((9, 1), (27, 3), (81, 3))
+                for L in (6, 12, 24)]
+        from_L = {d_x: cor2_shallower_from(d_x) for d_x in (3, 9, 27, 81)}
+        s.record(cases=rows, shallower_from_deep_L=from_L)
+        s.require(all(r["beta_2_within_bound"] and r["L_s_exact"] <= r["L_s"] for r in rows)
+                  and all(from_L.values()), "the corrected corollary fails", cases=rows)
     return rows

@@ -118,9 +118,12 @@ def _step_head_count_recursion(ctx):
     with ctx.step("C(L) = (3^L - 1)/2 solves the proof's count C(1) = 1, C(L+1) = 3 C(L) + 1 "
                   "(l.362-364): (3^(L+1) - 1)/2 - 3 (3^L - 1)/2 - 1 = 0 for symbolic L (sympy); "
                   "and it equals seprank's num_head_indices for L = 1..30",
-                  source=SRC.cite("A.1 l.331, l.362-364"), scope="all-sizes") as s:
+                  source=SRC.cite("A.1 l.331, l.362-364"), kind="symbolic") as s:
         Ls = sp.symbols("L", integer=True, positive=True)
         gap = sp.simplify((3 ** (Ls + 1) - 1) / 2 - 3 * (3 ** Ls - 1) / 2 - 1)
+        s.could_fail("recursion", lambda closed: sp.simplify(closed(Ls + 1) - 3 * closed(Ls)
+                                                             - 1) == 0,
+                     lambda x: (3 ** x - 1) / 2, {"C(L) = (3^L + 1)/2": lambda x: (3 ** x + 1) / 2})
         s.require(gap == 0 and (3 ** 1 - 1) // 2 == 1, "the recursion fails symbolically",
                   gap=str(gap))
         c, bad = 1, []

@@ -52,11 +52,17 @@ def _step_multiset_as_product(ctx, n_max, r_max):
                   "product is RisingFactorial(r + 1, n - 1), symbolic n, r); cross-check: "
                   "exact integers on a range",
                   source=PAPER.cite("l.558-559 (first line of the chain)"),
-                  scope="all-sizes") as s:
+                  kind="symbolic") as s:
         n_, r_, t_ = sp.symbols("n r t", integer=True, positive=True)
-        ratio = sp.combsimp(sp.expand_func(sp.product(r_ + t_, (t_, 1, n_ - 1))
-                                           / (sp.binomial(n_ + r_ - 1, r_)
-                                              * sp.factorial(n_ - 1))))
+
+        def product_ratio(shift):
+            return sp.combsimp(sp.expand_func(sp.product(r_ + t_ + shift, (t_, 1, n_ - 1))
+                                              / (sp.binomial(n_ + r_ - 1, r_)
+                                                 * sp.factorial(n_ - 1))))
+
+        ratio = product_ratio(0)
+        s.could_fail("product form", lambda shift: sp.simplify(product_ratio(shift)) == 1, 0,
+                     {"factors r + t + 1": 1})
         s.require(sp.simplify(ratio) == 1, "the product form fails symbolically",
                   ratio=str(ratio))
         bad = [(n, r) for n in range(1, 3 * n_max) for r in range(0, 6 * r_max)
@@ -73,7 +79,7 @@ def _step_am_gm_per_shift(ctx, n_max, k_max, r_max):
                   "inequality for the log, concave as (log x)'' = -1/x^2 < 0 (sympy); the "
                   "proof needs t = 1..n-1 (it prints the range as t in [k]), so both ranges "
                   "are also checked exactly on a range", source=PAPER.cite("l.552-554"),
-                  scope="all-sizes") as s:
+                  kind="prose") as s:
         k_, j_, t_ = sp.symbols("k j t", integer=True, positive=True)
         x_ = sp.Symbol("x", positive=True)
         rr = sp.IndexedBase("r")

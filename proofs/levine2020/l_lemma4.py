@@ -53,7 +53,7 @@ def _step_enclosure_of_e(ctx, lo, hi):
     with ctx.step("the rational enclosure S_14 < e < S_14 + 1/(14! * 14) is certified "
                   "(positive series tail; cross-checked against arb's e)",
                   source="series e = sum 1/j!; used for every comparison with e below",
-                  scope="all-sizes") as s:
+                  kind="exhaustive") as s:
         e = flint.arb.const_e()
         s.record(e_lower=lo, e_upper=hi, width=hi - lo, e_lower_float=float(lo))
         s.require(lo < hi and arb_of(lo) < e and e < arb_of(hi),
@@ -144,7 +144,7 @@ def _step_links_argued(ctx):
                   "N^K/K! <= (e N/K)^K since e^K >= K^K/K!; 2(n-1)(n+k) - n(n+k-1) = "
                   "n(n-1) + k(n-2) >= 0, so (n+k-1)/(n-1) <= 2(n+k)/n and (e a)^{n-1} <= "
                   "(e b)^{n-1} <= (e b)^n as e b >= 1; n = 1: ((1, k)) = 1 <= 2e(1+k)",
-                  source=PAPER.cite("l.573-575"), scope="all-sizes") as s:
+                  source=PAPER.cite("l.573-575"), kind="prose") as s:
         import sympy as sp
         n_, k_ = sp.symbols("n k")
         diff = sp.expand(2 * (n_ - 1) * (n_ + k_) - n_ * (n_ + k_ - 1))

@@ -83,10 +83,14 @@ def _step_normalization(ctx):
                   "c_a^lambda c_b^lambda <u_a, u_b>^lambda (sympy, symbolic lambda, c_a = "
                   "1/|u_a| > 0), and det(S G S) = det(S)^2 det(G); cross-check: exact ranks "
                   "at the (d, lambda) of the evidence", source=SRC.cite("l.700-706"),
-                  scope="all-sizes") as s:
+                  kind="symbolic") as s:
         ca, cb, g = sympy.symbols("c_a c_b g", positive=True)
         lam_ = sympy.Symbol("lambda", integer=True, positive=True)
         entry = sympy.expand_power_base((ca * cb * g) ** lam_, force=True)
+        s.could_fail("entrywise scaling",
+                     lambda right: sympy.expand_power_base((ca * right * g) ** lam_, force=True)
+                     == ca ** lam_ * cb ** lam_ * g ** lam_,
+                     cb, {"one side scaled only (c_b = 1)": 1})
         s.require(entry == ca ** lam_ * cb ** lam_ * g ** lam_,
                   "the entrywise scaling fails symbolically", entry=str(entry))
         instances = []

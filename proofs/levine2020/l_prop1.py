@@ -222,12 +222,20 @@ def _step_moments_symmetric(ctx):
                   "(X P)(X P)^T = X P P^T X^T = X X^T for a permutation matrix P (P P^T = I; "
                   "sympy, symbolic d_x and N), so y_p^i = e_p^T G_L(S) x^i depends on the other "
                   "positions only through S (the moment form above)",
-                  source=SRC.cite("App. C l.873-875"), scope="all-sizes") as s:
+                  source=SRC.cite("App. C l.873-875"), kind="symbolic") as s:
         n, N = sp.symbols("n N", integer=True, positive=True)
         X, P = sp.MatrixSymbol("X", n, N), sp.MatrixSymbol("P", N, N)
-        moved = sp.expand((X * P) * (X * P).T).subs(P * P.T, sp.Identity(N))
-        ok = sp.simplify(moved - X * X.T) == sp.ZeroMatrix(n, n) or \
-            sp.expand(moved - X * X.T) == 0
+
+        def invariant(orthogonal):
+            moved = sp.expand((X * P) * (X * P).T)
+            moved = moved.subs(P * P.T, sp.Identity(N)) if orthogonal else moved
+            ok = sp.simplify(moved - X * X.T) == sp.ZeroMatrix(n, n) or \
+                sp.expand(moved - X * X.T) == 0
+            return moved, bool(ok)
+
+        moved, ok = invariant(True)
+        s.could_fail("S invariant", lambda orth: invariant(orth)[1], True,
+                     {"P P^T = I not used (P not a permutation)": False})
         s.record(expression=str(moved), invariant=bool(ok))
         s.require(ok, "S changes under a permutation", expression=str(moved))
 

@@ -27,16 +27,19 @@ with the certified enclosure of e). ``H`` runs over the divisors of ``d_x``
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
+from math import comb, factorial
 
+import numpy as np
 import sympy
 from seprank_proofs import LEVINE2020
 from seprank_proofs.levine2020.b2_symbolic import b2_every_size_step
 from seprank_proofs.levine2020.levine_counterexample import thm2_counterexample
 from seprank_proofs.levine2020.levine_residual_displays import lower_bound_displays
 
+import seprank
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.errors import ParameterError
+from seprank.models import SelfAttentionNetwork
 from seprank.papers.levine2020.bounds import (
     heads_dim,
     thm1_lower_is_positive,
@@ -161,10 +164,11 @@ def _step_thm1_upper_is_thm3(ctx, points):
     with ctx.step("Theorem 1's upper bound is log_3 of Theorem 3's bound: with d_a = d_x/H, "
                   "(H (d_a + 1))^{C(L)} = (d_x + H)^{C(L)} (sympy: H (d_x/H + 1) = d_x + H); "
                   "cross-check: exact at every point of the regime listed",
-                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388"), scope="all-sizes") as s:
+                  source=PAPER.cite("eq. (18) l.422, Theorem 3 l.388"), kind="symbolic") as s:
         Hs, dxs = sympy.symbols("H d_x", positive=True)
-        s.require(sympy.simplify(Hs * (dxs / Hs + 1) - (dxs + Hs)) == 0,
-                  "H (d_x/H + 1) != d_x + H")
+        s.could_fail("H (d_a + 1) = d_x + H",
+                     lambda da: sympy.simplify(Hs * (da + 1) - (dxs + Hs)) == 0, dxs / Hs,
+                     {"d_a = d_x/H + 1": dxs / Hs + 1})
         bad = [p for p in points
                if thm3_bound(p[0], p[2], heads_dim(p[1], p[2])) != thm1_upper_pow3(*p)]
         s.record(cases=len(points))
@@ -265,45 +269,161 @@ def _step_thm1_b2_reaches_lower(ctx, proper):
         s.require(not bad, "B.2 does not reach Theorem 1's lower bound", counterexample=bad[:1])
 
 
+def one_layer_witness(d_x: int, H: int, p: int = 0) -> SelfAttentionNetwork:
+    """The one-layer network with y_p^i = sum_n S_pn x^i_n (S = sum_j x^j x^jT): head h has
+    W^Q = W^K = the rows of its coordinate block (d_a x d_x selector), W^V = e_p^T and
+    W^O = e_p on its first dimension, all other weights 0."""
+    d_a = d_x // H
+    Q = np.zeros((1, H, d_a, d_x), dtype=object)
+    K, V = Q.copy(), Q.copy()
+    O = np.zeros((1, H, d_x, d_a), dtype=object)
+    for h in range(H):
+        for r in range(d_a):
+            Q[0, h, r, h * d_a + r] = K[0, h, r, h * d_a + r] = 1
+        V[0, h, 0, p] = O[0, h, p, 0] = 1
+    return SelfAttentionNetwork(1, d_x, H, d_a, weights={"Q": Q, "K": K, "V": V, "O": O})
+
+
+def _step_thm1_depth_one(ctx, proper):
+    """L = 1, where B.2's lambda = 3^(-1) is no integer: a one-layer witness of sep d_x + 1."""
+    with ctx.step("L = 1 (lambda = 3^(-1), outside B.2): the one-layer network whose head h "
+                  "has W^Q = W^K = the rows of its d_a coordinates, W^V = e_p^T, W^O = e_p "
+                  "(first head dimension) outputs y_p^i = sum_h e_p^T S P_h x^i = sum_n S_pn "
+                  "x^i_n. For i in I and |J| >= 1 it is F(x_I) * 1 + sum_n x^i_n (S_J)_pn: the "
+                  "J-side functions 1, (S_J)_p1, ..., (S_J)_pd_x are distinct monomials' sums, "
+                  "linearly independent, and so are the I-side ones (F has the cubic part "
+                  "x^i_p |x^i|^2, the others are the d_x coordinates of x^i), so sep = d_x + 1 "
+                  "exactly; a nonzero minor at these weights makes sep >= d_x + 1 for almost "
+                  "every weight (L-Claim2). Theorem 1's lower bound at L = 1 is (3 (d_x - "
+                  "H)/2)^(1/3) < d_x + 1, since (d_x + 1)^3 - 3 d_x/2 has positive "
+                  "coefficients. Cross-checks: the exact separation rank of the witness "
+                  "(coefficient route, N = 2, 3, 4 and N -> infinity) and the comparison at "
+                  "every L = 1 point of the regime", source=PAPER.cite("eq. (7) l.130"),
+                  kind="prose", sizes="witness d_x <= 8 (N <= 4 and N -> infinity); "
+                  "comparison: " + _REGIME1_SIZES) as s:
+        rows, bad = [], []
+        for d_x, H in ((2, 1), (3, 1), (4, 2), (5, 1), (6, 2), (6, 3), (8, 4)):
+            net = one_layer_witness(d_x, H)
+            for N in (2, 3, 4, float("inf")):
+                res = seprank.separation_rank(network=net, N=N, coordinate=0)
+                rows.append({"d_x": d_x, "H": H, "N": "inf" if N == float("inf") else N,
+                             "sep": res.value, "kind": res.kind})
+                if res.kind != "exact" or res.value != d_x + 1:
+                    bad.append(rows[-1])
+        depth_one = [p for p in proper if p[0] == 1]
+        above = [p for p in depth_one if not _pow_le(*thm1_lower_pow3(*p), p[1] + 1)]
+        d = sympy.Symbol("d", nonnegative=True)
+        cubic = sympy.Poly(sympy.expand((d + 1) ** 3 - Fraction(3, 2) * d), d)
+        positive = all(c > 0 for c in cubic.all_coeffs())
+        s.record(witness_ranks=rows, regime_points_at_L1=len(depth_one),
+                 lower_bound_above_d_x_plus_1=above, cubic=str(cubic.as_expr()),
+                 cubic_coefficients_positive=positive)
+        s.require(not bad and not above and positive, "the one-layer witness falls short",
+                  counterexample=(bad or above or [None])[0])
+
+
+def _step_factorial_bound(ctx):
+    """lambda! <= (2 lambda/3)^lambda for lambda >= 3, by induction (symbolic ratio)."""
+    with ctx.step("lambda! <= (2 lambda / 3)^lambda for every lambda >= 3: true at lambda = 3 "
+                  "(6 <= 8), and going from lambda to lambda + 1 multiplies the right side "
+                  "over the left by (2/3) (1 + 1/lambda)^lambda >= (2/3) 2 > 1 (sympy: the "
+                  "ratio of consecutive quotients, symbolic lambda; (1 + 1/lambda)^lambda >= "
+                  "2 by the binomial theorem)", source=PAPER.cite("B.2 l.684-690"),
+                  kind="symbolic") as s:
+        lam = sympy.Symbol("lambda", integer=True, positive=True)
+
+        quotient = (2 * lam / 3) ** lam / sympy.factorial(lam)
+        ratio = sympy.combsimp(quotient.subs(lam, lam + 1) / quotient)
+        s.could_fail("consecutive ratio",
+                     lambda claimed: sympy.simplify(ratio - claimed) == 0,
+                     sympy.Rational(2, 3) * (1 + 1 / lam) ** lam,
+                     {"(2/3) (1 + 1/lambda)^(lambda + 1)":
+                      sympy.Rational(2, 3) * (1 + 1 / lam) ** (lam + 1)})
+        base = factorial(3) <= Fraction(2 * 3, 3) ** 3
+        table = all(factorial(k) <= Fraction(2 * k, 3) ** k for k in range(3, 200))
+        s.record(base_case_lambda_3=base, exact_lambda_3_to_199=table)
+        s.require(base and table, "lambda! > (2 lambda/3)^lambda")
+
+
+def _step_thm1_even_head_dim(ctx, proper):
+    """Even d_a >= 4 at L >= 3: B.2's construction with one head dimension unused."""
+    with ctx.step("even d_a >= 4 at L >= 3: give each head's last dimension and the last "
+                  "channel of each head's block zero weights; on inputs that vanish on those "
+                  "H channels the network is the width-H (d_a - 1) network with heads of the "
+                  "odd dimension d_a - 1 >= 3, where B.2 gives rank ((d', lambda)), d' = "
+                  "H (d_a - 2)/2 (an integer); its grid matrix is a sub-matrix of the wide "
+                  "network's, so sep >= ((d', lambda)) for almost every weight. With d = "
+                  "(d_x - H)/2 = H (d_a - 1)/2 >= d' >= 2d/3 and lambda = 3^(L - 2) >= 3: "
+                  "((d', lambda)) >= d'^lambda / lambda! >= (2d/3)^lambda / (2 lambda/3)^lambda "
+                  "= (d/lambda)^lambda = 3^(Theorem 1's lower bound) (the factorial bound "
+                  "above). At L = 2 (lambda = 1) the embedding gives d' < d: not enough. "
+                  "Cross-check: ((d', lambda)) >= (d/lambda)^lambda exactly at every even-d_a "
+                  "point of the regime with L >= 3", source=PAPER.cite("B.2 l.666-690, "
+                  "l.726-740"), kind="prose", sizes=_REGIME1_SIZES) as s:
+        even = [p for p in proper if p[0] >= 3 and (p[1] // p[2]) % 2 == 0
+                and p[1] // p[2] >= 4]
+        bad, ratios = [], []
+        for L, d_x, H in even:
+            base, lam = thm1_lower_pow3(L, d_x, H)
+            d_small = H * (d_x // H - 2) // 2
+            rank = multiset(d_small, int(lam))
+            if not _pow_le(base, lam, rank):
+                bad.append({"L": L, "d_x": d_x, "H": H})
+            else:
+                ratios.append((Fraction(rank) / base ** int(lam), (L, d_x, H)))
+        at_L2 = [p for p in proper if p[0] == 2 and (p[1] // p[2]) % 2 == 0
+                 and p[1] // p[2] >= 4]
+        short_L2 = [p for p in at_L2
+                    if not _pow_le(*thm1_lower_pow3(*p), multiset(p[2] * (p[1] // p[2] - 2)
+                                                                 // 2, 1))]
+        s.record(points=len(even), smallest_ratio=min(ratios)[0] if ratios else None,
+                 smallest_ratio_at=min(ratios)[1] if ratios else None,
+                 at_L2_embedding_falls_short=f"{len(short_L2)} of {len(at_L2)}")
+        s.require(not bad, "the embedded construction falls short", counterexample=bad[:1])
+
+
+def _thm1_open_points(proper):
+    """The points no step reaches: L = 2 with even d_a >= 4, and d_a = 2 at L >= 2."""
+    out = []
+    for L, d_x, H in proper:
+        d_a = d_x // H
+        if L == 1 or _b2_reached(L, d_x, H) or (L >= 3 and d_a % 2 == 0 and d_a >= 4):
+            continue
+        base, lam = thm1_lower_pow3(L, d_x, H)
+        if _pow_le(base, lam, 1):
+            continue  # vacuous: sep >= 1 for a function that is not identically 0
+        out.append((L, d_x, H))
+    return out
+
+
 def _step_thm1_points_not_reached(ctx, points, proper):
-    """Step 7: the points that B.2's argument does not reach (inconclusive)."""
-    with ctx.step("points of Theorem 1's regime (H < d_x) that B.2's argument does not reach: "
-                  "L = 1 (the Hadamard power 3^{L-2} = 1/3 is not an integer), odd d_x - H "
-                  "(d not an integer; using floor(d) instead is tried) and even d_a (Lemma 6's "
-                  "weights are undefined); the printed lower bound "
-                  "cannot be decided there from the bound formulas",
+    """Step: what remains of Theorem 1's lower bound (inconclusive): L = 2 with even d_a,
+    and d_a = 2."""
+    with ctx.step("points of Theorem 1's regime (H < d_x) that no step above reaches: B.2 "
+                  "needs L >= 2 and d_a = d_x/H odd >= 3 (Lemma 6's weights); L = 1 has the "
+                  "one-layer witness, even d_a >= 4 at L >= 3 the embedding; what remains is "
+                  "L = 2 with even d_a >= 4 (including every odd d_x - H) and d_a = 2 at "
+                  "every L >= 2, where the printed lower bound is not decided here",
                   source=PAPER.cite("l.666-668, l.680-690, l.726"), scope="sizes",
                   sizes=_REGIME1_SIZES) as s:
-        repaired, uncovered = 0, []
-        for L, d_x, H in proper:
-            if _b2_reached(L, d_x, H):
-                continue
-            base, lam = thm1_lower_pow3(L, d_x, H)
-            if _pow_le(base, lam, 1):
-                repaired += 1  # vacuous: sep >= 1 for a function that is not identically 0
-                continue
-            d_floor = (d_x - H) // 2
-            if (L >= 2 and d_floor >= 1 and (d_x // H) % 2 == 1
-                    and _pow_le(base, lam, multiset(d_floor, 3 ** (L - 2)))):
-                repaired += 1
-                continue
-            uncovered.append((L, d_x, H))
-        by_L = {L: sum(1 for p in uncovered if p[0] == L) for L in sorted({p[0] for p in points})}
-        s.record(points_not_reached=len(uncovered), reached_by_floor_repair=repaired,
-                 not_reached_by_L=by_L,
-                 smallest_not_reached_L1=next((p for p in uncovered if p[0] == 1), None),
-                 smallest_not_reached_L2=next((p for p in uncovered if p[0] == 2), None),
-                 L2_example_note="at L = 2, d_x - H odd: floor(d) = d - 1/2 < d = 3^{lower}")
-        if uncovered:
-            Ls = sorted({p[0] for p in uncovered})
-            odd = all(p[0] == 1 or (p[1] - p[2]) % 2 for p in uncovered)
-            even = sum(1 for p in uncovered if p[0] >= 2 and (p[1] // p[2]) % 2 == 0)
-            s.record(not_reached_with_even_d_a=even)
-            s.inconclusive(f"B.2 does not establish Theorem 1's lower bound at {len(uncovered)} "
-                           f"points (depths L in {Ls}"
-                           + ("; for L >= 2 all have d_x - H odd" if odd else "")
-                           + f"; {even} with L >= 2 and d_a even, where Lemma 6 is undefined"
-                           + "); deciding them needs a rank computation, not a bound formula")
+        open_points = _thm1_open_points(proper)
+        kinds = {"L = 2, d_a even >= 4": [p for p in open_points
+                                          if p[0] == 2 and p[1] // p[2] >= 4],
+                 "d_a = 2": [p for p in open_points if p[1] // p[2] == 2]}
+        other = [p for p in open_points if p not in kinds["L = 2, d_a even >= 4"]
+                 and p not in kinds["d_a = 2"]]
+        by_L = {L: sum(1 for p in open_points if p[0] == L)
+                for L in sorted({p[0] for p in points})}
+        s.record(points_not_reached=len(open_points), not_reached_by_L=by_L,
+                 by_kind={k: len(v) for k, v in kinds.items()},
+                 first_of_each_kind={k: v[0] if v else None for k, v in kinds.items()},
+                 neither_kind=other[:5])
+        s.require(not other, "a point outside the two open kinds is not reached",
+                  counterexample=other[:1])
+        if open_points:
+            s.inconclusive(f"Theorem 1's lower bound is not decided at {len(open_points)} "
+                           f"points: {len(kinds['L = 2, d_a even >= 4'])} at L = 2 with even "
+                           f"d_a >= 4 and {len(kinds['d_a = 2'])} with d_a = 2")
 
 
 def _step_thm1_consistency(ctx, proper):
@@ -327,7 +447,7 @@ def _step_thm1_consistency(ctx, proper):
 @paper_check(LEVINE2020, "L-Thm1", "Theorem 1 bounds (3^L < d_x) and B.2's multiset lower bound",
              where="sec 4.1 l.126-132; A.2 l.420-422; B.2 l.666-690",
              claim_where="sec 4.1 l.126-132",
-             depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8"),
+             depends=("L-Thm3", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8", "L-Claim2"),
              kind="theorem", main_result=True,
              statement="Theorem 1: if L < log_3 d_x, then for all weights but a null set "
                        "3^(L-2) (log_3(d_x - H) + a) <= log_3 sep(y_p^i) <= ((3^L - 1)/2) "
@@ -344,6 +464,9 @@ def l_thm1(ctx):
     _step_b2_multiset_bound(ctx)
     _step_thm1_b2_reaches_lower(ctx, proper)
     b2_every_size_step(ctx, PAPER.cite("l.666-690, eq. (7) l.130"))
+    _step_thm1_depth_one(ctx, proper)
+    _step_factorial_bound(ctx)
+    _step_thm1_even_head_dim(ctx, proper)
     _step_thm1_points_not_reached(ctx, points, proper)
     _step_thm1_consistency(ctx, proper)
 
@@ -356,16 +479,17 @@ def l_thm1(ctx):
                       anchor="(7)")
     n = ctx.find_step(0).evidence.get("cases", 0)
     ctx.conclude("open", "instances",
-                 "decided as far as B.2 reaches: the upper bound is Theorem 3's (L-Thm3 holds, "
-                 "every step for all sizes; step 1 symbolic), and the lower bound holds for "
-                 "every size wherever B.2's construction applies (L >= 2, d = (d_x - H)/2 a "
-                 "positive integer, d_a = d_x/H odd >= 3: Lemma 6 holds for all sizes, "
-                 "L-Omega gives the rank, Claims 1-2 almost every weight, and the symbolic "
-                 "binomial step); it stays undecided at L = 1 (lambda = 3^{-1}), at odd d_x - H "
-                 "and at even d_a, where B.2 does not apply (the inconclusive step lists them); "
-                 f"checked on {n} parameter points",
-                 count=n or 1, largest={"L": max(p[0] for p in points),
-                                        "d_x": max(p[1] for p in points)}, binding=True)
+                 "the upper bound is Theorem 3's (step 1, symbolic), for every size; the lower "
+                 "bound (H < d_x) holds for every size at L >= 2 with d_a = d_x/H odd >= 3 "
+                 "(B.2: Lemma 6's construction, the Omega rank, one weight point for almost "
+                 "every weight, and the binomial step), at L = 1 (a one-layer witness of sep "
+                 "d_x + 1), and at L >= 3 with even d_a >= 4 (B.2 with one head dimension "
+                 "unused, and lambda! <= (2 lambda/3)^lambda); it stays undecided exactly at "
+                 "L = 2 with even d_a >= 4 (including every odd d_x - H) and at d_a = 2 for "
+                 f"every L >= 2 (the inconclusive step counts them); checked on {n} parameter "
+                 "points", count=n or 1, largest={"L": max(p[0] for p in points),
+                                                  "d_x": max(p[1] for p in points)},
+                 binding=True, given=("L-Thm3", "L-Lemma6", "L-Omega", "L-Claim2"))
 
 
 def _step_thm2_eq20_chain(ctx, pairs, bounds):

@@ -58,8 +58,11 @@ from seprank.network_theory.one_hot import family_seps_by_layer, first_exceeding
 from seprank.papers.levine2020.bounds import thm4_bound, thm6_bound
 from seprank.papers.levine2020.corrected import (
     cor1_width_factors,
-    cor2_corrected,
+    cor2_odd_width,
+    cor2_shallower_from,
     eq8_log3,
+    eq8_lower_by_family,
+    eq8_lower_rate_gap_twice,
     eq8_rate_gap_twice,
     eq8_refuted_from,
     eq8_small_width_holds,
@@ -87,8 +90,10 @@ CLAIM = Claim(
     "Conversely, for 1 <= H <= d_x, L >= floor(H/2) + H, every N and every partition with "
     "|I|, |J| >= H, for almost every weight log_3 sep(y_p^i; I, J) > D_H (L - floor(H/2) - H), "
     "D_H = H(H+1)/2 (also with residual connections). At H = d_x the largest log_3 sep thus "
-    "grows by D per layer (not 2 d_x + 1 as eq. (8) says), and the upper bound turns from "
-    "double exponential to linear growth in L where 3^L = d_x^2 + d_x + 1 (not 3^L = d_x)",
+    "lies between D (L - floor(d_x/2) - d_x) and D L: slope D in L (not 2 d_x + 1 as eq. "
+    "(8) says), with an additive gap of at most D (floor(d_x/2) + d_x) that does not depend "
+    "on L; and the upper bound turns from double exponential to linear growth in L where "
+    "3^L = d_x^2 + d_x + 1 (not 3^L = d_x)",
     PAPER.cite("sec 4.2 Theorem 2 eq. (8) l.150-156; A.3 l.428-432; A.4 l.524-528"),
     main_result=True)
 
@@ -99,8 +104,8 @@ def _draw(value, ax) -> None:
 
 
 @check(id="L-Thm2-corrected", title="Corrected Theorem 2: sep <= C(C(L) + D, D) for every "
-       "weight, one-hot family log_3 sep > D (L - floor(d_x/2) - d_x), regime boundary, "
-       "corollaries", source=PAPER.cite("sec 4 l.118-171; A.2-A.4 l.380-536"),
+       "weight, one-hot family log_3 sep > D (L - floor(d_x/2) - d_x), regime boundary; where "
+       "eq. (8) and the corollaries stand", source=PAPER.cite("sec 4 l.118-171; A.2-A.4 l.380-536"),
        depends=("L-Thm2", "L-Thm3", "L-Thm4", "L-Thm5", "L-Thm6", "L-Thm1", "L-Claim2",
                 "L-Cor1", "L-net"),
        claim=CLAIM, figures=[Figure("corrected_levine2020", "figure_series", _draw)],
@@ -125,23 +130,24 @@ def l_thm2_corrected(ctx):
     _cor1_step(ctx)
     _cor2_step(ctx)
     _thm46_step(ctx)
+    _thm2_lower_rate_step(ctx)
     _thm2_lower_step(ctx)
     _figure_step(ctx, random_rows)
     ctx.conclude(
         "holds", "proof",
         "upper bound: the moment form y^{L,i} = G_L(S) x^i (symbolic identities of matrix "
         "products), deg G_L <= C(L) (symbolic recurrence), the expansion of G_L(S_I + S_J) in "
-        "the monomials of S_J (symbolic homogeneity of the substitution) and their count "
-        "C(C + D, D) (symbolic) give sep <= C(C + D, D) for every weight and partition, plain "
-        "or residual, "
-        "and C(C + D, D) <= (C + 1)^D < 3^{DL} (symbolic); lower bound: the one-hot family's "
-        "output x^i_p prod S_k^{e_k} (symbolic update), its Kronecker coefficient matrix of "
-        "rank prod(e_k + 1) (symbolic), the independence of the moments for |I|, |J| >= H "
-        "(the differential of X -> X^T X is onto, symbolic), the shift lemma and the exponent "
-        "floor 3^(L - floor(H/2) - H) "
-        "(symbolic), off a null set of weights by L-Claim2, with the channel family for H < "
-        "d_x and the top-degree argument for residual networks",
-        basis="argument",
+        "the monomials of S_J (argument; the homogeneity of the substitution symbolic) and "
+        "their count C(C + D, D) (symbolic Pascal rule and boundary values) give sep <= C(C + "
+        "D, D) for every weight and partition, plain or residual, and C(C + D, D) <= (C + "
+        "1)^D < 3^{DL} (symbolic); lower bound: the one-hot family's output x^i_p prod "
+        "S_k^{e_k}, its Kronecker coefficient matrix of rank prod(e_k + 1), the independence "
+        "of the moments for |I|, |J| >= H, the shift lemma and the exponent floor 3^(L - "
+        "floor(H/2) - H) (arguments stated in the steps, whose sympy parts and exact "
+        "computations at listed sizes check pieces of them), off a null set of weights by "
+        "L-Claim2, with the channel family for H < d_x and the top-degree argument for "
+        "residual networks",
+        basis="argument", given=("L-Claim2",),
         own_argument="the corrected bounds are proved from the moment form and the one-hot "
                      "family; the false bounds of L-Thm2, L-Thm4 and L-Thm6 are only compared "
                      "with, never used",
@@ -162,7 +168,8 @@ def _eq8_step(ctx) -> None:
                      "C(C + D, D): eq. (8)'s upper bound holds at every L (exact check L <= 60). "
                      "For d_x >= 4 at H = d_x the family's proven D (L - floor(d_x/2) - d_x) "
                      "exceeds it from a finite L on (exact, d_x <= 12), and the exact family "
-                     "values earlier", PAPER.cite("sec 4.2 eq. (8) l.154-156"), "all-sizes") as s:
+                     "values earlier", PAPER.cite("sec 4.2 eq. (8) l.154-156"), "prose",
+                     "exact L <= 60 (d_x <= 3), d_x <= 12 (family)") as s:
         d = sp.symbols("d_x", integer=True, positive=True)
         gap = sp.factor(d * (d + 1) / 2 - (2 * d + 1))
         sign = sp.solve_univariate_inequality(gap > 0, d, relational=False)
@@ -193,7 +200,8 @@ def _regime_step(ctx) -> None:
                      "to C(L) log_3 e below the bend (double exponential in L) and D log_3(1 + "
                      "C(L)/D) up to D log_3 e above it (linear in L). Exact per d_x, and the two "
                      "binomial bounds exactly at L <= 8, d_x <= 8", PAPER.cite(
-                         "sec 4 l.120; Theorem 2 l.152"), "all-sizes") as s:
+                         "sec 4 l.120; Theorem 2 l.152"), "prose",
+                     "binomial bounds exactly at L <= 8, d_x <= 8") as s:
         L, d, n, k, i = sp.symbols("L d_x n k i", integer=True, positive=True)
         solved = sp.solve(sp.Eq((sp.Symbol("T") - 1) / 2, d * (d + 1) / 2), sp.Symbol("T"))
         spread = sp.factor(3 * d ** 2 - (d ** 2 + d + 1))
@@ -214,8 +222,9 @@ def _regime_step(ctx) -> None:
                  boundary_per_d_x=table,
                  proven="upper bound on both sides of the bend; the family's matching linear "
                         "lower bound from L = floor(d_x/2) + d_x (H = d_x)",
-                 not_proven="a lower bound of double-exponential size below the bend (that is "
-                            "Theorem 1's lower bound, B.2, L-Thm1 open), and whether the largest "
+                 not_proven="a lower bound of double-exponential size below the bend in general "
+                            "(Theorem 1's lower bound: see L-Thm1 for the cases decided), and "
+                            "whether the largest "
                             "sep already grows linearly between the bend and floor(d_x/2) + d_x")
         s.require(sp.expand(solved[0] - (d ** 2 + d + 1)) == 0
                   and sp.expand(spread - (d - 1) * (2 * d + 1)) == 0
@@ -231,7 +240,7 @@ def _transition_step(ctx) -> None:
                      "d_x^2 + d_x + 1 (about twice the depth); between log_3 d_x and the bend "
                      "the corrected upper bound is still >= (1 + D/C(L))^C(L) (exact, listed), "
                      "so no proven bound shows the linear regime there", PAPER.cite(
-                         "sec 4 l.120; sec 4.2 l.162"), "sizes", "d_x in 4, 8, 27, 81") as s:
+                         "sec 4 l.120; sec 4.2 l.162"), "computation", "d_x in 4, 8, 27, 81") as s:
         rows = []
         for d_x in (4, 8, 27, 81):
             row = regime_row(d_x)
@@ -249,38 +258,44 @@ def _transition_step(ctx) -> None:
 
 
 def _cor1_step(ctx) -> None:
-    with scoped_step(ctx, "Corollary 1 (l.140-144): KEPT, conditional on Theorem 1's lower bound "
-                     "(L-Thm1 open). It rests on Theorem 1's lower bound for the deep network and "
-                     "on Theorem 3's upper bound for the shallow one, not on Theorem 2; with the "
-                     "corrected bound added for the shallow network (the smaller of the two) the "
-                     "necessary width factor w is unchanged at the sizes of L-Cor1", PAPER.cite(
-                         "sec 4.1 Cor. 1 l.138-144"), "sizes",
+    with scoped_step(ctx, "Corollary 1 (l.140-144): KEPT at the widths it is illustrated with "
+                     "(d_x = 2 3^L + 2, H = 2, so d_a = 3^L + 1 is even and >= 4, L >= 3: "
+                     "Theorem 1's lower bound holds there by B.2 with one head dimension unused, "
+                     "L-Thm1); in general it rests on Theorem 1's lower bound, undecided at L = "
+                     "2 with even d_a and at d_a = 2 (L-Thm1). It rests on Theorem 1 for the "
+                     "deep network and on Theorem 3's upper bound for the shallow one, not on "
+                     "Theorem 2; with the corrected bound added for the shallow network (the "
+                     "smaller of the two) the necessary width factor w is unchanged at these "
+                     "sizes", PAPER.cite("sec 4.1 Cor. 1 l.138-144"), "computation",
                      "L-Cor1's (L, d) in (4, 2), (6, 2), (8, 2), (12, 2), (12, 3), (12, 4)") as s:
         rows = [cor1_width_factors(L, d, 2 * 3 ** L + 2, 2)
                 for L, d in ((4, 2), (6, 2), (8, 2), (12, 2), (12, 3), (12, 4))]
-        s.record(cases=rows)
+        s.record(cases=rows, theorem1_lower_bound_proven_at_these_widths="even d_a = 3^L + 1 "
+                 ">= 4 at L >= 3 (L-Thm1's embedding step)")
         s.require(all(r["corrected_bound_reaches_target_at_w_thm3"] for r in rows),
                   "the corrected bound changes Corollary 1's width factor", cases=rows)
 
 
 def _cor2_step(ctx) -> None:
-    with scoped_step(ctx, "Corollary 2 (l.164-170): WEAKENED, conditional on Theorem 1's lower "
-                     "bound (L-Thm1 open). Redone with the deep network's proven upper bound "
-                     "min(Thm 3, C(C + D, D)) in place of eq. (8): a shallow network of depth "
-                     "L_s, width 3^(L_s+1) + 1 (inside Theorem 1's regime) has 3^(its lower "
-                     "bound) = (27/2)^(3^(L_s-2)); it exceeds (C + 1)^D as soon as 3^(L_s-2) "
-                     "log_3(27/2) > D log_3(C + 1), so a width of order D L = d_x^2 L / 2 "
-                     "suffices (factor of order d_x L over d_x) where eq. (8) needed order d_x L "
-                     "(factor of order L): still polynomial, larger by a factor of order d_x. "
-                     "Exact shallow depths per deep (L, d_x, H) listed", PAPER.cite(
-                         "sec 4.2 Cor. 2 eq. (9) l.164-170"), "sizes",
-                     "d_x in 9, 27, 81; L in 6, 12, 24") as s:
-        rows = [cor2_corrected(L, d_x, H) for d_x, H in ((9, 1), (27, 3), (81, 3))
+    with scoped_step(ctx, "Corollary 2 (l.164-170): KEPT in its printed shape past a depth, "
+                     "with beta_2 = O(log d_x + log L) (O(log H log d_x log L) needs H >= 2: "
+                     "L-Cor2), and without Theorem 1's open cases: the shallow network of depth "
+                     "L_s = log_3 d_x + beta_2 and width 3^beta_2 d_x = 3^(L_s) with one head "
+                     "has an odd head dimension, where B.2's rank ((d, 3^(L_s - 2))) >= "
+                     "4^(3^(L_s - 2)) holds for almost every weight; it beats the deep "
+                     "network's C(C + D, D) < 3^(D L) once 4^(3^(L_s - 2)) > 3^(D L), so the "
+                     "width 3^(L_s) is of order D L = d_x^2 L / 2 (not d_x L as eq. (8) "
+                     "suggests), and the shallow network is shallower (L_s < L) exactly from "
+                     "the deep depth listed per d_x on. Exact per deep (L, d_x, H)",
+                     PAPER.cite("sec 4.2 Cor. 2 eq. (9) l.164-170"), "computation",
+                     "deep (d_x, H) in (9, 1), (27, 3), (81, 3), L in 6, 12, 24; shallower-from "
+                     "depth for d_x in 3, 9, 27, 81") as s:
+        rows = [cor2_odd_width(L, d_x, H) for d_x, H in ((9, 1), (27, 3), (81, 3))
                 for L in (6, 12, 24)]
-        s.record(cases=rows, printed_beta_2="O(log H log d_x log L), which is 0 at H = 1; the "
-                 "corrected beta_2 = log_3(width factor) is log_3(d_x L) + O(1)")
-        s.require(all(r["L_shallow_corrected"] >= r["L_shallow_printed"] for r in rows),
-                  "the corrected shallow depth is below the printed one", cases=rows)
+        from_L = {d_x: cor2_shallower_from(d_x) for d_x in (3, 9, 27, 81)}
+        s.record(cases=rows, shallower_from_deep_L=from_L)
+        s.require(all(r["beta_2_within_bound"] and r["L_s_exact"] <= r["L_s"] for r in rows)
+                  and all(from_L.values()), "the odd-width corollary fails", cases=rows)
 
 
 def _thm46_step(ctx) -> None:
@@ -288,7 +303,7 @@ def _thm46_step(ctx) -> None:
                      "L-Thm6); the corrected bound C(C + D, D) replaces both (the expansion step "
                      "covers residual networks, deg G_L <= C(L)). At their counterexamples the "
                      "family's exact sep lies between the printed bound and C(C + D, D)",
-                     PAPER.cite("A.3 Theorem 4 l.428-432; A.4 Theorem 6 l.524-528"), "sizes",
+                     PAPER.cite("A.3 Theorem 4 l.428-432; A.4 Theorem 6 l.524-528"), "computation",
                      "d_x = H = 4, L = 12; d_x = H = 5, L = 11 (residual)") as s:
         rows = []
         for d_x, L, printed, name in ((4, 12, thm4_bound, "eq. (19)"),
@@ -303,20 +318,68 @@ def _thm46_step(ctx) -> None:
         s.require(all(r["printed < sep <= corrected"] for r in rows), "not between", cases=rows)
 
 
+#: the (d_x, H) pairs at which eq. (8)'s lower bound is compared with the family
+LOWER_WIDTHS = (4, 5, 8, 10, 12, 16, 18, 20, 36)
+
+
+def _thm2_lower_rate_step(ctx) -> None:
+    with scoped_step(ctx, "Theorem 2's lower bound, its rate: eq. (8) reads d_x L/2 + b_1 + b_2 "
+                     "with b_1 = -L (H/2 + 1) (l.156), so it grows by (d_x - H - 2)/2 per "
+                     "layer; the family on H channels grows by D_H = H (H + 1)/2, and 2 D_H - "
+                     "(d_x - H - 2) = H^2 + 2 H + 2 - d_x (sympy), non-negative exactly when "
+                     "(H + 1)^2 + 1 >= d_x. Dropping b_1 gives H (H + 1) - d_x instead, which "
+                     "decides differently at (d_x, H) = (4, 1), (8, 2), (12, 3) among d_x in "
+                     "4, 8, 12, 16, 18, 36 (and at more pairs, listed, for d_x <= 40)",
+                     PAPER.cite("sec 4.2 eq. (8) l.154-156"), "symbolic") as s:
+        d, H, L = sp.symbols("d_x H L", positive=True)
+
+        def gap_of(b1):
+            rate = sp.diff(d * L / 2 + b1, L)
+            return sp.expand(2 * (H * (H + 1) / 2) - 2 * rate)
+
+        s.could_fail("rate gap", lambda b1: gap_of(b1) == sp.expand(H ** 2 + 2 * H + 2 - d),
+                     -L * (H / 2 + 1), {"b_1 dropped": 0})
+        differ = [(dx, h) for dx in range(2, 41) for h in range(1, dx) if dx % h == 0
+                  and (h * (h + 1) > dx) != (eq8_lower_rate_gap_twice(dx, h) >= 0)]
+        listed = [p for p in differ if p[0] in (4, 8, 12, 16, 18, 36)]
+        s.record(rate_gap=str(gap_of(-L * (H / 2 + 1))), criterion="(H + 1)^2 + 1 >= d_x",
+                 pairs_d_x_le_40_where_the_b1_free_criterion_differs=differ)
+        s.require(listed == [(4, 1), (8, 2), (12, 3)], "the criteria differ elsewhere than "
+                  "stated", differ=listed)
+
+
 def _thm2_lower_step(ctx) -> None:
-    with scoped_step(ctx, "Theorem 2's lower bound d_x L/2 + b_1 + b_2 (eq. (8), needs H < d_x: "
-                     "L-Thm2): UNDECIDED in general, improved where H(H+1) > d_x: the family's "
-                     "proven rate D_H exceeds eq. (8)'s lower rate d_x/2 + ... exactly when "
-                     "H(H + 1) > d_x (listed for the divisors H of d_x); for smaller H it rests "
-                     "on B.2 (L-Thm2's open part)", PAPER.cite("sec 4.2 eq. (8) l.154-156"),
-                     "sizes", "d_x in 4, 8, 12, 16, 18, 36") as s:
-        rows = [{"d_x": d_x, "H": H, "D_H": moment_entries(H), "d_x/2": Fraction(d_x, 2),
-                 "family_rate_larger": moment_entries(H) > Fraction(d_x, 2)}
-                for d_x in (4, 8, 12, 16, 18, 36) for H in range(1, d_x)
-                if d_x % H == 0]
-        s.record(cases=rows)
-        s.require(all(r["family_rate_larger"] == (r["H"] * (r["H"] + 1) > r["d_x"]) for r in rows),
-                  "the rate comparison is not H(H+1) > d_x")
+    with scoped_step(ctx, "Theorem 2's lower bound DECIDED without B.2 where the family's rate "
+                     "is at least eq. (8)'s ((H + 1)^2 + 1 >= d_x): for |I|, |J| >= H and almost "
+                     "every weight, log_3 sep >= eq. (8)'s d_x L/2 + b_1 + b_2 at every L > "
+                     "log_3 d_x, since the family's exact value F(L) (largest over the "
+                     "channels) reaches 3^(lower) at the first depths (exact Fractions, "
+                     "squared) and its proven floor D_H (L - floor(H/2) - H) from the depth "
+                     "listed on, past which floor minus lower grows by the non-negative rate "
+                     "gap per layer; margins are certified intervals of log_3(value / "
+                     "3^lower). Pairs with (H + 1)^2 + 1 < d_x are not decided here (B.2's "
+                     "rank at listed sizes, L-Thm2)", PAPER.cite("sec 4.2 eq. (8) l.154-156"),
+                     "prose", f"every (d_x, H), H | d_x, H < d_x, d_x in {list(LOWER_WIDTHS)}"
+                     ) as s:
+        decided, not_decided, bad = [], [], []
+        for d_x in LOWER_WIDTHS:
+            for H in range(1, d_x):
+                if d_x % H:
+                    continue
+                row = eq8_lower_by_family(d_x, H)
+                if row["decided"]:
+                    decided.append({k: row[k] for k in ("d_x", "H", "rate_gap_doubled",
+                                                        "regime_from_L", "floor_from_L",
+                                                        "smallest_margin")})
+                else:
+                    not_decided.append({"d_x": d_x, "H": H, "why": row["why"]})
+                if (row["rate_gap_doubled"] >= 0) != row["decided"]:
+                    bad.append(row)
+        s.record(decided=decided, not_decided=not_decided,
+                 examples_earlier_said_to_rest_on_B2=[r for r in decided
+                                                      if r["H"] * (r["H"] + 1) <= r["d_x"]])
+        s.require(not bad, "a pair with the family's rate at least eq. (8)'s is not decided",
+                  counterexample=(bad or [None])[0])
 
 
 def _figure_step(ctx, random_rows) -> None:
@@ -324,7 +387,7 @@ def _figure_step(ctx, random_rows) -> None:
                      "family's proven lower bound and exact values against L for d_x in "
                      f"{list(WIDTHS)} (H = d_x), with the exact N -> infinity separation ranks "
                      "of random networks computed above and the atlas's when docs/atlas/"
-                     "n_infinity.json exists", PAPER.cite("sec 4.2 eq. (8) l.154"), "sizes",
+                     "n_infinity.json exists", PAPER.cite("sec 4.2 eq. (8) l.154"), "computation",
                      f"d_x in {list(WIDTHS)}, L <= 24") as s:
         series = figure_series(WIDTHS, 24, eq8_log3, ATLAS)
         for row in random_rows:

@@ -116,7 +116,7 @@ def count_steps(ctx, source: str, erratum_source: str):
                   "by K^3' gives the bound: the summed terms over (h, a_1, a_2, j, a_4, a_5, "
                   "a_6) number H (d_x/H)^2 d_x^3 N = N d_x^5/H (sympy, read off the ranges of "
                   "the entry of W^O W^V G G^T W^K^T W^Q g with symbolic d_x, d_a = d_x/H, N), "
-                  "d_x times the printed N d_x^4/H", erratum_source, scope="all-sizes") as s:
+                  "d_x times the printed N d_x^4/H", erratum_source, kind="symbolic") as s:
         found = printed_count()
         s.record(**found)
         err = None
@@ -139,7 +139,7 @@ def count_steps(ctx, source: str, erratum_source: str):
                   "entry is this 4-index sum and the heads' sums combine term by term), so N "
                   "d_x^3 products of three input entries; N d_x^4 K^3/H - N d_x^3 K^3 = K^3 N "
                   "H^3 a^3 (a - 1) >= 0 with d_x = H a (sympy factor)", source,
-                  corrected=True, scope="all-sizes") as s:
+                  corrected=True, kind="prose") as s:
         if err is not None:
             s.verifies(err)
         found = regrouped_identity()
@@ -151,7 +151,7 @@ def count_steps(ctx, source: str, erratum_source: str):
                   "(sum_{s <= R2} c_s d_s) = sum_{r, s} (a_r c_s)(b_r d_s), R1 R2 separable "
                   "terms (sympy, symbolic R1, R2); so each product of three input entries "
                   "has sep <= K^3 and y_p^i has sep <= N d_x^3 K^3 <= N d_x^4 K^3/H", source,
-                  scope="all-sizes") as s:
+                  kind="prose") as s:
         ok = sep_product_identity()
         s.record(product_of_sums_is_double_sum=ok)
         s.require(ok, "the product identity fails")

@@ -64,7 +64,7 @@ def _proven_step(ctx, name: str, found: dict, source: str, widths: range,
                   "spread exponents, is <= it); per width, the same limits beside the first "
                   "failing L of the shift schedule. d_x <= 3 never fails (closed forms), so "
                   "the least failing width is 4",
-                  source, scope="all-sizes") as s:
+                  source, kind="prose", sizes="exact below the tail width") as s:
         lowest, rows = _limits(name, found_L, max_width)
         per_width = [least_depth_row(name, d_x, found_L + 5) for d_x in widths]
         s.record(depth_rows=rows, per_width=per_width, least_possible_depth=lowest,

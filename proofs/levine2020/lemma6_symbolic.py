@@ -258,7 +258,7 @@ def lemma6_symbolic_steps(ctx, source: str) -> None:
                   "columns of V; with the printed stride d_a - 1 (and eq. (51)'s column "
                   "(d_a - 1)(h - 1) + k) the last column is (H - 1) m beyond d, for every "
                   "H >= 2 (sympy, symbolic m, H, h)", source, corrected=True,
-                  scope="all-sizes") as s:
+                  kind="prose") as s:
         found = phi_facts()
         s.record(**found)
         s.require(found["bijection"] and found["printed_last_column_minus_d"] == "m*(H - 1)",
@@ -273,7 +273,7 @@ def lemma6_symbolic_steps(ctx, source: str) -> None:
                   "sit (any balanced partition) does not matter; as printed, the complement "
                   "rows give the constant 1 and the second template case names row M/2 + 1 "
                   "at j_1 = M", source,
-                  corrected=True, scope="all-sizes") as s:
+                  corrected=True, kind="prose") as s:
         found = layer1_facts()
         s.record(**found)
         s.require(found["segment_is_a_1_minus_a_1"], "layer 1 differs from (a, 1 - a, 1)",
@@ -289,7 +289,7 @@ def lemma6_symbolic_steps(ctx, source: str) -> None:
                   "at l = 2 (rsolve: alpha_l = (3^(l-1) - 1)/2, beta_l = mu_l = 3^(l-2) - 1; "
                   "eq. (43) has mu_3 = 0); the corrected last layer returns i N m^2 A^3 "
                   "S^(3 beta + 3) (L >= 3) or i N S (L = 2) at every coordinate", source,
-                  corrected=True, scope="all-sizes") as s:
+                  corrected=True, kind="prose") as s:
         found = later_layer_facts()
         s.record(**found)
         s.require(all(found["projections"].values()) and found["pairs_sum_to_m"]
@@ -301,7 +301,7 @@ def lemma6_symbolic_steps(ctx, source: str) -> None:
                   "symbolic d), so every output entry is c G^lambda, G = (V V^T)_{i1, q}, "
                   "lambda = 3^(L-2), c = i^(lambda+1) 2^lambda m^(lambda-1) N^(-(lambda+1)/2) "
                   "(symbolic lambda; L = 2 too): the sub-matrix on eq. (29)-(30) is c (V "
-                  "V^T)^(Hadamard lambda)", source, corrected=True, scope="all-sizes") as s:
+                  "V^T)^(Hadamard lambda)", source, corrected=True, kind="prose") as s:
         found = final_value_facts()
         s.record(**found)
         s.require(found["S"] == "2*I*G/N**2" and found["constant_matches"]

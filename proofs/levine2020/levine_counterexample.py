@@ -246,13 +246,14 @@ def thm4_counterexample(ctx) -> None:
 
 
 def _searched_step(ctx) -> None:
-    with ctx.step("COUNTEREXAMPLE to eq. (19) at a smaller depth: the one-hot schedule "
+    with ctx.step("a second counterexample to eq. (19), at a smaller depth (the same printed "
+                  "bound, so the same erratum, not counted again): the one-hot schedule "
                   "SEARCHED_8_7 (d_x = H = 8, d_a = 1, L = 7, N = 16; found by a search over "
                   "schedules) gives y_8^1 = x^1_8 prod S_bc^{e_bc} (closed form checked against "
                   "the network at a rational point; the diagonal moment form holds for every "
                   "one-hot schedule) with sep = prod(e + 1) > eq. (19), exactly (Jacobian "
                   "certificate for s = 8 above)",
-                  source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432"), scope="instance",
+                  source=LEV.cite("A.3 Theorem 4 eq. (19) l.428-432"), kind="certificate",
                   sizes="d_x = H = 8, d_a = 1, L = 7, N = 16") as s:
         sched = [[tuple(p) for p in layer] for layer in SEARCHED_8_7]
         ok = _closed_form_ok(monomial_network(8, sched), 8, 7, 16, random.Random(87),
@@ -270,16 +271,11 @@ def _searched_step(ctx) -> None:
                        "a of layer l has W^Q = e_a^T, W^K = e_c^T, W^V = e_b^T, W^O = e_a, "
                        "(b, c) = SEARCHED_8_7[l][a]",
             "schedule": SEARCHED_8_7}
-        s.record(counterexample=inst, closed_form_equals_network=ok)
+        s.record(another_counterexample=inst, closed_form_equals_network=ok,
+                 sep_over_eq19=f"{float(Fraction(seps[p], 1) / bound):.4g}")
         s.require(ok, "the closed form differs from the network")
-        if ok and seps[p] > bound:
-            err = s.erratum("A.3 Theorem 4, eq. (19), l.428-432 (at L = 7)",
-                      "sep(y_p^i) <= d_x (C(L)+1) ((d_x, 2C(L))) (2C(L)/d_x + 1)^d_x",
-                      "sep(y_p^i) <= C(C(L) + D, D), D = d_x(d_x+1)/2", "false-statement",
-                      instance=inst, anchor="(19)", correction_id=MOMENT_BOUND,
-                      message=f"sep = {_sci(seps[p])} > eq. (19) = {_sci(bound)} at "
-                              "d_x = 8, L = 7")
-            _verified_by(ctx, err, "REPAIRED argument for l.448-467")
+        s.require(seps[p] > bound, "the searched schedule does not exceed eq. (19)",
+                  sep=_sci(seps[p]), eq19=_sci(bound))
 
 
 def _residual_top_step(ctx) -> None:

@@ -114,7 +114,8 @@ def _step_units_split(ctx, cases):
                   "MatrixSymbols of symbolic sizes); cross-check: M^(c,h)_{r1,r2} = sum_j "
                   "<A_r1, x^(j)><B_r2, x^(j)> = sum_{j in P} + sum_{j in Q} exactly for every "
                   "unit of every chain at random rational inputs",
-                  source=SRC.cite("A.2 l.393"), scope="all-sizes") as s:
+                  source=SRC.cite("A.2 l.393"), kind="prose",
+                  sizes="every unit of the chains at random rational inputs") as s:
         found = split_identities()
         s.record(symbolic=found)
         s.require(all(found.values()), "a symbolic identity fails", failing=[
@@ -163,7 +164,8 @@ def _step_side_sequences(ctx, cases):
                   "on the number of factors, T (P + Q) = T P + T Q (sympy, symbolic sizes) "
                   "adds one side to every sequence; cross-check: the sequence sum equals the "
                   "output exactly at random rational inputs",
-                  source=SRC.cite("A.2 l.398-399"), scope="all-sizes") as s:
+                  source=SRC.cite("A.2 l.398-399"), kind="prose",
+                  sizes="the chains at random rational inputs") as s:
         found = split_identities()
         s.require(all(found.values()), "a symbolic identity fails")
         for c in cases:
@@ -262,7 +264,7 @@ def _step_l416_count(ctx):
                   "are equal; then H^C (d_a + 1)^C = (H (d_a + 1))^C (powsimp). Cross-check: "
                   "expanded polynomials for C = 1..13 and the corrected ranges' C(C, b) tuples "
                   "of length b for C = 1..6", source=SRC.cite("A.2 l.416"),
-                  scope="all-sizes") as s:
+                  kind="prose", sizes="expanded C <= 13; swap tuples C <= 6") as s:
         found = binomial_power_identity()
         C = sympy.Symbol("C", integer=True, nonnegative=True)
         H, da = sympy.symbols("H d_a", positive=True)
@@ -284,9 +286,12 @@ def _step_eq18(ctx):
     with ctx.step("Eq. (18) (l.422): log_3((H(d_a+1))^C(L)) = (3^L - 1)/2 log_3(d_x + H) with "
                   "d_a = d_x/H, i.e. H (d_x/H + 1) = d_x + H (sympy identity) and C(L) = "
                   "(3^L - 1)/2 (the definition, l.331; the code's count agrees for L < 30)",
-                  source=SRC.cite("A.2 eq. (18) l.422"), scope="all-sizes") as s:
+                  source=SRC.cite("A.2 eq. (18) l.422"), kind="symbolic") as s:
         H, dx = sympy.symbols("H d_x", positive=True)
         diff = sympy.simplify(H * (dx / H + 1) - (dx + H))
+        s.could_fail("H (d_a + 1) = d_x + H",
+                     lambda da: sympy.simplify(H * (da + 1) - (dx + H)) == 0, dx / H,
+                     {"d_a = d_x/H + 1": dx / H + 1})
         s.record(difference=str(diff), C=[num_head_indices(L) for L in range(1, 6)])
         s.require(diff == 0 and all(num_head_indices(L) == (3 ** L - 1) // 2
                                     for L in range(1, 30)), "eq. (18) fails", diff=str(diff))
@@ -569,7 +574,7 @@ def _step_l475_regrouping(ctx):
     with ctx.step("l.475-476: L + log_3 d_x + d_x log_3(2e) + 2 d_x log_3(2 3^L/d_x) = "
                   "(2 d_x + 1) L + log_3 d_x + 2 d_x (log_3(2 sqrt(2e)) - log_3 d_x) (sympy, "
                   "logs expanded; the printed '<=' is an equality)",
-                  source=SRC.cite("A.3 l.475-476"), scope="all-sizes") as s:
+                  source=SRC.cite("A.3 l.475-476"), kind="symbolic") as s:
         L, d = sympy.symbols("L d_x", positive=True)
         e = sympy.E
 
@@ -577,8 +582,14 @@ def _step_l475_regrouping(ctx):
             return sympy.log(z) / sympy.log(3)
 
         lhs = L + log3(d) + d * log3(2 * e) + 2 * d * log3(2 * 3 ** L / d)
-        rhs = (2 * d + 1) * L + log3(d) + 2 * d * (log3(2 * sympy.sqrt(2 * e)) - log3(d))
-        diff = sympy.simplify(sympy.expand_log(lhs - rhs, force=True))
+
+        def difference(inner):
+            rhs = (2 * d + 1) * L + log3(d) + 2 * d * (log3(2 * sympy.sqrt(inner)) - log3(d))
+            return sympy.simplify(sympy.expand_log(lhs - rhs, force=True))
+
+        diff = difference(2 * e)
+        s.could_fail("l.476 regrouping", lambda inner: difference(inner) == 0, 2 * e,
+                     {"2 sqrt(e) in place of 2 sqrt(2e)": e})
         s.record(difference=str(diff))
         s.require(diff == 0, "the two sides differ", difference=str(diff))
 

@@ -119,11 +119,11 @@ def _step_unraveled_view(ctx, rng):
         s.record(cases=rows)
 
 
-def _step_l514_printed(ctx):
-    """l.514: the stopping condition of the recursion as printed."""
-    with ctx.step("l.514 stopping condition AS PRINTED: Sep(longest branch(L = 1)) = N d_x^4/H "
+def _step_l516_printed(ctx):
+    """l.516: the stopping condition of the recursion as printed."""
+    with ctx.step("l.516 stopping condition AS PRINTED: Sep(longest branch(L = 1)) = N d_x^4/H "
                   "(exact separation rank of one layer, certified, balanced partitions)",
-                  source=SRC.cite("A.4 l.514"), scope="sizes",
+                  source=SRC.cite("A.4 l.516"), scope="sizes",
                   sizes="(d_x, H, N) in (1, 1, 2), (2, 1, 2), (2, 2, 2)") as s:
         from seprank.constructions.known_seprank import network_sep_ranks
 
@@ -136,7 +136,7 @@ def _step_l514_printed(ctx):
         s.record(cases=rows)
         unequal = [r for r in rows if r["sep_rank"] != r["N_dx4_over_H"]]
         if unequal:
-            s.erratum("A.4 l.514 (stopping condition of the recursion)",
+            s.erratum("A.4 l.516 (stopping condition of the recursion)",
                       "Sep(longest branch(L=1)) = N d_x^4 / H",
                       "Sep(longest branch(L=1)) <= N d_x^4 / H (Lemma 2 with K = 1)",
                       "notation", verified=all(r["sep_rank"] <= r["N_dx4_over_H"]
@@ -149,7 +149,7 @@ def _thm5_part(ctx) -> None:
     _step_eq21(ctx, rng)
     _step_eq21_regrouped(ctx, rng)
     _step_unraveled_view(ctx, rng)
-    _step_l514_printed(ctx)
+    _step_l516_printed(ctx)
 
 
 def _step_l518_printed(ctx, grid):
@@ -232,7 +232,8 @@ def _step_thm5_repaired(ctx, err518):
                   "(D + t) = D (t - 1); non-negative coefficients after substituting d_x = "
                   "e + 1, N = n + 2, d_x = H a); L^L >= 1. Cross-check: every link exactly on "
                   "L <= 6, d_x <= 8, N in {2, 3, 4}, H | d_x",
-                  source=SRC.cite("A.4 l.502-518"), corrected=True, scope="all-sizes") as s:
+                  source=SRC.cite("A.4 l.502-518"), corrected=True, kind="prose",
+                  sizes="every link exactly on L <= 6, d_x <= 8, N in {2, 3, 4}") as s:
         if err518 is not None:
             s.verifies(err518)
         links = thm5_chain_links()

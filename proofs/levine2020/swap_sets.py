@@ -115,7 +115,7 @@ def swap_bijection_step(ctx, source: str) -> None:
                   "each sequence appears exactly once among the strictly ordered swap tuples "
                   "0 < beta_b < ... < beta_1 <= C, C(C, b) of length b, sum_b C(C, b) = 2^C "
                   "(sympy, symbolic C); cross-check: every sequence for C <= 10",
-                  source, scope="all-sizes") as s:
+                  source, kind="prose", sizes="every sequence for C <= 10") as s:
         cases = _inductive_cases()
         C, b = sp.symbols("C b", integer=True, nonnegative=True)
         total = sp.simplify(sp.summation(sp.binomial(C, b), (b, 0, C)) - 2 ** C)
@@ -144,7 +144,7 @@ def junction_step(ctx, source: str) -> None:
                   "so splitting the d_a x d_a product at each of the b swaps writes the term as "
                   "d_a^b products (P-part)(Q-part), by induction on b; summed over the swap "
                   "sets: sum_b C(C, b) d_a^b separable terms per h",
-                  source, scope="all-sizes") as s:
+                  source, kind="prose") as s:
         n, m, k = sp.symbols("n m k", integer=True, positive=True)
         i, j = sp.symbols("i j", integer=True)
         X, Y = sp.MatrixSymbol("X", n, m), sp.MatrixSymbol("Y", m, k)

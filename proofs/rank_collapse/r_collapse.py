@@ -78,11 +78,14 @@ def _one_layer_two_token_closed_form(ctx):
                   "[t', -t'] with t' = v t tanh(w t^2): symbolic identity of the softmax "
                   "row (e^a t - e^-a t)/(e^a + e^-a) = t tanh(a), a = w t^2; and the network "
                   "evaluation of the R-bound check (mp_san, interval arithmetic) encloses it "
-                  "at four points", source=SRC.cite("l.15-22, l.72-76"), scope="all-sizes") as s:
+                  "at four points", source=SRC.cite("l.15-22, l.72-76"), kind="symbolic") as s:
         t, v, w = sympy.symbols("t v w", positive=True)
         a = w * t ** 2
         row1 = (sympy.exp(a) * t + sympy.exp(-a) * (-t)) / (sympy.exp(a) + sympy.exp(-a)) * v
-        ident = sympy.simplify((row1 - v * t * sympy.tanh(a)).rewrite(sympy.exp)) == 0
+        ident = s.could_fail(
+            "softmax_row",
+            lambda arg: sympy.simplify((row1 - v * t * sympy.tanh(arg)).rewrite(sympy.exp)) == 0,
+            a, {"tanh(2 w t^2)": 2 * a})
         cases, bad = [], None
         with iv_digits(40):
             for tv, vv, wv in [(1, 2, 1), (Fraction(1, 2), 3, 2), (2, Fraction(1, 3), 1),
@@ -115,7 +118,8 @@ def _residual_grows_at_wqk_1_wv_2(ctx):
                   "tanh is increasing (d tanh/dt = 1 - tanh^2 > 0, sympy), so t_L >= 1 gives "
                   "t_{L+1} = 2 t_L tanh(t_L^2) >= g t_L >= 1: by induction t_L >= g^L and "
                   "||res SAN(X)||_{1,inf} = sqrt(2) t_L -> infinity; the closed-form orbit is "
-                  "enclosed for L <= 8", source=SRC.cite("l.76"), scope="all-sizes") as s:
+                  "enclosed for L <= 8", source=SRC.cite("l.76"), kind="prose",
+                  sizes="orbit enclosed for L <= 8") as s:
         regime = collapse_regime(1, 2, 1)
         enc = orbit_enclosures(1, 2, 1, 8)
         tt = sympy.Symbol("t", positive=True)
@@ -172,8 +176,10 @@ def _residual_can_stay_constant(ctx):
     with ctx.step("the residual can also stay exactly constant: with W_V = coth(1), W_QK = 1, "
                   "X = [1, -1]^T, one layer maps t = 1 to coth(1) tanh(1) = 1 (symbolic), so "
                   "||res SAN(X)||_{1,inf} = sqrt(2) for every L (bounded weights, no decay)",
-                  source=SRC.cite("l.76"), scope="all-sizes") as s:
-        fixed = sympy.simplify(sympy.coth(1) * sympy.tanh(1)) == 1
+                  source=SRC.cite("l.76"), kind="symbolic") as s:
+        fixed = s.could_fail("fixed_point",
+                             lambda wv: sympy.simplify(wv * sympy.tanh(1)) == 1,
+                             sympy.coth(1), {"W_V = coth(2)": sympy.coth(2)})
         s.record(t_next_symbolic=str(sympy.simplify(sympy.coth(1) * 1 * sympy.tanh(1 * 1 ** 2))),
                  fixed_point=fixed, W_V_enclosure=str(1 + 2 / (mpmath.iv.exp(2) - 1)))
         s.require(fixed, "coth(1) tanh(1) is not 1")

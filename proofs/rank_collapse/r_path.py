@@ -221,8 +221,10 @@ def _one_head_carries_the_bias(ctx, rng):
     with ctx.step("one head: P(X W_V + e b_V^T) = P X W_V + e b_V^T for row-stochastic P: an "
                   "identity in the free noncommutative algebra with the rewrite P e -> e "
                   "(sympy, any sizes), confirmed on rational matrices; with row sums != 1 it "
-                  "fails", source=SRC.cite("l.35-39"), scope="all-sizes") as s:
+                  "fails", source=SRC.cite("l.35-39"), kind="symbolic") as s:
         symbolic = head_step()
+        s.could_fail("head_step", lambda stochastic: head_step(stochastic)["holds"], True,
+                     {"without P e = e (P not row-stochastic)": False})
         s.record(free_algebra=symbolic)
         s.require(symbolic["holds"], "the free-algebra identity fails")
         bad = []
@@ -246,7 +248,8 @@ def _one_layer_is_a_sum_over_heads(ctx, rng):
                   "with W_h = W_V,h W_O,h and b_O^T = sum_h b_V,h^T W_O,h: a block product of "
                   "symbolic sizes is the sum of the blocks' products (sympy; induction on H), "
                   "then the one-head identity per head; confirmed exactly on rational networks",
-                  source=SRC.cite("l.48-52"), scope="all-sizes") as s:
+                  source=SRC.cite("l.48-52"), kind="prose",
+                  sizes="rational networks H <= 3, n <= 4, d <= 4") as s:
         blocks = concatenated_heads()
         s.record(block_product=blocks)
         s.require(blocks["holds"], "the block product identity fails")
@@ -343,4 +346,4 @@ def _induction_step_for_every_l(ctx):
                   "the new head's P on the left; a skip connection is the head P = W = I "
                   "((H+1)^L paths). Symbolic for every L, H and size (sympy)",
                   SRC.cite("l.56-64"),
-                  head_step, distribute_over_paths, corrected=True)
+                  head_step, distribute_over_paths, kind="prose", corrected=True)

@@ -44,8 +44,10 @@ def r_shift(ctx):
                   "exp(a) exp(c) (sympy, all shapes listed); and for a row of symbolic length m, "
                   "exp(a_j + c) / sum_{k<=m} exp(a_k + c) = exp(a_j) / sum_{k<=m} exp(a_k) once "
                   "exp(c) is taken out of the sum (sympy, symbolic m)", source=SRC.cite("l.29"),
-                  scope="all-sizes") as s:
+                  kind="symbolic") as s:
         general = _row_identity_of_symbolic_length()
+        s.could_fail("row_of_length_m", _row_identity_of_symbolic_length, True,
+                     {"the shift c added to the numerator only": False})
         s.record(symbolic_row_of_length_m=general)
         s.require(general, "the row identity fails for symbolic m")
         bad = []
@@ -111,12 +113,15 @@ def r_shift(ctx):
                  "exp(a + c) = exp(a) exp(c) cancels in each row's quotient)", basis="identity")
 
 
-def _row_identity_of_symbolic_length() -> bool:
-    """exp(a_j + c) / sum_{k<=m} exp(a_k + c) = exp(a_j) / sum_{k<=m} exp(a_k), symbolic m."""
+def _row_identity_of_symbolic_length(shift_denominator: bool = True) -> bool:
+    """exp(a_j + c) / sum_{k<=m} exp(a_k + c) = exp(a_j) / sum_{k<=m} exp(a_k), symbolic m.
+
+    ``shift_denominator=False`` shifts the numerator only, and the identity fails."""
     m_, j_, k_ = sympy.Symbol("m", integer=True, positive=True), *sympy.symbols(
         "j k", integer=True)
     c_, a_ = sympy.Symbol("c", real=True), sympy.IndexedBase("a")
-    row = sympy.expand(sympy.exp(a_[j_] + c_) / sympy.Sum(sympy.exp(a_[k_] + c_),
+    shift = c_ if shift_denominator else 0
+    row = sympy.expand(sympy.exp(a_[j_] + c_) / sympy.Sum(sympy.exp(a_[k_] + shift),
                                                            (k_, 1, m_)), power_exp=True)
     row = row.replace(lambda e: isinstance(e, sympy.Sum), lambda e: sympy.factor_terms(
         sympy.Sum(sympy.expand(e.function, power_exp=True), *e.limits)))

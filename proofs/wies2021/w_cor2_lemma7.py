@@ -28,6 +28,7 @@ import random
 import numpy as np
 from seprank_proofs import WIES2021
 from seprank_proofs._symbolic import symbolic_step
+from seprank_proofs.wies2021.w_claim1_cor1 import printed_phi_drops_columns
 
 import seprank
 from seprank.combinatorics import multiset
@@ -281,8 +282,11 @@ def _every_score_is_one(ctx):
                   "score <W^Q y^i, W^K y^j> is y^i_{d_a} y^j_{d_a} (KroneckerDelta sums, symbolic "
                   "d_x, d_a), coordinate d_a is the constant coordinate of the first segment, "
                   "where M_V is 1 for every token: every score is 1 and the first layer outputs "
-                  "(sum_h W^O W^V) sum_j y^(0,j) (sympy)", PAPER.cite("l.672-682"),
-                  ia.lemma7_first_layer_sums)
+                  "(sum_h W^O W^V) sum_j y^(0,j) (sympy; W^Q, W^K reading coordinate 1 "
+                  "instead fail)", PAPER.cite("l.672-682"),
+                  ia.lemma7_first_layer_sums, kind="symbolic",
+                  mutants={"lemma7_first_layer_sums": {"W^Q, W^K read coordinate 1":
+                                                       lambda d_a: 1}})
 
 
 def _corrected_pi_counts(ctx):
@@ -292,8 +296,10 @@ def _corrected_pi_counts(ctx):
                   "< E, lies in segment c with (t-1) mod E = q (division with remainder), so "
                   "token c + 1 (c + 1 + d for pi_Q) occurs #{q < A_{j,c}} = A_{j,c} times, "
                   "0 <= A_{j,c} <= E; as printed, t = cE lands in segment c + 1 (sympy, "
-                  "symbolic a, E, c)", PAPER.cite("l.690-696"),
-                  ia.lemma7_token_counts, ia.division_lemma, corrected=True)
+                  "symbolic a, E, c: the count, and floor(cE/E) + 1; counting q <= a fails)",
+                  PAPER.cite("l.690-696"), ia.lemma7_token_counts, kind="symbolic",
+                  mutants={"lemma7_token_counts": {"q <= A_{j,c} counted": lambda a: a}},
+                  corrected=True)
 
 
 def _corrected_mv_gives_u(ctx):
@@ -305,20 +311,29 @@ def _corrected_mv_gives_u(ctx):
                   "A_{j2,phi(alpha-(d_a-1)/2)}, N or 0 by class (KroneckerDelta sums over the V "
                   "tokens); phi is strictly increasing on each half, so M_V has at most d + d "
                   "nonzero non-constant rows and H equal constant rows: rank <= 2d + 1 <= r "
-                  "(sympy, symbolic sizes)", PAPER.cite("l.668-700"),
-                  ia.lemma7_u, ia.phi_on_the_halves, corrected=True)
+                  "(sympy, symbolic sizes; the printed second-half token c + 1, or phi of stride "
+                  "0, fail)", PAPER.cite("l.668-700"),
+                  ia.lemma7_u, ia.phi_on_the_halves, kind="symbolic",
+                  mutants={"lemma7_u": {"printed: token c + 1 on the second half too":
+                                        lambda d: 0},
+                           "phi_on_the_halves": {"stride 0 (phi repeats across segments)":
+                                                 lambda m: 0}},
+                  corrected=True)
 
 
 CLAIM_W_COR2 = Claim("corollary",
-                     "Corollary 2: first-layer outputs meeting its hypothesis (Lemma 7's "
-                     "construction) give sep >= ((d, 3^(L-2))), d = (r-1-H)/2, for N large",
+                     "Corollary 2: if for every balanced partition and every A with "
+                     "((d, 3^(L-2))) natural rows of equal norm the first self-attention layer "
+                     "outputs (sum_h W^O W^V) u with u as displayed (l.642, phi of l.644), then "
+                     "sep >= ((d, 3^(L-2))) for almost every network weight (eq. (16)); Lemma 7 "
+                     "meets the hypothesis with d = (r-1-H)/2 for N large",
                      PAPER.cite("B.2.2 l.636-656"),
                      main_result=True)
 
-@check(id="W-Cor2", title="Corollary 2's hypothesis, as met by Lemma 7's construction",
-       source=PAPER.cite("B.2.2 l.636-656"),
-       depends=("W-Lemma7", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8", "L-Claim2",
-                "W-Claim1"),
+@check(id="W-Cor2", title="Corollary 2: its hypothesis (met by Lemma 7) gives sep >= ((d, "
+       "3^(L-2))), with the corrected phi", source=PAPER.cite("B.2.2 l.636-656"),
+       depends=("W-Lemma7", "W-Lemma8", "L-Lemma6", "L-Omega", "L-Lemma7", "L-Lemma8",
+                "L-Claim2", "W-Claim1"),
        claim=CLAIM_W_COR2, paper=WIES2021)
 def w_cor2(ctx):
     cases = _cases(ctx.full)
@@ -345,6 +360,8 @@ def w_cor2(ctx):
         s.record(cases=len(cases))
         s.require(bad is None, "hypothesis not met", counterexample=bad)
 
+    err = printed_phi_drops_columns(ctx, "l.644", "Corollary 2")
+
     with ctx.step("conclusion (16) on instances: with the corrected Lemma 7 first layer and "
                   "random nonzero integer weights elsewhere, the matrix "
                   "[y(pi_P(j1), pi_Q(j2))]_{j1,j2} (a sub-matrix of the grid matricization, "
@@ -362,6 +379,8 @@ def w_cor2(ctx):
         s.record(instances=got, L_checked=sorted({c[3] for c in CONCLUSION_CASES}))
         s.require(bad is None, "rank below ((d, 3^(L-2)))", counterexample=bad)
 
+    _corollary2_for_every_size(ctx, err)
+
 
     # -- outcome (seprank.proof.claims) --
     rows_step = "d := (r-1-H)/2 is a natural number"
@@ -373,16 +392,38 @@ def w_cor2(ctx):
                     message="l.656 prints ((d)) without the second argument 3^(L-2); "
                             "eqs. (21)-(22) and the row counts of this step use "
                             "((d, 3^(L-2)))")
-    ctx.conclude("open", "instances",
-                 f"consistent on {len(cases)} sizes (hypothesis on every balanced partition "
-                 "for N <= 8; conclusion (16) by exact rank, which could have fallen short); "
-                 "the hypothesis is met for every size (W-Lemma7 holds), but conclusion (16) "
-                 "rests on levine2020's Lemma 6 analysis (row L-Lemma6, whose outcome is open) "
-                 "and its Omega argument; this row adds no argument of its own",
-                 count=len(cases), largest={"H": max(c[0] for c in cases),
-                                            "d_a": max(c[1] for c in cases),
-                                            "r": max(c[2] for c in cases),
-                                            "L": max(c[3] for c in cases)}, binding=True)
+    ctx.conclude("holds-corrected", "proof",
+                 "with phi of stride (d_a - 1)/2 (the printed stride d_a - 1 skips columns of "
+                 "A, so levine2020's analysis does not apply): take A = Lemma 8's natural "
+                 "matrix of row norm c with a full-rank Gram Hadamard power; u, scaled by 1/c "
+                 "on its non-constant coordinates (a change of W^{V,1,h}), is levine2020's "
+                 "layer-1 input sum, so Lemma 6's layers 2..L make the grid sub-matrix c' (A "
+                 "A^T)^(Hadamard 3^(L-2)), c' != 0, of rank ((d, 3^(L-2))); a grid sub-matrix "
+                 "bounds sep from below and one weight point gives almost every weight; Lemma "
+                 f"7 meets the hypothesis (its row); exact ranks on {len(cases)} sizes confirm "
+                 "it", basis="argument", argument_steps=["Corollary 2 for every size"],
+                 given=("W-Lemma8", "L-Lemma6", "L-Claim2", "W-Claim1"))
+
+
+def _corollary2_for_every_size(ctx, err) -> None:
+    with ctx.step("Corollary 2 for every size (phi of stride (d_a - 1)/2): let A be Lemma 8's "
+                  "matrix (natural entries, every row of norm c, (A A^T)^(Hadamard lambda) of "
+                  "full rank ((d, lambda)), lambda = 3^(L-2): W-Lemma8). With the corrected "
+                  "stride the first-half (second-half) coordinates of the H segments carry "
+                  "the d columns of rows j_1 (j_2) of A once each, so (1/c) u on the "
+                  "non-constant coordinates, N on the constant ones, is levine2020's layer-1 "
+                  "input sum (V_{i1, phi}, V_{q, phi}, N) with V = A/c of unit rows; scaling "
+                  "W^{V,1,h} by 1/c on those coordinates, levine2020's corrected Lemma 6 "
+                  "(L-Lemma6) from layer 1 on makes the sub-matrix of the grid matricization "
+                  "on pi_P(j_1), pi_Q(j_2) equal c' (V V^T)^(Hadamard lambda), c' != 0, of rank "
+                  "((d, lambda)); a grid sub-matrix's rank bounds sep (W-Claim1), and one "
+                  "weight point gives almost every weight (L-Claim2): eq. (16)",
+                  source=PAPER.cite("l.636-648"), corrected=True, kind="prose") as s:
+        if err is not None:
+            s.verifies(err)
+        s.record(uses=["W-Lemma8: the natural matrix A", "L-Lemma6: layers 1..L",
+                       "W-Claim1: sub-matrix rank <= sep", "L-Claim2: almost every weight"],
+                 cross_check="the exact ranks of the step before (listed sizes)")
 
 
 #: (H, d_a, r, L, A) for the conclusion (16); A has equal row norms and full-rank

@@ -80,9 +80,12 @@ def w_embed(ctx):
                   "sum over symbolic V); eq. (4)'s tilde W^conv is eq. (2)'s kernel with the pair "
                   "(j, c) of a patch read as the single index k(c-1) + j (a bijection, division "
                   "with remainder), so each patch gives tilde W^conv times the stacked patch; the "
-                  "ranks are ranks of d_x x V matrices, <= min(d_x, V) (sympy)",
+                  "ranks are ranks of d_x x V matrices, <= min(d_x, V) (sympy: the column read; "
+                  "reading column w_i + 1 fails)",
                   PAPER.cite("eqs. (1)-(4) l.56-84"),
-                  index_identities.embedding_identities)
+                  index_identities.embedding_identities, kind="symbolic",
+                  mutants={"embedding_identities": {"token w reads column w + 1":
+                                                    lambda w: w + 1}})
 
     # -- outcome (seprank.proof.claims) --
     ctx.conclude("holds", "proof",

@@ -117,7 +117,10 @@ def _factor_bound_for_every_size(ctx):
                   "and each factor is >= N/K, since K(N-i) - N(K-i) = i(N-K) >= 0; so C(N, K) >= "
                   "(N/K)^K and ((n, k)) = C(n+k-1, n-1) >= ((n+k-1)/(n-1))^{n-1} for n >= 2 "
                   "(sympy, symbolic N, K, i)", PAPER.cite("l.570"),
-                  index_identities.binomial_factor_bound, corrected=True)
+                  index_identities.binomial_factor_bound, kind="symbolic",
+                  mutants={"binomial_factor_bound": {"quotient (N-K)/K":
+                                                     lambda N, K: (N - K) / K}},
+                  corrected=True)
 
 
 def _use_at_l566(ctx):

@@ -229,5 +229,11 @@ def _packing_for_every_size(ctx):
                   "x_sigma = T(alpha) on S and 0 off S for any target T (KroneckerDelta sum, "
                   "symbolic k d_input), slot sigma = k(lambda-1) + l is the pair (l, lambda) of "
                   "eq. (2) (division with remainder), and W~ has |S| <= r nonzero rows "
-                  "(sympy, symbolic sizes)", PAPER.cite("l.576-604, l.80-84"),
-                  ia.lemma5_packing, ia.division_lemma, ia.phi_on_the_halves, corrected=True)
+                  "(sympy, symbolic sizes; the printed kernel's slot alpha, or phi of stride 0, "
+                  "makes the check fail)", PAPER.cite("l.576-604, l.80-84"),
+                  ia.lemma5_packing, ia.phi_on_the_halves, kind="symbolic",
+                  mutants={"lemma5_packing": {"the printed kernel: row alpha reads slot alpha":
+                                              lambda alpha: alpha},
+                           "phi_on_the_halves": {"stride 0 (phi repeats across segments)":
+                                                 lambda m: 0}},
+                  corrected=True)

@@ -254,8 +254,10 @@ def _columns_are_the_stated_outputs(ctx):
                   "coordinate (first half, second half, constant; alpha = h d_a + p + 1 is "
                   "unique by division with remainder), for symbolic token, sizes and phi "
                   "stride; as printed the entries differ exactly where phi(.) > (r-H)/2 "
-                  "(sympy)", PAPER.cite("l.614-628"),
-                  ia.division_lemma, ia.lemma6_columns, corrected=True)
+                  "(sympy; without the restored guard the identity fails)",
+                  PAPER.cite("l.614-628"), ia.lemma6_columns, kind="symbolic",
+                  mutants={"lemma6_columns": {"guard phi(.) <= (r-H)/2 dropped": False}},
+                  corrected=True)
 
 
 def _rank_at_most_r(ctx):
@@ -265,5 +267,7 @@ def _rank_at_most_r(ctx):
                   "stride - m + 1 >= 1, either stride), so at most d = (r-H)/2 first-half and d "
                   "second-half rows carry a column of A; the H constant rows are all ones, one "
                   "row up to repetition: rank <= 2d + 1 <= 2d + H = r (sympy, symbolic h, p, m, "
-                  "H)", PAPER.cite("l.626"),
-                  ia.phi_on_the_halves)
+                  "H; with stride 0 the check fails)", PAPER.cite("l.626"),
+                  ia.phi_on_the_halves, kind="symbolic",
+                  mutants={"phi_on_the_halves": {"stride 0 (phi repeats across segments)":
+                                                 lambda m: 0}})

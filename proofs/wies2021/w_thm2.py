@@ -25,6 +25,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+import sympy
 from seprank_proofs import WIES2021
 from seprank_proofs.wies2021.w_claim1_cor1 import _cor1_rank
 from seprank_proofs.wies2021.w_cor2_lemma7 import CONCLUSION_CASES, _conclusion_rank
@@ -51,18 +52,18 @@ CHAIN = {
     "W-Claim1": "sep >= rank of any grid-tensor matricization (Claim 1, l.542-552)",
     "L-Claim2": "a rank reached at one weight point is reached off a null set (the 'all "
                 "weights but a Lebesgue null set' of eq. (7))",
-    "W-Cor1": "eq. (14): inputs of levine2020's form give sep >= (((r-H)/2, 3^(L-2))); exact "
-              "sub-matrix ranks on instances (the general case is levine2020's B.2-B.3 "
-              "analysis, rows L-Lemma6, L-Omega, L-Lemma7, L-Lemma8)",
+    "W-Cor1": "eq. (14): inputs of levine2020's form give sep >= (((r-H)/2, 3^(L-2))) (with "
+              "phi of stride (d_a - 1)/2; levine2020's B.2-B.3 analysis)",
     "W-Lemma5": "convolution route: an embedding producing eq. (15) (printed kernel fails for "
                 "k d_input < d_x; corrected construction checked)",
     "W-Lemma6": "vocabulary route with V >= 2((d, 3^(L-2))) + 1 (printed M_V lacks a guard; "
                 "corrected construction checked)",
     "W-Lemma7": "vocabulary route with N large: the first layer sums the embeddings (printed "
                 "pi and M_V fail; corrected construction checked)",
-    "W-Cor2": "eq. (16): sep >= ((d, 3^(L-2))), d = (r-1-H)/2, given Lemma 7's first layer",
-    "W-Lemma8": "an equal-norm natural matrix A with full-rank (A A^T)^(Hadamard lambda), "
-                "constructed with a rank certificate",
+    "W-Cor2": "eq. (16): sep >= ((d, 3^(L-2))), d = (r-1-H)/2, given Lemma 7's first layer "
+              "(with phi of stride (d_a - 1)/2)",
+    "W-Lemma8": "an equal-norm natural matrix A with full-rank (A A^T)^(Hadamard lambda) (the "
+                "density argument; certified witnesses on a ladder)",
     "W-Lemma4": "the multiset coefficient to eq. (7); false as printed, the proof's own "
                 "inequality suffices (step 2 here)",
 }
@@ -77,21 +78,46 @@ def w_thm2(ctx):
     _repaired_multiset_inequality(ctx, err)
     routes = _construction_ranks_reach_their_bounds(ctx)
     chain = _one_coordinate_network_covers_small_r_minus_h(ctx)
+    _even_head_dimension(ctx)
     _unstated_hypotheses(ctx)
 
     rows = routes + chain
     at_bound = sum(r["rank"] == r["bound"] for r in rows)
     ctx.conclude(
         "open", "instances",
-        f"eq. (7) is a rate (asymptotic); on {len(rows)} instances the exact ranks meet their "
-        f"lower bounds, {at_bound} of them with equality (so each could have fallen below: "
-        "binding); the general bound rests on Corollaries 1-2, whose conclusions rest on "
-        "levine2020's Lemma 6 analysis (rows W-Cor1, W-Cor2, L-Lemma6, all open); Lemma 4 is "
-        "false as printed but the proof's own inequality repairs the step, and the small "
-        "r - H cases are covered by the one-coordinate network; unstated hypotheses (d_a odd, "
-        "no patch split) remain", count=len(rows),
+        "eq. (7) is a rate (asymptotic): it follows from Corollaries 1-2 (with phi of stride "
+        "(d_a - 1)/2), Lemmas 5, 7 and 8 and the repaired Lemma 4 wherever d_a is odd, for "
+        "even d_a >= 4 with one head dimension unused (a factor 2/3 in min{r, d_x} - H), and "
+        "for small r - H by the one-coordinate network; it stays undecided at d_a = 2 (no "
+        "coordinates for the construction) and, for the convolution embedding, on partitions "
+        "that split a patch (the theorem does not exclude them; Corollary 1 does); on "
+        f"{len(rows)} instances the exact ranks meet their lower bounds, {at_bound} of them "
+        "with equality (binding)", count=len(rows),
         largest={k: max(r[k] for r in rows) for k in ("L", "r", "N")},
-        binding=at_bound > 0)
+        binding=at_bound > 0,
+        given=("W-Cor1", "W-Cor2", "W-Lemma4", "W-Lemma5", "W-Lemma7", "W-Lemma8"))
+
+
+def _even_head_dimension(ctx):
+    with ctx.step("even d_a >= 4: give each head's last dimension and the last channel of each "
+                  "head's block zero weights; on embeddings that vanish there the network is the "
+                  "width-H (d_a - 1) one with heads of the odd dimension d_a - 1 >= 3, where "
+                  "Corollaries 1-2 apply with r' = min(r, H (d_a - 1)) (an embedding of rank "
+                  "<= r' <= r; r' - H of the parity each needs by lowering r' by one). Since "
+                  "min{r, d_x} - H <= d_x - H = H (d_a - 1) and H (d_a - 2) >= (2/3) H (d_a - 1) "
+                  "for d_a >= 4, r' - H >= (2/3)(min{r, d_x} - H) - 1: the bound ((r' - H)/2, "
+                  "3^(L-2)) is still Omega~(L (min{r, d_x} - H)) (sympy: 3 H (d_a - 2) - 2 H "
+                  "(d_a - 1) = H (d_a - 4))", source=PAPER.cite("Theorem 2 eq. (7) l.136-140"),
+                  kind="prose") as s:
+        H, da = sympy.symbols("H d_a", positive=True)
+        diff = sympy.factor(3 * H * (da - 2) - 2 * H * (da - 1))
+        rows = [{"H": h, "d_a": a, "r": r, "min(r,d_x)-H": min(r, h * a) - h,
+                 "r'-H": min(r, h * (a - 1)) - h - ((min(r, h * (a - 1)) - h) % 2)}
+                for h in (1, 2, 3) for a in (4, 6, 8) for r in range(h + 1, h * a + 1)]
+        bad = [r for r in rows if 3 * (r["r'-H"] + 1) < 2 * r["min(r,d_x)-H"]]
+        s.record(difference=str(diff), cases=len(rows), failures=bad[:3])
+        s.require(sympy.simplify(diff - H * (da - 4)) == 0 and not bad,
+                  "the embedded construction loses more than the factor 2/3", cases=bad[:3])
 
 
 def _printed_lemma4_at_n_k_1(ctx):
@@ -191,11 +217,12 @@ def _one_coordinate_network_covers_small_r_minus_h(ctx):
 def _unstated_hypotheses(ctx):
     with ctx.step("hypotheses the proof uses that the statement does not state: d_a odd (the "
                   "construction fills (d_a-1)/2 coordinates per half-segment; footnote 3 "
-                  "treats only the parity of r - H); for the convolution embedding a partition "
-                  "that does not split a patch (Corollary 1, l.562); the statement's N -> "
-                  "infinity is needed only when V < 2((d, 3^(L-2))) + 1 (Lemma 6). Whether eq. "
-                  "(7) holds without them (e.g. d_a = 2, where the construction has no "
-                  "coordinates) is not decided here",
+                  "treats only the parity of r - H; even d_a >= 4 is covered by the step "
+                  "above); for the convolution embedding a partition that does not split a "
+                  "patch (Corollary 1, l.562); the statement's N -> infinity is needed only "
+                  "when V < 2((d, 3^(L-2))) + 1 (Lemma 6). Whether eq. (7) holds at d_a = 2 "
+                  "(the construction has no coordinates) and on partitions that split a patch "
+                  "is not decided here",
                   source=PAPER.cite("l.562, l.616, l.656"), scope="instance",
                   sizes="a reading of the statements, no computation") as s:
         s.record(unstated=["d_a odd (or >= 3 with floor((d_a-1)/2))",

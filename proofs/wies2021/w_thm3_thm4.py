@@ -41,6 +41,7 @@ from seprank.constructions.known_seprank import certified_templates, min_templat
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
 from seprank.papers.wies2021.bounds import thm3_bound, thm3_bound_capped, thm4_bound
+from seprank.papers.wies2021.moment_comparison import split_patch_exact
 from seprank.proof import check
 from seprank.separation import embedded_separation_rank
 from seprank.tensors import balanced_partitions, grid_tensor, matricize
@@ -256,9 +257,9 @@ def w_thm3(ctx):
     ctx.conclude("false", "proof", "certified counterexample: one-hot 1-dimensional heads on the "
                  "vocabulary embedding of the grid {0..3^L}^8 (rank r = d_x = H = 8, r_e = 0), "
                  "L = 9, N = 16: sep = prod(e + 1) (Jacobian certificate; grid interpolation "
-                 "keeps the side functions independent on tokens) > eq. (9), exactly; eq. (9) "
-                 "holds for r + r_e <= 4 (W-Thm1's moment bound); corrected: the moment bound "
-                 "s ((s(s+1)/2 + 1, C(L))), s = r + r_e", basis="certificate")
+                 "keeps the side functions independent on tokens) > eq. (9), exactly; "
+                 "corrected: sep <= C(C(L) + D_t, D_t), t = min(r + r_e, d_x) "
+                 "(W-Thm1-corrected)", basis="certificate")
 
 
 @check(id="W-Thm4", title="Theorem 4: the same bound for the convolution embedding, exact ranks",
@@ -299,8 +300,53 @@ def w_thm4(ctx):
     bound_instances(ctx, "The exact separation rank of y_1^1 as a function of the M raw",
                     "thm4_bound", ("L", "d_x", "H", "M", "N", "r"))
     family_counterexample(ctx, 4)
-    ctx.conclude("false", "proof", "certified counterexample: one-hot 1-dimensional heads after "
-                 "the convolution embedding of kernel width 1 with W^conv = I (r = d_x = H = 8, "
-                 "r_e = 0, M = N = 16), L = 9: sep = prod(e + 1) (Jacobian certificate) > "
-                 "eq. (11), exactly; corrected: the moment bound s ((s(s+1)/2 + 1, C(L))) for "
-                 "partitions that do not split a patch", basis="certificate")
+    _patch_splitting_partition(ctx)
+    ctx.conclude("false", "proof", "two certified counterexamples: a partition of the raw "
+                 "inputs that splits every patch (Theorem 4 covers any partition, l.453) at L = "
+                 "1, r = 1, r_e = 0 has sep = 2N + 2 (exact at the N listed, by hand for every "
+                 "N), 82 > eq. (11) = 80 at N = 40, so no bound in r, r_e and L covers every "
+                 "partition; and on a partition that keeps the patches whole, one-hot "
+                 "1-dimensional heads after the convolution embedding of kernel width 1 with "
+                 "W^conv = I (r = d_x = H = 8, r_e = 0, M = N = 16), L = 9: sep = prod(e + 1) "
+                 "(Jacobian certificate) > eq. (11), exactly; corrected: for partitions that "
+                 "keep every patch whole, sep <= C(C(L) + D_t, D_t), t = min(r + r_e, d_x) "
+                 "(W-Thm1-corrected)", basis="certificate")
+
+
+#: the numbers of patches at which the patch-splitting partition is ranked exactly
+SPLIT_NS = (2, 3, 4, 6, 8, 12, 20, 40)
+
+
+def _patch_splitting_partition(ctx) -> None:
+    with ctx.step("COUNTEREXAMPLE to 'any partition P u Q = [M]' (l.453; its proof treats any "
+                  "partition of [N] x [M/N], l.495): L = 1, d_x = H = d_a = 1, every weight 1, "
+                  "kernel width 2 with W_1 = W_2 = 1 (rank r = 1), r_e = 0, and P = the first "
+                  "input of every patch. With a_j, b_j the two inputs of patch j and t_j = a_j "
+                  "+ b_j the output is t_i (A + 2 B + C), A = sum_j a_j^2, B = sum_j a_j b_j, C "
+                  "= sum_j b_j^2. Collected by the monomials of the b's (linearly independent), "
+                  "its P-side coefficients are a_i A (of 1), 2 a_i a_j (of b_j, j != i), 2 "
+                  "a_i^2 + A (of b_i), a_i (of b_j^2 and b_i^2), 2 a_j (of b_i b_j, j != i) and "
+                  "1 (of b_i C); these span a_i A, a_i a_j (j != i), 2 a_i^2 + A, a_i, a_j (j "
+                  "!= i), 1, which are linearly independent (distinct leading monomials), so "
+                  "sep = 2N + 2 for every N: unbounded at fixed r, r_e, L, above eq. (11) = 80 "
+                  "from N = 40 on. Exact (coefficient route) at the N listed; the partition "
+                  "that keeps the patches whole gives sep <= 3",
+                  source=PAPER.cite("A.3 Theorem 4 l.453; l.495"), kind="prose",
+                  sizes=f"exact at N in {list(SPLIT_NS)}") as s:
+        rows = [split_patch_exact(N) for N in SPLIT_NS]
+        s.record(cases=rows)
+        bad = [r for r in rows if r["kind"] != "exact" or r["sep"] != r["2N + 2"]
+               or r["sep_patch_keeping_first_half"] > 3]
+        s.require(not bad, "the patch-splitting rank is not 2N + 2", counterexample=bad[:1])
+        over = [r for r in rows if r["sep"] > r["eq11_bound"]]
+        if not bad and over:
+            s.erratum("Theorem 4, l.453 (w.r.t. any partition P u Q = [M])",
+                      "sep(y_p^{i,L,d_x,H,r}) w.r.t. any partition P u Q = [M] is at most "
+                      "eq. (11)",
+                      "the bound holds only for partitions of the raw inputs that keep every "
+                      "patch on one side, and there sep <= C(C(L) + D_t, D_t), t = min(r + "
+                      "r_e, d_x) (W-Thm1-corrected); a partition that splits every patch has "
+                      "sep = 2N + 2 at L = 1, r = 1, r_e = 0: no bound in r, r_e and L alone",
+                      "false-statement", instance=over[0], anchor="Theorem 4",
+                      message=f"sep = {over[0]['sep']} > eq. (11) = {over[0]['eq11_bound']} at "
+                              f"N = {over[0]['N']}")

@@ -338,8 +338,14 @@ class Conclusion:
     own_argument: str | None = None
     #: 0-based indices of the steps the argument consists of (None: every step)
     argument_steps: tuple[int, ...] | None = None
+    #: ids of the checks whose outcomes this conclusion takes as given (the runner reads
+    #: them in the same run: :func:`seprank.proof.rules.apply_given`)
+    given: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.given, str) or not all(isinstance(g, str) and g for g in self.given):
+            raise ValueError("given is a tuple of check ids, e.g. ('L-Omega',)")
+        self.given = tuple(self.given)
         if self.outcome not in OUTCOMES:
             raise ValueError(f"outcome {self.outcome!r} is not one of {', '.join(OUTCOMES)}")
         if self.strength not in STRENGTHS:
@@ -376,6 +382,13 @@ class Settled:
     steps_at_sizes: list[dict[str, Any]] | None = None
     #: outcomes of the checks the claim restates (set by the runner)
     restated_outcomes: dict[str, str] = field(default_factory=dict)
+    #: ids of the checks the conclusion takes as given, and (set by the runner) what each
+    #: of them settled to in the same run, in words (:func:`seprank.proof.rules.apply_given`)
+    given: tuple[str, ...] = ()
+    given_outcomes: dict[str, str] = field(default_factory=dict)
+    #: for basis ``argument``: how many all-sizes steps of the argument are of each
+    #: evidence kind (:func:`seprank.proof.strength.argument_kinds`)
+    argument_kinds: dict[str, int] | None = None
 
     @property
     def all_sizes(self) -> bool:
@@ -402,4 +415,9 @@ class Settled:
             out["steps_at_sizes"] = [dict(e) for e in self.steps_at_sizes]
         if self.restated_outcomes:
             out["restated_outcomes"] = dict(self.restated_outcomes)
+        if self.given:
+            out["given"] = list(self.given)
+            out["given_outcomes"] = dict(self.given_outcomes)
+        if self.argument_kinds is not None:
+            out["argument_kinds"] = dict(self.argument_kinds)
         return out

@@ -293,9 +293,9 @@ class ConsoleReporter(Reporter):
         self._print(f"{mark}{tag} {step.claim}{source} {step.seconds:.2f}s", "  ", "      ")
         if step.message:
             self._print(f"note: {step.message}", "      ")
-        scope = scope_text(step.scope, step.sizes)
+        scope = scope_text(step.scope, step.sizes, step.kind)
         if scope:
-            self._print(f"scope: {scope}", "      ", style="dim")
+            self._print(f"evidence: {scope}", "      ", style="dim")
         if self.level >= 2:
             line = _evidence_line(step)
             if line:

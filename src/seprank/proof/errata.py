@@ -20,7 +20,7 @@ from typing import Any
 
 from seprank.errors import SeprankError
 from seprank.proof.claims import SEVERITIES, severity_rank
-from seprank.proof.report import paper_of_check, report_papers, strength_text
+from seprank.proof.report import paper_of_check, report_papers, strength_text, survival_text
 
 __all__ = ["errata_markdown", "paper_key", "known_papers", "SEVERITY_MEANING"]
 
@@ -102,9 +102,7 @@ def _entry(n: int, c: dict[str, Any], e: dict[str, Any]) -> list[str]:
              + (f"; in the statement of the {c['claim']['kind']}" if e.get("in_statement")
                 and c.get("claim") else "")]
     if sev == "proof-error":
-        lines.append("- **Statement survives**: "
-                     + (f"yes, by {e['repair']}" if e.get("survives")
-                        else "not shown (no repaired argument)"))
+        lines.append("- **Statement survives**: " + survival_text(e, c.get("outcome", "open")))
     by = e.get("verified_by") or []
     where = (f", {by[0]}" if by and by[0].startswith("check ") else
              f", by the step \"{by[0]}\"" if by else "")

@@ -146,7 +146,8 @@ class CheckContext:
                  count: int | None = None, largest: dict[str, Any] | None = None,
                  binding: bool | None = None, basis: str | None = None,
                  reduction: str | None = None, own_argument: str | None = None,
-                 argument_steps: tuple | list | None = None) -> None:
+                 argument_steps: tuple | list | None = None,
+                 given: tuple | list = ()) -> None:
         """State the claim's outcome and the strength of the evidence (once, at the end).
 
         ``outcome``: ``holds``, ``holds-corrected``, ``false`` or ``open``;
@@ -159,7 +160,11 @@ class CheckContext:
         differs from a claim it restates). ``argument_steps``: for basis
         ``argument``, the steps the argument consists of (indices or claim
         prefixes, as :meth:`find_step` takes them; default: every step); the
-        report lists those verified only at some sizes.
+        report lists those verified only at some sizes. ``given``: ids of checks (among
+        the declared ``depends``) whose claims the argument takes as given; the runner
+        writes the "rests on" sentence from their outcomes in the same run and opens a
+        conclusion resting on one that does not hold
+        (:func:`seprank.proof.rules.apply_given`).
         The rules of :mod:`seprank.proof.rules` then decide what is reported.
 
         Examples
@@ -181,12 +186,13 @@ class CheckContext:
         self.conclusion = Conclusion(outcome=outcome, strength=strength, reason=reason,
                                      count=count, largest=largest, binding=binding,
                                      basis=basis, reduction=reduction,
-                                     own_argument=own_argument, argument_steps=chosen)
+                                     own_argument=own_argument, argument_steps=chosen,
+                                     given=tuple(given))
 
     @contextmanager
     def step(self, claim: str, source: str | None = None, *,
              corrected: bool = False, scope: str | None = None,
-             sizes: str | None = None) -> Iterator[StepHandle]:
+             sizes: str | None = None, kind: str | None = None) -> Iterator[StepHandle]:
         """Run one step. An exception inside marks it ``error`` and stops the check.
 
         ``scope``: for which sizes the step's computation verifies ``claim``:
@@ -194,6 +200,9 @@ class CheckContext:
         proven symbolically, a finite claim checked exhaustively), ``"sizes"`` with
         the sizes verified (``sizes="L <= 3, H <= 2"``), or ``"instance"`` (one
         certified instance); default: not stated (see :mod:`seprank.proof.strength`).
+        ``kind``: what kind of evidence the computation is (``symbolic``, ``exhaustive``,
+        ``certificate``, ``computation``, ``prose``); a kind alone implies its scope, and
+        scope ``all-sizes`` needs one.
 
         Examples
         --------
@@ -203,7 +212,8 @@ class CheckContext:
         >>> ctx.steps[0].to_dict()["sizes"]
         'L <= 3'
         """
-        step = Step(claim=claim, source=source, corrected=corrected, scope=scope, sizes=sizes)
+        step = Step(claim=claim, source=source, corrected=corrected, scope=scope, sizes=sizes,
+                    kind=kind)
         handle = StepHandle(step)
         start = time.perf_counter()
         try:

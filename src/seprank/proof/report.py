@@ -203,7 +203,8 @@ def strength_text(check: dict[str, Any], short: bool = False) -> str:
     if strength == "proof":
         basis = check.get("basis") or "argument"
         if basis == "argument":
-            return f"proof ({argument_text(check.get('steps_at_sizes'), short)})"
+            how = argument_text(check.get("steps_at_sizes"), short, check.get("argument_kinds"))
+            return f"proof ({how})"
         return f"proof ({basis})"
     if strength == "instances":
         inst = check.get("instances") or {}
@@ -213,6 +214,41 @@ def strength_text(check: dict[str, Any], short: bool = False) -> str:
             return f"instances ({inst.get('count', '?')}, {bind})"
         return f"instances ({inst.get('count', '?')}, {bind}; largest {largest})"
     return "none"
+
+
+def survival_text(erratum: dict[str, Any], outcome: str) -> str | None:
+    """Whether the statement survives a ``proof-error``, in words (None for other severities).
+
+    ``outcome``: the claim's outcome in the same report. A proof error without a repaired
+    argument says "no" when the claim is false (the statement does not survive: it is
+    false), "not shown" when the claim is open, and for a claim that holds only in a
+    corrected form, that the printed statement is not shown.
+
+    Examples
+    --------
+    >>> survival_text({"severity": "proof-error", "survives": True, "repair": "the count"},
+    ...               "holds")
+    'yes, by the count'
+    >>> survival_text({"severity": "proof-error", "survives": False}, "false")
+    "no: the statement is false (the claim's outcome is false)"
+    >>> survival_text({"severity": "proof-error", "survives": False}, "open")
+    'not shown (no repaired argument; the claim is open)'
+    >>> survival_text({"severity": "proof-error", "survives": False}, "holds-corrected")
+    'not shown for the printed statement (its corrected form holds)'
+    >>> survival_text({"severity": "notation"}, "holds") is None
+    True
+    """
+    if erratum.get("severity") != "proof-error":
+        return None
+    if erratum.get("survives"):
+        return f"yes, by {erratum.get('repair')}"
+    if outcome == "false":
+        return "no: the statement is false (the claim's outcome is false)"
+    if outcome == "holds-corrected":
+        return "not shown for the printed statement (its corrected form holds)"
+    if outcome == "holds":
+        return "not by this route (the claim holds by the check's own argument)"
+    return "not shown (no repaired argument; the claim is open)"
 
 
 def _tier(data: dict[str, Any]) -> str:
@@ -272,9 +308,7 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
     known = c.get("dependency_outcomes") or {}
     errata = []
     for e in c.get("errata", []):
-        survives = None
-        if e["severity"] == "proof-error":
-            survives = f"yes, by {e['repair']}" if e.get("survives") else "not shown"
+        survives = survival_text(e, c.get("outcome", "open"))
         elsewhere = [b[len("check "):].split(",")[0] for b in e.get("verified_by") or []
                      if b.startswith("check ")]
         verified = "yes" if e["verified"] else "no"
@@ -288,7 +322,8 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
                        "citation": e.get("citation") or e["location"]})
     steps = [{"status": s["status"], "corrected": bool(s.get("corrected")),
               "claim": s["claim"], "source": s.get("source"), "message": s.get("message"),
-              "scope": scope_text(s.get("scope"), s.get("sizes")),
+              "scope": scope_text(s.get("scope"), s.get("sizes"), s.get("kind")),
+              "kind": s.get("kind"),
               "least": [r["phrase"] + (f" (by {r['proven_by']})" if r.get("proven_by") else "")
                         for r in s.get("least") or []],
               "citation": s.get("citation") or s.get("source"),
@@ -303,6 +338,7 @@ def _check_view(c: dict[str, Any], outcome_of: dict[str, str]) -> dict[str, Any]
             "reason": (c.get("reason") or "").rstrip("."), "violations": c.get("violations") or [],
             "relies": [f"{d} ({known.get(d) or outcome_of.get(d, 'not run')})"
                        for d in c.get("depends") or []],
+            "given": list((c.get("given_outcomes") or {}).values()),
             "restates": [f"{d} ({o})" for d, o in (c.get("restated_outcomes") or {}).items()],
             "errata": errata, "steps": steps}
 

@@ -42,7 +42,13 @@ Applied by the runner after a check ran, with the outcomes of other checks:
   ``false`` is ``false`` too, unless ``own_argument`` says how it differs
   (:func:`apply_restatements`);
 * a correction verified in one erratum is verified in every erratum with the same
-  corrected text or ``correction_id`` (:func:`share_verified_corrections`).
+  corrected text or ``correction_id`` (:func:`share_verified_corrections`);
+* a conclusion that takes other checks' outcomes as given (``ctx.conclude(...,
+  given=ids)``) gets its "rests on" sentence from their outcomes in the same run, and
+  ``holds``, ``holds-corrected`` or ``false`` resting on one whose outcome in the run is
+  ``open`` or ``false`` becomes ``open`` (:func:`apply_given`; one that did not run, as
+  with ``--no-deps``, is named "not run" and blocks nothing, like an unknown dependency
+  in :func:`apply_dependencies`): no reason names a dependency's outcome by hand.
 
 Example
 -------
@@ -77,9 +83,10 @@ from seprank.proof.claims import (
     Settled,
 )
 from seprank.proof.statuses import ERROR, FAILED
-from seprank.proof.strength import argument_text, steps_at_sizes
+from seprank.proof.strength import argument_kinds, argument_text, steps_at_sizes
 
-__all__ = ["settle", "apply_dependencies", "apply_restatements", "share_verified_corrections"]
+__all__ = ["settle", "apply_dependencies", "apply_restatements", "apply_given",
+           "given_words", "share_verified_corrections"]
 
 
 def _downgrade(s: Settled, outcome: str, why: str) -> None:
@@ -202,13 +209,14 @@ def settle(claim: Claim | None, conclusion: Conclusion | None, steps: list,
     c = conclusion
     s = Settled(c.outcome, c.strength, c.reason, binding=c.binding, count=c.count,
                 largest=c.largest, basis=c.basis, own_argument=c.own_argument,
-                requested=c.outcome)
+                requested=c.outcome, given=c.given)
     universal = claim.universal if claim is not None else True
     if claim is None:
         s.violations.append("the check declares no claim (@check(..., claim=Claim(...)))")
     _strength_rules(s, c, universal)
     if s.strength == PROOF and s.basis == "argument":
         s.steps_at_sizes = steps_at_sizes(steps, c.argument_steps)
+        s.argument_kinds = argument_kinds(steps, c.argument_steps)
     uncovered = [st for st in steps if st.status == FAILED and not st.errata]
     for st in uncovered:
         s.violations.append(f"failed step without an erratum: {st.claim[:80]}")
@@ -244,6 +252,75 @@ def apply_dependencies(settled: Settled, dependency_outcomes: dict[str, str]) ->
     if bad and settled.outcome in (HOLDS, HOLDS_CORRECTED) and not settled.own_argument:
         _downgrade(settled, OPEN, f"relies on {', '.join(bad)}, whose outcome is false, and "
                                   "records no argument of its own")
+    return settled
+
+
+def given_words(cid: str, settled: Settled | None) -> str:
+    """How a dependency taken as given reads in a "rests on" sentence.
+
+    Examples
+    --------
+    >>> given_words("L-Omega", Settled("holds", "proof", "x", basis="argument",
+    ...                                steps_at_sizes=[]))
+    'L-Omega (holds, proof: argument, every step for all sizes)'
+    >>> given_words("L-Thm1", Settled("open", "instances", "x", count=3, binding=True))
+    'L-Thm1 (open, instances)'
+    >>> given_words("L-Lemma6", None)
+    'L-Lemma6 (not run)'
+    """
+    if settled is None:
+        return f"{cid} (not run)"
+    if settled.strength == PROOF:
+        how = (argument_text(settled.steps_at_sizes) if settled.basis == "argument"
+               else settled.basis or "proof")
+        return f"{cid} ({settled.outcome}, proof: {how})"
+    return f"{cid} ({settled.outcome}, {settled.strength})"
+
+
+def apply_given(settled: Settled, results: dict[str, Settled | None]) -> Settled:
+    """Write the "rests on" sentence from the same run; open what rests on an undecided claim.
+
+    ``results``: check id -> settled outcome of that check in this run (None: not run),
+    for the ids of ``settled.given``. The reason gains "rests on A (holds, proof: ...), B
+    (open, instances)" in the order given. A ``holds``, ``holds-corrected`` or ``false``
+    conclusion resting on a check whose outcome is ``open`` or ``false`` becomes ``open``
+    (the rule is listed in ``violations``), keeping its instance evidence as instances; a
+    check that did not run (``--no-deps``) is named "not run" and blocks nothing.
+
+    Examples
+    --------
+    >>> s = Settled("holds", "proof", "the density argument", basis="argument",
+    ...             given=("L-Omega",))
+    >>> omega = Settled("holds", "proof", "x", basis="argument", steps_at_sizes=[])
+    >>> apply_given(s, {"L-Omega": omega}).reason
+    'the density argument; rests on L-Omega (holds, proof: argument, every step for all sizes)'
+    >>> s = Settled("holds", "proof", "the density argument", basis="argument",
+    ...             given=("L-Omega",))
+    >>> out = apply_given(s, {"L-Omega": Settled("open", "none", "x")})
+    >>> out.outcome, out.reason.split("; ")[1], out.violations[0][:39]
+    ('open', 'rests on L-Omega (open, none)', 'rests on L-Omega, whose outcome is open')
+    >>> s = Settled("holds", "proof", "the density argument", basis="argument",
+    ...             given=("L-Omega",))
+    >>> out = apply_given(s, {"L-Omega": None})
+    >>> out.outcome, out.reason.split("; ")[1]
+    ('holds', 'rests on L-Omega (not run)')
+    """
+    if not settled.given:
+        return settled
+    settled.given_outcomes = {g: given_words(g, results.get(g)) for g in settled.given}
+    settled.reason = f"{settled.reason}; rests on {', '.join(settled.given_outcomes.values())}"
+    weak = [(g, results[g].outcome) for g in settled.given
+            if results.get(g) is not None and results[g].outcome not in (HOLDS, HOLDS_CORRECTED)]
+    if weak and settled.outcome in (HOLDS, HOLDS_CORRECTED, FALSE):
+        said = ", ".join(f"{g}, whose outcome is {o}" for g, o in weak)
+        _downgrade(settled, OPEN, f"rests on {said}: {settled.requested or 'the conclusion'} "
+                                  "needs every claim it takes as given to hold")
+        if settled.strength == PROOF:
+            settled.strength = INSTANCES if settled.count else NONE
+            settled.binding = (settled.binding if settled.binding is not None else True) \
+                if settled.count else None
+            settled.steps_at_sizes = None
+            settled.argument_kinds = None
     return settled
 
 

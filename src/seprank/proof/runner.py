@@ -8,7 +8,9 @@ or an unknown id with a one-line error. A check whose claim restates others
 (``Claim(restates=...)``) runs after them too. After each check it records the
 outcomes of its dependencies and applies the rule that a ``false`` dependency
 blocks ``holds`` (:func:`seprank.proof.rules.apply_dependencies`) and that a
-restated ``false`` claim is ``false`` (:func:`seprank.proof.rules.apply_restatements`);
+restated ``false`` claim is ``false`` (:func:`seprank.proof.rules.apply_restatements`) and
+that a conclusion's "rests on" sentence comes from the outcomes, in this run, of the checks
+it takes as given (:func:`seprank.proof.rules.apply_given`);
 after the last check, a correction verified in one erratum is marked verified in
 every erratum that shares it (:func:`seprank.proof.rules.share_verified_corrections`).
 """
@@ -20,7 +22,12 @@ from typing import TYPE_CHECKING
 
 from seprank.errors import SeprankError
 from seprank.proof.framework import CheckResult, CheckSpec, Step, run_check
-from seprank.proof.rules import apply_dependencies, apply_restatements, share_verified_corrections
+from seprank.proof.rules import (
+    apply_dependencies,
+    apply_given,
+    apply_restatements,
+    share_verified_corrections,
+)
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -171,6 +178,9 @@ def run_checks(specs: dict[str, CheckSpec], ids: Iterable[str] | None = None, *,
                         if d in done and done[d].settled is not None}
             if restated:
                 apply_restatements(result.settled, restated)
+            if result.settled.given:
+                apply_given(result.settled, {g: done[g].settled if g in done else None
+                                             for g in result.settled.given})
         done[cid] = result
         results.append(result)
         reporter.check_done(result)

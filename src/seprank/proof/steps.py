@@ -7,8 +7,10 @@ ctx.step(...) as s`` (:meth:`seprank.proof.framework.CheckContext.step`) and end
 ``s.erratum`` (what is wrong with the printed text), ``s.identity`` (a displayed
 equality as an identity of functions), ``s.verifies`` (this step checks a corrected
 text), ``s.least`` (a smallest failing size: least or least found) and
-``s.set_scope`` (for which sizes the step's computation verifies it; see
-:mod:`seprank.proof.strength`).
+``s.set_scope`` / ``s.set_kind`` (what kind of evidence the step's computation is, and
+for which sizes it verifies the claim; see :mod:`seprank.proof.strength`) and
+``s.could_fail`` (a symbolic identity checked together with the changes of its data
+under which it fails: the evidence that it could have failed).
 """
 
 from __future__ import annotations
@@ -20,7 +22,13 @@ from typing import Any
 from seprank.proof.claims import Erratum
 from seprank.proof.evidence import jsonable
 from seprank.proof.statuses import FAILED, INCONCLUSIVE, PASSED
-from seprank.proof.strength import check_scope, least_record
+from seprank.proof.strength import (
+    SYMBOLIC,
+    check_scope,
+    kind_of_scope,
+    least_record,
+    scope_of_kind,
+)
 
 __all__ = ["Step", "StepHandle"]
 
@@ -30,10 +38,11 @@ class Step:
     """One step of a check: a claim, its source, the evidence and a status.
 
     ``corrected`` marks a step that checks a corrected version of a statement
-    whose printed form failed in an earlier step of the same check. ``scope`` and
-    ``sizes``: for which sizes the step's computation verifies its claim
-    (:mod:`seprank.proof.strength`; None: not stated); ``least``: the smallest failing
-    sizes the step records (:meth:`StepHandle.least`).
+    whose printed form failed in an earlier step of the same check. ``kind``: what kind of
+    evidence the step's computation is (symbolic, exhaustive, certificate, computation,
+    prose); ``scope`` and ``sizes``: for which sizes it verifies its claim
+    (:mod:`seprank.proof.strength`; None: not stated; a kind alone implies its scope);
+    ``least``: the smallest failing sizes the step records (:meth:`StepHandle.least`).
 
     Examples
     --------
@@ -41,8 +50,11 @@ class Step:
     >>> step = Step("1/2 + 1/2 = 1", source="arithmetic", evidence={"sum": Fraction(2, 2)})
     >>> step.status, step.to_dict()["evidence"]
     ('passed', {'sum': 1})
-    >>> Step("x^2 - y^2 = (x - y)(x + y)", scope="all-sizes").to_dict()["scope"]
-    'all-sizes'
+    >>> d = Step("x^2 - y^2 = (x - y)(x + y)", kind="symbolic").to_dict()
+    >>> d["scope"], d["kind"]
+    ('all-sizes', 'symbolic')
+    >>> Step("the bound at L <= 3", scope="sizes", sizes="L <= 3").to_dict()["kind"]
+    'computation'
     """
 
     claim: str
@@ -57,9 +69,12 @@ class Step:
     scope: str | None = None
     sizes: str | None = None
     least: list[dict[str, Any]] = field(default_factory=list)
+    kind: str | None = None
 
     def __post_init__(self) -> None:
-        check_scope(self.scope, self.sizes)
+        self.scope = scope_of_kind(self.kind, self.scope, self.sizes)
+        check_scope(self.scope, self.sizes, self.kind)
+        self.kind = kind_of_scope(self.scope, self.kind)
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -77,6 +92,8 @@ class Step:
             out["errata"] = [e.to_dict() for e in self.errata]
         if self.scope is not None:
             out["scope"] = self.scope
+        if self.kind is not None:
+            out["kind"] = self.kind
         if self.sizes is not None:
             out["sizes"] = self.sizes
         if self.least:
@@ -218,26 +235,87 @@ class StepHandle:
         """
         self._step.verifies.extend(errata)
 
-    def set_scope(self, scope: str, sizes: str | None = None) -> None:
+    def set_scope(self, scope: str, sizes: str | None = None, kind: str | None = None) -> None:
         """State (or restate) for which sizes this step's computation verifies its claim.
 
-        The same as ``ctx.step(..., scope=..., sizes=...)``, for sizes known only
-        inside the step (e.g. a range that depends on the tier): ``all-sizes``,
-        ``sizes`` with ``sizes="L <= 3, H <= 2"``, or ``instance``.
+        The same as ``ctx.step(..., scope=..., sizes=..., kind=...)``, for sizes known only
+        inside the step (e.g. a range that depends on the tier): ``all-sizes`` (with its
+        kind), ``sizes`` with ``sizes="L <= 3, H <= 2"``, or ``instance``.
 
         Examples
         --------
         >>> s = StepHandle(Step("the identity at L <= 3"))
         >>> s.set_scope("sizes", "L <= 3")
-        >>> s.step.scope, s.step.sizes
-        ('sizes', 'L <= 3')
-        >>> s.set_scope("all-sizes", "L <= 3")
+        >>> s.step.scope, s.step.sizes, s.step.kind
+        ('sizes', 'L <= 3', 'computation')
+        >>> s.set_scope("all-sizes", "L <= 3", kind="symbolic")
         Traceback (most recent call last):
         ...
-        ValueError: sizes go with scope 'sizes' or 'instance', not 'all-sizes'
+        ValueError: sizes go with scope 'sizes' or 'instance' (or a prose or exhaustive step), \
+not 'all-sizes'
         """
-        check_scope(scope, sizes)
+        scope = scope_of_kind(kind, scope, sizes)
+        check_scope(scope, sizes, kind)
         self._step.scope, self._step.sizes = scope, sizes
+        self._step.kind = kind_of_scope(scope, kind)
+
+    def set_kind(self, kind: str, sizes: str | None = None) -> None:
+        """State what kind of evidence this step is (its scope follows from the kind).
+
+        Examples
+        --------
+        >>> s = StepHandle(Step("the induction step, argued; checked at s <= 12"))
+        >>> s.set_kind("prose", "s <= 12")
+        >>> s.step.scope, s.step.kind, s.step.sizes
+        ('all-sizes', 'prose', 's <= 12')
+        """
+        self.set_scope(None, sizes, kind)
+
+    def could_fail(self, name: str, identity: Callable[[Any], Any], data: Any,
+                   mutants: dict[str, Any]) -> bool:
+        """Check a symbolic identity on ``data``, and that it fails on each mutant of it.
+
+        ``identity(data)`` is True when the identity holds (or a dict with ``holds``);
+        ``mutants`` maps a description of a change of the data or hypothesis the identity
+        claims to use ("stride 2m as printed", "without the guard phi <= d") to the changed
+        data. The identity *could have failed* when it fails on every mutant; one it still
+        holds on means the identity does not use what it claims (a tautology), which the
+        evidence records under ``holds_without`` (the report audit flags it). The step
+        becomes ``symbolic``; it fails when the identity does not hold on ``data``.
+        Returns whether the identity holds on ``data``.
+
+        Examples
+        --------
+        (a + b)^2 = a^2 + 2ab + b^2 uses the middle coefficient 2; with 1 it fails:
+
+        >>> import sympy as sp
+        >>> a, b = sp.symbols("a b")
+        >>> square = lambda c: sp.expand((a + b) ** 2 - (a * a + c * a * b + b * b)) == 0
+        >>> s = StepHandle(Step("(a + b)^2 expanded"))
+        >>> s.could_fail("square", square, 2, {"middle coefficient 1": 1})
+        True
+        >>> s.step.kind, s.step.evidence["could_fail"]["square"]["holds_without"]
+        ('symbolic', [])
+        >>> tautology = lambda q: sp.expand(a * q + b - a * q) == b
+        >>> s.could_fail("gap", tautology, 3, {"q = 4": 4})
+        True
+        >>> s.step.evidence["could_fail"]["gap"]["holds_without"]
+        ['q = 4']
+        """
+        def verdict(value: Any) -> bool:
+            out = identity(value)
+            return bool(out.get("holds") if isinstance(out, dict) else out)
+
+        holds = verdict(data)
+        fails = {desc: not verdict(m) for desc, m in mutants.items()}
+        record = {"holds": holds, "fails_without": fails,
+                  "holds_without": [d for d, f in fails.items() if not f]}
+        self._step.evidence.setdefault("could_fail", {})[name] = record
+        if self._step.kind != SYMBOLIC:
+            self.set_kind(SYMBOLIC)
+        if not holds:
+            self.fail(f"{name}: the symbolic identity does not hold")
+        return holds
 
     def least(self, name: str, value: Any, proven_by: str | None = None) -> str:
         """Record a smallest failing size; return the words for it.

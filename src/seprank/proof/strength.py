@@ -1,18 +1,28 @@
-"""What a proof's strength says: the scope of each step, and least versus least found.
+"""What a proof's strength says: each step's evidence kind and scope, least versus least found.
 
-A step of a check is verified by a computation; the *scope* says for which sizes that
-computation settles the step's statement (issue 21):
+A step of a check is verified by a computation; its *evidence kind* says what that
+computation is (issue 30), and the *scope* for which sizes it settles the step's
+statement (issue 21) follows from the kind:
 
-* ``all-sizes``: for every size the statement speaks of (a symbolic identity with
-  symbolic sizes, a general inequality proven symbolically, a finite claim checked
-  exhaustively);
-* ``sizes``: only at the sizes listed in ``sizes`` (``"L <= 3, H <= 2"``);
-* ``instance``: one instance is certified (``sizes`` may name it).
+* ``symbolic``: a symbolic identity in symbolic sizes that could have failed (its
+  evidence shows the identity failing once the data or hypothesis it uses is changed,
+  :meth:`seprank.proof.steps.StepHandle.could_fail`); scope ``all-sizes``;
+* ``exhaustive``: a finite claim checked in every case (``sizes``: the range, when the
+  claim is finite only through a reduction the step states); scope ``all-sizes``;
+* ``certificate``: one instance certified (an exact rank, a certificate re-checked by an
+  independent verifier); scope ``instance`` (``sizes`` may name it);
+* ``computation``: a computation at the listed sizes only (a cross-check, or the
+  evidence of an instance claim); scope ``sizes`` (or ``instance``);
+* ``prose``: an argument the step's claim states in words, valid for every size; its
+  computations (``sizes``: where they ran) only cross-check it; scope ``all-sizes``.
 
-A step that states none counts as verified only at the sizes it ran ("scope not
-stated"). A conclusion with strength ``proof`` and basis ``argument`` reports the passed
-steps of its argument whose scope is not ``all-sizes`` (:func:`steps_at_sizes`); it is
-"every step for all sizes" only when there are none (:func:`argument_text`).
+A step that states neither kind nor scope counts as verified only at the sizes it ran
+("scope not stated"). A step with scope ``all-sizes`` names its kind (``symbolic``,
+``exhaustive`` or ``prose``): "verified for all sizes" is never said of a computation at
+listed sizes. A conclusion with strength ``proof`` and basis ``argument`` reports the
+passed steps of its argument whose scope is not ``all-sizes`` (:func:`steps_at_sizes`);
+it is "every step for all sizes" only when there are none (:func:`argument_text`), and
+the kinds its all-sizes steps rest on are counted (:func:`argument_kinds`).
 
 A smallest failing size is *the least* only when every smaller size and every structure
 the statement quantifies over was searched; otherwise it is *the least found*. Checks
@@ -22,11 +32,14 @@ record one with :meth:`seprank.proof.framework.StepHandle.least` (which words it
 
 Examples
 --------
->>> steps = [{"claim": "an identity", "status": "passed", "scope": "all-sizes"},
+>>> steps = [{"claim": "an identity", "status": "passed", "scope": "all-sizes",
+...           "kind": "symbolic"},
 ...          {"claim": "a sampled step", "status": "passed", "scope": "sizes",
-...           "sizes": "L <= 3"}]
+...           "sizes": "L <= 3", "kind": "computation"}]
 >>> argument_text(steps_at_sizes(steps))
 'argument; step 2 verified only at listed sizes'
+>>> argument_kinds(steps)
+{'symbolic': 1}
 >>> least_phrase("L", 7, proven=False)
 'least found L = 7'
 """
@@ -39,9 +52,10 @@ from typing import Any
 
 from seprank.proof.statuses import PASSED
 
-__all__ = ["ALL_SIZES", "AT_SIZES", "INSTANCE", "SCOPES", "NOT_STATED", "check_scope",
-           "scope_text", "steps_at_sizes", "argument_text", "least_phrase", "least_record",
-           "size_claims", "unqualified_least"]
+__all__ = ["ALL_SIZES", "AT_SIZES", "INSTANCE", "SCOPES", "NOT_STATED", "EVIDENCE_KINDS",
+           "KIND_SCOPE", "check_scope", "scope_of_kind", "kind_of_scope", "scope_text",
+           "steps_at_sizes", "argument_text", "argument_kinds", "kinds_text", "least_phrase",
+           "least_record", "size_claims", "unqualified_least"]
 
 ALL_SIZES = "all-sizes"
 AT_SIZES = "sizes"
@@ -51,16 +65,27 @@ SCOPES = (ALL_SIZES, AT_SIZES, INSTANCE)
 #: what ``steps_at_sizes`` lists as the sizes of a step that states no scope
 NOT_STATED = "scope not stated"
 
+SYMBOLIC, EXHAUSTIVE, CERTIFICATE, COMPUTATION, PROSE = (
+    "symbolic", "exhaustive", "certificate", "computation", "prose")
+#: the evidence kinds a step may state (see the module docstring)
+EVIDENCE_KINDS = (SYMBOLIC, EXHAUSTIVE, CERTIFICATE, COMPUTATION, PROSE)
+#: the scopes each kind allows (the first is the one a step of that kind gets by default)
+KIND_SCOPE = {SYMBOLIC: (ALL_SIZES,), EXHAUSTIVE: (ALL_SIZES,), PROSE: (ALL_SIZES,),
+              CERTIFICATE: (INSTANCE, AT_SIZES), COMPUTATION: (AT_SIZES, INSTANCE)}
 
-def check_scope(scope: str | None, sizes: str | None) -> None:
-    """Refuse a scope outside :data:`SCOPES` or ``sizes`` that do not fit it (ValueError).
 
-    ``sizes`` is required for ``sizes``, optional for ``instance`` (the instance),
-    and refused for ``all-sizes`` and for no scope.
+def check_scope(scope: str | None, sizes: str | None, kind: str | None = None) -> None:
+    """Refuse a scope or kind outside the vocabularies, or ``sizes`` that do not fit them.
+
+    ``sizes`` is required for scope ``sizes``, optional for ``instance`` (the instance),
+    and for ``all-sizes`` allowed only with kind ``prose`` (where the cross-checks ran)
+    or ``exhaustive`` (the range); a kind must agree with the scope (:data:`KIND_SCOPE`),
+    and scope ``all-sizes`` names its kind.
 
     Examples
     --------
     >>> check_scope("sizes", "L <= 3, H <= 2")
+    >>> check_scope("all-sizes", "L <= 3", kind="prose")
     >>> check_scope("sizes", None)
     Traceback (most recent call last):
     ...
@@ -69,33 +94,91 @@ def check_scope(scope: str | None, sizes: str | None) -> None:
     Traceback (most recent call last):
     ...
     ValueError: scope 'everything' is not one of all-sizes, sizes, instance
+    >>> check_scope("all-sizes", None)
+    Traceback (most recent call last):
+    ...
+    ValueError: a step verified for all sizes names its evidence kind: symbolic, \
+exhaustive or prose
+    >>> check_scope("all-sizes", None, kind="computation")
+    Traceback (most recent call last):
+    ...
+    ValueError: evidence kind 'computation' goes with scope sizes or instance, not 'all-sizes'
     """
     if scope is not None and scope not in SCOPES:
         raise ValueError(f"scope {scope!r} is not one of {', '.join(SCOPES)}")
+    if kind is not None and kind not in EVIDENCE_KINDS:
+        raise ValueError(f"evidence kind {kind!r} is not one of {', '.join(EVIDENCE_KINDS)}")
     if sizes is not None and (not isinstance(sizes, str) or not sizes.strip()):
         raise ValueError("sizes is a non-empty string such as \"L <= 3, H <= 2\"")
     if scope == AT_SIZES and sizes is None:
         raise ValueError('scope \'sizes\' lists the sizes verified (sizes="L <= 3, H <= 2")')
-    if scope in (ALL_SIZES, None) and sizes is not None:
-        raise ValueError(f"sizes go with scope 'sizes' or 'instance', not {scope!r}")
+    if kind is not None and scope is not None and scope not in KIND_SCOPE[kind]:
+        raise ValueError(f"evidence kind {kind!r} goes with scope "
+                         f"{' or '.join(KIND_SCOPE[kind])}, not {scope!r}")
+    if scope == ALL_SIZES and kind is None:
+        raise ValueError("a step verified for all sizes names its evidence kind: symbolic, "
+                         "exhaustive or prose")
+    if sizes is not None and (scope is None or (scope == ALL_SIZES
+                                                and kind not in (PROSE, EXHAUSTIVE))):
+        raise ValueError(f"sizes go with scope 'sizes' or 'instance' (or a prose or "
+                         f"exhaustive step), not {scope!r}")
 
 
-def scope_text(scope: str | None, sizes: str | None = None) -> str | None:
-    """A step's scope in words, for reports and the console (None: not stated).
+def scope_of_kind(kind: str | None, scope: str | None, sizes: str | None) -> str | None:
+    """The scope a step of evidence ``kind`` has when it states none (None: not stated).
 
     Examples
     --------
-    >>> scope_text("all-sizes"), scope_text("sizes", "L <= 3, H <= 2")
-    ('verified for all sizes', 'verified only at L <= 3, H <= 2')
-    >>> scope_text("instance", "d_x = 8, L = 9"), scope_text(None)
-    ('one instance: d_x = 8, L = 9', None)
+    >>> scope_of_kind("symbolic", None, None), scope_of_kind("computation", None, "L <= 3")
+    ('all-sizes', 'sizes')
+    >>> scope_of_kind("computation", None, None), scope_of_kind(None, "sizes", "L <= 3")
+    ('instance', 'sizes')
     """
-    if scope == ALL_SIZES:
-        return "verified for all sizes"
+    if scope is not None or kind not in KIND_SCOPE:
+        return scope
+    if kind == COMPUTATION and sizes is None:
+        return INSTANCE
+    return KIND_SCOPE[kind][0]
+
+
+def kind_of_scope(scope: str | None, kind: str | None) -> str | None:
+    """The evidence kind a step has when it states none: a computation at its sizes.
+
+    >>> kind_of_scope("sizes", None), kind_of_scope("all-sizes", "prose"), kind_of_scope(None, None)
+    ('computation', 'prose', None)
+    """
+    if kind is not None or scope is None:
+        return kind
+    return COMPUTATION if scope in (AT_SIZES, INSTANCE) else None
+
+
+def scope_text(scope: str | None, sizes: str | None = None, kind: str | None = None
+               ) -> str | None:
+    """A step's evidence in words, for reports and the console (None: not stated).
+
+    Examples
+    --------
+    >>> scope_text("all-sizes", kind="symbolic")
+    'symbolic identity, all sizes (could have failed)'
+    >>> scope_text("all-sizes", "s <= 12", kind="prose")
+    'prose argument, all sizes; its computations cross-check at s <= 12'
+    >>> scope_text("sizes", "L <= 3, H <= 2")
+    'computation, verified only at L <= 3, H <= 2'
+    >>> scope_text("instance", "d_x = 8, L = 9", kind="certificate"), scope_text(None)
+    ('certificate, one instance: d_x = 8, L = 9', None)
+    """
+    kind = kind_of_scope(scope, kind)
+    if kind == SYMBOLIC:
+        return "symbolic identity, all sizes (could have failed)"
+    if kind == EXHAUSTIVE:
+        return "exhaustive finite check" + (f" ({sizes})" if sizes else "")
+    if kind == PROSE:
+        return "prose argument, all sizes" + (
+            f"; its computations cross-check at {sizes}" if sizes else "")
     if scope == AT_SIZES:
-        return f"verified only at {sizes}"
+        return f"{kind}, verified only at {sizes}"
     if scope == INSTANCE:
-        return "one instance" + (f": {sizes}" if sizes else "")
+        return f"{kind}, one instance" + (f": {sizes}" if sizes else "")
     return None
 
 
@@ -129,9 +212,38 @@ def steps_at_sizes(steps: Sequence[Any], argument: Iterable[int] | None = None
         scope = _get(step, "scope")
         if i not in wanted or _get(step, "status") != PASSED or scope == ALL_SIZES:
             continue
-        out.append({"step": i + 1, "claim": str(_get(step, "claim"))[:100], "scope": scope,
-                    "sizes": _get(step, "sizes") or (NOT_STATED if scope is None else scope)})
+        entry = {"step": i + 1, "claim": str(_get(step, "claim"))[:100], "scope": scope,
+                 "sizes": _get(step, "sizes") or (NOT_STATED if scope is None else scope)}
+        kind = kind_of_scope(scope, _get(step, "kind"))
+        if kind is not None:
+            entry["kind"] = kind
+        out.append(entry)
     return out
+
+
+def argument_kinds(steps: Sequence[Any], argument: Iterable[int] | None = None
+                   ) -> dict[str, int]:
+    """How many passed all-sizes steps of an argument are of each evidence kind.
+
+    The all-sizes strength of a row rests on exactly these steps (issue 30): its
+    symbolic identities, exhaustive checks and prose arguments, as they are.
+
+    Examples
+    --------
+    >>> argument_kinds([{"status": "passed", "scope": "all-sizes", "kind": "prose"},
+    ...                 {"status": "passed", "scope": "all-sizes", "kind": "symbolic"},
+    ...                 {"status": "passed", "scope": "all-sizes", "kind": "prose"},
+    ...                 {"status": "failed", "scope": "all-sizes", "kind": "symbolic"}])
+    {'symbolic': 1, 'prose': 2}
+    """
+    wanted = set(range(len(steps))) if argument is None else set(argument)
+    counts = {k: 0 for k in EVIDENCE_KINDS}
+    for i, step in enumerate(steps):
+        if i in wanted and _get(step, "status") == PASSED and _get(step, "scope") == ALL_SIZES:
+            kind = _get(step, "kind")
+            if kind in counts:
+                counts[kind] += 1
+    return {k: n for k, n in counts.items() if n}
 
 
 def _numbers(entries: list[dict[str, Any]]) -> str:
@@ -139,15 +251,28 @@ def _numbers(entries: list[dict[str, Any]]) -> str:
     return ("step " if len(nums) == 1 else "steps ") + ", ".join(nums)
 
 
-def argument_text(at_sizes: list[dict[str, Any]] | None, short: bool = False) -> str:
+def kinds_text(kinds: dict[str, int] | None) -> str:
+    """The evidence kinds of an argument's all-sizes steps in words ("" when unknown).
+
+    >>> kinds_text({"symbolic": 2, "prose": 1}), kinds_text(None)
+    ('symbolic 2, prose 1', '')
+    """
+    return ", ".join(f"{k} {n}" for k, n in (kinds or {}).items())
+
+
+def argument_text(at_sizes: list[dict[str, Any]] | None, short: bool = False,
+                  kinds: dict[str, int] | None = None) -> str:
     """How an argument's strength reads, from its :func:`steps_at_sizes`.
 
-    ``short``: the few words a summary table has room for.
+    ``short``: the few words a summary table has room for; ``kinds``: the evidence kinds
+    of its all-sizes steps (:func:`argument_kinds`), named in the long form.
 
     Examples
     --------
     >>> argument_text([])
     'argument, every step for all sizes'
+    >>> argument_text([], kinds={"symbolic": 3, "prose": 2})
+    'argument, every step for all sizes (symbolic 3, prose 2)'
     >>> at = [{"step": 3, "scope": "sizes"}, {"step": 5, "scope": "instance"},
     ...       {"step": 1, "scope": None}]
     >>> argument_text(at)
@@ -161,8 +286,9 @@ def argument_text(at_sizes: list[dict[str, Any]] | None, short: bool = False) ->
         return "argument"
     if short:
         return "argument, at sizes" if at_sizes else "argument, all sizes"
+    named = f" ({kinds_text(kinds)})" if kinds else ""
     if not at_sizes:
-        return "argument, every step for all sizes"
+        return "argument, every step for all sizes" + named
     stated = [e for e in at_sizes if e.get("scope") is not None]
     unstated = [e for e in at_sizes if e.get("scope") is None]
     parts = ["argument"]
@@ -170,6 +296,8 @@ def argument_text(at_sizes: list[dict[str, Any]] | None, short: bool = False) ->
         parts.append(f"{_numbers(stated)} verified only at listed sizes")
     if unstated:
         parts.append(f"{_numbers(unstated)} with no stated scope")
+    if kinds:
+        parts.append(f"all-sizes steps: {kinds_text(kinds)}")
     return "; ".join(parts)
 
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model, mo
 
 from seprank.proof.claims import CLAIM_KINDS, OUTCOMES, SEVERITIES, SLIPS, STRENGTHS
 from seprank.proof.statuses import STEP_STATUSES, VERDICTS
-from seprank.proof.strength import SCOPES
+from seprank.proof.strength import EVIDENCE_KINDS, SCOPES
 from seprank.schemas.validation import custom_error, plain
 
 __all__ = ["report_model", "report_adapter"]
@@ -110,6 +110,7 @@ class Step(BaseModel):
     evidence: dict[str, Any]
     seconds: Seconds
     scope: Literal[SCOPES] = None
+    kind: Literal[EVIDENCE_KINDS] = None
     sizes: str = None
     least: list[Least] = None
 

@@ -9,11 +9,19 @@ the check ``L-Thm2-corrected``:
   2 d_x + 1 and D, the widths where eq. (8) holds at every L, and the depth from which
   the family's proven lower bound exceeds it (:func:`eq8_small_width_holds`,
   :func:`eq8_refuted_from`);
+* eq. (8)'s lower bound d_x L/2 + b_1 + b_2, b_1 = -L (H/2 + 1) (l.156), against the
+  one-hot family on H channels: the rates (d_x - H - 2)/2 and D_H = H(H + 1)/2, and for
+  each (d_x, H) whose family rate is at least eq. (8)'s the decision at every L of
+  Theorem 2's regime, with certified margins (:func:`eq8_lower_rate_gap_twice`,
+  :func:`eq8_lower_by_family`);
 * the depth where the paper puts the transition (L = log_3 d_x, l.120) against where the
   corrected upper bound bends (3^L = d_x^2 + d_x + 1) (:func:`regime_row`);
 * Corollary 1 (l.140-144) with the corrected bound for the shallow network
   (:func:`cor1_width_factors`) and Corollary 2 (l.164-170) redone with the corrected
-  upper bound of the deep network (:func:`cor2_corrected`);
+  upper bound of the deep network, as printed in shape (depth log_3 d_x + beta_2, width
+  3^beta_2 d_x = 3^(L_s), one head: an odd width, where B.2's rank is proven)
+  (:func:`cor2_odd_width`; :func:`cor2_corrected` keeps the earlier variant of width
+  3^(L_s+1) + 1 for comparison);
 * the figure's printed curve (:func:`eq8_log3`; the corrected curves and the drawing are
   :func:`seprank.network_theory.corrected_bounds.figure_series` and ``draw_figure``).
 
@@ -32,22 +40,36 @@ from seprank.network_theory.corrected_bounds import (
     moment_boundary,
     moment_entries,
 )
+from seprank.network_theory.one_hot import family_seps_by_layer
 from seprank.papers.levine2020.bounds import (
     thm1_lower_pow3,
+    thm2_lower_pow3_squared,
     thm2_upper_log3,
     thm2_upper_pow3,
     thm3_bound,
 )
-from seprank.scalars.enclosures import compare_e_monomials, e_bounds, int_at_least, log3
+from seprank.papers.levine2020.lemma_bounds import b2_rank
+from seprank.scalars.enclosures import (
+    arb_le,
+    arb_of,
+    compare_e_monomials,
+    e_bounds,
+    int_at_least,
+    log3,
+)
 
 __all__ = [
     "eq8_rate_gap_twice",
     "eq8_small_width_holds",
     "eq8_refuted_from",
+    "eq8_lower_rate_gap_twice",
+    "eq8_lower_by_family",
     "regime_row",
     "cor1_width_factors",
     "deep_upper",
     "cor2_corrected",
+    "cor2_odd_width",
+    "cor2_shallower_from",
     "eq8_log3",
     "least_root",
 ]
@@ -113,6 +135,96 @@ def eq8_refuted_from(d_x: int, L_max: int = 10_000) -> int | None:
         else:
             lo = mid + 1
     return hi
+
+
+def eq8_lower_rate_gap_twice(d_x: int, H: int) -> int:
+    """2 D_H - (d_x - H - 2) = H^2 + 2 H + 2 - d_x: the family's rate minus eq. (8)'s lower
+    rate (d_x/2 - H/2 - 1 per layer, b_1 = -L (H/2 + 1) of l.156 included), doubled.
+
+    Non-negative exactly when (H + 1)^2 + 1 >= d_x. Without b_1 the comparison would be
+    H (H + 1) against d_x, which differs at (d_x, H) = (4, 1), (8, 2), (12, 3).
+
+    Examples
+    --------
+    >>> [eq8_lower_rate_gap_twice(d, h) for d, h in ((4, 1), (8, 2), (12, 3), (12, 2))]
+    [1, 2, 5, -2]
+    """
+    d_x, H = int_at_least("d_x", d_x, 2), int_at_least("H", H, 1)
+    return 2 * moment_entries(H) - (d_x - H - 2)
+
+
+def _margin(ratio_sq: Fraction) -> str:
+    """log_3 of a squared ratio, halved, as a certified interval (arb ball)."""
+    return str(log3(ratio_sq) / 2)
+
+
+def eq8_lower_by_family(d_x: int, H: int, L_exact_max: int = 120) -> dict:
+    """Whether eq. (8)'s lower bound holds at every L with 3^L > d_x, by the one-hot family.
+
+    For 1 <= H < d_x, H | d_x, the family on H channels (L-Thm2-corrected) has, for almost
+    every weight and |I|, |J| >= H, sep >= F(L) (its exact value, the largest over the
+    channels: a permutation of the coordinates puts any output there) and log_3 sep > D_H
+    (L - floor(H/2) - H) for L >= floor(H/2) + H. Going up from the first L of the regime:
+    at each L the exact value is compared with 3^(lower) (squared: exact Fractions,
+    :func:`seprank.papers.levine2020.bounds.thm2_lower_pow3_squared`); once the floor
+    reaches it, it does so at every larger L, since floor minus lower grows by
+    :func:`eq8_lower_rate_gap_twice` / 2 >= 0 per layer. ``decided`` is True when that
+    happens with no exact value falling short on the way; ``margins`` are the certified
+    log_3 (value / 3^lower) per L (interval balls), ``smallest_margin`` the least of them
+    and of the floor's margin at ``floor_from_L`` (beyond it margins only grow).
+
+    Examples
+    --------
+    >>> row = eq8_lower_by_family(8, 2)
+    >>> row["decided"], row["regime_from_L"], row["floor_from_L"]
+    (True, 2, 3)
+    >>> eq8_lower_by_family(12, 2)["decided"], eq8_lower_by_family(12, 2)["why"][:24]
+    (False, "the family's rate D_H = ")
+    """
+    d_x, H = int_at_least("d_x", d_x, 2), int_at_least("H", H, 1)
+    if d_x % H or H >= d_x:
+        raise ValueError(f"eq. (8)'s lower bound needs H a proper divisor of d_x, got "
+                         f"d_x = {d_x}, H = {H}")
+    gap, D_H, f = eq8_lower_rate_gap_twice(d_x, H), moment_entries(H), H // 2 + H
+    start = 1
+    while 3 ** start <= d_x:
+        start += 1
+    out = {"d_x": d_x, "H": H, "D_H": D_H, "eq8_lower_rate": str(Fraction(d_x - H - 2, 2)),
+           "rate_gap_doubled": gap, "regime_from_L": start}
+    if gap < 0:
+        return out | {"decided": False,
+                      "why": f"the family's rate D_H = {D_H} is below eq. (8)'s lower rate "
+                             f"{Fraction(d_x - H - 2, 2)}: no bound of the family's rate "
+                             "reaches it at every L"}
+    seps, margins = family_seps_by_layer(H, max(start, f) + 1), []
+    for L in range(start, L_exact_max + 1):
+        target_sq = thm2_lower_pow3_squared(L, d_x, H)
+        if L >= f:
+            floor_sq = Fraction(3) ** (2 * D_H * (L - f))
+            if floor_sq >= target_sq:
+                smallest = min(margins + [(_margin(floor_sq / target_sq), L, "floor")],
+                               key=lambda m: _mid(m[0]))
+                return out | {"decided": True, "floor_from_L": L,
+                              "exact_values_at_L": [m[1] for m in margins],
+                              "margins": [{"L": m[1], "log3_margin": m[0], "by": m[2]}
+                                          for m in margins]
+                              + [{"L": L, "log3_margin": _margin(floor_sq / target_sq),
+                                  "by": "floor"}],
+                              "smallest_margin": {"L": smallest[1], "log3": smallest[0],
+                                                  "by": smallest[2]}}
+        if L > len(seps):
+            seps = family_seps_by_layer(H, 2 * L)
+        value = max(seps[L - 1])
+        if value * value < target_sq:
+            return out | {"decided": False, "why": f"the family's exact value at L = {L} is "
+                                                   "below 3^(lower)", "at_L": L}
+        margins.append((_margin(Fraction(value * value) / target_sq), L, "exact value"))
+    return out | {"decided": False, "why": f"the floor does not reach it by L = {L_exact_max}"}
+
+
+def _mid(ball: str) -> float:
+    """The midpoint of an arb ball written as '[m +/- r]' (for choosing the smallest)."""
+    return float(ball.strip("[]").split("+/-")[0])
 
 
 def regime_row(d_x: int) -> dict:
@@ -244,6 +356,72 @@ def cor2_corrected(L: int, d_x: int, H: int) -> dict:
             "shallower_corrected": Lc < L,
             "L_shallow_printed": Lp, "width_factor_printed": f"{dp / d_x:.4g}",
             "d_s_over_(d_x L)_printed": f"{dp / (d_x * L):.4g}"}
+
+
+def _four_beats(lam: int, exponent: int) -> bool:
+    """4^lam > 3^exponent, exactly (bit lengths first, the powers only when they are close)."""
+    three = 3 ** exponent
+    if 2 * lam >= three.bit_length():
+        return True
+    if 2 * lam < three.bit_length() - 1:
+        return False
+    return 4 ** lam > three
+
+
+def cor2_odd_width(L: int, d_x: int, H: int = 1) -> dict:
+    """Corollary 2 in its printed shape with an odd shallow width, for a deep (L, d_x, H).
+
+    The shallow network has depth L_s, width 3^(L_s) (= 3^beta_2 d_x with beta_2 = L_s -
+    log_3 d_x, the printed shape) and one head, so d_a = 3^(L_s) is odd and B.2's rank
+    ((d, lambda)), d = (3^(L_s) - 1)/2, lambda = 3^(L_s - 2), holds for almost every weight
+    (no appeal to Theorem 1's open cases). Since d/lambda = 9/2 - 1/(2 lambda) >= 4, its
+    sep >= 4^lambda; the deep network's sep <= C(C + D, D) < 3^(D L) for every weight
+    (L-Thm2-corrected). ``L_s`` is the least L_s >= 2 with 4^(3^(L_s - 2)) > 3^(D L) (exact
+    integers); ``L_s_exact`` the least with ((d, lambda)) > min(Thm 3, C(C + D, D)) itself.
+
+    Examples
+    --------
+    >>> row = cor2_odd_width(12, 27, 3)
+    >>> row["L_s"], row["width"] == 3 ** row["L_s"], row["shallower"]
+    (10, True, True)
+    >>> row["L_s_exact"] <= row["L_s"], row["beta_2_within_bound"]
+    (True, True)
+    """
+    D = moment_entries(d_x)
+    L_s = 2
+    while not _four_beats(3 ** (L_s - 2), D * L):
+        L_s += 1
+    upper = deep_upper(L, d_x, H)
+    exact = 2
+    while b2_rank(exact, 3 ** exact, 1) <= upper:
+        exact += 1
+    beta2 = arb_of(L_s) - log3(d_x)
+    bound = 3 + log3(Fraction((d_x + 1) * L, 2)) - log3(log3(4))
+    return {"L_deep": L, "d_x_deep": d_x, "H": H, "D": D, "L_s": L_s, "width": 3 ** L_s,
+            "beta_2": str(beta2), "beta_2_bound_3+log3((d_x+1)L/(2 log3 4))": str(bound),
+            "beta_2_within_bound": arb_le(beta2, bound) is True,
+            "width_over_d_x^2_L": f"{3 ** L_s / (d_x * d_x * L):.4g}",
+            "shallower": L_s < L, "L_s_exact": exact}
+
+
+def cor2_shallower_from(d_x: int, L_max: int = 200) -> int | None:
+    """The least deep depth L (in Theorem 2's regime) from which :func:`cor2_odd_width`'s
+    shallow depth L_s is below L, for every larger L (L_s grows by at most 1 per layer).
+
+    Examples
+    --------
+    >>> cor2_shallower_from(3), cor2_shallower_from(27)
+    (7, 11)
+    """
+    D = moment_entries(d_x)
+    start = 1
+    while 3 ** start <= d_x:
+        start += 1
+    for L in range(start, L_max + 1):
+        # L_s < L iff 4^(3^(L - 3)) > 3^(D L) (L_s is the least with 4^(3^(L_s-2)) > 3^(DL))
+        if L >= 3 and _four_beats(3 ** (L - 3), D * L):
+            return L
+    return None
 
 
 def eq8_log3(L: int, d_x: int) -> float | None:

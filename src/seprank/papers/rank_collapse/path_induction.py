@@ -28,18 +28,20 @@ import sympy as sp
 __all__ = ["head_step", "concatenated_heads", "distribute_over_paths"]
 
 
-def head_step() -> dict[str, Any]:
+def head_step(stochastic: bool = True) -> dict[str, Any]:
     """P (F + e c) W = P F W + e c W in the free algebra, using only the rewrite P e -> e.
 
     With F = X W_V and c = b_V^T this is also the one-head identity of l.35-39.
+    ``stochastic=False`` drops the rewrite (P not row-stochastic), and the identity fails.
 
     Examples
     --------
-    >>> head_step()["holds"]
-    True
+    >>> head_step()["holds"], head_step(stochastic=False)["holds"]
+    (True, False)
     """
     P, F, W, e, c, b = sp.symbols("P F W e c b", commutative=False)
-    lhs = sp.expand(sp.expand(P * (F + e * c) * W + e * b).subs(P * e, e))
+    lhs = sp.expand(P * (F + e * c) * W + e * b)
+    lhs = sp.expand(lhs.subs(P * e, e)) if stochastic else lhs
     rhs = P * F * W + e * c * W + e * b
     return {"holds": bool(sp.expand(lhs - rhs) == 0), "lhs": str(lhs),
             "rule": "P e -> e (row-stochastic P)",

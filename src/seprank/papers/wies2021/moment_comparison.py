@@ -30,6 +30,7 @@ __all__ = [
     "thm3_printed_count",
     "moment_vs_thm3_at_L",
     "split_patch_rank",
+    "split_patch_exact",
 ]
 
 
@@ -194,6 +195,38 @@ def split_patch_rank(N: int, seed: int = 0) -> dict:
             "weights": {k: net.weights[k].ravel().tolist() for k in "QKVO"},
             "rank": seprank.rank(A).value, "eq11_bound": thm4_bound(1, 1, 0),
             "expected_2N_plus_2": 2 * N + 2}
+
+
+def split_patch_exact(N: int) -> dict:
+    """The exact separation rank for a partition that splits every convolution patch: 2N + 2.
+
+    L = 1, d_x = H = d_a = 1, every weight 1, kernel width 2 with W_1 = W_2 = 1 (tilde
+    W^conv = [1, 1], rank r = 1), no positional embedding (r_e = 0), N patches; P = the
+    first input of every patch. With t_j = a_j + b_j (a_j = z_{2j-1} on P's side, b_j =
+    z_{2j} on Q's) the output at position 1 is t_1 sum_j t_j^2; its coefficient matrix
+    (:func:`seprank.separation.embedded_separation_rank`, the coefficient route: exact)
+    has rank 2N + 2, while wies2021's eq. (11) is 80 at (L, r, r_e) = (1, 1, 0).
+
+    Examples
+    --------
+    >>> out = split_patch_exact(3)
+    >>> out["sep"], out["kind"], out["2N + 2"], out["eq11_bound"]
+    (8, 'exact', 8, 80)
+    """
+    from seprank.models import SelfAttentionNetwork
+    from seprank.models.embedding import ConvolutionalEmbedding
+    from seprank.separation import embedded_separation_rank
+
+    N = int_at_least("N", N, 1)
+    one = [[[[1]]]]
+    net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one))
+    emb = ConvolutionalEmbedding([[[1]], [[1]]], [[0] * N])
+    res = embedded_separation_rank(net, emb, partition=tuple(range(0, 2 * N, 2)))
+    keep = embedded_separation_rank(net, emb, partition=tuple(range(2 * (N // 2))))
+    return {"N": N, "M": 2 * N, "r": emb.rank(), "r_e": emb.positional_rank(),
+            "P": "the first input of every patch", "sep": res.value, "kind": res.kind,
+            "2N + 2": 2 * N + 2, "eq11_bound": thm4_bound(1, 1, 0),
+            "sep_patch_keeping_first_half": keep.value}
 
 
 def rate_beats_every_polylog() -> dict:
