@@ -14,7 +14,7 @@ FLINT or a cold numba cache does) are stopped by the guard within
 :func:`seprank.budget.time_margin` of their budget, timed here from the process's start.
 
 A store whose ranks were rewritten must give the plain run's answer (one way, a rank raised
-within the block's bounds, is the moment pass's to refuse: marked xfail, strict).
+within the block's bounds, is refused by the records' authentication: moment_tasks.store_key).
 
 ``SEPRANK_FUZZ=N`` runs the property tests N times as long (``SEPRANK_FUZZ=1``: 20 times):
 random scheduler addresses and greetings, store files, YAML scalars and JSON objects with
@@ -271,12 +271,15 @@ def test_campaign(name, make, words, tmp_path, peers, capsys, monkeypatch):
 def test_store_lines_skipped_with_a_warning_and_resumed(tmp_path, caplog):
     """A store's later bad lines are skipped, each with a warning naming its line; a
     record appended after a cut line lands on a line of its own."""
-    from seprank.separation.moment_tasks import BlockStore
+    from seprank.separation.moment_tasks import BlockStore, _mac
+
+    def rec(key: str, result: dict) -> bytes:   # authenticated as this user's store writes
+        return json.dumps({"key": key, "result": result, "mac": _mac(key, result)}).encode()
 
     path = tmp_path / "b.jsonl"
-    path.write_bytes(b'{"key":"a","result":{"rank":1}}\n\xff\xfe\n'
+    path.write_bytes(rec("a", {"rank": 1}) + b'\n\xff\xfe\n'
                      b'{"key":"b","key":"c","result":{}}\n[1]\n'
-                     b'{"key":"d","result":{"rank":2}}\n{"key":"e","res')
+                     + rec("d", {"rank": 2}) + b'\n{"key":"e","res')
     with caplog.at_level("WARNING", logger="seprank.moment"):
         store = BlockStore(path)
     assert store.get("a") == {"rank": 1} and store.get("d") == {"rank": 2}
@@ -604,14 +607,8 @@ def test_the_campaign_counts():
     assert len(set(names)) == len(names)
 
 
-_TRUSTED = pytest.mark.xfail(strict=True, reason=(
-    "issue 32: a stored subset rank raised within the block's bounds is taken as a lower "
-    "bound by the moment pass (moment_run.catalecticant_phase: max(res, prior)); the fix "
-    "belongs to the pass, outside the store's I/O"))
-
-
 @pytest.mark.parametrize("tamper", [lambda r: 0, lambda r: -1, lambda r: 10**6,
-                                    pytest.param(lambda r: r + 7, marks=_TRUSTED)],
+                                    lambda r: r + 7],
                          ids=["zero", "negative", "past the block", "raised within it"])
 def test_tampered_store_ranks_never_change_an_answer(tmp_path, tamper):
     """Every rank in the store rewritten (lower, higher, negative): the answer is the

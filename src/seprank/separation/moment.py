@@ -87,15 +87,29 @@ What the route computes (:func:`moment_separation_rank`)
 --------------------------------------------------------
 1. Plan (:mod:`seprank.separation.moment_plan`): block shapes from (L, d, H,
    residual), per block the cheaper of catalecticant and evaluation, time and
-   peak-memory estimates; refuse past ``max_memory``.
+   peak-memory estimates (numba compilation on a cold cache included); refuse past
+   ``max_memory``. The prime is drawn from the fast range of the engine that ranks the
+   plan's largest matrix (:func:`seprank.linalg.planner.engine_primes`: below 2^20 for
+   the numba LU), never fixed here.
 2. Upper bound for every N: rank of each block (:mod:`seprank.separation.moment_ranks`):
-   full rank mod p is exact; a rank-deficient block is made exact by kernel
-   vectors: products of kernel vectors of neighbouring blocks (the apolar ideal of
-   the g_j, :mod:`seprank.separation.moment_apolar`), else multimodular lifting on a
-   row subset checked on all rows; else ``probabilistic`` (every row ranked mod a
-   random prime) or the trivial cap as certified upper bound.
-3. Lower bounds at finite N (:mod:`seprank.separation.moment_tokens`): N = 2, 4, ...
-   until the token lower bound meets the moment-form value (continuous tokens).
+   full rank mod p is exact; families with few terms (the one-hot family) have their
+   blocks compressed to the rows and columns holding a nonzero entry
+   (:mod:`seprank.separation.moment_sparse`); a rank-deficient block is made exact by
+   kernel vectors: products of kernel vectors of neighbouring blocks (the apolar ideal
+   of the g_j, :mod:`seprank.separation.moment_apolar`), else Dixon lifting from the
+   residues of a row subset (:mod:`seprank.linalg.dixon_residues`) checked on all rows,
+   or, with many kernel vectors, the rank over Q of the whole block; the residual
+   matrix has the staircase bound for every weight
+   (:func:`~seprank.separation.moment_blocks.staircase_bound`) and its split ranked
+   over Q; else ``probabilistic`` (every row ranked mod a random prime of
+   [2^30, 2^31)) or the cap as certified upper bound.
+3. Lower bounds at finite N (:mod:`seprank.separation.moment_tokens`) only where the
+   answer needs them (:func:`token_values`): when a block stays inexact (N = 2, 4, ...
+   until the token lower bound meets the moment-form value), for a partition with fewer
+   positions than Proposition 2' asks (N = 2 |I|), or when asked (``token_search=
+   "search"``). Once every block is certified, Proposition 2' alone gives the value from
+   N = 2 d on; the answer's ``basis`` says which argument it rests on, and ``generic``
+   what it means for almost every weight (:mod:`seprank.models.generic_weights`).
 """
 
 from __future__ import annotations

@@ -49,7 +49,8 @@ from seprank.errors import ParameterError
 from seprank.separation.moment_blocks import BlockSpec, PolyData
 from seprank.separation.moment_ranks import subset_rank
 
-__all__ = ["STORE_FORMAT", "RECORD_BYTES", "BlockStore", "check_store_path", "check_task_options",
+__all__ = ["store_key", "STORE_FORMAT", "RECORD_BYTES", "BlockStore", "check_store_path",
+           "check_task_options",
            "subset_ranks_hook"]
 
 #: Raised when the entries of a block (moment_blocks) or its row subsets change meaning.
@@ -176,20 +177,71 @@ def _read_store(path: Path) -> bytes:
         os.close(fd)
 
 
-def _record(raw: bytes) -> tuple[str, dict]:
-    """(key, result) of one line of the store; ValueError for anything else."""
+def store_key() -> bytes:
+    """This user's key for authenticating store records (created on first use, mode 0600,
+    beside the numba cache: ``~/.cache/seprank/store.key``).
+
+    A record is trusted only if its ``mac`` (HMAC-SHA256 of its key and result under this
+    key) verifies: a rank in a store written elsewhere or edited by hand is not a
+    certificate, so such a record is computed again, and a tampered store can never change
+    an answer (issue 32).
+
+    >>> len(store_key())
+    32
+    """
+    import secrets
+
+    from seprank.compiled_cache import user_cache_dir
+
+    path = user_cache_dir().parent / "store.key"
+    try:
+        return path.read_bytes()[:32] if path.stat().st_size >= 32 else b""
+    except OSError:
+        pass
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+    except FileExistsError:
+        return path.read_bytes()[:32]
+    except OSError:              # no writable folder: a key for this process only
+        return _PROCESS_KEY
+    key = secrets.token_bytes(32)
+    try:
+        os.write(fd, key)
+    finally:
+        os.close(fd)
+    return key
+
+
+_PROCESS_KEY = __import__("secrets").token_bytes(32)
+
+
+def _mac(key: str, result: dict) -> str:
+    import hashlib
+    import hmac
+
+    import seprank.strict_json as strict_json
+
+    text = strict_json.dumps([key, result], sort_keys=True, separators=(",", ":")).encode()
+    return hmac.new(store_key(), text, hashlib.sha256).hexdigest()
+
+
+def _record(raw: bytes) -> tuple[str, dict, str | None]:
+    """(key, result, mac) of one line of the store; ValueError for anything else."""
     import seprank.strict_json as strict_json
 
     if len(raw) > RECORD_BYTES:
         raise ValueError(f"longer than {RECORD_BYTES} bytes")
     rec = strict_json.loads(raw.decode("utf-8"))
-    if not (isinstance(rec, dict) and set(rec) == {"key", "result"}
-            and isinstance(rec["key"], str) and isinstance(rec["result"], dict)):
+    if not (isinstance(rec, dict) and set(rec) in ({"key", "result"}, {"key", "result", "mac"})
+            and isinstance(rec["key"], str) and isinstance(rec["result"], dict)
+            and isinstance(rec.get("mac", ""), str)):
         raise ValueError("not an object of a key and a result")
-    return rec["key"], rec["result"]
+    return rec["key"], rec["result"], rec.get("mac")
 
 
-def _first_record(path: Path, raw: bytes) -> tuple[str, dict]:
+def _first_record(path: Path, raw: bytes) -> tuple[str, dict, str | None]:
     """The first line's record; a file whose first line is none is not a store."""
     try:
         return _record(raw)
@@ -220,15 +272,20 @@ class BlockStore:
             if not raw.strip():
                 continue
             if n == 1:
-                key, result = _first_record(self.path, raw)
-                self._rows[key] = result
-                continue
-            try:
-                key, result = _record(raw)
-            except (ValueError, RecursionError) as exc:
-                why = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
-                LOG.warning("seprank: warning: %s: line %d is not a store record (%s); "
-                            "skipped, its block is computed again", self.path, n, why[:120])
+                key, result, mac = _first_record(self.path, raw)
+            else:
+                try:
+                    key, result, mac = _record(raw)
+                except (ValueError, RecursionError) as exc:
+                    why = "not UTF-8" if isinstance(exc, UnicodeDecodeError) else str(exc)
+                    LOG.warning("seprank: warning: %s: line %d is not a store record (%s); "
+                                "skipped, its block is computed again", self.path, n,
+                                why[:120])
+                    continue
+            if mac is None or not _same(mac, _mac(key, result)):
+                LOG.warning("seprank: warning: %s: line %d is not authenticated by this "
+                            "user's store key (written elsewhere or edited); its block is "
+                            "computed again", self.path, n)
                 continue
             self._rows[key] = result
 
@@ -241,11 +298,12 @@ class BlockStore:
         (module docstring)."""
         import seprank.strict_json as strict_json
 
+        result = strict_json.loads(strict_json.dumps(result))   # as it will be read back
         self._rows[key] = result
         if self.path is None:
             return
-        line = (strict_json.dumps({"key": key, "result": result}, separators=(",", ":"))
-                + "\n").encode()
+        line = (strict_json.dumps({"key": key, "result": result, "mac": _mac(key, result)},
+                                  separators=(",", ":")) + "\n").encode()
         fd = _open_store(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT)
         try:
             _lock(fd)
@@ -255,6 +313,12 @@ class BlockStore:
             os.write(fd, line)
         finally:
             os.close(fd)  # closing releases the lock
+
+
+def _same(a: str, b: str) -> bool:
+    import hmac
+
+    return hmac.compare_digest(a.encode(), b.encode())
 
 
 def _lock(fd: int) -> None:
