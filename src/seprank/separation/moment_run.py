@@ -46,6 +46,9 @@ LIFT_MIN_SHARE = 0.1
 #: The expansion is done first, to look for few terms (moment_sparse), when the plan
 #: expands anyway or when its estimate is at most this share of the budget.
 SPARSE_TRY_SHARE = 0.1
+#: ... and takes the compressed blocks only when their nonzero entries are at most this
+#: share of the blocks' entries (a dense family gains nothing from compressing).
+SPARSE_MAX_SHARE = 0.05
 
 
 def integer_poly_data(polys, n_vars: int, C: int) -> PolyData:
@@ -189,10 +192,11 @@ class _BlockRun:
         plan = self.plan
         cheap = plan.expand or (plan.can_expand and plan.expansion["seconds"]
                                 <= SPARSE_TRY_SHARE * (self.budget_seconds or float("inf")))
-        if not cheap or self.fam.label not in ("tokens",):
+        if not cheap or self.certify or self.fam.label not in ("tokens",):
             return None
         pd = self.expansion()
-        if splittings(pd) > SPARSE_MAX_SPLITTINGS:
+        dense = sum(s.shape[0] * s.shape[1] for s in self.specs)
+        if splittings(pd) > min(SPARSE_MAX_SPLITTINGS, SPARSE_MAX_SHARE * dense):
             return None
         t0 = time.perf_counter()
         out = sparse_block_ranks(pd, self.specs, self.fam.n_rows, self.p)
