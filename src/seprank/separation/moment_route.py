@@ -55,6 +55,10 @@ __all__ = ["MomentRoute", "ROUTE", "infinite_partition"]
 MATRIX_WORDS = "moment-form blocks C_F"
 #: the modules whose numba kernels the route runs (their first compilation is counted in
 #: the estimate and announced: seprank.compiled_cache.pending_compilation)
+#: Fixed seconds of every run: loading the cached kernels, python-flint's and SymPy's
+#: first calls (measured 0.8-1.0 s wall on small cases, 2026-11-28,
+#: benchmarks/results/explain_vs_wall.md).
+LOAD_SECONDS = 0.8
 KERNEL_MODULES = ("seprank.linalg.modular_lu", "seprank.separation.moment_eval",
                   "seprank.models.network_mod_p", "seprank.separation.term_table")
 
@@ -162,7 +166,7 @@ def _estimate(prep, pending: tuple[list[str], float]) -> WorkEstimate:
         phases.insert(0, ("compile", f"numba kernels of {', '.join(pending)} (first run on "
                                      f"this machine only, about {compile_s:.0f} s)"))
     return WorkEstimate(tuple(phases), ops, int(plan.peak_bytes), work=((ops, "modular"),),
-                        fixed_seconds=compile_s,
+                        fixed_seconds=compile_s + LOAD_SECONDS,
                         detail=f"blocks up to {largest[0]} x {largest[1]}")
 
 
