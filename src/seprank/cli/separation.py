@@ -176,11 +176,19 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
     partition = None if args.partition is None else partition_from_text(args.partition)
     if isinstance(partition, tuple):
         partition = [partition[0], partition[1]]
+    network = None
+    if args.weights is not None:       # the same network sep-rank reads (issue 31, item 1)
+        from seprank.separation.request import build_network
+        from seprank.separation.weights import load_weights
+
+        arrs, dims = load_weights(args.weights)
+        network = build_network(args.depth, args.width, args.heads, args.head_dim,
+                                residual=args.residual, weights=arrs)
     out = grid_rank(depth=args.depth, width=args.width, heads=args.heads, da=args.head_dim,
                     residual=args.residual, seq_len=args.seq_len, templates=args.templates,
                     template_bound=args.template_bound, position=args.position,
                     coordinate=args.coordinate, partition=partition, seed=args.seed,
-                    method=args.method, certify=args.certify)
+                    method=args.method, certify=args.certify, network=network)
     if args.json:
         emit_json(out, args.json)
     if args.json != STDOUT:
@@ -215,7 +223,11 @@ def _grid_rank_parser(sub) -> None:
                       help="template entries uniform in [-B, B] (default: %(default)s)")
     _partition_option(grid)
     grid.add_argument("--seed", type=integer("seed"), default=0,
-                      help="seed of the random weights (the templates: seed + 1)")
+                      help="seed of the weights, the same draw as sep-rank's (the "
+                      "templates: seed + 1)")
+    grid.add_argument("--weights", metavar="FILE", default=None,
+                      help="weights JSON {Q, K, V, O} (e.g. a saved --json answer of "
+                      "sep-rank or grid-rank) instead of the seed's draw")
     grid.add_argument("--method", default="auto", choices=["auto", "exact", "modular"],
                       help="exact rank, or one prime (modular: a lower bound)")
     grid.add_argument("--certify", action="store_true",
@@ -349,7 +361,9 @@ def _sep_rank_parser(sub) -> None:
     _partition_option(sep)
     src = sep.add_mutually_exclusive_group()
     src.add_argument("--seed", "--weights-seed", dest="seed", type=integer("seed"), default=None,
-                     metavar="S", help="seed of the random integer weights (default 0)")
+                     metavar="S", help="seed of the weights (default 0): nonzero integers drawn "
+                     "uniformly from [-G, G], G = 2^20, 2^12, 2^3 for L = 1, 2, >= 3, the "
+                     "same network in every command")
     src.add_argument("--weights", metavar="FILE", default=None,
                      help="weights JSON {Q, K, V, O} (e.g. a saved --json answer)")
     sep.add_argument("--points-seed", type=integer("seed"), default=None, metavar="S",

@@ -423,7 +423,8 @@ def token_values(prep: MomentPrepared, blocks: list[dict]) -> tuple[list[int], s
     n_max = 2 * fam.d + 2 if prep.max_seq_len is None else prep.max_seq_len
     if prep.small_side is not None:
         m = prep.small_side
-        return [2 * m], (f"the partition has {m} positions on one side: tokens at N = {2 * m} "
+        return [2 * m], (f"the partition has {m} position{'s' * (m != 1)} on one side: "
+                         f"tokens at N = {2 * m} "
                          f"bound s({m}, {m}) <= its sep from below")
     if prep.token_search == "search":
         return list(range(2, n_max + 1, 2)), "asked for (token_search='search')"
@@ -559,17 +560,18 @@ def _assemble(fam, blocks, tokens, details, prep) -> MomentSeparationResult:
     else:
         kind, value, exact_from = "lower_bound", lower, None
     basis = _basis(fam, kind, moment_lower, upper, lower, lower_N, saturation, thr)
+    covered = _covered(fam, kind, value, upper, thr, saturation, tokens)   # R, every partition
     if prep.small_side is not None:      # the partition asked for, below the thresholds
         m = prep.small_side
         tb = max((t["lower_bound"] for t in tokens if t["N"] == 2 * m), default=0)
         lower, lower_N, value = tb, 2 * m, tb
         kind = "exact" if tb == upper else "lower_bound"
         exact_from = 2 * m if kind == "exact" else None
-        basis = (f"the partition has {m} positions on one side: the token grid at N = {2 * m} "
+        basis = (f"the partition has {m} position{'s' * (m != 1)} on one side: the token "
+                 f"grid at N = {2 * m} "
                  f"(certified rank {tb}) bounds its sep from below (Proposition 1(b)) and "
                  f"rank_Q(C_F) <= {upper} from above (Proposition 1(c))"
                  + ("; they meet" if kind == "exact" else ""))
-    covered = _covered(fam, kind, value, upper, thr, saturation, tokens)
     generic = {} if prep.small_side is not None else generic_statement(
         net.L, value, kind, sum(b["cap"] for b in blocks), prep.weight_bound)
     return MomentSeparationResult(

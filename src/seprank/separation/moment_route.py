@@ -229,6 +229,10 @@ def _outcome(res, prep) -> RouteOutcome:
     elif res.kind == "exact":
         when = (f"exact for every N >= {res.exact_from_N} (balanced partitions) and every "
                 "partition with enough positions on each side")
+    elif res.partition is not None and res.lower_bound_N and \
+            res.lower_bound_N < sum(prep.thresholds):
+        when = (f"{res.kind}: certified {res.lower_bound} <= sep <= {res.upper_bound} for the "
+                f"partition I = {list(res.partition)}, J = every other position")
     else:
         when = (f"{res.kind}: certified {res.lower_bound} <= sep <= {res.upper_bound} as N -> "
                 "infinity")
@@ -236,7 +240,7 @@ def _outcome(res, prep) -> RouteOutcome:
     if res.generic:
         g = res.generic
         eps = "" if not g.get("epsilon") else f" (epsilon = {g['epsilon']:.3g})"
-        facts["text"].insert(1, f"for almost every weight: {g['claim']}{eps}: {g['why']}")
+        facts["text"].insert(1, f"generic value: {g['claim']}{eps}: {g['why']}")
     if "moment_bound" in facts:
         mb = facts["moment_bound"]
         facts["text"].append(f"corrected bound (upper): sep <= C(C(L) + D, D) = {mb['value']}: "

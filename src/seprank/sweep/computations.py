@@ -235,10 +235,15 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
               residual: bool = False, seq_len: int = 2, templates: int = 6,
               template_bound: int = 3, position: int = 0, coordinate: int = 0,
               partition: list | None = None, seed: int = 0, method: str = "auto",
-              certify: bool = False, delay_s: float = 0) -> dict[str, Any]:
-    """Rank of a random integer network's grid matricization, with the paper's bounds.
+              certify: bool = False, delay_s: float = 0, *,
+              network=None) -> dict[str, Any]:
+    """Rank of a network's grid matricization, with the paper's bounds.
 
-    The network is levine2020 eq. (3) with integer weights from ``seed``; the
+    The network is levine2020 eq. (3) with the weights ``seed`` draws
+    (:func:`seprank.models.generic_weights.seeded_network`, the draw of every command), or
+    ``network`` as given (its shape must match; ``seed`` then draws the templates only);
+    the result carries the weights (``weights``, the JSON form ``--weights`` reads), so the
+    same network can go through ``sep-rank``. The
     grid tensor (Sec. 7, eq. (7.1)) uses ``templates`` integer template
     vectors (drawn from ``seed + 1``); ``partition`` (default: the first half of the
     positions) is I, or [I, J]. The rank is the separation front door's
@@ -265,6 +270,7 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     from seprank.paper_hooks import network_bounds
     from seprank.separation import separation_rank
     from seprank.separation.sizes import check_grid_draw
+    from seprank.separation.weights import weights_to_json
 
     params = {"depth": depth, "width": width, "heads": heads, "da": da, "residual": residual,
               "seq_len": seq_len, "templates": templates, "template_bound": template_bound,
@@ -278,7 +284,8 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
             raise ParameterError(f"seq_len N = {N} is odd: the default balanced partition "
                                  "needs N even (or give a partition)")
         partition = list(range(N // 2))
-    net = seeded_network(depth, width, heads, da, residual=residual, seed=seed)
+    net = seeded_network(depth, width, heads, da, residual=residual, seed=seed) \
+        if network is None else network
     rng = np.random.default_rng(seed + 1)
     T = rng.integers(-template_bound, template_bound + 1, size=(templates, width))
     res = separation_rank(network=net, N=N, partition=partition, position=position,
@@ -289,7 +296,8 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
         "seq_len": N, "templates": templates, "seed": seed, "partition": res.partition,
         "matrix_shape": list(res.matrix_shape), "rank": res.matrix_rank.to_dict(),
         "grid_cap": int(min(res.matrix_shape)),
-        "separation": {"value": res.value, "kind": res.kind, "upper_bound": res.upper_bound}}
+        "separation": {"value": res.value, "kind": res.kind, "upper_bound": res.upper_bound},
+        "weights": weights_to_json(net.weights)}
     if not residual:  # levine2020's Theorems 3 and 4, asked of the paper wings
         bounds = network_bounds(depth, width, heads, net.d_a, N, residual)
         out["thm3_bound"] = bounds["L-Thm3"]["value"]
