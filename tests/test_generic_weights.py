@@ -84,3 +84,19 @@ def test_statement_rules():
     lower = generic_statement(2, 10, "lower_bound", 18, 4096)
     assert lower["claim"] == "lower bound for almost every weight" and lower["epsilon"] is None
     assert weight_degree(2) == 16 and generic_bound(2) == 4096
+
+
+def test_a_degenerate_network_is_named_in_the_answer():
+    """Weights that zero a head or the output coordinate are named, in the answer's text
+    and facts (issue 31 item 1); a value 0 always says why."""
+    from seprank.models import SelfAttentionNetwork
+
+    W = {k: np.ones((1, 2, 1, 2), dtype=int) for k in "QKV"}
+    W["O"] = np.zeros((1, 2, 2, 1), dtype=int)
+    W["O"][0, 0, 1, 0] = 1                        # only coordinate 1, only head 0
+    net = SelfAttentionNetwork(1, 2, 2, 1, weights=W)
+    assert net.degeneracies(0)[0].startswith("layer 0, head 1: W^O W^V = 0")
+    r = seprank.separation_rank(network=net, N=2, coordinate=0)
+    assert r.value == 0 and any("identically zero" in x for x in r.facts["degenerate"])
+    assert "degenerate network" in str(r)
+    assert not seeded_network(2, 2, 1, seed=0).degeneracies()

@@ -207,6 +207,8 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
         if "thm3_bound" in out:
             say(f"Theorem 3 bound (H(d_a+1))^C(L) = {out['thm3_bound']}; Theorem 4 bound = "
                 f"{out['thm4_bound']}")
+        for line in out.get("degenerate", []):
+            say(f"degenerate network: {line}")
         if "certificate_verified" in out:
             print(f"certificate independently verified: {plain(out['certificate_verified'])}")
     return 0

@@ -234,6 +234,37 @@ class SelfAttentionNetwork:
             weights[k] = arr
         return cls(L_, dx_, H_, da_, residual=residual, weights=weights)
 
+    def degeneracies(self, coordinate: int = 0) -> list[str]:
+        """What makes these weights degenerate, in words (empty: nothing found).
+
+        A head whose W^O W^V or W^QT W^K is the zero matrix adds nothing to its layer; an
+        output coordinate is identically zero when the last layer's rows of W^O for it
+        vanish in every head (no residual connection). A drawn network (nonzero weights,
+        :mod:`seprank.models.generic_weights`) is degenerate only by cancellation.
+
+        >>> W = {k: np.ones((1, 2, 1, 1), dtype=int) for k in "QKV"}
+        >>> W["O"] = np.array([[[[1]], [[0]]]])
+        >>> SelfAttentionNetwork(1, 1, 2, 1, weights=W).degeneracies()
+        ['layer 0, head 1: W^O W^V = 0 (the head adds nothing)']
+        """
+        out = []
+        for layer in range(self.L):
+            for h in range(self.H):
+                Q, K, V, O = (np.asarray(self.weights[k][layer, h], dtype=object)
+                              for k in _KINDS)
+                if not np.any(O.dot(V)):
+                    out.append(f"layer {layer}, head {h}: W^O W^V = 0 (the head adds nothing)")
+                elif not np.any(Q.T.dot(K)):
+                    out.append(f"layer {layer}, head {h}: W^QT W^K = 0 (the head adds "
+                               "nothing)")
+        if not self.residual and 0 <= coordinate < self.d_x:
+            last = [np.asarray(self.weights["O"][self.L - 1, h], dtype=object)[coordinate]
+                    for h in range(self.H)]
+            if not any(np.any(row) for row in last):
+                out.append(f"output coordinate {coordinate} is identically zero (its rows of "
+                           "W^O vanish in every head of the last layer)")
+        return out
+
     def sub_network(self, layers: range | list[int]) -> SelfAttentionNetwork:
         """The network made of the given layers (in that order) of this one.
 

@@ -77,6 +77,15 @@ def _result(plan: SeparationPlan, route: str, o: RouteOutcome, first: RouteOutco
     facts = {k: getattr(o, k) for k in _FIRST_FACTS}
     if first is not None:
         facts.update({k: getattr(first, k) for k in _FIRST_FACTS if getattr(o, k) is None})
+    route_facts = dict(o.facts)
+    degenerate = net.degeneracies(req.coordinate)
+    if o.value == 0 and not degenerate:
+        degenerate = [f"output y[{req.position}][{req.coordinate}] is identically zero for "
+                      "these weights (separation rank 0)"]
+    if degenerate:
+        route_facts["degenerate"] = degenerate
+        route_facts["text"] = list(route_facts.get("text", [])) + [
+            f"degenerate network: {line}" for line in degenerate]
     return SeparationRankResult(
         value=o.value, kind=o.kind, upper_bound=o.upper_bound, partition=plan.partition,
         position=req.position, coordinate=req.coordinate, seq_len=req.N,
@@ -88,7 +97,7 @@ def _result(plan: SeparationPlan, route: str, o: RouteOutcome, first: RouteOutco
         first_value=None if first is None else first.value, timings=dict(o.timings),
         seconds=round(seconds, 4), certificates_verified=o.certificates_verified,
         matrix_rank=o.matrix_rank, template_certificate=o.template_certificate,
-        facts=dict(o.facts), route_asked=plan.route_asked, weights_seed=req.weights_seed,
+        facts=route_facts, route_asked=plan.route_asked, weights_seed=req.weights_seed,
         points_seed=req.points_seed, plan=plan, **facts)
 
 

@@ -297,7 +297,8 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
         "matrix_shape": list(res.matrix_shape), "rank": res.matrix_rank.to_dict(),
         "grid_cap": int(min(res.matrix_shape)),
         "separation": {"value": res.value, "kind": res.kind, "upper_bound": res.upper_bound},
-        "weights": weights_to_json(net.weights)}
+        "weights": weights_to_json(net.weights),
+        "degenerate": list(res.facts.get("degenerate", []))}
     if not residual:  # levine2020's Theorems 3 and 4, asked of the paper wings
         bounds = network_bounds(depth, width, heads, net.d_a, N, residual)
         out["thm3_bound"] = bounds["L-Thm3"]["value"]
