@@ -34,12 +34,19 @@ and 5.10 (rational reconstruction).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from math import gcd, isqrt, log2, prod
 
 import numpy as np
 
-from seprank.linalg.dixon import _check_limits, _reconstruct_column, _schedule
+from seprank.linalg.dixon import (
+    _LIMITS,
+    LiftingStopped,
+    _check_limits,
+    _reconstruct_column,
+    _schedule,
+)
 from seprank.linalg.modular_lu import lu_factor_mod_p, lu_solve_mod_p, rank_profile_mod_p
 from seprank.scalars.primes import prev_prime
 
@@ -48,6 +55,9 @@ __all__ = ["kernel_from_residues", "LIFT_PRIME_CAP"]
 #: Every prime here stays below 2^21: r (p - 1)(q - 1) < 2^53 for r < 2^11 keeps each
 #: float64 product exact (larger r: smaller primes, chosen by :func:`_prime_cap`).
 LIFT_PRIME_CAP = 2**21
+#: Every this many digits without a reconstruction, the lifting checks that its worst case
+#: (the Hadamard cap) still fits the time limit it runs under (:func:`_check_projection`).
+PROJECT_EVERY = 16
 
 
 def _prime_cap(r: int) -> int:
@@ -134,8 +144,11 @@ def kernel_from_residues(residues: Callable[[int], np.ndarray], shape: tuple[int
     X = np.zeros((r, k), dtype=object)
     qpow = 1
     check = 2
+    t_start = time.perf_counter()
     for digit in range(1, cap_digits + 1):
         _check_limits(digit, r, k)
+        if digit % PROJECT_EVERY == 0:
+            _check_projection(digit, cap_digits, time.perf_counter() - t_start)
         x = lu_solve_mod_p(LU, perm, np.asarray(R % q, dtype=np.int64), q)
         xf = x.astype(np.float64)
         Mx = _crt([np.mod(Mi @ xf, p).astype(np.int64) for Mi, p in zip(Ms, prods, strict=True)],
@@ -150,6 +163,23 @@ def kernel_from_residues(residues: Callable[[int], np.ndarray], shape: tuple[int
         if vectors is not None:
             return r, vectors
     return None
+
+
+def _check_projection(digit: int, cap: int, spent: float) -> None:
+    """Stop a lifting whose worst case cannot end in the time left (dixon.lifting_limits):
+    past ``digit`` digits with no reconstruction, the Hadamard cap's remaining digits at
+    the rate so far must fit the seconds left, else LiftingStopped at once (rather than
+    spending the budget on a lifting that the limit would stop anyway)."""
+    limits = _LIMITS.get()
+    if limits is None:
+        return
+    deadline, _, seconds = limits
+    left = deadline - time.perf_counter()
+    projected = spent / digit * (cap - digit)
+    if projected > left:
+        raise LiftingStopped(f"lifting stopped at digit {digit}: the Hadamard bound's {cap} "
+                             f"digits would take about {projected:.0f} s more, {max(left, 0):.0f}"
+                             f" s of the {seconds:.3g} s limit left")
 
 
 def _read_off(X: np.ndarray, modulus: int, w: np.ndarray, rows, cols, free, n: int):

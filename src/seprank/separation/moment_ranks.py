@@ -82,12 +82,10 @@ LIFT_RETRY_MAX_ENTRIES = 400_000
 #: on a tiny block (the one-hot network L = 2, d_x = 3: a 168 x 6 block of rank 3 was left
 #: ``probabilistic``), where the exact rank costs milliseconds.
 EXACT_WHOLE_MAX_ENTRIES = 200_000
-#: A deficient block with more kernel vectors than this is ranked over Q whole (flint's
-#: fraction-free elimination) when it has at most EXACT_WHOLE_WIDE_KERNEL_ENTRIES entries:
-#: its lifted kernel would hold (short - rank) x rank numbers of about rank x entry bits
-#: each (residual L = 3, d_x = 2: 355 vectors of ~10^5-bit numbers), while the exact rank
-#: of the whole 1120 x 560 matrix takes seconds.
-LIFT_MAX_KERNEL = 48
+#: The residual matrix's staircase split (both parts ranked over Q whole, flint's
+#: fraction-free elimination) is tried when each part has at most this many entries
+#: (residual L = 3, d_x = 2, H = 2: 1120 x 560 in two parts, a few seconds; flint's cost
+#: grows fast with the rank and the entries' bits, so larger parts are left to lifting).
 EXACT_WHOLE_WIDE_KERNEL_ENTRIES = 2_000_000
 #: Ranking every row of a block mod p (for ``probabilistic``) is done up to this many
 #: long * short^2 operations (about 10 s at the small-matrix rate RANK_FLOPS).
@@ -166,7 +164,8 @@ def _rank_mod(mat: np.ndarray, p: int, certify: bool) -> tuple[int, bool | None]
 def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
                        random_prime: bool, certify: bool, allow_certify: bool = True,
                        ideal=None, lift_limits: tuple[float, float] | None = None,
-                       subset_seed=None, prior: dict | None = None) -> dict:
+                       subset_seed=None, prior: dict | None = None,
+                       defer_above: int | None = None) -> dict:
     """Rank of one block of C_F from the exact coefficients (module docstring).
 
     ``r``: the number of polynomials g_j; ``rng``: numpy Generator for the row subset
@@ -182,7 +181,9 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     past them the block keeps its rank mod p, and the record says why).
     ``subset_seed``: draw the row subset from its own generator (as :func:`subset_rank`
     does), and ``prior``: that subset's rank already computed by :func:`subset_rank` (a
-    Dask task or the store), so it is not computed again.
+    Dask task or the store), so it is not computed again. ``defer_above``: a deficient
+    block whose kernel has more vectors than this, and which the ideal does not fill yet,
+    returns at once with ``deferred`` (the caller certifies it after the other blocks).
 
     >>> import flint
     >>> from seprank.separation.moment_blocks import poly_data, block_specs
@@ -218,9 +219,10 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
         pass
     elif spec.degree is None and (_staircase_split(pd, spec, r, out) or out["kind"] == "exact"):
         pass
-    elif allow_certify and tall.short - rank > LIFT_MAX_KERNEL and \
-            tall.long * tall.short <= EXACT_WHOLE_WIDE_KERNEL_ENTRIES:
-        _rank_whole_exactly(tall, out)          # many kernel vectors: rank over Q whole
+    elif defer_above is not None and tall.short - rank > defer_above:
+        out.update(deferred=True, seconds=round(time.perf_counter() - t0, 4))
+        out["how"] += "; certification deferred (a wide kernel: the apolar ideal first)"
+        return out
     elif allow_certify and tall.short <= CERTIFY_MAX_SHORT:
         _certify_deficient(tall, idx, p, out, rng, lift_limits)
         if ideal is not None and out.get("kernel"):
@@ -398,8 +400,8 @@ def ideal_certifies(spec: BlockSpec, r: int, transposed: bool, ideal, out: dict)
 
 def ideal_upper(spec: BlockSpec, r: int, transposed: bool, ideal) -> tuple[int, str]:
     """(certified upper bound on the block's rank over Q, why) from the known kernel parts
-    (the annihilators of order b extended from order b - 1 unless the block is wide, the row
-    relations of order C - b); also for a block that was never ranked.
+    (the annihilators of order b extended from order b - 1, the row relations of order
+    C - b); also for a block that was never ranked.
 
     >>> from seprank.separation.moment_apolar import ApolarIdeal
     >>> ideal = ApolarIdeal(2, 1000003)
@@ -408,8 +410,7 @@ def ideal_upper(spec: BlockSpec, r: int, transposed: bool, ideal) -> tuple[int, 
     (1, '2 annihilators of order 2')
     """
     rows, cols = spec.shape
-    if not transposed:
-        ideal.extend(spec.degree)
+    ideal.extend(spec.degree)          # a no-op until lower orders are known; capped in size
     ideal.extend_relations(spec.row_degree, r)
     col_upper = cols - ideal.dim(spec.degree)
     row_upper = rows - ideal.relations_dim(spec.row_degree)

@@ -46,6 +46,11 @@ LIFT_MIN_SHARE = 0.1
 #: The expansion is done first, to look for few terms (moment_sparse), when the plan
 #: expands anyway or when its estimate is at most this share of the budget.
 SPARSE_TRY_SHARE = 0.1
+#: A deficient block whose kernel (short side - rank) exceeds this many vectors is lifted
+#: only after every other block, when the apolar ideal of their kernels has not filled it
+#: (generic L = 3, d_x = 3, H = 3: block 8 lacks 237 relations, which the products of
+#: block 5's 21 annihilators give; lifting them first took minutes).
+LIFT_FIRST_MAX_KERNEL = 64
 #: ... and takes the compressed blocks only when their nonzero entries are at most this
 #: share of the blocks' entries (a dense family gains nothing from compressing).
 SPARSE_MAX_SHARE = 0.05
@@ -239,24 +244,39 @@ class _BlockRun:
         known = subset_ranks(pd, planned) if subset_ranks is not None and planned else {}
         if subset_ranks is not None:
             self.phases["subset_ranks"] = round(time.perf_counter() - t0, 4)
-        for i in _apolar_order(cat, specs):
-            res = catalecticant_rank(
-                pd, specs[i], fam.n_rows, p, self.rng, random_prime=self.random_p,
-                certify=self.certify, ideal=ideal,
-                lift_limits=_lift_limits(self.start, self.budget_seconds, self.max_memory),
-                subset_seed=None if subset_ranks is None else (self.seed, i),
-                prior=known.get(i))
-            prior = self.results.get(i)
-            if prior is not None:        # an evaluation block rebuilt from coefficients
-                res["rank"] = max(res["rank"], prior["rank"])
-                res["how"] = f"{res['how']} (after {prior['how']})"
-            self.results[i] = _record(specs[i], "catalecticant", res)
-            LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", specs[i].label, specs[i].shape,
-                     res["rank"], res["kind"], res["seconds"], res["how"])
+        deferred = []
+        for i in _apolar_order(cat, specs):        # pass 1: small kernels lifted at once
+            if self._rank_block(pd, i, ideal, subset_ranks, known, defer=ideal is not None):
+                deferred.append(i)
         if ideal is not None:
             _recheck(cat, specs, self.results, fam.n_rows, ideal)
+            for i in deferred:                      # pass 2: what the ideal did not fill
+                if self.results[i]["kind"] != "exact":
+                    self._rank_block(pd, i, ideal, subset_ranks, known, defer=False)
+            if deferred:
+                _recheck(cat, specs, self.results, fam.n_rows, ideal)
         self.phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
         return ideal
+
+    def _rank_block(self, pd, i: int, ideal, subset_ranks, known: dict, *, defer: bool) -> bool:
+        """One catalecticant block (moment_ranks.catalecticant_rank) into ``results``;
+        True when its exact certification was deferred (``defer``: a kernel of more than
+        :data:`LIFT_FIRST_MAX_KERNEL` vectors waits for the apolar ideal of the others)."""
+        specs, fam = self.specs, self.fam
+        res = catalecticant_rank(
+            pd, specs[i], fam.n_rows, self.p, self.rng, random_prime=self.random_p,
+            certify=self.certify, ideal=ideal,
+            lift_limits=_lift_limits(self.start, self.budget_seconds, self.max_memory),
+            subset_seed=None if subset_ranks is None else (self.seed, i),
+            prior=known.get(i), defer_above=LIFT_FIRST_MAX_KERNEL if defer else None)
+        prior = self.results.get(i)
+        if prior is not None and prior.get("method") != "catalecticant":
+            res["rank"] = max(res["rank"], prior["rank"])   # an evaluation block, rebuilt
+            res["how"] = f"{res['how']} (after {prior['how']})"
+        self.results[i] = _record(specs[i], "catalecticant", res)
+        LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", specs[i].label, specs[i].shape,
+                 res["rank"], res["kind"], res["seconds"], res["how"])
+        return bool(res.get("deferred"))
 
     def sampled_phase(self, ideal) -> None:
         """Blocks over the budget, at the plan's points (certified lower bounds)."""
