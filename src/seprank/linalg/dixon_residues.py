@@ -58,6 +58,8 @@ LIFT_PRIME_CAP = 2**21
 #: Every this many digits without a reconstruction, the lifting checks that its worst case
 #: (the Hadamard cap) still fits the time limit it runs under (:func:`_check_projection`).
 PROJECT_EVERY = 16
+#: ... and stops it once it has spent this share of the seconds left.
+PROJECT_SHARE = 0.25
 
 
 def _prime_cap(r: int) -> int:
@@ -167,16 +169,17 @@ def kernel_from_residues(residues: Callable[[int], np.ndarray], shape: tuple[int
 
 def _check_projection(digit: int, cap: int, spent: float) -> None:
     """Stop a lifting whose worst case cannot end in the time left (dixon.lifting_limits):
-    past ``digit`` digits with no reconstruction, the Hadamard cap's remaining digits at
-    the rate so far must fit the seconds left, else LiftingStopped at once (rather than
-    spending the budget on a lifting that the limit would stop anyway)."""
+    once it has spent a quarter of the seconds left with no reconstruction, the Hadamard
+    cap's remaining digits at the rate so far must fit what is left, else LiftingStopped
+    (rather than spending the whole budget on a lifting the limit would stop anyway; small
+    kernels, the common structured case, reconstruct long before)."""
     limits = _LIMITS.get()
     if limits is None:
         return
     deadline, _, seconds = limits
     left = deadline - time.perf_counter()
     projected = spent / digit * (cap - digit)
-    if projected > left:
+    if projected > left and spent > PROJECT_SHARE * left:
         raise LiftingStopped(f"lifting stopped at digit {digit}: the Hadamard bound's {cap} "
                              f"digits would take about {projected:.0f} s more, {max(left, 0):.0f}"
                              f" s of the {seconds:.3g} s limit left")

@@ -104,8 +104,8 @@ What the route computes (:func:`moment_separation_rank`)
    over Q; else ``probabilistic`` (every row ranked mod a random prime of
    [2^30, 2^31)) or the cap as certified upper bound.
 3. Lower bounds at finite N (:mod:`seprank.separation.moment_tokens`) only where the
-   answer needs them (:func:`token_values`): when a block stays inexact (N = 2, 4, ...
-   until the token lower bound meets the moment-form value), for a partition with fewer
+   answer needs them (:func:`token_values`): when a block was sampled or skipped (N = 2,
+   4, ... until the token lower bound meets the moment-form value), for a partition with fewer
    positions than Proposition 2' asks (N = 2 |I|), or when asked (``token_search=
    "search"``). Once every block is certified, Proposition 2' alone gives the value from
    N = 2 d on; the answer's ``basis`` says which argument it rests on, and ``generic``
@@ -415,7 +415,9 @@ def token_values(prep: MomentPrepared, blocks: list[dict]) -> tuple[list[int], s
     >>> from seprank.models import SelfAttentionNetwork
     >>> prep = prepare_moment(SelfAttentionNetwork.random(1, 2, 1, seed=0, nonzero=True))
     >>> token_values(prep, [{"kind": "exact"}])[0], token_values(prep, [{"kind": "x"}])[0]
-    ([], [2, 4, 6])
+    ([], [])
+    >>> token_values(prep, [{"kind": "lower_bound", "method": "sampled"}])[0]
+    [2, 4, 6]
     """
     fam = prep.fam
     if fam.label != "tokens":
@@ -431,7 +433,11 @@ def token_values(prep: MomentPrepared, blocks: list[dict]) -> tuple[list[int], s
     if all(b["kind"] == "exact" for b in blocks):
         return [], ("every block certified: sep = rank_Q(C_F) from Proposition 2' "
                     "(no token search needed)")
-    return list(range(2, n_max + 1, 2)), "blocks left inexact: token lower bounds at finite N"
+    if not any(b.get("method") in ("sampled", "skipped") for b in blocks):
+        return [], ("every block ranked mod p (none sampled or skipped): the blocks give "
+                    "the lower bound; token_search='search' adds bounds at finite N")
+    return list(range(2, n_max + 1, 2)), ("blocks sampled or skipped: token lower bounds at "
+                                          "finite N")
 
 
 def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
