@@ -252,6 +252,11 @@ def family_log3_lower(s: int, L: int) -> int:
     return family_log3_lower_bound(s, L)
 
 
+#: the atlas families whose weights are drawn at random: ``generic`` (the draw of
+#: ``models.generic_weights``, since issue 28) and ``random`` (the atlas files before it)
+WEIGHT_DRAWS = ("generic", "random")
+
+
 def _atlas_row(row: dict) -> dict | None:
     try:
         L, d_x = int(row["L"]), int(row["d_x"])
@@ -261,7 +266,7 @@ def _atlas_row(row: dict) -> dict | None:
     kind = str(row.get("kind", "exact"))
     if sep < 1 or kind != "exact":     # the figures plot exact values only
         return None
-    if row.get("family", "random") != "random":    # structured weights: not "almost all"
+    if row.get("family", "generic") not in WEIGHT_DRAWS:   # structured: not "almost all"
         return None
     return {"L": L, "d_x": d_x, "H": row.get("H"), "sep": sep, "kind": kind}
 
@@ -272,9 +277,10 @@ def atlas_n_infinity_points(folder: str | Path | None) -> list[dict]:
     The hook for the figures of L-Thm2-corrected and W-Thm1-corrected. The file holds
     a JSON list of objects with ``L``, ``d_x``, ``sep`` (an int, or its decimal
     string), optional ``H``, ``kind`` (default ``exact``) and ``family`` (default
-    ``random``); rows that are not of this form, rows of another kind (a budget-cut
-    ``lower_bound``) and rows of structured weights (``family`` other than ``random``:
-    particular weights, not the random ones the figures stand for) are skipped. Returns
+    ``generic``); rows that are not of this form, rows of another kind (a budget-cut
+    ``lower_bound``) and rows of structured weights (``family`` other than ``generic`` or
+    the older ``random``: particular weights, not the drawn ones the figures stand for)
+    are skipped. Returns
     ``[]`` when the folder or the file does not exist, so the figures show the atlas
     points only once the atlas provides them.
 
