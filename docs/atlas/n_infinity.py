@@ -298,13 +298,13 @@ def _parts(text: str) -> list[str]:
 
 
 def _depths(text: str) -> set[int]:
-    """--depths / --widths: comma-separated positive integers."""
+    """--depths / --widths / --heads: comma-separated positive integers."""
     try:
         out = {int(x) for x in text.split(",") if x.strip()}
     except ValueError:
         out = {0}
     if any(x < 1 for x in out):
-        raise SystemExit(f"n_infinity.py: --depths and --widths take comma-separated "
+        raise SystemExit(f"n_infinity.py: --depths, --widths and --heads take comma-separated "
                          f"positive integers; got {text!r}")
     return out
 
@@ -332,11 +332,15 @@ def main() -> None:
                     help="comma-separated L: run only these depths of the parts (default all)")
     ap.add_argument("--widths", default="",
                     help="comma-separated d_x: run only these widths of the parts (default all)")
+    ap.add_argument("--heads", default="",
+                    help="comma-separated H: run only these head counts of the parts (default all)")
+    ap.add_argument("--plain-only", action="store_true",
+                    help="run only the networks without residual connections")
     ap.add_argument("--seeds", default="",
                     help="comma-separated seeds: run only these seeds of the parts (default all)")
     ap.add_argument("--report-only", action="store_true", help="rewrite the tables and plots")
     args = ap.parse_args()
-    depths, widths = _depths(args.depths), _depths(args.widths)
+    depths, widths, heads = _depths(args.depths), _depths(args.widths), _depths(args.heads)
     seeds = _seeds(args.seeds)
     rows = merge(json.loads(JSON_FILE.read_text()) if JSON_FILE.exists() else [], [])
     runs = json.loads(RUNS_FILE.read_text()) if RUNS_FILE.exists() else {}
@@ -344,7 +348,8 @@ def main() -> None:
     for part in ([] if args.report_only else _parts(args.parts)):
         t0, load, new, code = time.perf_counter(), _load(), [], source_state()
         todo = [c for c in cases(part) if (not depths or c[2] in depths)
-                and (not widths or c[3] in widths) and (not seeds or c[6] in seeds)]
+                and (not widths or c[3] in widths) and (not seeds or c[6] in seeds)
+                and (not heads or c[4] in heads) and not (args.plain_only and c[5])]
         for c in todo:
             row = guarded(c, args.budget, args.lift_max, args.wall)
             if part == "plan4":
@@ -358,7 +363,8 @@ def main() -> None:
             JSON_FILE.write_text(json.dumps(rows, indent=1) + "\n")     # as we go
         name = part + (f" (L in {sorted(depths)})" if depths else "") + (
             f" (d_x in {sorted(widths)})" if widths else "") + (
-            f" (seeds {sorted(seeds)})" if seeds else "")
+            f" (seeds {sorted(seeds)})" if seeds else "") + (
+            f" (H in {sorted(heads)})" if heads else "") + (" (plain)" if args.plain_only else "")
         runs[name] = {"budget_s": args.budget, "lift_max": args.lift_max, "wall_s": args.wall,
                       "seconds": round(time.perf_counter() - t0, 1), "load_start": load,
                       "load_end": _load(), "cases": len(new), "code": code}
