@@ -752,9 +752,23 @@ def docs_block(rows: list[dict]) -> list[str]:
             + (f" and **disagreeing in {c['NO']}**" if c["NO"] else "") + ".")
     if missing_sentence(rows):
         text += " " + missing_sentence(rows)
-    if top:
+    few = [k for k, g in groups.items() if len(g) < 3]
+    if few:
+        text += (f" {len(few)} shapes have fewer than three seeds so far ("
+                 + ", ".join(f"L={L} d_x={d} H={H}{' residual' if res else ''}"
+                             for L, d, H, res in few) + ").")
+    proven = [(k, v) for k, v in ex if all(
+        (r.get("generic") or {}).get("claim") == "exact for almost every weight"
+        for r in groups[k])]
+    best = max(proven, key=lambda kv: kv[1], default=None)
+    if best:
+        (L, d, H, _), v = best
+        text += (f" The largest value proven generic (a certified draw meets a bound valid "
+                 f"for every weight): {v} (L = {L}, d_x = {d}, H = {H}).")
+    if top and top != best:
         (L, d, H, _), v = top
-        text += f" The largest exact generic value: {v} (L = {L}, d_x = {d}, H = {H})."
+        text += (f" The largest exact value of a draw: {v} (L = {L}, d_x = {d}, H = {H}; a "
+                 "certified lower bound of the generic value).")
     text += (" Beside them: the one-hot counterexample against its closed form prod(e + 1), "
              "repeated heads, permutation weights")
     if beyond:
