@@ -616,10 +616,11 @@ def missing_sentence(rows: list[dict]) -> str:
     """The planned generic shapes with no row yet (empty when every one has a row)."""
     have = {(r["L"], r["d_x"], r["H"], r["residual"]) for r in rows
             if r.get("part") == "generic"}
-    gone = [s for s in planned_shapes() if s not in have]
+    planned = planned_shapes()
+    gone = [s for s in planned if s not in have]
     if not gone:
         return ""
-    return (f"Not run yet: {len(gone)} of the {len(planned_shapes())} planned shapes ("
+    return (f"Not run yet: {len(gone)} of the {len(planned)} planned shapes ("
             + ", ".join(f"L={L} d_x={d} H={H}{' residual' if res else ''}"
                         for L, d, H, res in gone) + "); no statement here covers them.")
 
@@ -750,8 +751,9 @@ def docs_block(rows: list[dict]) -> list[str]:
             + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) + f"), {len(groups)} "
             f"shapes, the seeds agreeing on an exact value in {c['yes']}"
             + (f" and **disagreeing in {c['NO']}**" if c["NO"] else "") + ".")
-    if missing_sentence(rows):
-        text += " " + missing_sentence(rows)
+    missing = missing_sentence(rows)
+    if missing:
+        text += " " + missing
     few = [k for k, g in groups.items() if len(g) < 3]
     if few:
         text += (f" {len(few)} shapes have fewer than three seeds so far ("

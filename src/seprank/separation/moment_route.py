@@ -53,12 +53,12 @@ __all__ = ["MomentRoute", "ROUTE", "infinite_partition"]
 
 #: what the route's matrix is called in the result's text
 MATRIX_WORDS = "moment-form blocks C_F"
+#: Fixed seconds of every run: loading the cached kernels, python-flint's and SymPy's
+#: first calls (measured 0.8-1.0 s wall on small cases, 2-core machine, 2026-11-28; the
+#: estimate against wall time is benchmarks/explain_vs_wall.py's to measure).
+LOAD_SECONDS = 0.8
 #: the modules whose numba kernels the route runs (their first compilation is counted in
 #: the estimate and announced: seprank.compiled_cache.pending_compilation)
-#: Fixed seconds of every run: loading the cached kernels, python-flint's and SymPy's
-#: first calls (measured 0.8-1.0 s wall on small cases, 2026-11-28,
-#: benchmarks/results/explain_vs_wall.md).
-LOAD_SECONDS = 0.8
 KERNEL_MODULES = ("seprank.linalg.modular_lu", "seprank.separation.moment_eval",
                   "seprank.models.network_mod_p", "seprank.separation.term_table")
 

@@ -41,6 +41,7 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import stat
 import time
 from pathlib import Path
@@ -189,11 +190,15 @@ def store_key() -> bytes:
     >>> len(store_key())
     32
     """
-    import secrets
-
     from seprank.compiled_cache import user_cache_dir
 
     path = user_cache_dir().parent / "store.key"
+    if path not in _KEYS:                      # read once per process, not once per record
+        _KEYS[path] = _read_or_make_key(path)
+    return _KEYS[path]
+
+
+def _read_or_make_key(path: Path) -> bytes:
     try:
         return path.read_bytes()[:32] if path.stat().st_size >= 32 else b""
     except OSError:
@@ -214,7 +219,9 @@ def store_key() -> bytes:
     return key
 
 
-_PROCESS_KEY = __import__("secrets").token_bytes(32)
+_PROCESS_KEY = secrets.token_bytes(32)
+#: the key of each key file read so far (store_key)
+_KEYS: dict[Path, bytes] = {}
 
 
 def _mac(key: str, result: dict) -> str:
