@@ -8,7 +8,10 @@ Writes three canonical JSON files into ``--out DIR``:
 * ``sep_rank.json``: ``seprank.separation_rank`` answers on a fixed list of networks
   (value, kind, upper bound, route, partition, blocks, bounds, weights);
 * ``rank.json``: ``seprank.rank`` answers on a fixed list of matrices and methods
-  (value, kind, field, method, primes, certificate).
+  (value, kind, field, method, primes, certificate);
+* ``hadamard.json``: ``seprank.hadamard_rank`` answers on fixed V and lambda.
+
+``sep_rank.json`` includes N -> infinity answers (the moment route).
 
 Random primes are drawn from a seeded generator (``--prime-seed``), so two runs of the
 same code give byte-identical files, and two versions of the code that behave the
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import random
 import sys
 from contextlib import redirect_stderr, redirect_stdout
@@ -104,6 +108,14 @@ def _sep_cases():
     yield "L3 dx2 H1 grid", dict(L=3, d_x=2, H=1, seed=4, route="grid")
     yield "L2 dx3 H1 da2 auto", dict(L=2, d_x=3, H=1, d_a=2, seed=5)
     yield "L2 dx2 H1 grid certify", dict(L=2, d_x=2, H=1, seed=1, route="grid", certify=True)
+    # N -> infinity (the moment route): plain, residual, a given partition, generic draw
+    yield "Ninf L1 dx2 H1 seed1", dict(L=1, d_x=2, H=1, N=math.inf, seed=1)
+    yield "Ninf L2 dx2 H1 seed0", dict(L=2, d_x=2, H=1, N=math.inf, seed=0)
+    yield "Ninf L2 dx2 H2 residual seed3", dict(L=2, d_x=2, H=2, N=math.inf, residual=True,
+                                                 seed=3)
+    yield "Ninf L2 dx3 H1 seed2", dict(L=2, d_x=3, H=1, N=math.inf, seed=2)
+    yield "Ninf L2 dx2 H1 ones", dict(L=2, d_x=2, H=1, N=math.inf,
+                                      weights={k: [[[[1, 1], [1, 1]]]] * 2 for k in "QKVO"})
 
 
 def _embedded_cases():
@@ -158,6 +170,29 @@ def _matrices():
     yield "250x250 rank 40", (b @ rng.integers(-3, 4, size=(40, 250))).tolist()
     yield "700x700 rank 690", (rng.integers(-2, 3, size=(700, 690))
                                @ rng.integers(-2, 3, size=(690, 700))).astype(np.int64)
+
+
+def hadamard_corpus() -> dict:
+    """``seprank.hadamard_rank`` on fixed V and lambda (auto, modular, certify)."""
+    import numpy as np
+
+    import seprank
+
+    rng = np.random.default_rng(5)
+    cases = [("V 6x2 lam2", rng.integers(-3, 4, size=(6, 2)).tolist(), 2),
+             ("V 12x3 lam3", rng.integers(-3, 4, size=(12, 3)).tolist(), 3),
+             ("V 40x3 lam4", rng.integers(-2, 3, size=(40, 3)).tolist(), 4),
+             ("V 5x5 lam1 rank2", (rng.integers(-2, 3, size=(5, 2))
+                                   @ rng.integers(-2, 3, size=(2, 5))).tolist(), 1)]
+    out = {}
+    for name, v, lam in cases:
+        for method, kw in (("auto", {}), ("modular", {}), ("auto", {"certify": True})):
+            key = f"{name} | {method} {sorted(kw.items())}"
+            try:
+                out[key] = _rank_answer(seprank.hadamard_rank(v, lam, method=method, **kw))
+            except Exception as exc:  # noqa: BLE001
+                out[key] = {"error": f"{type(exc).__name__}: {exc}"}
+    return out
 
 
 def _rank_answer(r) -> dict:
@@ -255,7 +290,8 @@ def compare(before: Path, after: Path, ignore_paper_keys: bool = False,
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, help="folder to write prove/sep_rank/rank .json into")
+    ap.add_argument("--out", type=Path,
+                    help="folder to write prove/sep_rank/rank/hadamard .json into")
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"),
                     help="compare two output folders; exit 1 on any difference")
     ap.add_argument("--ignore-paper-keys", action="store_true",
@@ -267,7 +303,7 @@ def main(argv=None) -> int:
                     "it on the BEFORE side is not a difference (repeatable; e.g. citation)")
     ap.add_argument("--prime-seed", type=int, default=20261125,
                     help="seed of the random primes (default 20261125)")
-    ap.add_argument("--only", choices=("prove", "sep_rank", "rank"), action="append",
+    ap.add_argument("--only", choices=("prove", "sep_rank", "rank", "hadamard"), action="append",
                     help="write only these corpora (repeatable)")
     args = ap.parse_args(argv)
     if args.compare:
@@ -277,7 +313,7 @@ def main(argv=None) -> int:
         ap.error("give --out DIR or --compare BEFORE AFTER")
     args.out.mkdir(parents=True, exist_ok=True)
     for name, fn in (("prove", prove_corpus), ("sep_rank", sep_rank_corpus),
-                     ("rank", rank_corpus)):
+                     ("rank", rank_corpus), ("hadamard", hadamard_corpus)):
         if args.only and name not in args.only:
             continue
         _seed_primes(args.prime_seed)
