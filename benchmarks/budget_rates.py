@@ -76,7 +76,7 @@ CASES = [
      "seprank.separation.embedded_separation_rank(SelfAttentionNetwork.random(1, 2, 1), "
      "E.random(2, 2, 2, 1))\n"
      "from seprank.models.embedding import VocabularyEmbedding\n"
-     "from seprank.separation.embedded import vocabulary_estimate\n"
+     "from seprank.separation.embedding.route import vocabulary_estimate\n"
      "net = SelfAttentionNetwork.random(1, 2, 1, seed=1, nonzero=True)\n"
      "emb = VocabularyEmbedding.random(8, 2, 5, 2, 1, seed=2)",
      "seprank.separation.embedded_separation_rank(net, emb)",

@@ -100,11 +100,11 @@ def _largest_block_rank(net, p: int) -> dict:
     """seprank.rank on block 7's row subset mod p (the route's largest matrix), alone."""
     import seprank
     from seprank.linalg.residues import ResidueMatrix
-    from seprank.separation.moment_blocks import block_specs
-    from seprank.separation.moment_form import moment_polynomials, token_family
-    from seprank.separation.moment_plan import subset_rows
-    from seprank.separation.moment_ranks import _subset, _TallBlock
-    from seprank.separation.moment_run import integer_poly_data
+    from seprank.network_theory.moment_form import moment_polynomials, token_family
+    from seprank.separation.moment.blocks import block_specs
+    from seprank.separation.moment.plan import subset_rows
+    from seprank.separation.moment.ranks import _subset, _TallBlock
+    from seprank.separation.moment.run import integer_poly_data
 
     fam = token_family(net, 0)
     pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
@@ -151,10 +151,10 @@ def part_finite() -> dict:
     import seprank
     from seprank.linalg.modarith import random_prime
     from seprank.models import SelfAttentionNetwork
-    from seprank.separation.gridroute import grid_prime
-    from seprank.separation.moment_eval import family_residues
-    from seprank.separation.moment_form import token_family
-    from seprank.separation.moment_tokens import token_lower_bound
+    from seprank.models.moment_mod_p import family_residues
+    from seprank.network_theory.moment_form import token_family
+    from seprank.separation.grid.route import grid_prime
+    from seprank.separation.moment.tokens import token_lower_bound
 
     out = {}
     net = SelfAttentionNetwork.random(2, 3, 1, seed=0, nonzero=True)

@@ -12,7 +12,7 @@ Cases (random integer weights without 0, ``SelfAttentionNetwork.random(..., nonz
 * targets of issue 20: L = 3, d_x = 4, H = 2 exact in < 60 s; L = 4, d_x = 3, H = 1 exact in
   < 10 min; L = 3, d_x = 6, H = 2 a certified lower bound in < 10 min; peak memory < 8 GB;
 * the token evaluator: evaluations per second of
-  :func:`seprank.separation.moment_eval.evaluate_tokens_mod_p` against
+  :func:`seprank.models.moment_mod_p.evaluate_tokens_mod_p` against
   :func:`seprank.models.network_mod_p.evaluate_mod_p` in the same process, L = 3,
   d_x = 4, H = 2, N = 2 (target >= 10x) and larger N.
 
@@ -111,8 +111,8 @@ def evaluator_speed(Ns=(2, 8, 32, 128), batch: int = 200_000) -> list[dict]:
     import numpy as np
 
     from seprank.models import SelfAttentionNetwork
+    from seprank.models.moment_mod_p import evaluate_tokens_mod_p
     from seprank.models.network_mod_p import evaluate_mod_p
-    from seprank.separation.moment_eval import evaluate_tokens_mod_p
 
     net = SelfAttentionNetwork.random(3, 4, 2, seed=0, nonzero=True)
     rows = []

@@ -6,7 +6,7 @@ moment form, and the share of evaluation in the grid route's time.
 
 * Evaluations per second of :func:`seprank.models.network_mod_p.grid_values_mod_p` (the
   network, layer by layer on the N positions) and
-  :func:`seprank.separation.moment_grid.grid_values_moment` (y^{L,i} = G_L(S) x^i) on the
+  :func:`seprank.separation.grid.moment_values.grid_values_moment` (y^{L,i} = G_L(S) x^i) on the
   same grid points (the grid route's own point table, p = 2^31 - 1), in the same process,
   compiled first, best of 3: L = 3, d_x = 4, H = 2 at N = 2 (issue 20's target: >= 10x) and
   at N = 4, 8, 16 (where the moment form's cost, independent of N, pays).
@@ -45,8 +45,8 @@ def evaluator_rates(Ns=(2, 4, 8, 16), R: int = 240, n_scales: int = 14) -> list[
     """Evaluations per second of both evaluators on the grid route's points."""
     from seprank.models import SelfAttentionNetwork
     from seprank.models.network_mod_p import grid_values_mod_p
-    from seprank.separation.gridroute import _points
-    from seprank.separation.moment_grid import grid_values_moment, prefer_moment_form
+    from seprank.separation.grid.moment_values import grid_values_moment, prefer_moment_form
+    from seprank.separation.grid.route import _points
 
     net = SelfAttentionNetwork.random(3, 4, 2, seed=0, nonzero=True)
     rows = []
@@ -73,7 +73,7 @@ def evaluator_rates(Ns=(2, 4, 8, 16), R: int = 240, n_scales: int = 14) -> list[
 def route_share() -> list[dict]:
     """The grid route at N = 2, L = 3, d_x = 4, H = 2 with each evaluator: seconds per phase."""
     from seprank.models import SelfAttentionNetwork
-    from seprank.separation import gridroute
+    from seprank.separation.grid import route as gridroute
 
     net = SelfAttentionNetwork.random(3, 4, 2, seed=0, nonzero=True)
     chosen = gridroute.prefer_moment_form

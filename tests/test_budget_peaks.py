@@ -65,7 +65,7 @@ CASES = {
     "vocabulary": (_WARM + "from seprank.models import SelfAttentionNetwork\n"
                    "from seprank.models.embedding import VocabularyEmbedding as E\n"
                    "from seprank.separation import embedded_separation_rank as emb_rank\n"
-                   "from seprank.separation.embedded import vocabulary_estimate\n"
+                   "from seprank.separation.embedding.route import vocabulary_estimate\n"
                    "emb_rank(SelfAttentionNetwork.random(1, 2, 1), E.random(2, 2, 2, 1))\n"
                    "net = SelfAttentionNetwork.random(1, 2, 1, seed=1, nonzero=True)\n"
                    "e = E.random(8, 2, 5, 2, 1, seed=2)",

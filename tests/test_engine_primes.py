@@ -93,7 +93,7 @@ def test_kernel_from_residues_matches_flint(bits, seed):
 
 
 def test_term_table_finds_every_key():
-    from seprank.separation.term_table import build_table, find_terms, gather_terms
+    from seprank.separation.moment.term_table import build_table, find_terms, gather_terms
 
     rng = np.random.default_rng(1)
     keys = np.sort(rng.choice(2**40, size=5000, replace=False))

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from seprank.errors import ParameterError
 from seprank.models import SelfAttentionNetwork
 from seprank.models.network_mod_p import grid_values_mod_p
-from seprank.separation import gridroute
-from seprank.separation.gridroute import _points, grid_block_ranks
-from seprank.separation.moment_grid import grid_values_moment, prefer_moment_form
+from seprank.separation.grid import route as gridroute
+from seprank.separation.grid.moment_values import grid_values_moment, prefer_moment_form
+from seprank.separation.grid.route import _points, grid_block_ranks
 
 FAST = settings(max_examples=12, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -272,7 +272,7 @@ def test_campaign(name, make, words, tmp_path, peers, capsys, monkeypatch):
 def test_store_lines_skipped_with_a_warning_and_resumed(tmp_path, caplog):
     """A store's later bad lines are skipped, each with a warning naming its line; a
     record appended after a cut line lands on a line of its own."""
-    from seprank.separation.moment_tasks import BlockStore, _mac
+    from seprank.separation.moment.tasks import BlockStore, _mac
 
     def rec(key: str, result: dict) -> bytes:   # authenticated as this user's store writes
         return json.dumps({"key": key, "result": result, "mac": _mac(key, result)}).encode()
@@ -296,7 +296,7 @@ def test_store_lines_skipped_with_a_warning_and_resumed(tmp_path, caplog):
 def test_concurrent_writers_keep_whole_lines(tmp_path):
     """Several processes appending to one store: every record is a whole line."""
     path = tmp_path / "b.jsonl"
-    code = ("import sys; from seprank.separation.moment_tasks import BlockStore\n"
+    code = ("import sys; from seprank.separation.moment.tasks import BlockStore\n"
             "s = BlockStore(None); s.path = __import__('pathlib').Path(sys.argv[1])\n"
             "[s.put(f'{sys.argv[2]}-{i}', {'rank': i, 'pad': 'x' * 3000}) for i in range(150)]")
     procs = [subprocess.Popen([sys.executable, "-c", code, str(path), str(k)])
@@ -550,7 +550,7 @@ _LINES = st.lists(st.one_of(
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=_LINES)
 def test_store_files_are_read_or_refused_in_one_line(tmp_path_factory, lines):
-    from seprank.separation.moment_tasks import BlockStore
+    from seprank.separation.moment.tasks import BlockStore
 
     path = tmp_path_factory.mktemp("store") / "b.jsonl"
     path.write_bytes(b"\n".join(lines))

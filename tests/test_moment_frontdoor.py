@@ -148,7 +148,7 @@ def test_api_refusals():
 
 
 def test_memory_and_time_budgets_are_checked_before_any_work(monkeypatch):
-    import seprank.separation.moment_run as run
+    import seprank.separation.moment.run as run
 
     def no_work(*args, **kwargs):
         raise AssertionError("a block was built")
@@ -169,11 +169,11 @@ def test_apolar_products_are_kernel_vectors_of_the_exact_catalecticant():
     (block_entries, independent of moment_apolar) of a family with a known kernel."""
     import numpy as np
 
+    from seprank.network_theory.moment_form import moment_polynomials
     from seprank.separation.moment import prepare_moment
-    from seprank.separation.moment_apolar import ApolarIdeal
-    from seprank.separation.moment_blocks import block_entries, exponents
-    from seprank.separation.moment_form import moment_polynomials
-    from seprank.separation.moment_run import integer_poly_data
+    from seprank.separation.moment.apolar import ApolarIdeal
+    from seprank.separation.moment.blocks import block_entries, exponents
+    from seprank.separation.moment.run import integer_poly_data
 
     net = SelfAttentionNetwork.random(2, 2, 1, seed=2, nonzero=True)
     fam = prepare_moment(net).fam

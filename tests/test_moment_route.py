@@ -22,19 +22,19 @@ import seprank
 from seprank.errors import MemoryLimitError, ParameterError
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+from seprank.models.moment_mod_p import evaluate_tokens_mod_p, moment_rows_mod_p
 from seprank.models.network_mod_p import evaluate_mod_p
-from seprank.separation import embedded_separation_rank
-from seprank.separation.moment import moment_separation_rank
-from seprank.separation.moment_blocks import block_entries, block_specs, exponents
-from seprank.separation.moment_eval import evaluate_tokens_mod_p, moment_rows_mod_p
-from seprank.separation.moment_form import (
+from seprank.network_theory.moment_form import (
     moment_matrix_exact,
     moment_output_exact,
     moment_pairs,
     moment_polynomials,
     token_family,
 )
-from seprank.separation.moment_run import integer_poly_data
+from seprank.separation import embedded_separation_rank
+from seprank.separation.moment import moment_separation_rank
+from seprank.separation.moment.blocks import block_entries, block_specs, exponents
+from seprank.separation.moment.run import integer_poly_data
 
 P = 1000003
 FAST = settings(max_examples=8, deadline=None,
@@ -348,7 +348,7 @@ def test_prime_count_of_the_error_range():
     function (Lehmer's method: an independent computation)."""
     import sympy
 
-    from seprank.separation.moment_ranks import ERROR_PRIME_RANGE, PRIMES_IN_RANGE
+    from seprank.separation.moment.ranks import ERROR_PRIME_RANGE, PRIMES_IN_RANGE
 
     lo, hi = ERROR_PRIME_RANGE
     assert int(sympy.primepi(hi - 1) - sympy.primepi(lo - 1)) == PRIMES_IN_RANGE
@@ -369,8 +369,8 @@ def test_L2_d3_value_equals_coefficient_route():
 def test_exact_lifting_keeps_its_limits(limits, reason):
     """A lifting stopped by its limits leaves the rank mod p; the small block's exact rank
     over Q (flint fmpz_mat.rank of every row, an independent engine) still decides it."""
-    from seprank.separation.moment_form import moment_polynomials, token_family
-    from seprank.separation.moment_ranks import catalecticant_rank
+    from seprank.network_theory.moment_form import moment_polynomials, token_family
+    from seprank.separation.moment.ranks import catalecticant_rank
 
     fam = token_family(SelfAttentionNetwork.random(3, 2, 1, seed=0, nonzero=True), 0)
     pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
@@ -388,7 +388,7 @@ def test_exact_lifting_keeps_its_limits(limits, reason):
 def test_over_budget_blocks_are_sampled_lower_bounds(monkeypatch):
     """Blocks past the budget are sampled at fewer points: certified lower bounds below the
     full run's exact ranks, never exact unless they meet an upper bound."""
-    import seprank.separation.moment_plan as moment_plan
+    import seprank.separation.moment.plan as moment_plan
 
     monkeypatch.setattr(moment_plan, "SAMPLE_MIN_POINTS", 2)     # blocks this small
     net = SelfAttentionNetwork.random(3, 2, 1, seed=0, nonzero=True)

@@ -28,7 +28,7 @@ def _same(a, b) -> None:
 
 
 def test_store_resumes_without_recomputing(tmp_path, monkeypatch):
-    import seprank.separation.moment_tasks as tasks
+    import seprank.separation.moment.tasks as tasks
 
     plain = _inf()
     store = tmp_path / "blocks.jsonl"

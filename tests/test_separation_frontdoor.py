@@ -38,7 +38,9 @@ def no_computation(monkeypatch):
     """Every rank routine and every evaluation raises while the fixture is active."""
     import seprank.linalg
     import seprank.linalg.frontdoor
-    from seprank.separation import coefficient, gridroute, template_grid
+    from seprank.separation.coefficient import route as coefficient
+    from seprank.separation.grid import route as gridroute
+    from seprank.separation.grid import template as template_grid
 
     for mod in (seprank.linalg, seprank.linalg.frontdoor, coefficient, gridroute,
                 template_grid):
@@ -77,7 +79,7 @@ def test_plan_does_no_rank_work(no_computation):
 
 
 def test_auto_fallback_is_planned_between_the_cutoffs():
-    from seprank.separation import coefficient
+    from seprank.separation.coefficient import route as coefficient
 
     # L = 2, d_x = 3, N = 2: C(6 + 9 - 1, 9) = 2002 possible monomials
     terms = math.comb(14, 9)
@@ -371,7 +373,7 @@ def test_infinite_N_is_the_moment_route(capsys):
 
 
 def test_network_passed_through_without_json(monkeypatch):
-    from seprank.separation import weights as weights_module
+    from seprank.models import weights as weights_module
 
     net = SelfAttentionNetwork.random(1, 2, 1, seed=3, nonzero=True)
     monkeypatch.setattr(weights_module, "weights_from_json", _raise)

@@ -20,7 +20,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from seprank.separation.gridroute import size_cap
+from seprank.separation.grid.route import size_cap
 from seprank.sweep.store import ResultStore
 
 HERE = Path(__file__).resolve().parent
@@ -170,12 +170,12 @@ def main() -> int:
              "`seprank sweep SPEC` to resume or extend them). Every value is the separation "
              "rank of y_1^1 (position 0, coordinate 0, 0-based) w.r.t. I = the first half of "
              "the positions, computed by `seprank.separation_rank` (kind `exact` unless "
-             "marked). Grid points that `seprank.separation.core.feasible` rejects (L = 3 with "
+             "marked). Grid points that `seprank.separation.sizes.feasible` rejects (L = 3 with "
              "d_x >= 6; residual L = 3 with d_x >= 3, residual L = 2 with d_x >= 6) are left "
              "out by the specs and listed by `seprank sweep SPEC --dry-run`.", "",
              "The *size cap* is the certified upper bound that the instance size alone "
              "allows (sum over the degree blocks of min(#I-monomials, #J-monomials), "
-             "`seprank.separation.gridroute.size_cap`); where sep equals it, the size, not "
+             "`seprank.separation.grid.route.size_cap`); where sep equals it, the size, not "
              "the network, limits the rank (at N = 2 this is the case for most L = 3 "
              "entries), and a paper bound above the cap cannot be tested there (the bound "
              "checks L-Thm3..L-Thm6 use binding sizes instead).", "",

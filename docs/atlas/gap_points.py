@@ -6,7 +6,7 @@ proof check L-Thm1 reports as "not reached by B.2" (levine2020 B.2, l.666-690).
 
 For each point (L, d_x, H) the script takes seeded random integer weights (no weight 0),
 d_a = d_x / H, N = 2, I = {1}, and computes a certified lower bound on the separation
-rank of y_1^1 by the grid route (:func:`seprank.separation.gridroute.grid_block_ranks`,
+rank of y_1^1 by the grid route (:func:`seprank.separation.grid.route.grid_block_ranks`,
 blocks of at most 200 points per side; a rank mod p of a grid matrix never exceeds the
 rank over Q). Theorem 1's lower bound is a statement for almost all weights; a lower
 bound r at one weight point holds on the non-empty Zariski-open set {rank >= r}, i.e. for
@@ -26,8 +26,7 @@ from seprank.combinatorics import multiset
 from seprank.models import SelfAttentionNetwork
 from seprank.papers.levine2020.bounds import thm1_lower_log3, thm1_lower_pow3
 from seprank.scalars.enclosures import arb_le, log3
-from seprank.separation.core import DEFAULT_GRID_PRIME
-from seprank.separation.gridroute import grid_block_ranks
+from seprank.separation.grid.route import DEFAULT_GRID_PRIME, grid_block_ranks
 
 HERE = Path(__file__).resolve().parent
 

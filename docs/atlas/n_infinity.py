@@ -247,7 +247,7 @@ def plan_record(L: int, d: int, H: int, residual: bool, seed: int) -> dict:
 
 def _child(conn, case, budget, lift_max) -> None:
     if lift_max is not None:
-        import seprank.separation.moment_ranks as ranks
+        import seprank.separation.moment.ranks as ranks
 
         ranks.CERTIFY_MAX_SHORT = lift_max
     try:

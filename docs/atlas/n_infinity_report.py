@@ -49,7 +49,7 @@ def _ok(r: dict) -> bool:
 def params(r: dict) -> int:
     """The number of weights 4 L H d_a d_x of the row's eq. (3) network (levine2020 l.81:
     W^Q, W^K, W^V of d_a x d_x and W^O of d_x x d_a per head and layer)."""
-    from seprank.separation.core import parameter_count
+    from seprank.separation.sizes import parameter_count
 
     d_a = 1 if r["family"] == "onehot" else r["d_x"] // r["H"]
     return parameter_count(r["L"], r["d_x"], r["H"], d_a)

@@ -37,7 +37,7 @@ from seprank.constructions.known_seprank import network_sep_ranks
 from seprank.papers.levine2020.binding import binding_instances
 from seprank.papers.levine2020.bounds import thm3_bound, thm4_bound
 from seprank.proof.scaffold import BoundTally, paper_check
-from seprank.separation.gridroute import size_cap
+from seprank.separation.grid.route import size_cap
 
 SRC = LEVINE2020
 SEEDS_FAST = (3, 17)
@@ -79,7 +79,7 @@ def _check_bound(ctx, s, bound_of, name, residual=False):
     for case in _cases(ctx, residual):
         bound = bound_of(case)
         row = _summary(case, bound, name)
-        # binding: the size alone allows a rank >= the bound (seprank.separation.gridroute)
+        # binding: the size alone allows a rank >= the bound (seprank.separation.grid.route)
         row["size_cap"] = size_cap(case["L"], case["d_x"], case["N"],
                                    tuple(range(case["N"] // 2)), 0, residual)
         row["binding"] = row["size_cap"] >= bound
@@ -114,8 +114,8 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=False, *
     if least_N:
         s.least("binding N", least_N,
                 proven_by="every smaller even N was tried in order and its size cap "
-                          "(seprank.separation.gridroute.size_cap) is below the bound "
-                          "(seprank.separation.core.binding_seq_len)")
+                          "(seprank.separation.grid.route.size_cap) is below the bound "
+                          "(seprank.separation.bounds.binding_seq_len)")
     return out
 
 

@@ -44,7 +44,7 @@ from seprank.papers.levine2020.bounds import (
 )
 from seprank.proof.scaffold import BoundTally, paper_check
 from seprank.scalars.enclosures import log3
-from seprank.separation.gridroute import size_cap
+from seprank.separation.grid.route import size_cap
 
 SRC = LEVINE2020
 SEEDS_FAST = (3, 17)

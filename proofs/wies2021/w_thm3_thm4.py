@@ -128,7 +128,7 @@ BIND_CONV_FULL = BIND_CONV_FAST + [(1, 3, 3, 2, 0), (1, 4, 2, 1, 1)]
 
 
 def _binding_rows(s, which, shapes, seeds):
-    """Exact ranks (seprank.separation.embedded) at the smallest binding size; rank/bound
+    """Exact ranks (seprank.separation.embedding.route) at the smallest binding size; rank/bound
     and binding=True/False per instance."""
     bound_fn = thm3_bound if which == "vocabulary" else thm4_bound
     rows = []

@@ -1,7 +1,7 @@
 """Dask clusters for the long computations: a local one, or a running scheduler.
 
 One home for how seprank starts and reaches Dask (sweeps, :mod:`seprank.sweep.runner`;
-the moment route's blocks, :mod:`seprank.separation.moment_tasks`): a ``LocalCluster``
+the moment route's blocks, :mod:`seprank.separation.moment.tasks`): a ``LocalCluster``
 of worker *processes* bound to 127.0.0.1, one worker per core and one BLAS/numba
 thread per worker (so workers do not fight over cores), or a client of an existing
 scheduler with a bounded wait and a one-line error.

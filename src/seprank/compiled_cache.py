@@ -98,9 +98,9 @@ def configure_numba_cache() -> str:
 #: an estimate adds when :func:`pending_compilation` finds them uncompiled.
 COMPILE_SECONDS = {
     "seprank.linalg.modular_lu": 9.0,
-    "seprank.separation.moment_eval": 30.0,
+    "seprank.models.moment_mod_p": 30.0,
     "seprank.models.network_mod_p": 6.0,
-    "seprank.separation.term_table": 2.0,
+    "seprank.separation.moment.term_table": 2.0,
 }
 
 
@@ -113,7 +113,7 @@ def pending_compilation(modules) -> tuple[list[str], float]:
     kernels is: the first run compiles the kernels every run uses, and a kernel of a rarer
     path costs seconds, not the first run's minute.
 
-    >>> names, seconds = pending_compilation(["seprank.separation.term_table"])
+    >>> names, seconds = pending_compilation(["seprank.separation.moment.term_table"])
     >>> isinstance(names, list) and seconds >= 0
     True
     """

@@ -46,7 +46,7 @@ def package_cache_path(py_file: str) -> str | None:
 class PackageCacheLocator(UserProvidedCacheLocator):
     """numba's user-directory locator, with the folder of :func:`package_cache_path`.
 
-    >>> import seprank.separation.term_table as t
+    >>> import seprank.separation.moment.term_table as t
     >>> loc = PackageCacheLocator.from_function(t._build.py_func, t.__file__)
     >>> loc.get_cache_path() == package_cache_path(t.__file__)
     True

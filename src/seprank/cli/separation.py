@@ -178,8 +178,8 @@ def _cmd_grid_rank(args: argparse.Namespace) -> int:
         partition = [partition[0], partition[1]]
     network = None
     if args.weights is not None:       # the same network sep-rank reads (issue 31, item 1)
+        from seprank.models.weights import load_weights
         from seprank.separation.request import build_network
-        from seprank.separation.weights import load_weights
 
         arrs, dims = load_weights(args.weights)
         network = build_network(args.depth, args.width, args.heads, args.head_dim,

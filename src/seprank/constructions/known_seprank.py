@@ -14,7 +14,7 @@ in J. Its separation rank w.r.t. (I, J) equals rank(C):
 :func:`monomial_certificate` checks the full-column-rank condition exactly, so
 that an exact grid rank becomes the exact separation rank; it and the monomial
 matrices live with the template-grid route of the separation front door
-(:mod:`seprank.separation.template_grid`) and are re-exported here.
+(:mod:`seprank.separation.grid.template`) and are re-exported here.
 :func:`network_sep_ranks` asks that front door (``route="template-grid"``) for the
 ranks of a network; :func:`coefficient_rank` stays an independent reference (the
 rank of the coefficient matrix of sum_r f_r g_r, built here from the definition),
@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from seprank.linalg import rank
-from seprank.separation.template_grid import (
+from seprank.separation.grid.template import (
     monomial_certificate,
     monomial_exponents,
     monomial_matrix,

@@ -22,7 +22,7 @@ A mod q for any prime q < 2^21, and every exact quantity is kept small:
 
 The vectors returned are in standard form (x_f = 1 on one free column, 0 on the others,
 scaled to integers); nothing here proves them: the caller checks A x = 0 exactly (for the
-moment route, :func:`seprank.separation.moment_blocks.verify_kernel` on every row).
+moment route, :func:`seprank.separation.moment.blocks.verify_kernel` on every row).
 
 References
 ----------

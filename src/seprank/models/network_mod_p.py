@@ -135,7 +135,7 @@ def network_residues(net, p: int, *, extra: Sequence[object] = ()
 # products of two such vectors): the compiler vectorizes it across the block.
 
 @numba.njit(cache=True, inline="always")
-def _red(x, p, inv):  # pragma: no cover - compiled
+def reduce_mod(x, p, inv):  # pragma: no cover - compiled
     """x mod p for an int64 0 <= x <= B (module docstring): float quotient, then fixed.
 
     The float quotient q = int(x * (1/p)) is within 2 of floor(x / p), so x - q p
@@ -153,7 +153,7 @@ def _red(x, p, inv):  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def _red_vec(acc, ns, p, inv):  # pragma: no cover - compiled
     for s in range(ns):
-        acc[s] = _red(acc[s], p, inv)
+        acc[s] = reduce_mod(acc[s], p, inv)
 
 
 @numba.njit(cache=True)

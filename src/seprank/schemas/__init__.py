@@ -32,9 +32,9 @@ __all__ = ["SCHEMAS", "schema_names", "json_schema"]
 SCHEMAS: dict[str, tuple[str, str, str]] = {
     "matrix": ("seprank.schemas.matrix", "matrix_adapter",
                "a matrix in JSON: a list of rows of integers or 'p/q' strings"),
-    "weights": ("seprank.schemas.weights", "weights_adapter",
+    "weights": ("seprank.models.weights_schema", "weights_adapter",
                 "network weights {Q, K, V, O} (seprank sep-rank --weights FILE)"),
-    "answer": ("seprank.schemas.weights", "answer_adapter",
+    "answer": ("seprank.models.weights_schema", "answer_adapter",
                "a saved seprank sep-rank --json answer (--weights reads it too)"),
     "sweep-spec": ("seprank.schemas.sweep_spec", "spec_adapter",
                    "a sweep specification, TOML or YAML (seprank sweep SPEC)"),

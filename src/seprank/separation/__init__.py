@@ -4,23 +4,35 @@
 sep-rank``) is ``execute(plan_separation(...))``: :func:`plan_separation` checks
 the arguments, builds the network once and chooses a route from the registry
 (:mod:`seprank.separation.routes`; the protocol: :mod:`seprank.separation.route`)
-without computing; the result is a typed :class:`SeparationRankResult`. Routes:
-``coefficient`` (:mod:`seprank.separation.coefficient`, the mathematics in
-:mod:`seprank.separation.polynomial`), ``grid`` (:mod:`seprank.separation.gridroute`)
-and ``template-grid`` (:mod:`seprank.separation.template_grid`). The API speaks the
-papers' symbols and the spelled-out names (:mod:`seprank.separation.vocabulary`).
-wies2021's vocabulary and convolution embeddings: :func:`embedded_separation_rank`.
+without computing; the result is a typed :class:`SeparationRankResult`. The API speaks
+the papers' symbols and the spelled-out names (:mod:`seprank.separation.vocabulary`).
+
+The package is a tree: the front door at the top (request, planner, frontdoor, result,
+sizes, route, routes, vocabulary, bounds, structured weights, and the two pieces of
+mathematics several routes share: :mod:`~seprank.separation.monomials`,
+:mod:`~seprank.separation.polynomial`), then one subpackage per route, none importing
+another:
+
+* :mod:`seprank.separation.coefficient`: ``coefficient``, the exact expansion;
+* :mod:`seprank.separation.grid`: ``grid`` and ``template-grid``, evaluations mod p;
+* :mod:`seprank.separation.moment`: ``moment``, N -> infinity (its propositions in the
+  package docstring; blocks, plan, ranks, apolar ideal, tasks, tokens);
+* :mod:`seprank.separation.embedding`: wies2021's vocabulary and convolution
+  embeddings at a finite N, :func:`embedded_separation_rank`.
+
+Adding a route is one subpackage and one line in
+:data:`seprank.separation.routes.BUILTIN_ROUTES` (``docs/extending.md``).
 """
 
+from seprank.models.weights import load_weights, weights_from_json, weights_to_json
 from seprank.separation.bounds import network_bounds
-from seprank.separation.embedded import embedded_separation_rank
+from seprank.separation.embedding.route import embedded_separation_rank
 from seprank.separation.frontdoor import execute, separation_rank
 from seprank.separation.planner import SeparationPlan, plan_separation
 from seprank.separation.request import SeparationRequest, build_network
 from seprank.separation.result import SeparationRankResult
 from seprank.separation.route import SeparationRoute
 from seprank.separation.routes import register_route, route_names, unregister_route
-from seprank.separation.weights import load_weights, weights_from_json, weights_to_json
 
 __all__ = ["separation_rank", "plan_separation", "execute", "SeparationPlan",
            "SeparationRankResult", "SeparationRequest", "SeparationRoute", "build_network",

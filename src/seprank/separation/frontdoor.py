@@ -19,12 +19,12 @@ from collections.abc import Mapping
 
 from seprank.budget import Budget
 from seprank.linalg.kinds import EXACT
+from seprank.models.weights import weights_to_json
 from seprank.separation.bounds import network_bounds
 from seprank.separation.planner import SeparationPlan, plan_separation
 from seprank.separation.result import SeparationRankResult
 from seprank.separation.route import RouteOutcome
 from seprank.separation.routes import get_route
-from seprank.separation.weights import weights_to_json
 
 __all__ = ["separation_rank", "execute"]
 
@@ -123,7 +123,7 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         they must match). Each in one spelling only.
     N (also ``seq_len``)
         sequence length (>= 2; default 2); ``math.inf``: the limit N -> infinity, by the
-        moment route (:mod:`~seprank.separation.moment_route`; a partition is I alone).
+        moment route (:mod:`~seprank.separation.moment.route`; a partition is I alone).
     partition
         I (0-based positions; J the rest), or the pair (I, J), or {"I", "J"}; default
         I = the first half (N // 2 positions).
@@ -138,7 +138,7 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
     points_seed
         the grid route's random points (default: the weights seed, else ``seed``, else 0).
     weights, network
-        the JSON object of :mod:`seprank.separation.weights` (or exact arrays), or a
+        the JSON object of :mod:`seprank.models.weights` (or exact arrays), or a
         :class:`~seprank.models.SelfAttentionNetwork` to use as it is.
     route
         ``"auto"`` or a registered route (:func:`seprank.separation.routes.route_names`:

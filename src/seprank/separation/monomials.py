@@ -5,7 +5,7 @@ The output y_p^i of an eq. (3) network is a polynomial of degree D = 3^L
 (I, J) with n_I = |I| d_x and n_J = |J| d_x variables, its coefficient
 matricization has at most ((n_I, k)) rows of I-degree k and ((n_J, D - k))
 columns of J-degree D - k ((n, k) = C(n + k - 1, k)); the parity lemma (see
-:mod:`seprank.separation.gridroute`) leaves only the I-degrees k = [i in I] mod 2.
+:mod:`seprank.separation.grid.route`) leaves only the I-degrees k = [i in I] mod 2.
 These counts size every route's blocks before anything is evaluated, so they live
 here once: :func:`degree_blocks` is what the grid route evaluates and what
 :func:`seprank.separation.plan_separation` shows.
@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 from math import comb
 
-__all__ = ["monomial_count", "size_cap", "degree_blocks", "approx_monomial_count"]
+__all__ = ["monomial_count", "size_cap", "degree_blocks", "approx_monomial_count",
+           "block_sizes"]
 
 
 def monomial_count(n_vars: int, degree: int, *, up_to: bool = False) -> int:
@@ -108,3 +109,36 @@ def _as_float(n: int) -> float:
         return float(n)
     except OverflowError:
         return math.inf
+
+
+#: Degree blocks scanned one by one in an estimate; past this many the Vandermonde
+#: solve alone (its S x S inverse) is what the estimate counts.
+SCAN_MAX_BLOCKS = 200_000
+def block_sizes(request) -> tuple[int, float, float, float]:
+    """(S scales, R points per side of the largest block, sum of m^2, sum of m^3) of the
+    grid route, from log-gamma counts: in time independent of how large 3^L is. Past
+    :data:`SCAN_MAX_BLOCKS` blocks, R and the sums are ``math.inf`` (unknown, huge).
+
+    >>> from seprank.separation import plan_separation
+    >>> block_sizes(plan_separation(2, 2, 1).request)   # blocks 2, 4, 5, 3, 1 (k = 1, 3, .., 9)
+    (5, 5.0, 55.0, 225.0)
+    """
+    net = request.network
+    nI, nJ = len(request.I) * net.d_x, len(request.J) * net.d_x
+    D, par = request.degree, int(request.position in request.I)
+    if net.residual:
+        a = sum(approx_monomial_count(nI, k) for k in range(par, D + 1, 2)) \
+            if D < SCAN_MAX_BLOCKS else math.inf
+        b = sum(approx_monomial_count(nJ, k) for k in range(1 - par, D + 1, 2)) \
+            if D < SCAN_MAX_BLOCKS else math.inf
+        m = min(a, b)
+        return 1, m, m * m, m ** 3 if m < 1e100 else math.inf
+    S = (D + 1) // 2  # the I-degrees k = par mod 2 (D = 3^L is odd): both sides nonempty
+    if S > SCAN_MAX_BLOCKS:
+        return S, math.inf, math.inf, math.inf
+    sizes = [min(approx_monomial_count(nI, k), approx_monomial_count(nJ, D - k))
+             for k in range(par, D + 1, 2)]
+    big = max(sizes)
+    if big > 1e100:
+        return S, big, math.inf, math.inf
+    return S, big, sum(m * m for m in sizes), sum(m ** 3 for m in sizes)

@@ -12,7 +12,7 @@ is ``execute(plan_separation(...))`` (:mod:`seprank.separation.frontdoor`);
 is chosen (else the first that can run); the first other route that can run and
 should run as a fallback (``should_run(request, fallback=True)``) runs after the
 chosen one when its answer is not exact. The cutoffs behind ``should_run`` sit in
-each route's module (e.g. :data:`seprank.separation.coefficient.AUTO_COEFFICIENT_MAX_TERMS`).
+each route's module (e.g. :data:`seprank.separation.coefficient.route.AUTO_COEFFICIENT_MAX_TERMS`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The output of an eq. (3) network as an exact polynomial, and its coefficient matricization.
 
-The mathematics (written down once here; :mod:`seprank.separation.core` relies on it)
+The mathematics (written down once here; :mod:`seprank.separation.coefficient` ranks it)
 ----------------------------------------------------------------------------------------
 Variables: position n (0-based) and coordinate c of the input are the variable
 ``n * d_x + c`` (position-major). For a partition (I, J) of the positions, a

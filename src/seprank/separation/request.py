@@ -28,9 +28,9 @@ from seprank.budget import Budget, current, make_budget
 from seprank.errors import InputError, ParameterError
 from seprank.models.generic_weights import seeded_network
 from seprank.models.network import SelfAttentionNetwork
+from seprank.models.weights import weights_from_json
 from seprank.separation.monomials import monomial_count
 from seprank.separation.vocabulary import check_bool, check_int
-from seprank.separation.weights import weights_from_json
 
 __all__ = ["SeparationRequest", "build_network", "exact_weight_arrays"]
 
@@ -117,7 +117,7 @@ def exact_weight_arrays(weights: Mapping[str, object]) -> tuple[dict, dict]:
     integer or a Fraction (floats and bools refused), each of Q, K, V, O 4-dimensional.
 
     JSON-style nested lists (integers or ``"p/q"`` strings) go to
-    :func:`seprank.separation.weights.weights_from_json`; numpy arrays are checked
+    :func:`seprank.models.weights.weights_from_json`; numpy arrays are checked
     here as they are.
 
     Raises

@@ -39,7 +39,7 @@ class SeparationRankResult:
     bounds : dict
         the paper bounds that apply, each with whether the value respects it.
     weights : dict
-        the weights as JSON (:mod:`seprank.separation.weights`).
+        the weights as JSON (:mod:`seprank.models.weights`).
     blocks : list of dict
         one entry per block of the route's matricization.
     matrix_words, matrix_shape, matrix_points

@@ -1,9 +1,9 @@
 """The protocol every separation route follows, and the small records it speaks in.
 
 A route is one way to compute (or bound) a separation rank: the coefficient
-matricization (:mod:`seprank.separation.coefficient`), the grid blocks mod p
-(:mod:`seprank.separation.gridroute`), the grid on given templates
-(:mod:`seprank.separation.template_grid`), ... It is an object with
+matricization (:mod:`seprank.separation.coefficient.route`), the grid blocks mod p
+(:mod:`seprank.separation.grid.route`), the grid on given templates
+(:mod:`seprank.separation.grid.template`), ... It is an object with
 
 ``name``, ``summary``, ``matrix_words``, ``takes``
     its registry name, one line for people, what its matrix is called in the

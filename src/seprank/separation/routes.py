@@ -34,10 +34,10 @@ AUTO = "auto"
 #: only when templates are given), then the moment form, the only route for N = inf.
 #: A new route: one module, one line here.
 BUILTIN_ROUTES: tuple[str, ...] = (
-    "seprank.separation.coefficient:ROUTE",
-    "seprank.separation.gridroute:ROUTE",
-    "seprank.separation.template_grid:ROUTE",
-    "seprank.separation.moment_route:ROUTE",
+    "seprank.separation.coefficient.route:ROUTE",
+    "seprank.separation.grid.route:ROUTE",
+    "seprank.separation.grid.template:ROUTE",
+    "seprank.separation.moment.route:ROUTE",
 )
 
 _REGISTRY: dict[str, SeparationRoute] | None = None

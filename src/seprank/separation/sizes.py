@@ -27,9 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from seprank.budget import Budget, Estimate, largest_fitting
+from seprank.separation.monomials import monomial_count
 
-__all__ = ["network_estimate", "check_network", "route_estimate", "nearest_hint", "check_route",
-           "check_grid_draw"]
+__all__ = ["parameter_count", "feasible", "network_estimate", "check_network",
+           "route_estimate", "nearest_hint", "check_route", "check_grid_draw"]
 
 #: Bytes per weight entry while the weights are drawn (int64 draws, their nonzero shift,
 #: the object array and its fill) and kept (object arrays; the GF(p) kernels' int64 copies).
@@ -178,3 +179,42 @@ def check_grid_draw(depth: int, width: int, heads: int, da: int | None, N: int,
     check_network({"L": depth, "d_x": width, "H": heads, "d_a": da}, N, budget)
     budget.check(Estimate("drawing the templates", nbytes=24 * templates * width,
                           detail=f"{templates} x {width}"))
+
+
+def parameter_count(L: int, d_x: int, H: int, d_a: int | None = None) -> int:
+    """Number of weights: 4 L H d_a d_x (levine2020 l.81: 4LH matrices of d_a x d_x entries).
+
+    >>> parameter_count(2, 4, 2)   # 4 * 2 * 2 * 2 * 4
+    128
+    """
+    d_a = d_x // H if d_a is None else d_a
+    return 4 * L * H * d_a * d_x
+
+
+#: Largest grid block (points per side) and coefficient expansion (possible monomials)
+#: that :func:`feasible` accepts: a 3060-point block is about 10^8 evaluations and a
+#: 3060 x 3060 rank mod p, tens of seconds on 2 cores.
+FEASIBLE_GRID_POINTS = 3100
+#: residual networks go by coefficients: L = 2, d_x = 5 (92378 possible monomials) took
+#: 32 s, d_x = 6 (293930) several minutes on 2 shared cores
+FEASIBLE_TERMS = 100_000
+
+
+def feasible(L: int, d_x: int, N: int = 2, residual: bool = False) -> str | None:
+    """None when an exact (or certified) answer is expected in well under a few minutes on
+    2 cores, else why not (for sweeps that leave such points out).
+
+    >>> feasible(3, 4), feasible(3, 8) is None
+    (None, False)
+    """
+    D = 3 ** L
+    n = (N // 2) * d_x
+    terms = monomial_count(N * d_x, D, up_to=residual)
+    if residual:
+        return None if terms <= FEASIBLE_TERMS else (
+            f"residual: {terms} possible monomials > {FEASIBLE_TERMS}")
+    block = max(min(monomial_count(n, k), monomial_count(N * d_x - n, D - k))
+                for k in range(1, D + 1, 2))
+    if block <= FEASIBLE_GRID_POINTS:
+        return None
+    return f"grid block of {block} points > {FEASIBLE_GRID_POINTS}"

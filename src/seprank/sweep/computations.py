@@ -247,7 +247,7 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     grid tensor (Sec. 7, eq. (7.1)) uses ``templates`` integer template
     vectors (drawn from ``seed + 1``); ``partition`` (default: the first half of the
     positions) is I, or [I, J]. The rank is the separation front door's
-    ``template-grid`` route (:mod:`seprank.separation.template_grid`); ``separation``
+    ``template-grid`` route (:mod:`seprank.separation.grid.template`); ``separation``
     says what it means for the separation rank (``exact`` only when the templates'
     monomial certificate holds, else a ``lower_bound``). Without residual connections
     the result also carries the Theorem 3 bound (H (d_a + 1))^C(L) and the Theorem 4
@@ -267,10 +267,10 @@ def grid_rank(depth: int, width: int, heads: int = 1, da: int | None = None,
     import numpy as np
 
     from seprank.models.generic_weights import seeded_network
+    from seprank.models.weights import weights_to_json
     from seprank.paper_hooks import network_bounds
     from seprank.separation import separation_rank
     from seprank.separation.sizes import check_grid_draw
-    from seprank.separation.weights import weights_to_json
 
     params = {"depth": depth, "width": width, "heads": heads, "da": da, "residual": residual,
               "seq_len": seq_len, "templates": templates, "template_bound": template_bound,
@@ -421,7 +421,7 @@ def _expand_check(name: str, value: Any) -> list[Any] | None:
 # ---------------------------------------------------------------- separation_rank
 
 def _sep_skip(p: dict[str, Any]) -> str | None:
-    from seprank.separation.core import feasible
+    from seprank.separation.sizes import feasible
 
     if p["family"] != "onedim" and p["width"] % p["heads"]:
         return f"H = {p['heads']} does not divide d_x = {p['width']}"
@@ -443,7 +443,7 @@ def separation_rank_task(depth: int, width: int, heads: int = 1, residual: bool 
     """
     from seprank.combinatorics import num_head_indices
     from seprank.separation import separation_rank
-    from seprank.separation.core import parameter_count
+    from seprank.separation.sizes import parameter_count
     from seprank.separation.structured import structured_weights
 
     W = structured_weights(family, depth, width, heads, seed=seed)

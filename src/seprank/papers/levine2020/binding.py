@@ -5,20 +5,21 @@ Theorems 3-6 (A.2 eq. (18) l.380-423, A.3 eq. (19) l.424-477, A.4 l.500-536). Wh
 an exact rank below a bound says nothing when the instance was too small to exceed
 it; these are the smallest instances that could.
 
-An instance *binds* a bound when its size cap (:func:`seprank.separation.gridroute.size_cap`,
+An instance *binds* a bound when its size cap (:func:`seprank.separation.grid.route.size_cap`,
 a certified upper bound on the separation rank from the monomial counts alone) is at least
 the bound: smaller sizes keep every rank below the bound whatever the weights, so they
 cannot test it. :func:`binding_instances` takes, for each shape and weight family, the
-smallest even N that binds (:func:`seprank.separation.core.binding_seq_len`), computes
+smallest even N that binds (:func:`seprank.separation.bounds.binding_seq_len`), computes
 the exact separation rank there (coefficient route) and returns evidence rows
-(:func:`seprank.separation.core.binding_evidence`).
+(:func:`seprank.separation.bounds.binding_evidence`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from seprank.separation.core import binding_evidence, binding_seq_len, separation_rank
+from seprank.separation import separation_rank
+from seprank.separation.bounds import binding_evidence, binding_seq_len
 from seprank.separation.structured import structured_weights
 
 __all__ = ["binding_instances"]

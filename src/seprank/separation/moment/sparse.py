@@ -2,7 +2,7 @@
 hold a nonzero entry.
 
 Entry (j, alpha), gamma of a catalecticant block is c^(j)_{alpha+gamma} (alpha+gamma)!
-(:mod:`seprank.separation.moment_blocks`): it is nonzero only when alpha + gamma is a
+(:mod:`seprank.separation.moment.blocks`): it is nonzero only when alpha + gamma is a
 term beta of g_j. So the nonzero entries are the splittings beta = alpha + gamma of the
 terms, a term beta having prod_e (beta_e + 1) of them over all blocks. Zero rows and
 columns change no rank: the block's rank is the rank of its *compressed* matrix, the
@@ -15,7 +15,7 @@ whole (flint ``fmpz_mat.rank``).
 
 :func:`splittings` counts the work first; the moment route takes this path when the
 splittings are at most :data:`SPARSE_MAX_SPLITTINGS`
-(:mod:`seprank.separation.moment_run`).
+(:mod:`seprank.separation.moment.run`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from itertools import product
 import flint
 import numpy as np
 
-from seprank.separation.moment_blocks import BlockSpec, PolyData
+from seprank.separation.moment.blocks import BlockSpec, PolyData
 
 __all__ = ["splittings", "sparse_block_ranks", "SPARSE_MAX_SPLITTINGS"]
 
@@ -41,7 +41,7 @@ def splittings(pd: PolyData) -> int:
 
     >>> import flint
     >>> (t0, t1) = flint.fmpz_mpoly_ctx.get(("t", 2), "deglex").gens()
-    >>> from seprank.separation.moment_blocks import poly_data
+    >>> from seprank.separation.moment.blocks import poly_data
     >>> splittings(poly_data([t0**2 * t1], 2, 3))     # (2 + 1)(1 + 1)
     6
     """
@@ -70,11 +70,11 @@ def _entries(pd: PolyData, spec: BlockSpec, p: int):
 def sparse_block_ranks(pd: PolyData, specs: list[BlockSpec], r: int, p: int) -> list[dict]:
     """Per block: rank of the compressed matrix (module docstring), exact when it is full or
     when the compressed matrix is small enough to rank over Q; records like
-    :func:`~seprank.separation.moment_ranks.catalecticant_rank`'s.
+    :func:`~seprank.separation.moment.ranks.catalecticant_rank`'s.
 
     >>> import flint
     >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
-    >>> from seprank.separation.moment_blocks import poly_data, block_specs
+    >>> from seprank.separation.moment.blocks import poly_data, block_specs
     >>> pd = poly_data([t**2], 1, 2)                  # xi (u + w)^2: blocks 1, 1, 1
     >>> [(b["rank"], b["kind"]) for b in sparse_block_ranks(pd, block_specs(1, 1, 2, False),
     ...                                                    1, 1000003)]

@@ -47,8 +47,8 @@ Evaluation is :func:`seprank.models.network_mod_p.grid_values_mod_p`
 (parallel numba, first-layer projections once per template; every row point
 and scale is its own template, so no Python objects are built), or, where it needs
 fewer operations (N large compared with d_x, real weights:
-:func:`seprank.separation.moment_grid.prefer_moment_form`), the moment form
-y^{L,i} = G_L(S) x^i of :func:`seprank.separation.moment_grid.grid_values_moment`,
+:func:`seprank.separation.grid.moment_values.prefer_moment_form`), the moment form
+y^{L,i} = G_L(S) x^i of :func:`seprank.separation.grid.moment_values.grid_values_moment`,
 with and without residual connections. Both give the same residues (an identity
 over the integers), so the choice changes the time, never a rank.
 """
@@ -68,8 +68,8 @@ from seprank.linalg.kinds import EXACT, LOWER_BOUND
 from seprank.linalg.residues import ResidueMatrix
 from seprank.models.network_mod_p import MAX_KERNEL_PRIME, grid_values_mod_p
 from seprank.scalars.primes import require_prime
-from seprank.separation.moment_grid import grid_values_moment, prefer_moment_form
-from seprank.separation.monomials import degree_blocks, monomial_count, size_cap
+from seprank.separation.grid.moment_values import grid_values_moment, prefer_moment_form
+from seprank.separation.monomials import block_sizes, degree_blocks, monomial_count, size_cap
 from seprank.separation.route import (
     PlannedBlock,
     RouteOutcome,
@@ -276,9 +276,6 @@ def _check_weights_mod_p(net, p: int) -> None:
                                  "choose another prime or the coefficient route")
 
 
-#: Degree blocks scanned one by one in an estimate; past this many the Vandermonde
-#: solve alone (its S x S inverse) is what the estimate counts.
-_SCAN_MAX_BLOCKS = 200_000
 #: Bytes per entry of the S x S Vandermonde inverse while it is made (python-flint
 #: nmod_mat, then the nested lists of Python ints read into int64).
 _VANDERMONDE_BYTES = 72
@@ -287,39 +284,6 @@ _VANDERMONDE_BYTES = 72
 #: float64 residues and the LU workspace, or the lists behind an nmod_mat).
 _BLOCK_BYTES = 96
 
-
-def block_sizes(request) -> tuple[int, float, float, float]:
-    """(S scales, R points per side of the largest block, sum of m^2, sum of m^3) of the
-    grid route, from log-gamma counts: in time independent of how large 3^L is. Past
-    :data:`_SCAN_MAX_BLOCKS` blocks, R and the sums are ``math.inf`` (unknown, huge).
-
-    >>> from seprank.separation import plan_separation
-    >>> block_sizes(plan_separation(2, 2, 1).request)   # blocks 2, 4, 5, 3, 1 (k = 1, 3, .., 9)
-    (5, 5.0, 55.0, 225.0)
-    """
-    import math
-
-    from seprank.separation.monomials import approx_monomial_count
-
-    net = request.network
-    nI, nJ = len(request.I) * net.d_x, len(request.J) * net.d_x
-    D, par = request.degree, int(request.position in request.I)
-    if net.residual:
-        a = sum(approx_monomial_count(nI, k) for k in range(par, D + 1, 2)) \
-            if D < _SCAN_MAX_BLOCKS else math.inf
-        b = sum(approx_monomial_count(nJ, k) for k in range(1 - par, D + 1, 2)) \
-            if D < _SCAN_MAX_BLOCKS else math.inf
-        m = min(a, b)
-        return 1, m, m * m, m ** 3 if m < 1e100 else math.inf
-    S = (D + 1) // 2  # the I-degrees k = par mod 2 (D = 3^L is odd): both sides nonempty
-    if S > _SCAN_MAX_BLOCKS:
-        return S, math.inf, math.inf, math.inf
-    sizes = [min(approx_monomial_count(nI, k), approx_monomial_count(nJ, D - k))
-             for k in range(par, D + 1, 2)]
-    big = max(sizes)
-    if big > 1e100:
-        return S, big, math.inf, math.inf
-    return S, big, sum(m * m for m in sizes), sum(m ** 3 for m in sizes)
 
 
 def grid_estimate(request) -> WorkEstimate:

@@ -1,6 +1,6 @@
 """Kernel vectors of the catalecticant blocks from the apolar ideal of g_1, ..., g_r.
 
-Setting (:mod:`seprank.separation.moment_blocks`, non-residual families): g_j is
+Setting (:mod:`seprank.separation.moment.blocks`, non-residual families): g_j is
 homogeneous of degree C in D' variables t, and block b of the catalecticant K has
 entries K[(j, alpha), gamma] = (alpha + gamma)! c^(j)_{alpha+gamma} = d^alpha d^gamma g_j (0)
 (|alpha| = C - b, |gamma| = b). For y indexed by the exponents gamma write
@@ -27,7 +27,7 @@ So every block's rank has the certified upper bounds
 cols_b - dim(known part of Ann_b) and rows_b - dim(known relations of order C - b), where a
 known part is a set of integer vectors independent mod p (hence over Q) that lie in
 Ann by the two facts above, starting from kernel vectors computed exactly and checked
-on every row (:func:`seprank.separation.moment_blocks.verify_kernel`). No lifting is
+on every row (:func:`seprank.separation.moment.blocks.verify_kernel`). No lifting is
 needed for a block whose deficiency these products already fill.
 """
 
@@ -36,7 +36,7 @@ from __future__ import annotations
 import flint
 import numpy as np
 
-from seprank.separation.moment_blocks import exponents
+from seprank.separation.moment.blocks import exponents
 
 __all__ = ["ApolarIdeal", "shift_maps", "independent_rows", "MAX_CANDIDATE_ENTRIES"]
 
@@ -47,7 +47,7 @@ MAX_CANDIDATE_ENTRIES = 8_000_000
 
 def shift_maps(n_vars: int, b: int) -> np.ndarray:
     """M[e, i]: the index of gamma_i + e_e among the degree-b exponents, gamma_i the
-    i-th exponent of degree b - 1 (:func:`~seprank.separation.moment_blocks.exponents`).
+    i-th exponent of degree b - 1 (:func:`~seprank.separation.moment.blocks.exponents`).
 
     >>> shift_maps(2, 2).tolist()       # degree 1: (1,0), (0,1); degree 2: (2,0), (1,1), (0,2)
     [[0, 1], [1, 2]]

@@ -6,7 +6,7 @@ with each W^{Q,l,h}, W^{K,l,h}, W^{V,l,h} of shape d_a x d_x, and
 head 0-based). Entries are JSON integers or strings ``"p/q"`` (exact rationals);
 floats are refused. A whole ``seprank sep-rank --json`` answer is accepted too:
 its ``"weights"`` member is read, and its ``"residual"`` (a JSON bool). The schemas
-``weights`` and ``answer`` (:mod:`seprank.schemas.weights`; ``seprank schema weights``)
+``weights`` and ``answer`` (:mod:`seprank.models.weights_schema`; ``seprank schema weights``)
 declare both forms.
 """
 
@@ -75,7 +75,7 @@ def weights_from_json(obj: object, source: str | None = "weights") -> tuple[dict
     plus "residual" when ``obj`` is a saved answer that says it.
 
     ``obj`` is validated by the schemas ``weights`` / ``answer``
-    (:mod:`seprank.schemas.weights`): entries are JSON integers or ``"p/q"`` strings
+    (:mod:`seprank.models.weights_schema`): entries are JSON integers or ``"p/q"`` strings
     (:mod:`seprank.scalars.exact_text`, the grammar of every reader), ``residual`` a
     JSON bool. Then the shape rules: not ragged, one network (Q, K, V of shape
     (L, H, d_a, d_x), O of (L, H, d_x, d_a)), and an answer's ``network`` agrees.
@@ -98,7 +98,7 @@ def weights_from_json(obj: object, source: str | None = "weights") -> tuple[dict
     ...
     seprank.errors.InputError: weights: Q[0][0][0][0]: '1_0' is not an integer or a fraction ...
     """
-    from seprank.schemas.weights import read_weights_document
+    from seprank.models.weights_schema import read_weights_document
 
     nested, residual, network = read_weights_document(obj, source)
     arrs = {k: _array(nested[k], k) for k in _KINDS}

@@ -19,7 +19,7 @@ the skip connection of levine2020 A.4 (fig. 5, l.478-484) the next state is
 x^i + M(S) x^i = (I + M(S)) x^i, again one matrix for every position. So after a layer
 with matrix A (A = M or I + M) the states are A x^j and the next moment matrix is
 A S A^T: by induction the output is y^{L, i} = G_L(S) x^i, with G_L a product of such
-matrices, each a function of S alone (:mod:`seprank.separation.moment_form`). The
+matrices, each a function of S alone (:mod:`seprank.network_theory.moment_form`). The
 evaluation is an identity over the integers, hence mod p: the residues are those of the
 network kernel, entry by entry (tested, residual networks included).
 
@@ -28,7 +28,7 @@ How the grid is used
 S = S_a + S_b with S_a = sum over the row templates, S_b over the column templates, and
 layer 0's M is linear in S: M_0(S) = M_0(S_a) + M_0(S_b). Both pieces are computed once
 per row point and once per column point; an entry then costs d^2 additions for S and M_0
-and the remaining L - 1 layers of :func:`seprank.separation.moment_eval._forward_from`,
+and the remaining L - 1 layers of :func:`seprank.models.moment_mod_p.forward_from`,
 O(L H d^3) in all, independent of N (the network kernel costs O(L H N d d_a)).
 """
 
@@ -39,10 +39,16 @@ import numpy as np
 
 from seprank.errors import ParameterError
 from seprank.linalg.memory import require_fits
+from seprank.models.moment_mod_p import (
+    BATCH,
+    eval_ops,
+    forward_from,
+    layer_moment,
+    moment_interval,
+    reduce_mod,
+)
 from seprank.models.network_mod_p import network_residues
 from seprank.scalars.gaussian import residues
-from seprank.separation.moment_eval import _B, _forward_from, _layer_m, _red, moment_interval
-from seprank.separation.moment_plan import eval_ops
 
 __all__ = ["grid_values_moment", "moment_form_applies", "network_eval_ops",
            "prefer_moment_form", "MOMENT_ADVANTAGE"]
@@ -62,25 +68,25 @@ def _point_moments(T, idx, WQT, WK, WV, WO, p, inv, rr):  # pragma: no cover - c
     H, d_a = WK.shape[1], WK.shape[2]
     S = np.empty((n, d, d), np.int64)
     M0 = np.empty((n, d, d), np.int64)
-    for blk in numba.prange((n + _B - 1) // _B):
-        b0 = blk * _B
-        nb = min(_B, n - b0)
-        Sb = np.zeros((d, d, _B), np.int64)
-        Mb = np.empty((d, d, _B), np.int64)
-        t1 = np.empty((d_a, d, _B), np.int64)
-        t2 = np.empty((d_a, d_a, _B), np.int64)
-        t3 = np.empty((d, d_a, _B), np.int64)
-        t4 = np.empty((d, d, _B), np.int64)
+    for blk in numba.prange((n + BATCH - 1) // BATCH):
+        b0 = blk * BATCH
+        nb = min(BATCH, n - b0)
+        Sb = np.zeros((d, d, BATCH), np.int64)
+        Mb = np.empty((d, d, BATCH), np.int64)
+        t1 = np.empty((d_a, d, BATCH), np.int64)
+        t2 = np.empty((d_a, d_a, BATCH), np.int64)
+        t3 = np.empty((d, d_a, BATCH), np.int64)
+        t4 = np.empty((d, d, BATCH), np.int64)
         for i in range(d):
             for j in range(d):
                 for s in range(nb):
                     acc = np.int64(0)
                     for t in range(k):
                         m = idx[b0 + s, t]
-                        acc = _red(acc + T[m, i] * T[m, j], p, inv)
+                        acc = reduce_mod(acc + T[m, i] * T[m, j], p, inv)
                     Sb[i, j, s] = acc
         if H > 0:
-            _layer_m(Sb, WQT, WK, WV, WO, 0, -1, p, inv, rr, nb, t1, t2, t3, t4, Mb)
+            layer_moment(Sb, WQT, WK, WV, WO, 0, -1, p, inv, rr, nb, t1, t2, t3, t4, Mb)
         for s in range(nb):
             S[b0 + s] = Sb[:, :, s]
             M0[b0 + s] = Mb[:, :, s]
@@ -94,21 +100,21 @@ def _grid_kernel(Sr, Mr, Sc, Mc, Y, y_on_rows, WQT, WK, WV, WO, residual, coord,
     R, C, d = Sr.shape[0], Sc.shape[0], Sr.shape[1]
     n = R * C
     out = np.empty(n, np.int64)
-    for blk in numba.prange((n + _B - 1) // _B):
-        e0 = blk * _B
-        nb = min(_B, n - e0)
-        S = np.empty((d, d, _B), np.int64)
-        M = np.empty((d, d, _B), np.int64)
-        y = np.empty((d, 1, _B), np.int64)
-        o = np.empty((1, 1, _B), np.int64)
+    for blk in numba.prange((n + BATCH - 1) // BATCH):
+        e0 = blk * BATCH
+        nb = min(BATCH, n - e0)
+        S = np.empty((d, d, BATCH), np.int64)
+        M = np.empty((d, d, BATCH), np.int64)
+        y = np.empty((d, 1, BATCH), np.int64)
+        o = np.empty((1, 1, BATCH), np.int64)
         for s in range(nb):
             a, b = (e0 + s) // C, (e0 + s) % C
             for i in range(d):
                 for j in range(d):
-                    S[i, j, s] = _red(Sr[a, i, j] + Sc[b, i, j], p, inv)
-                    M[i, j, s] = _red(Mr[a, i, j] + Mc[b, i, j], p, inv)
+                    S[i, j, s] = reduce_mod(Sr[a, i, j] + Sc[b, i, j], p, inv)
+                    M[i, j, s] = reduce_mod(Mr[a, i, j] + Mc[b, i, j], p, inv)
                 y[i, 0, s] = Y[a, i] if y_on_rows else Y[b, i]
-        _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, o, True, M)
+        forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, o, True, M)
         for s in range(nb):
             out[e0 + s] = o[0, 0, s]
     return out
@@ -116,7 +122,7 @@ def _grid_kernel(Sr, Mr, Sc, Mc, Y, y_on_rows, WQT, WK, WV, WO, residual, coord,
 
 def network_eval_ops(net, N: int) -> int:
     """Modular multiply-adds of one value of the network kernel at N positions (the
-    grid route's estimate, :func:`seprank.separation.gridroute.grid_estimate`).
+    grid route's estimate, :func:`seprank.separation.grid.route.grid_estimate`).
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> network_eval_ops(SelfAttentionNetwork.random(3, 4, 2, seed=0), 2)
@@ -128,7 +134,7 @@ def network_eval_ops(net, N: int) -> int:
 def prefer_moment_form(net, N: int, p: int) -> bool:
     """Whether the grid route evaluates through the moment form: it applies (real
     weights) and needs :data:`MOMENT_ADVANTAGE` times fewer operations than the network
-    kernel (:func:`seprank.separation.moment_plan.eval_ops` against
+    kernel (:func:`seprank.models.moment_mod_p.eval_ops` against
     :func:`network_eval_ops`): O(L H d^3) against O(L H N d d_a), so for N large
     compared with d. Both give the same residues; only the time differs.
 

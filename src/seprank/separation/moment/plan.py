@@ -1,6 +1,6 @@
 """Work and memory estimates of the moment route, made before anything is built.
 
-Every block of C_F (:mod:`seprank.separation.moment_blocks`) can be built two ways:
+Every block of C_F (:mod:`seprank.separation.moment.blocks`) can be built two ways:
 
 ``catalecticant``
     from the exact coefficients of g_j (one expansion of G_L for all blocks, cost
@@ -32,9 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import comb
 
-from seprank.separation.moment_blocks import KEY_LIMIT, BlockSpec
+from seprank.models.moment_mod_p import eval_ops
+from seprank.separation.moment.blocks import KEY_LIMIT, BlockSpec
 
-__all__ = ["expansion_cost", "eval_ops", "block_options", "MomentPlan", "make_plan", "subset_rows",
+__all__ = ["expansion_cost", "block_options", "MomentPlan", "make_plan", "subset_rows",
            "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS", "RANK_FLOPS_LARGE",
            "rank_seconds", "points_within",
            "SAMPLE_MIN_POINTS"]
@@ -44,7 +45,8 @@ __all__ = ["expansion_cost", "eval_ops", "block_options", "MomentPlan", "make_pl
 #: 7.5-10 s on 2 shared cores.
 EXPANSION_RATE = 5e7
 #: Modular multiply-adds per second of the moment-form kernel (measured 1.4e9-1.8e9
-#: at L = 3, d = 4 and d = 6 on 2 shared cores; :func:`eval_ops` per evaluation).
+#: at L = 3, d = 4 and d = 6 on 2 shared cores; per evaluation:
+#: :func:`seprank.models.moment_mod_p.eval_ops`).
 EVAL_OPS_RATE = 1.2e9
 #: Operations m n min(m, n) per second of the mod-p LU (numba engine, 2 threads) on small
 #: matrices; from :data:`RANK_LARGE_SIDE` on its blocked kernels reach ``RANK_FLOPS_LARGE``.
@@ -108,17 +110,6 @@ def expansion_cost(L: int, d: int, r: int, n_vars: int, residual: bool) -> dict:
             "bytes": peak, "keys_fit": (2 * C + 1) ** max(n_vars, 1) < KEY_LIMIT}
 
 
-def eval_ops(L: int, d: int, H: int, d_a: int) -> int:
-    """Modular multiply-adds of one evaluation of e_p^T G_L(S) y by the kernel.
-
-    >>> eval_ops(3, 4, 2, 2)
-    800
-    """
-    layer = H * (2 * d_a * d * d + 2 * d_a * d_a * d) + 2 * d**3 + d * d
-    last = H * (d_a * d * d + d_a * d_a * d + d_a + d)
-    return (L - 1) * layer + last + d + d * d
-
-
 def rank_seconds(m: int, n: int) -> float:
     """Estimated seconds of one rank mod p of an m x n matrix: m n min(m, n) operations at
     :data:`RANK_FLOPS`, rising linearly to :data:`RANK_FLOPS_LARGE` between the short sides
@@ -139,7 +130,7 @@ def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int) ->
 
     A block evaluated at R < its cap points per side is E C_b N^T with R x cap matrices E, N
     of monomial values: its rank mod p is at most rank_Q(C_b), a certified lower bound
-    whatever the points (:func:`~seprank.separation.moment_ranks.evaluation_ranks`).
+    whatever the points (:func:`~seprank.separation.moment.ranks.evaluation_ranks`).
 
     >>> points_within(1e9, [40, 10], 5, 800), points_within(0.0, [40], 5, 800)
     (40, 0)
@@ -229,7 +220,7 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
     route refuses a plan whose ``peak_bytes`` exceeds ``memory_limit``. ``fam_shape``:
     L, d, H, d_a, r, n_vars, residual, n_scales.
 
-    >>> from seprank.separation.moment_blocks import block_specs
+    >>> from seprank.separation.moment.blocks import block_specs
     >>> shape = dict(L=2, d=2, H=1, d_a=2, r=2, n_vars=3, residual=False, n_scales=5)
     >>> plan = make_plan(block_specs(2, 3, 4, False), shape, 600, 2**33)
     >>> [b["method"] for b in plan.blocks], plan.can_expand   # no expansion: faster

@@ -1,8 +1,8 @@
 """Running a moment-route plan: blocks of C_F, then the token search over N.
 
 The mathematics is in :mod:`seprank.separation.moment` (propositions),
-:mod:`seprank.separation.moment_ranks` (what each block result claims) and
-:mod:`seprank.separation.moment_tokens` (lower bounds at finite N). This module
+:mod:`seprank.separation.moment.ranks` (what each block result claims) and
+:mod:`seprank.separation.moment.tokens` (lower bounds at finite N). This module
 only sequences them: evaluation blocks first (no expansion needed), then one
 exact expansion of G_L if some block is planned as a catalecticant or an
 evaluation block came out rank-deficient (only the coefficients can certify a
@@ -21,21 +21,21 @@ from math import lcm
 import flint
 import numpy as np
 
-from seprank.separation.moment_apolar import ApolarIdeal
-from seprank.separation.moment_blocks import PolyData, poly_data
-from seprank.separation.moment_form import moment_polynomials
-from seprank.separation.moment_ranks import (
+from seprank.network_theory.moment_form import moment_polynomials
+from seprank.separation.moment.apolar import ApolarIdeal
+from seprank.separation.moment.blocks import PolyData, poly_data
+from seprank.separation.moment.ranks import (
     catalecticant_rank,
     evaluation_ranks,
     ideal_certifies,
     ideal_upper,
 )
-from seprank.separation.moment_sparse import (
+from seprank.separation.moment.sparse import (
     SPARSE_MAX_SPLITTINGS,
     sparse_block_ranks,
     splittings,
 )
-from seprank.separation.moment_tokens import token_lower_bound
+from seprank.separation.moment.tokens import token_lower_bound
 
 __all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
 
@@ -57,7 +57,7 @@ SPARSE_MAX_SHARE = 0.05
 
 
 def integer_poly_data(polys, n_vars: int, C: int) -> PolyData:
-    """:func:`~seprank.separation.moment_blocks.poly_data` of the polynomials times the lcm
+    """:func:`~seprank.separation.moment.blocks.poly_data` of the polynomials times the lcm
     of their denominators (one global factor: the ranks of C_F do not change).
 
     >>> ctx = flint.fmpq_mpoly_ctx.get(("t", 1), "deglex")
@@ -91,7 +91,7 @@ def _record(spec, method: str, res: dict) -> dict:
 def _apolar_order(cat: list[int], specs: list) -> list[int]:
     """Blocks with more columns than rows (row relations; they grow towards lower
     degrees) from the highest degree down, then the others (annihilators; they grow
-    upwards) from the lowest up (:mod:`seprank.separation.moment_apolar`)."""
+    upwards) from the lowest up (:mod:`seprank.separation.moment.apolar`)."""
     wide = [i for i in cat if specs[i].shape[0] < specs[i].shape[1]]
     return sorted(wide, reverse=True) + sorted(i for i in cat if i not in wide)
 
@@ -116,16 +116,16 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     :data:`LIFT_MIN_SHARE` of it) and ``max_memory`` bytes; past them the block keeps its
     rank mod p. Both None: no limit.
 
-    ``subset_ranks(pd, indices)`` (optional; :func:`seprank.separation.moment_tasks.
+    ``subset_ranks(pd, indices)`` (optional; :func:`seprank.separation.moment.tasks.
     subset_ranks_hook`): the ranks mod p of the planned catalecticant blocks' row subsets,
     computed elsewhere (Dask tasks, a store) before the ordered pass over the blocks; each
     block's subset is then drawn from its own seed (seed, block), so the pass finds them.
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.separation.moment_form import token_family
-    >>> from seprank.separation.moment_eval import family_residues
-    >>> from seprank.separation.moment_blocks import block_specs
-    >>> from seprank.separation.moment_plan import make_plan
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> from seprank.models.moment_mod_p import family_residues
+    >>> from seprank.separation.moment.blocks import block_specs
+    >>> from seprank.separation.moment.plan import make_plan
     >>> one = [[[[1]]]]
     >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
     >>> specs = block_specs(1, 1, 1, False)
@@ -192,7 +192,7 @@ class _BlockRun:
 
     def sparse_phase(self) -> list[dict] | None:
         """Every block compressed to its nonzero rows and columns, when the g_j have few
-        terms (:mod:`seprank.separation.moment_sparse`); None when they do not (or when the
+        terms (:mod:`seprank.separation.moment.sparse`); None when they do not (or when the
         expansion is not cheap beside the budget: the plan then goes on as made)."""
         plan = self.plan
         cheap = plan.expand or (plan.can_expand and plan.expansion["seconds"]
@@ -347,8 +347,8 @@ def run_tokens(fam, data: dict, blocks: list[dict], p: int, seed: int, n_max: in
     (blocks that needed more are truncated there: still certified lower bounds).
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.separation.moment_form import token_family
-    >>> from seprank.separation.moment_eval import family_residues
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> from seprank.models.moment_mod_p import family_residues
     >>> one = [[[[1]]]]
     >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
     >>> out = run_tokens(fam, family_residues(fam, 1000003), [{"rank": 1, "kind": "exact"}] * 2,

@@ -9,7 +9,7 @@ What each block result claims
   it meets min(shape), or when n - r integer kernel vectors of a row subset were
   found by :func:`seprank.linalg.multimodular.rank_multimodular` (exact over the
   subset) and then checked against every row of the block
-  (:func:`~seprank.separation.moment_blocks.verify_kernel`).
+  (:func:`~seprank.separation.moment.blocks.verify_kernel`).
 * ``kind``: ``exact`` when rank = upper; ``probabilistic`` when the whole block was
   ranked mod a prime q drawn uniformly from the primes in ``ERROR_PRIME_RANGE`` =
   [2^30, 2^31) (there are ``PRIMES_IN_RANGE`` of them), independently of the block:
@@ -45,7 +45,8 @@ from seprank.linalg import verify as linalg_verify
 from seprank.linalg.engines.flint_nmod import AUTO_FLINT_PRIME_RANGE
 from seprank.linalg.modarith import random_prime as draw_prime
 from seprank.linalg.residues import ResidueMatrix
-from seprank.separation.moment_blocks import (
+from seprank.models.moment_mod_p import pair_block_values
+from seprank.separation.moment.blocks import (
     BlockSpec,
     PolyData,
     block_entries,
@@ -54,8 +55,7 @@ from seprank.separation.moment_blocks import (
     exponents,
     verify_kernel,
 )
-from seprank.separation.moment_eval import pair_block_values
-from seprank.separation.moment_plan import subset_rows
+from seprank.separation.moment.plan import subset_rows
 
 __all__ = ["ideal_certifies", "ideal_upper", "catalecticant_rank", "evaluation_ranks",
            "subset_rank",
@@ -173,7 +173,7 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     uncertified may be ranked on all rows mod a random prime from ``ERROR_PRIME_RANGE``
     (the ``probabilistic`` kind, when it costs at most ``FULL_RANK_MAX_OPS``);
     ``certify``: attach and verify rank certificates;
-    ``ideal``: the :class:`~seprank.separation.moment_apolar.ApolarIdeal` of the blocks
+    ``ideal``: the :class:`~seprank.separation.moment.apolar.ApolarIdeal` of the blocks
     ranked so far (non-residual families, blocks in increasing degree): its products
     certify a deficient block without lifting when they fill its kernel, and the
     block's lifted kernel vectors join it. ``lift_limits``: (seconds, bytes) the exact
@@ -186,7 +186,7 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     returns at once with ``deferred`` (the caller certifies it after the other blocks).
 
     >>> import flint
-    >>> from seprank.separation.moment_blocks import poly_data, block_specs
+    >>> from seprank.separation.moment.blocks import poly_data, block_specs
     >>> ctx = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex")
     >>> (t,) = ctx.gens()
     >>> pd = poly_data([t**2], 1, 2)                  # xi (u + w)^2: blocks 1, 2, 1
@@ -269,7 +269,7 @@ def subset_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, subset_seed, *,
     ``certify``), ``seconds``. The subset is drawn from ``default_rng(subset_seed)``.
 
     >>> import flint
-    >>> from seprank.separation.moment_blocks import poly_data, block_specs
+    >>> from seprank.separation.moment.blocks import poly_data, block_specs
     >>> ctx = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex")
     >>> (t,) = ctx.gens()
     >>> spec = block_specs(1, 1, 2, False)[1]
@@ -296,7 +296,7 @@ def _rank_whole_exactly(tall: _TallBlock, out: dict) -> None:
 def _staircase_split(pd: PolyData, spec: BlockSpec, r: int, out: dict) -> None:
     """A residual C_F's upper bound from the staircase split, when both parts are small.
 
-    At the split s of :func:`~seprank.separation.moment_blocks.staircase_bound`, C_F =
+    At the split s of :func:`~seprank.separation.moment.blocks.staircase_bound`, C_F =
     [A | B'] with A the columns |gamma| <= s and B' the others, which vanish outside the
     rows |alpha| <= C - s - 1 (call that part B): rank C_F <= rank A + rank B. Both ranked
     over Q whole (flint) when each has at most ``EXACT_WHOLE_WIDE_KERNEL_ENTRIES`` entries:
@@ -376,11 +376,11 @@ def _lift(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
 
 
 def ideal_certifies(spec: BlockSpec, r: int, transposed: bool, ideal, out: dict) -> bool:
-    """Upper bounds from the apolar ideal (:mod:`seprank.separation.moment_apolar`): the
+    """Upper bounds from the apolar ideal (:mod:`seprank.separation.moment.apolar`): the
     column kernel holds the known part of Ann_b, the row kernel the known relations of
     order C - b. Marks ``out`` exact when one of them meets its rank.
 
-    >>> from seprank.separation.moment_apolar import ApolarIdeal
+    >>> from seprank.separation.moment.apolar import ApolarIdeal
     >>> ideal = ApolarIdeal(2, 1000003)
     >>> ideal.add(1, [(1, -1)])              # d_0 - d_1 kills g = (t_0 + t_1)^2 (C = 2)
     >>> out = {"rank": 1, "how": "rank mod p"}       # block 1: K = [[2, 2], [2, 2]]
@@ -403,7 +403,7 @@ def ideal_upper(spec: BlockSpec, r: int, transposed: bool, ideal) -> tuple[int, 
     (the annihilators of order b extended from order b - 1, the row relations of order
     C - b); also for a block that was never ranked.
 
-    >>> from seprank.separation.moment_apolar import ApolarIdeal
+    >>> from seprank.separation.moment.apolar import ApolarIdeal
     >>> ideal = ApolarIdeal(2, 1000003)
     >>> ideal.add(1, [(1, -1)])
     >>> ideal_upper(BlockSpec(2, 0, (1, 3)), 1, False, ideal)
@@ -443,9 +443,9 @@ def evaluation_ranks(fam, data: dict, specs: list[BlockSpec], p: int, rng, *,
     is a certified lower bound (never ``exact`` below the cap).
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.separation.moment_form import token_family
-    >>> from seprank.separation.moment_eval import family_residues
-    >>> from seprank.separation.moment_blocks import block_specs
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> from seprank.models.moment_mod_p import family_residues
+    >>> from seprank.separation.moment.blocks import block_specs
     >>> one = [[[[1]]]]
     >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
     >>> specs = block_specs(1, 1, 1, False)          # xi (u + w): two 1 x 1 blocks

@@ -1,7 +1,7 @@
 """The moment route: the separation rank of an eq. (3) network for every sequence length N.
 
 Setting (levine2020 eq. (3), sec. 2.2; residual: A.4; the recursion is in
-:mod:`seprank.separation.moment_form`). Every output is y^{L,i} = G_L(S) x^i with
+:mod:`seprank.network_theory.moment_form`). Every output is y^{L,i} = G_L(S) x^i with
 S = sum_j x^j x^jT. For a partition (I, J) of the positions with the output
 position i in I (the other case is the same with the names swapped),
 S = S_I + S_J and
@@ -10,7 +10,7 @@ S = S_I + S_J and
 
 U and W symmetric, each with D = d(d+1)/2 free entries u_ab, w_ab (a <= b). Let
 C_F be the coefficient matricization of F: rows the monomials x_k U^alpha, columns
-the monomials W^gamma (:mod:`seprank.separation.moment_blocks`), R = rank_Q(C_F),
+the monomials W^gamma (:mod:`seprank.separation.moment.blocks`), R = rank_Q(C_F),
 and sep(N; I, J) the separation rank of the token function y_p^i w.r.t. (I, J).
 
 Proposition 1 (N only helps; R caps everything).
@@ -78,32 +78,32 @@ no grading splits C_F: ordered by decreasing |alpha| and increasing |gamma| it i
 block triangular with the non-residual blocks (the top-degree part) on the
 antidiagonal, which only gives rank >= their sum. The route ranks the whole matrix.
 
-Embeddings (:mod:`seprank.separation.moment_embedding`): a vocabulary or convolution
+Embeddings (:mod:`seprank.separation.moment.embedding`): a vocabulary or convolution
 embedding without positional part turns F into a family in fewer variables; the
 same propositions hold there with the thresholds stated in that module.
 Positional embeddings are refused (no permutation equivariance).
 
 What the route computes (:func:`moment_separation_rank`)
 --------------------------------------------------------
-1. Plan (:mod:`seprank.separation.moment_plan`): block shapes from (L, d, H,
+1. Plan (:mod:`seprank.separation.moment.plan`): block shapes from (L, d, H,
    residual), per block the cheaper of catalecticant and evaluation, time and
    peak-memory estimates (numba compilation on a cold cache included); refuse past
    ``max_memory``. The prime is drawn from the fast range of the engine that ranks the
    plan's largest matrix (:func:`seprank.linalg.planner.engine_primes`: below 2^20 for
    the numba LU), never fixed here.
-2. Upper bound for every N: rank of each block (:mod:`seprank.separation.moment_ranks`):
+2. Upper bound for every N: rank of each block (:mod:`seprank.separation.moment.ranks`):
    full rank mod p is exact; families with few terms (the one-hot family) have their
    blocks compressed to the rows and columns holding a nonzero entry
-   (:mod:`seprank.separation.moment_sparse`); a rank-deficient block is made exact by
+   (:mod:`seprank.separation.moment.sparse`); a rank-deficient block is made exact by
    kernel vectors: products of kernel vectors of neighbouring blocks (the apolar ideal
-   of the g_j, :mod:`seprank.separation.moment_apolar`), else Dixon lifting from the
+   of the g_j, :mod:`seprank.separation.moment.apolar`), else Dixon lifting from the
    residues of a row subset (:mod:`seprank.linalg.dixon_residues`) checked on all rows,
    or, with many kernel vectors, the rank over Q of the whole block; the residual
    matrix has the staircase bound for every weight
-   (:func:`~seprank.separation.moment_blocks.staircase_bound`) and its split ranked
+   (:func:`~seprank.separation.moment.blocks.staircase_bound`) and its split ranked
    over Q; else ``probabilistic`` (every row ranked mod a random prime of
    [2^30, 2^31)) or the cap as certified upper bound.
-3. Lower bounds at finite N (:mod:`seprank.separation.moment_tokens`) only where the
+3. Lower bounds at finite N (:mod:`seprank.separation.moment.tokens`) only where the
    answer needs them (:func:`token_values`): when a block was sampled or skipped (N = 2,
    4, ... until the token lower bound meets the moment-form value), for a partition with fewer
    positions than Proposition 2' asks (N = 2 |I|), or when asked (``token_search=
@@ -124,13 +124,13 @@ from seprank.errors import MemoryLimitError, ParameterError
 from seprank.linalg.memory import available_bytes, format_bytes
 from seprank.linalg.planner import engine_primes
 from seprank.models.generic_weights import generic_statement
+from seprank.models.moment_mod_p import MAX_EVAL_PRIME, family_residues
+from seprank.network_theory.moment_form import token_family
 from seprank.scalars.primes import require_prime
-from seprank.separation.moment_blocks import block_specs
-from seprank.separation.moment_eval import MAX_EVAL_PRIME, family_residues
-from seprank.separation.moment_form import token_family
-from seprank.separation.moment_plan import make_plan
-from seprank.separation.moment_run import run_blocks, run_tokens
-from seprank.separation.moment_tasks import check_task_options, subset_ranks_hook
+from seprank.separation.moment.blocks import block_specs
+from seprank.separation.moment.plan import make_plan
+from seprank.separation.moment.run import run_blocks, run_tokens
+from seprank.separation.moment.tasks import check_task_options, subset_ranks_hook
 from seprank.separation.vocabulary import infinite_partition
 
 __all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
@@ -243,7 +243,7 @@ def _family(net, coordinate, embedding):
         fam = token_family(net, coordinate)
         return fam, {"embedding": None, "threshold": "|I| >= d_x and |J| >= d_x "
                      "(Proposition 2')"}
-    from seprank.separation.moment_embedding import embedding_family
+    from seprank.separation.moment.embedding import embedding_family
 
     return embedding_family(net, embedding, coordinate)
 
@@ -301,7 +301,7 @@ class MomentPrepared:
     """The moment route's decisions before any block is built (:func:`prepare_moment`).
 
     ``fam``, ``info``: the moment family and its facts; ``specs``: the blocks of C_F;
-    ``plan``: the :class:`~seprank.separation.moment_plan.MomentPlan` (methods, estimated
+    ``plan``: the :class:`~seprank.separation.moment.plan.MomentPlan` (methods, estimated
     seconds and peak bytes); ``thresholds``: (output side, other side) sizes from which
     sep = R; ``limit``: the memory limit; ``prime`` and whether it was drawn.
 
@@ -373,9 +373,9 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
     The arguments are those of :func:`moment_separation_rank`; the same one-line errors.
     ``tasks``: None, or ``{"scheduler", "workers", "store"}`` to run the catalecticant
     blocks' eliminations as Dask tasks and keep them in a store
-    (:mod:`seprank.separation.moment_tasks`).
+    (:mod:`seprank.separation.moment.tasks`).
     The plan's estimate (seconds, peak bytes) comes from sizes alone
-    (:mod:`seprank.separation.moment_plan`); a plan over ``max_memory`` is refused.
+    (:mod:`seprank.separation.moment.plan`); a plan over ``max_memory`` is refused.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> prep = prepare_moment(SelfAttentionNetwork.random(1, 2, 1, seed=0, nonzero=True))
@@ -490,7 +490,7 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
 
     ``run_moment(prepare_moment(...))``; the front door
     (``seprank.separation_rank(..., N=math.inf)``) reaches it through
-    :mod:`seprank.separation.moment_route`.
+    :mod:`seprank.separation.moment.route`.
 
     Parameters
     ----------
@@ -500,7 +500,7 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
     embedding : None (continuous tokens), or a wies2021
         :class:`~seprank.models.embedding.VocabularyEmbedding` /
         :class:`~seprank.models.embedding.ConvolutionalEmbedding` without positional
-        part (:mod:`seprank.separation.moment_embedding`).
+        part (:mod:`seprank.separation.moment.embedding`).
     prime : the prime of every modular step (<= 2^31 - 1); default drawn with ``seed``
         from the fast range of the engine that ranks the largest block (below 2^20 for
         the numba LU; :func:`seprank.linalg.planner.engine_primes`). The error bound of a
@@ -513,7 +513,7 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
         skipped (certified lower bounds).
     tasks : None, or a dict of ``scheduler`` ("local" or a Dask address), ``workers``
         and ``store`` (a JSON-lines path): the catalecticant blocks' eliminations as Dask
-        tasks, resumable from the store (:mod:`seprank.separation.moment_tasks`).
+        tasks, resumable from the store (:mod:`seprank.separation.moment.tasks`).
     partition : None, or the side I of a partition (positions, 0-based; J is every other
         position). With fewer positions than Proposition 2' asks, the answer is that
         partition's: the token grid at N = 2 |I| from below, rank_Q(C_F) from above.

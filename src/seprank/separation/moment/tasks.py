@@ -1,15 +1,15 @@
 """The moment route's large blocks as independent tasks: Dask, and a store to resume from.
 
 Issue 20 item 4. The blocks of C_F are independent matrices
-(:mod:`seprank.separation.moment_blocks`); what makes a large instance slow is one
+(:mod:`seprank.separation.moment.blocks`); what makes a large instance slow is one
 dense elimination per catalecticant block, the rank mod p of its row subset
-(:func:`~seprank.separation.moment_ranks.subset_rank`: minutes for the middle blocks
+(:func:`~seprank.separation.moment.ranks.subset_rank`: minutes for the middle blocks
 of L = 3, d_x = 4). Those eliminations run here as Dask tasks, one per block, on a
 local cluster (one single-threaded worker process per core, :mod:`seprank.cluster`)
 or on a running scheduler; the pass that needs the blocks in order (the apolar ideal,
-:mod:`seprank.separation.moment_apolar`, and the exact lifting of deficient blocks)
+:mod:`seprank.separation.moment.apolar`, and the exact lifting of deficient blocks)
 then runs in this process with the ranks in hand
-(:func:`~seprank.separation.moment_run.run_blocks`). The answer is the one a plain
+(:func:`~seprank.separation.moment.run.run_blocks`). The answer is the one a plain
 run gives: the same blocks, the same certificates; only the row subsets are drawn
 from one seed per block, (seed, block), so that a task and the pass draw the same.
 
@@ -47,8 +47,8 @@ import time
 from pathlib import Path
 
 from seprank.errors import ParameterError
-from seprank.separation.moment_blocks import BlockSpec, PolyData
-from seprank.separation.moment_ranks import subset_rank
+from seprank.separation.moment.blocks import BlockSpec, PolyData
+from seprank.separation.moment.ranks import subset_rank
 
 __all__ = ["store_key", "STORE_FORMAT", "RECORD_BYTES", "BlockStore", "check_store_path",
            "check_task_options",
@@ -349,14 +349,14 @@ def _plausible(rec: dict, spec: BlockSpec) -> bool:
 
 def subset_ranks_hook(specs: list[BlockSpec], r: int, p: int, seed: int, *, certify: bool,
                       scheduler: str | None, workers: int | None, store):
-    """The ``subset_ranks`` callable of :func:`~seprank.separation.moment_run.run_blocks`:
+    """The ``subset_ranks`` callable of :func:`~seprank.separation.moment.run.run_blocks`:
     ranks of the given blocks' row subsets from the store, the others computed
     (``scheduler``: None, in this process; ``"local"``, as Dask tasks on a local cluster of
     ``workers`` processes; else the address of a running scheduler), each written to the
     store as it arrives.
 
     >>> import flint
-    >>> from seprank.separation.moment_blocks import block_specs, poly_data
+    >>> from seprank.separation.moment.blocks import block_specs, poly_data
     >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
     >>> specs = block_specs(1, 1, 2, False)               # xi (u + w)^2: blocks 1, 2, 1
     >>> run = subset_ranks_hook(specs, 1, 1000003, 0, certify=False, scheduler=None,

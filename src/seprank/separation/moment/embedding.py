@@ -65,7 +65,7 @@ import numpy as np
 
 from seprank.errors import InputError, ParameterError
 from seprank.linalg import rank as linalg_rank
-from seprank.separation.moment_form import MomentFamily, _check_net, moment_pairs
+from seprank.network_theory.moment_form import MomentFamily, _check_net, moment_pairs
 
 __all__ = ["embedding_family", "rank_factorization"]
 

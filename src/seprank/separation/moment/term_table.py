@@ -2,7 +2,7 @@
 
 Every entry of a catalecticant block is a lookup: row alpha, column gamma, the term
 alpha + gamma of g_j, found by its additive key key(alpha) + key(gamma)
-(:mod:`seprank.separation.moment_blocks`). A binary search in the sorted keys costs
+(:mod:`seprank.separation.moment.blocks`). A binary search in the sorted keys costs
 about 0.5 microseconds per entry on the blocks of L = 3, d_x = 4 (hundreds of millions
 of entries, keys of half a million terms: the search, not the ranks, dominated those
 blocks); this table answers in one or two probes.

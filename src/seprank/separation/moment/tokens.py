@@ -8,7 +8,7 @@ random token tuples of I (rows) and R of J (columns), mod p:
   and its part of J-degree 2b is y_{2b}(x_I, x_J) = F_b(x^i, S_I, S_J), F_b the part
   of F of degree b in W. Replacing S_J by mu S_J multiplies F_b by mu^b, so C + 1
   scales and the inverse Vandermonde matrix give the values of every y_{2b}
-  (:func:`seprank.separation.moment_eval.pair_block_values`), exactly as the grid
+  (:func:`seprank.models.moment_mod_p.pair_block_values`), exactly as the grid
   route splits degrees by scaling the J tokens (mu = lambda^2).
 * The coefficient matricization of y w.r.t. (x_I | x_J) is block diagonal by
   J-degree (homogeneity fixes the I-degree), so sep_N = sum_b rank(C_{y_{2b}}).
@@ -20,7 +20,7 @@ random token tuples of I (rows) and R of J (columns), mod p:
   a d variables, #J-monomials of degree 2b in b d variables) (the token size cap)
   and <= the moment block's upper bound, so no more points than the smaller of the
   two (or of the block's best value, the target) are used. Within a time limit the
-  points per side are capped (:func:`~seprank.separation.moment_plan.points_within`):
+  points per side are capped (:func:`~seprank.separation.moment.plan.points_within`):
   a block with fewer points than it needs is ``truncated``, its rank mod p still a
   certified lower bound (a product E C N^T as above, whatever the points).
 """
@@ -35,9 +35,9 @@ import numpy as np
 from seprank.linalg import rank as linalg_rank
 from seprank.linalg import verify as linalg_verify
 from seprank.linalg.residues import ResidueMatrix
-from seprank.separation.moment_eval import pair_block_values
-from seprank.separation.moment_plan import eval_ops, points_within
-from seprank.separation.moment_ranks import vandermonde_mix
+from seprank.models.moment_mod_p import eval_ops, pair_block_values
+from seprank.separation.moment.plan import points_within
+from seprank.separation.moment.ranks import vandermonde_mix
 
 __all__ = ["token_caps", "token_lower_bound"]
 
@@ -83,8 +83,8 @@ def token_lower_bound(fam, data: dict, targets: list[int], N: int, p: int, rng, 
     ``seconds``.
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.separation.moment_form import token_family
-    >>> from seprank.separation.moment_eval import family_residues
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> from seprank.models.moment_mod_p import family_residues
     >>> one = [[[[1]]]]
     >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
     >>> out = token_lower_bound(fam, family_residues(fam, 1000003), [1, 1], 2, 1000003,

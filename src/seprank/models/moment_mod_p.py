@@ -1,6 +1,6 @@
 """The moment form evaluated mod p by numba kernels: tokens, family values, block matrices.
 
-What is computed (the recursion of :mod:`seprank.separation.moment_form`)
+What is computed (the recursion of :mod:`seprank.network_theory.moment_form`)
 -----------------------------------------------------------------------
 For a batch of symmetric S and vectors (or d x r matrices) y_0, the kernel
 runs, layer by layer, with the moment matrix S_l of the current layer:
@@ -35,7 +35,7 @@ values f_k(s, t) = e_p^T G_L(S_s + mu_k W_t) y_s are combined with a matrix
 ``mix`` (the inverse Vandermonde matrix of the mu's, rows = degrees) into
 sum_k mix[q, k] f_k(s, t), the degree-q part in W at (s, t) (homogeneous in the
 W-degree, exactly as the grid route splits degrees,
-:mod:`seprank.separation.gridroute`). Block q keeps the first ``sizes[q]`` rows
+:mod:`seprank.separation.grid.route`). Block q keeps the first ``sizes[q]`` rows
 and columns; the blocks are returned flat, one after another.
 """
 
@@ -47,25 +47,26 @@ import numpy as np
 from seprank.errors import InputError, ParameterError
 from seprank.linalg.memory import require_fits
 from seprank.models.network_mod_p import (
-    _red,  # one home for the float-quotient reduction
     network_residues,
+    reduce_mod,  # one home for the float-quotient reduction
 )
 from seprank.scalars.gaussian import residues
 from seprank.scalars.primes import require_prime
 
 __all__ = ["evaluate_tokens_mod_p", "family_residues", "moment_rows_mod_p",
-           "pair_block_values", "moment_interval", "MAX_EVAL_PRIME"]
+           "pair_block_values", "moment_interval", "MAX_EVAL_PRIME", "eval_ops", "BATCH",
+           "forward_from", "layer_moment"]
 
 #: Largest prime the kernels take (residue products < 2^62).
 MAX_EVAL_PRIME = 2**31 - 1
-_B = 64  # sequences per kernel block (the vectorized axis)
+BATCH = 64  # sequences per kernel block (the vectorized axis)
 
 
 def moment_interval(p: int) -> int:
     """Products of two residues mod p that an int64 accumulator below p absorbs before a
     reduction: r = floor((B - (p - 1)) / (p - 1)^2), B = 2^63 - 1 (B = 2^53 for
     p <= 2^12, so that x stays exact in float64). Then x <= B < 2^63 (no overflow) and
-    the float quotient of :func:`_red` is within 1 of floor(x / p) for p > 2^12 (x / p <
+    the float quotient of :func:`reduce_mod` is within 1 of floor(x / p) for p > 2^12 (x / p <
     2^52, relative error < 3 2^-53) and within 2 for p <= 2^12 (module docstring).
 
     >>> moment_interval(2**31 - 1), moment_interval(5) == (2**53 - 4) // 16
@@ -94,11 +95,11 @@ def _cv(W, X, out, p, inv, rr, nb):  # pragma: no cover - compiled
                 cnt += 1
                 if cnt == rr:
                     for s in range(nb):
-                        acc[s] = _red(acc[s], p, inv)
+                        acc[s] = reduce_mod(acc[s], p, inv)
                     cnt = 0
             if cnt:
                 for s in range(nb):
-                    acc[s] = _red(acc[s], p, inv)
+                    acc[s] = reduce_mod(acc[s], p, inv)
 
 
 @numba.njit(cache=True)
@@ -119,11 +120,11 @@ def _vc(X, W, out, p, inv, rr, nb):  # pragma: no cover - compiled
                 cnt += 1
                 if cnt == rr:
                     for s in range(nb):
-                        acc[s] = _red(acc[s], p, inv)
+                        acc[s] = reduce_mod(acc[s], p, inv)
                     cnt = 0
             if cnt:
                 for s in range(nb):
-                    acc[s] = _red(acc[s], p, inv)
+                    acc[s] = reduce_mod(acc[s], p, inv)
 
 
 @numba.njit(cache=True)
@@ -143,11 +144,11 @@ def _vv(X, Y, transpose, out, p, inv, rr, nb):  # pragma: no cover - compiled
                 cnt += 1
                 if cnt == rr:
                     for s in range(nb):
-                        acc[s] = _red(acc[s], p, inv)
+                        acc[s] = reduce_mod(acc[s], p, inv)
                     cnt = 0
             if cnt:
                 for s in range(nb):
-                    acc[s] = _red(acc[s], p, inv)
+                    acc[s] = reduce_mod(acc[s], p, inv)
 
 
 @numba.njit(cache=True)
@@ -167,17 +168,17 @@ def _sym_product(MS, M, out, p, inv, rr, nb):  # pragma: no cover - compiled
                 cnt += 1
                 if cnt == rr:
                     for s in range(nb):
-                        acc[s] = _red(acc[s], p, inv)
+                        acc[s] = reduce_mod(acc[s], p, inv)
                     cnt = 0
             if cnt:
                 for s in range(nb):
-                    acc[s] = _red(acc[s], p, inv)
+                    acc[s] = reduce_mod(acc[s], p, inv)
             if j > i:
                 out[j, i, :nb] = acc[:nb]
 
 
 @numba.njit(cache=True)
-def _layer_m(S, WQT, WK, WV, WO, layer, row, p, inv, rr, nb, t1, t2, t3, t4, M):
+def layer_moment(S, WQT, WK, WV, WO, layer, row, p, inv, rr, nb, t1, t2, t3, t4, M):
     # pragma: no cover - compiled
     """M = sum_h O_h (V_h S K_h^T) Q_h mod p (only row ``row`` of O_h when row >= 0);
     WQT[l, h] = Q_h^T."""
@@ -194,7 +195,7 @@ def _layer_m(S, WQT, WK, WV, WO, layer, row, p, inv, rr, nb, t1, t2, t3, t4, M):
         for i in range(M.shape[0]):
             for j in range(M.shape[1]):
                 for s in range(nb):
-                    M[i, j, s] = _red(M[i, j, s] + t4[i, j, s], p, inv)
+                    M[i, j, s] = reduce_mod(M[i, j, s] + t4[i, j, s], p, inv)
 
 
 @numba.njit(cache=True)
@@ -204,11 +205,11 @@ def _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out):
 
     S: (d, d, B) residues, y: (d, r, B); both are overwritten."""
     M = np.empty(S.shape, np.int64)
-    _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, False, M)
+    forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, False, M)
 
 
 @numba.njit(cache=True)
-def _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, have_m0, M):
+def forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, have_m0, M):
     # pragma: no cover - compiled
     """:func:`_forward`; with ``have_m0`` M[:, :, :nb] already holds layer 0's matrix
     sum_h O_h V_h S K_h^T Q_h (without the residual identity), computed by the caller."""
@@ -223,11 +224,11 @@ def _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, h
     y2 = np.empty((d, r, B), np.int64)
     for layer in range(L - 1):
         if layer > 0 or not have_m0:
-            _layer_m(S, WQT, WK, WV, WO, layer, -1, p, inv, rr, nb, t1, t2, t3, t4, M)
+            layer_moment(S, WQT, WK, WV, WO, layer, -1, p, inv, rr, nb, t1, t2, t3, t4, M)
         if residual:
             for i in range(d):
                 for s in range(nb):
-                    M[i, i, s] = _red(M[i, i, s] + 1, p, inv)
+                    M[i, i, s] = reduce_mod(M[i, i, s] + 1, p, inv)
         _vv(M, S, False, MS, p, inv, rr, nb)
         _sym_product(MS, M, S, p, inv, rr, nb)
         _vv(M, y, False, y2, p, inv, rr, nb)
@@ -236,7 +237,7 @@ def _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, h
     row = coord if coord >= 0 else -1
     Mo = M[:nrow]
     if L > 1 or not have_m0:
-        _layer_m(S, WQT, WK, WV, WO, L - 1, row, p, inv, rr, nb, t1, t2, t3[:nrow], t4[:nrow],
+        layer_moment(S, WQT, WK, WV, WO, L - 1, row, p, inv, rr, nb, t1, t2, t3[:nrow], t4[:nrow],
                  Mo)
     elif row >= 0:  # one layer, M given in full: keep its row ``coord``
         for j in range(d):
@@ -247,21 +248,21 @@ def _forward_from(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out, h
             src = coord if coord >= 0 else i
             for c in range(r):
                 for s in range(nb):
-                    out[i, c, s] = _red(out[i, c, s] + y[src, c, s], p, inv)
+                    out[i, c, s] = reduce_mod(out[i, c, s] + y[src, c, s], p, inv)
 
 
 @numba.njit(cache=True, parallel=True)
 def _tokens_kernel(Xt, position, WQT, WK, WV, WO, residual, p, inv, rr):  # pragma: no cover
     """Xt: (N, d, n) residues; returns (d, n): y^{L, position} of every sequence."""
     N, d, n = Xt.shape
-    nblocks = (n + _B - 1) // _B
+    nblocks = (n + BATCH - 1) // BATCH
     res = np.empty((d, n), np.int64)
     for blk in numba.prange(nblocks):
-        b0 = blk * _B
-        nb = min(_B, n - b0)
-        S = np.zeros((d, d, _B), np.int64)
-        y = np.zeros((d, 1, _B), np.int64)
-        out = np.empty((d, 1, _B), np.int64)
+        b0 = blk * BATCH
+        nb = min(BATCH, n - b0)
+        S = np.zeros((d, d, BATCH), np.int64)
+        y = np.zeros((d, 1, BATCH), np.int64)
+        out = np.empty((d, 1, BATCH), np.int64)
         for a in range(d):
             for b in range(a, d):
                 acc = S[a, b]
@@ -274,10 +275,10 @@ def _tokens_kernel(Xt, position, WQT, WK, WV, WO, residual, p, inv, rr):  # prag
                     cnt += 1
                     if cnt == rr:
                         for s in range(nb):
-                            acc[s] = _red(acc[s], p, inv)
+                            acc[s] = reduce_mod(acc[s], p, inv)
                         cnt = 0
                 for s in range(nb):
-                    acc[s] = _red(acc[s], p, inv)
+                    acc[s] = reduce_mod(acc[s], p, inv)
                     S[b, a, s] = acc[s]
             for s in range(nb):
                 y[a, 0, s] = Xt[position, a, b0 + s]
@@ -345,7 +346,7 @@ def family_residues(fam, p: int) -> dict:
     shift E_0 (d, d).
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.separation.moment_form import token_family
+    >>> from seprank.network_theory.moment_form import token_family
     >>> fam = token_family(SelfAttentionNetwork.random(1, 2, 1, seed=0), 0)
     >>> family_residues(fam, 101)["E"].shape
     (3, 2, 2)
@@ -369,14 +370,14 @@ def _rows_kernel(S, P, WQT, WK, WV, WO, residual, coord, p, inv, rr):  # pragma:
     """S: (d, d, n); returns (r, n) = e_coord^T G_L(S) P."""
     d, _, n = S.shape
     r = P.shape[1]
-    nblocks = (n + _B - 1) // _B
+    nblocks = (n + BATCH - 1) // BATCH
     res = np.empty((r, n), np.int64)
     for blk in numba.prange(nblocks):
-        b0 = blk * _B
-        nb = min(_B, n - b0)
-        Sb = np.zeros((d, d, _B), np.int64)
-        y = np.zeros((d, r, _B), np.int64)
-        out = np.empty((1, r, _B), np.int64)
+        b0 = blk * BATCH
+        nb = min(BATCH, n - b0)
+        Sb = np.zeros((d, d, BATCH), np.int64)
+        y = np.zeros((d, r, BATCH), np.int64)
+        out = np.empty((1, r, BATCH), np.int64)
         for a in range(d):
             for b in range(d):
                 Sb[a, b, :nb] = S[a, b, b0:b0 + nb]
@@ -404,11 +405,11 @@ def _sym_from_t(T: np.ndarray, E: np.ndarray, p: int) -> np.ndarray:
 def moment_rows_mod_p(fam, T: object, p: int) -> np.ndarray:
     """g(t) = e_p^T G_L(S(t)) P mod p for a batch of points T (n, D') -> (n, r).
 
-    Equal to the polynomials of :func:`~seprank.separation.moment_form.moment_polynomials`
+    Equal to the polynomials of :func:`~seprank.network_theory.moment_form.moment_polynomials`
     evaluated mod p (tested).
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.separation.moment_form import token_family
+    >>> from seprank.network_theory.moment_form import token_family
     >>> one = [[[[1]]]]
     >>> net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one))
     >>> moment_rows_mod_p(token_family(net, 0), [[3]], 101).tolist()   # G_1(S) = S
@@ -429,12 +430,12 @@ def _pair_kernel(Srow, yrow, Scol, mus, mix, sizes, offsets, WQT, WK, WV, WO, re
                  p, inv, rr, flat):  # pragma: no cover - compiled
     d = Srow.shape[1]
     R, Cn, m, nq = Srow.shape[0], Scol.shape[0], mus.shape[0], sizes.shape[0]
-    per = max(1, _B // m)
+    per = max(1, BATCH // m)
     nchunks = (Cn + per - 1) // per
     for s in numba.prange(R):
-        S = np.empty((d, d, _B), np.int64)
-        y = np.empty((d, 1, _B), np.int64)
-        out = np.empty((1, 1, _B), np.int64)
+        S = np.empty((d, d, BATCH), np.int64)
+        y = np.empty((d, 1, BATCH), np.int64)
+        out = np.empty((1, 1, BATCH), np.int64)
         for ch in range(nchunks):
             t0 = ch * per
             nt = min(per, Cn - t0)
@@ -445,7 +446,7 @@ def _pair_kernel(Srow, yrow, Scol, mus, mix, sizes, offsets, WQT, WK, WV, WO, re
                     for a in range(d):
                         y[a, 0, e] = yrow[s, a]
                         for b in range(d):
-                            S[a, b, e] = _red(Srow[s, a, b] + mus[k] * Scol[t0 + tt, a, b],
+                            S[a, b, e] = reduce_mod(Srow[s, a, b] + mus[k] * Scol[t0 + tt, a, b],
                                               p, inv)
             _forward(S, y, WQT, WK, WV, WO, residual, coord, p, inv, rr, nb, out)
             for q in range(nq):
@@ -458,7 +459,7 @@ def _pair_kernel(Srow, yrow, Scol, mus, mix, sizes, offsets, WQT, WK, WV, WO, re
                         break
                     acc = np.int64(0)
                     for k in range(m):
-                        acc = _red(acc + mix[q, k] * out[0, 0, tt * m + k], p, inv)
+                        acc = reduce_mod(acc + mix[q, k] * out[0, 0, tt * m + k], p, inv)
                     flat[offsets[q] + s * sz + t] = acc
 
 
@@ -472,7 +473,7 @@ def pair_block_values(fam, data: dict, S_rows: np.ndarray, y_rows: np.ndarray,
     max(sizes) <= R, Cn. Returns one (sizes[q], sizes[q]) int64 array per q.
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.separation.moment_form import token_family
+    >>> from seprank.network_theory.moment_form import token_family
     >>> one = [[[[1]]]]
     >>> fam = token_family(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one)), 0)
     >>> data = family_residues(fam, 101)
@@ -496,3 +497,14 @@ def pair_block_values(fam, data: dict, S_rows: np.ndarray, y_rows: np.ndarray,
                  *data["W"], fam.residual, fam.coordinate, p, 1.0 / p, moment_interval(p),
                  flat)
     return [flat[offsets[q]:offsets[q + 1]].reshape(sz, sz) for q, sz in enumerate(sizes)]
+
+
+def eval_ops(L: int, d: int, H: int, d_a: int) -> int:
+    """Modular multiply-adds of one evaluation of e_p^T G_L(S) y by the kernel.
+
+    >>> eval_ops(3, 4, 2, 2)
+    800
+    """
+    layer = H * (2 * d_a * d * d + 2 * d_a * d_a * d) + 2 * d**3 + d * d
+    last = H * (d_a * d * d + d_a * d_a * d + d_a + d)
+    return (L - 1) * layer + last + d + d * d

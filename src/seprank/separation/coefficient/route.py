@@ -29,7 +29,7 @@ import time
 
 from seprank.linalg import rank, verify
 from seprank.linalg.kinds import EXACT, LOWER_BOUND
-from seprank.separation.monomials import approx_monomial_count, degree_blocks
+from seprank.separation.monomials import approx_monomial_count, block_sizes, degree_blocks
 from seprank.separation.polynomial import coefficient_blocks, network_polynomial
 from seprank.separation.route import (
     PlannedBlock,
@@ -79,7 +79,7 @@ def expansion_estimate(n_vars: int, degree: int, up_to: bool, net, N: int,
     counts): the terms T (at most C(n_vars + D - 1, D)), the dense blocks (their entries
     are at most the T monomials, one per pair of an I-part and a J-part), their exact
     ranks (``sum3``: the sum of the blocks' m^3 when known; ``largest``: their largest
-    side). Also the convolution embedding's estimate (:mod:`seprank.separation.embedded`).
+    side). Also the convolution embedding's estimate (:mod:`seprank.separation.embedding.route`).
 
     >>> from types import SimpleNamespace
     >>> net = SimpleNamespace(L=1, H=1, d_a=1)
@@ -110,7 +110,6 @@ def coefficient_estimate(request) -> WorkEstimate:
     >>> coefficient_estimate(plan_separation(2, 4, 2).request).detail    # C(8 + 8, 9)
     'up to 11k terms'
     """
-    from seprank.separation.gridroute import block_sizes
 
     net = request.network
     _, largest, _, sum3 = block_sizes(request)

@@ -16,7 +16,7 @@ is refused, never taken as true) and checks its ``network`` shape against the we
 not read (they are allowed, undeclared).
 
 The shape rules JSON Schema cannot say (every layer, head and row of one length; the
-four kinds of one network) are checked by :func:`seprank.separation.weights.weights_from_json`
+four kinds of one network) are checked by :func:`seprank.models.weights.weights_from_json`
 after this schema.
 """
 

@@ -8,7 +8,7 @@ each answer kind claims are in :mod:`seprank.separation.moment` (Propositions 1-
 
 * the upper bound R' >= R = rank_Q(C_F) holds for every N and every partition;
 * a lower bound is a nonzero minor mod p, either of the token grid at a finite N
-  (:mod:`seprank.separation.moment_tokens`) or of C_F itself, which equals sep on
+  (:mod:`seprank.separation.moment.tokens`) or of C_F itself, which equals sep on
   every partition with >= a positions on the output's side and >= b on the other
   (Proposition 2: (a, b) = (d_x + 1, d_x) for tokens);
 * ``exact`` only when the two meet; the result then says from which (balanced) N on
@@ -25,7 +25,7 @@ request's ``max_seconds``, else :data:`~seprank.separation.moment.DEFAULT_BUDGET
 ``max_seq_len`` (largest N of the token search), and ``scheduler`` / ``workers`` /
 ``store`` (the catalecticant blocks' eliminations as Dask tasks on a local cluster or
 a running scheduler, resumable from a JSON-lines store:
-:mod:`seprank.separation.moment_tasks`). The plan is made within the request's
+:mod:`seprank.separation.moment.tasks`). The plan is made within the request's
 ``max_memory`` (:mod:`seprank.budget`).
 
 >>> import math, seprank
@@ -59,8 +59,8 @@ MATRIX_WORDS = "moment-form blocks C_F"
 LOAD_SECONDS = 0.8
 #: the modules whose numba kernels the route runs (their first compilation is counted in
 #: the estimate and announced: seprank.compiled_cache.pending_compilation)
-KERNEL_MODULES = ("seprank.linalg.modular_lu", "seprank.separation.moment_eval",
-                  "seprank.models.network_mod_p", "seprank.separation.term_table")
+KERNEL_MODULES = ("seprank.linalg.modular_lu", "seprank.models.moment_mod_p",
+                  "seprank.models.network_mod_p", "seprank.separation.moment.term_table")
 
 
 def _option(options: Mapping, name: str, default):
@@ -148,7 +148,7 @@ def _planned_blocks(prep) -> list[PlannedBlock]:
 
 def _estimate(prep, pending: tuple[list[str], float]) -> WorkEstimate:
     """The plan's seconds as modular operations at the budget's rate (the plan's own rates
-    are measured per phase: :mod:`seprank.separation.moment_plan`)."""
+    are measured per phase: :mod:`seprank.separation.moment.plan`)."""
     from seprank.budget import RATES
 
     plan = prep.plan

@@ -3,7 +3,7 @@
 C_F and its blocks (the mathematics is proved in :mod:`seprank.separation.moment`)
 -------------------------------------------------------------------------------
 For F(xi, U, W) = sum_j xi_j g_j(U + W) with g_j = sum_beta c^(j)_beta t^beta
-(:func:`~seprank.separation.moment_form.moment_polynomials`), binomial expansion of
+(:func:`~seprank.network_theory.moment_form.moment_polynomials`), binomial expansion of
 (u_e + w_e)^beta_e gives the coefficient of xi_j U^alpha W^gamma:
 
     C_F[(j, alpha), gamma] = c^(j)_{alpha+gamma} prod_e binom(alpha_e + gamma_e, alpha_e).
@@ -284,8 +284,8 @@ def _fact_mod(C: int, p: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _lookup(pd: PolyData, j: int, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(hit mask, term positions) of the keys K among the terms of g_j (a hash table built
-    once per polynomial: :mod:`seprank.separation.term_table`)."""
-    from seprank.separation.term_table import build_table, find_terms
+    once per polynomial: :mod:`seprank.separation.moment.term_table`)."""
+    from seprank.separation.moment.term_table import build_table, find_terms
 
     keys = pd.keys[j]
     if len(keys) == 0:
@@ -331,7 +331,7 @@ def entries_mod(pd: PolyData, located: list, shape: tuple[int, int], p: int,
     >>> entries_mod(pd, block_positions(pd, np.array([0]), a, g), (1, 1), 7).tolist()  # 10
     [[3]]
     """
-    from seprank.separation.term_table import gather_terms
+    from seprank.separation.moment.term_table import gather_terms
 
     out = np.zeros(shape, dtype=dtype)
     for j, sel, hit, pos in located:

@@ -1,0 +1,6 @@
+"""Separation ranks behind wies2021's input embeddings (vocabulary eq. (1), convolution
+eq. (2)) at a finite N: :func:`seprank.separation.embedding.route.embedded_separation_rank`.
+
+The N -> infinity limit of the same networks is the moment route's
+(:mod:`seprank.separation.moment.embedding`).
+"""
