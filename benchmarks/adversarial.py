@@ -36,9 +36,9 @@ JSON; timings on a shared machine are noisy.
 
 from __future__ import annotations
 
-from seprank.openblas_kernels import choose_openblas_kernels
+from seprank.runtime.openblas_kernels import choose_openblas_kernels
 
-# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.openblas_kernels)
+# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.runtime.openblas_kernels)
 choose_openblas_kernels()
 
 import argparse

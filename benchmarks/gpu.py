@@ -5,7 +5,7 @@ Run:  python benchmarks/gpu.py [--max-n 48620] [--out benchmarks/results]
 For lambda = 9 and d = 2..10 (n = ((d, 9)) = 10, 55, 220, 715, 2002, 5005,
 11440, 24310, 48620; cases above --max-n are skipped) it builds
 G = (U U^T)^(Hadamard 9) mod p, U = Omega^q rows with Omega = 2, p = 1048573,
-on the device (seprank.linalg.cuda_engine.gram_hadamard_mod_p_device) and
+on the device (seprank.linalg.engines.cuda_engine.gram_hadamard_mod_p_device) and
 takes its rank with rank_profile_mod_p_cuda(G, p, overwrite=True): G is never
 copied to the host. Timed separately, after a warm-up run that compiles the
 kernels (each timing ends with cuda.synchronize()):
@@ -28,7 +28,7 @@ Reference rates measured in the same run, on the same device:
 Elimination is reported as an equivalent rate (4/3) n^3 / elim_s (the flop
 count of LU of a full-rank n x n matrix) and as fractions of those rates.
 For n <= --check-max-n the answer is checked against the CPU engine
-(seprank.linalg.modular_lu.rank_profile_mod_p on gram_hadamard_mod_p_f64).
+(seprank.linalg.engines.modular_lu.rank_profile_mod_p on gram_hadamard_mod_p_f64).
 
 Outputs in --out: gpu.json (machine, device, rates, rows), gpu.csv, gpu.md.
 Without a GPU it prints one line and exits with status 2. Under numba's
@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from seprank.combinatorics import multiset
-from seprank.linalg import cuda_engine as ce
+from seprank.linalg.engines import cuda_engine as ce
 
 P = 1048573
 LAM = 9
@@ -216,7 +216,7 @@ def run_case(d: int, args, launch, rates) -> dict:
                                if rates["cublas_flops"] else None)
     if G_host is not None and n <= args.check_max_n:
         from seprank.constructions.builders import gram_hadamard_mod_p_f64
-        from seprank.linalg.modular_lu import rank_profile_mod_p
+        from seprank.linalg.engines.modular_lu import rank_profile_mod_p
 
         G_cpu = gram_hadamard_mod_p_f64(U, LAM, args.prime)
         assert np.array_equal(G_host, G_cpu), f"device builder differs at d={d}"

@@ -59,8 +59,8 @@ def part_primes() -> dict:
     """The same matrix mod an old-range and a new-range prime, numba LU and flint."""
     import flint
 
+    from seprank.linalg.engines.modular_lu import rank_profile_mod_p
     from seprank.linalg.modarith import random_prime
-    from seprank.linalg.modular_lu import rank_profile_mod_p
 
     rng = np.random.default_rng(0)
     m, n = 4124, 4004

@@ -21,9 +21,9 @@ minimum over ``--repeat`` runs (1 run for cases over 20 s). Results: CSV, JSON
 
 from __future__ import annotations
 
-from seprank.openblas_kernels import choose_openblas_kernels
+from seprank.runtime.openblas_kernels import choose_openblas_kernels
 
-# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.openblas_kernels)
+# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.runtime.openblas_kernels)
 choose_openblas_kernels()
 
 import argparse
@@ -41,7 +41,7 @@ import flint
 import numpy as np
 
 from seprank.constructions.omega import gram_hadamard_exact
-from seprank.linalg.multimodular import rank_multimodular
+from seprank.linalg.rational.multimodular import rank_multimodular
 
 RANDOM_SIZES = [200, 400, 600, 800, 1000, 1200, 1600]
 GRAM_SIZES = [400, 500, 700, 1000]

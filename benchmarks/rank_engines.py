@@ -23,9 +23,9 @@ with numpy gives the machine's rate R (flop/s); the floor for LU is
 
 from __future__ import annotations
 
-from seprank.openblas_kernels import choose_openblas_kernels
+from seprank.runtime.openblas_kernels import choose_openblas_kernels
 
-# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.openblas_kernels)
+# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.runtime.openblas_kernels)
 choose_openblas_kernels()
 
 import argparse
@@ -45,7 +45,7 @@ import numpy as np
 from seprank.combinatorics import multiset
 from seprank.constructions.builders import gram_hadamard_mod_p_f64
 from seprank.constructions.omega import omega_rows
-from seprank.linalg.modular_lu import rank_profile_mod_p
+from seprank.linalg.engines.modular_lu import rank_profile_mod_p
 
 P = 1048573
 OMEGA_CASES = [(6, 3), (10, 3), (6, 5), (12, 3), (5, 7), (15, 3), (6, 6), (20, 3), (6, 9),

@@ -24,9 +24,9 @@ Results: verify_cost.{csv,json,png} in --out, with the machine.
 
 from __future__ import annotations
 
-from seprank.openblas_kernels import choose_openblas_kernels
+from seprank.runtime.openblas_kernels import choose_openblas_kernels
 
-# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.openblas_kernels)
+# before numpy loads OpenBLAS: its AVX-512 kernels on AMD Zen 5 (seprank.runtime.openblas_kernels)
 choose_openblas_kernels()
 
 import argparse  # noqa: E402

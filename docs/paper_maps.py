@@ -6,7 +6,7 @@ reads the texts (``DIR``, default: ``$SEPRANK_PAPERS``, else ``../shared/papers`
 the checkout), finds in each its section headings and its numbered displays, applies
 the corrections of :data:`FIXES` (what the parser cannot know: headings that are figure
 panels, a tag that is not one), and writes one ``sections.py`` per wing holding an
-:class:`seprank.proof.outline.Outline`: for every section its label, heading and line
+:class:`seprank.paper_hooks.outline.Outline`: for every section its label, heading and line
 range, for every numbered display its number and lines, and the text's length and
 SHA-256 prefix. Only these facts are written, never a sentence of a paper, so nothing
 at run time needs the texts. ``--check`` writes nothing and exits 1 when a committed
@@ -149,11 +149,11 @@ def outline_source(key: str, file: str, text: str) -> str:
 Written by ``docs/paper_maps.py`` from ``{file}``
 ({len(lines)} lines); do not edit by hand (fix the script's ``FIXES`` and rerun it).
 Facts only: section labels and headings, display numbers, line numbers (1-based,
-inclusive). Used by citations (:meth:`seprank.proof.paper.Paper.locate`), never to read
+inclusive). Used by citations (:meth:`seprank.paper_hooks.paper.Paper.locate`), never to read
 the text.
 """
 
-from seprank.proof.outline import Outline
+from seprank.paper_hooks.outline import Outline
 
 __all__ = ["OUTLINE"]
 

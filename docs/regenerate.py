@@ -21,7 +21,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from seprank.output_files import write_text
+from seprank.files.output_files import write_text
 from seprank.proof import CheckRegistry, run_checks
 from seprank.proof.errata import errata_markdown
 from seprank.proof.report import report_dict, strength_text, write_report_folder

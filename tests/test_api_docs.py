@@ -25,7 +25,7 @@ DIRECTIVE = re.compile(r"^\.\. automodule:: (\S+)", re.M)
 
 #: the public jobs of the brief (issue 22 item 5): each must have its page's directive
 PUBLIC = ["seprank", "seprank.linalg", "seprank.linalg.certificates", "seprank.separation",
-          "seprank.gram_hadamard_rank", "seprank.float_vs_exact", "seprank.constructions",
+          "seprank.hadamard.rank", "seprank.float_vs_exact", "seprank.constructions",
           "seprank.tensors", "seprank.proof", "seprank.sweep", "seprank.papers",
           "seprank.paper_hooks"]
 

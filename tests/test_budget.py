@@ -1,6 +1,6 @@
 """Budgets (issue 23 items 1, 2, 4, 5): estimate, compare, refuse in one line, then work.
 
-Unit tests of :mod:`seprank.budget` and :mod:`seprank.bounded_read`, then one regression
+Unit tests of :mod:`seprank.budget` and :mod:`seprank.files.bounded_read`, then one regression
 test per finding of the oversize campaign (each failed on the main of 2026-11-24: a
 traceback, a process killed for memory, or a run with no end), run through the command
 line in a subprocess under an address-space limit and a timeout.
@@ -170,7 +170,7 @@ def test_auto_on_an_all_zero_array_is_rank_zero_at_once_and_certified():
 def test_auto_fallback_reads_int64_without_an_exact_copy(monkeypatch):
     """The multimodular fallback of auto gets the int64 array itself (issue 23 item 3), on
     the residue engines (from NUMBA_MIN_DIM = 600 rows; below, flint reads an exact copy)."""
-    import seprank.linalg.multimodular as mm
+    import seprank.linalg.rational.multimodular as mm
 
     seen = []
     real = mm.rank_multimodular
@@ -232,7 +232,7 @@ def test_sweep_dry_run_checks_workers_and_retries(tmp_path, option, words):
 
 
 def test_unreachable_scheduler_leaves_no_store(tmp_path, monkeypatch):
-    import seprank.cluster as cluster
+    import seprank.runtime.cluster as cluster
     from seprank.sweep import run_sweep
     from seprank.sweep.spec import spec_from_dict
 
@@ -276,7 +276,7 @@ def test_a_fifo_without_a_writer_is_refused_within_seconds(tmp_path):
 
 
 def test_a_pipe_with_a_writer_is_read(tmp_path):
-    from seprank.bounded_read import read_bounded
+    from seprank.files.bounded_read import read_bounded
 
     proc = subprocess.Popen(["sh", "-c", "printf '1 2\\n2 4\\n'"], stdout=subprocess.PIPE)
     try:

@@ -72,7 +72,7 @@ CASES = {
                    "emb_rank(net, e)", "vocabulary_estimate(net, 8, 5)"),
     "hadamard mod p and float": (
         _WARM + "from seprank.constructions import omega_rows\n"
-        "from seprank.gram_hadamard_estimates import path_estimate\n"
+        "from seprank.hadamard.estimates import path_estimate\n"
         "seprank.hadamard_rank(omega_rows(2, 2, 2), 2)\nV = omega_rows(5, 8, 2)",
         "seprank.hadamard_rank(V, 8)",
         "path_estimate('mod_p', len(V), 5, 8, 2**8).plus(path_estimate('float', len(V), 5, 8, "
@@ -85,7 +85,7 @@ CASES = {
 }
 
 def _verify(make: str) -> tuple[str, str, str]:
-    return (_WARM + "from seprank.linalg.verify_snapshot import read_claim\n"
+    return (_WARM + "from seprank.linalg.verifier.snapshot import read_claim\n"
             "from seprank.linalg.estimates import verify_estimate\n"
             "seprank.verify([[1, 2], [2, 4]], seprank.rank([[1, 2], [2, 4]], certify=True))\n"
             + make + "\nres = seprank.rank(a, certify=True)",

@@ -18,6 +18,7 @@ import pytest
 
 from seprank.cli import main
 from seprank.paper_hooks import paper, papers
+from seprank.paper_hooks.outline import line_pointers
 from seprank.proof import CheckRegistry, CheckSpec, Claim, run_checks
 from seprank.proof.citation import (
     PAPERS_ENV,
@@ -25,7 +26,6 @@ from seprank.proof.citation import (
     render,
     texts_folder,
 )
-from seprank.proof.outline import line_pointers
 from seprank.proof.report import markdown_from_dict, report_dict
 
 ROOT = Path(__file__).resolve().parents[1]

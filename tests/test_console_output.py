@@ -112,7 +112,7 @@ def test_the_widest_check_line_fits_80_columns():
     from types import SimpleNamespace
 
     from seprank.proof import CheckRegistry
-    from seprank.proof.console import ID_MAX, check_line
+    from seprank.proof.report.console import ID_MAX, check_line
 
     ids = list(CheckRegistry.from_plugins().specs())
     width = max(len(i) for i in ids)

@@ -1,4 +1,4 @@
-"""The CUDA engine (seprank.linalg.cuda_engine) against the CPU engine and the reference.
+"""The CUDA engine (seprank.linalg.engines.cuda_engine) against the CPU engine and the reference.
 
 These tests run unchanged on a real GPU and under numba's CUDA simulator.
 Nothing here turns the simulator on: NUMBA_ENABLE_CUDASIM must be set before
@@ -28,8 +28,8 @@ from seprank.errors import (  # noqa: E402
     NotPrimeError,
     ParameterError,
 )
-from seprank.linalg import cuda_engine as ce  # noqa: E402
-from seprank.linalg.modular_lu import MAX_PRIME, k_max, rank_profile_mod_p  # noqa: E402
+from seprank.linalg.engines import cuda_engine as ce  # noqa: E402
+from seprank.linalg.engines.modular_lu import MAX_PRIME, k_max, rank_profile_mod_p  # noqa: E402
 from seprank.scalars.primes import prev_prime  # noqa: E402
 
 from .reference import column_profile_mod_p, rank_mod_p  # noqa: E402
@@ -84,7 +84,7 @@ def check(A, p, *, block=ce.DEFAULT_BLOCK, launch=None, reference_profile=False)
 
 
 def test_import_seprank_does_not_import_numba_cuda():
-    code = ("import sys, seprank, seprank.linalg.cuda_engine as ce\n"
+    code = ("import sys, seprank, seprank.linalg.engines.cuda_engine as ce\n"
             "assert 'numba.cuda' not in sys.modules, 'numba.cuda imported'\n"
             "assert ce.cuda is None\n")
     subprocess.run([sys.executable, "-c", code], check=True, env=ENV, timeout=300)
@@ -95,7 +95,7 @@ def test_unavailable_cuda_is_a_parameter_error():
         import sys
         import numpy as np
         from seprank.errors import ParameterError
-        from seprank.linalg import cuda_engine as ce
+        from seprank.linalg.engines import cuda_engine as ce
         if ce.cuda_available():
             sys.exit(3)  # a real GPU: nothing to check
         assert ce.gpu_info()["available"] is False
@@ -120,7 +120,7 @@ def test_kernels_compile_to_ptx_for_sm90():
     GPU (H100/H200, sm_90) with NVVM, which needs no GPU. Skipped without NVVM."""
     code = textwrap.dedent("""
         import sys
-        from seprank.linalg import cuda_engine as ce
+        from seprank.linalg.engines import cuda_engine as ce
         try:
             ce._load_cuda().compile_ptx(lambda: None, "void()", cc=(9, 0))
         except Exception as e:

@@ -16,11 +16,11 @@ import flint
 import numpy as np
 import pytest
 
-from seprank.linalg.dixon_residues import kernel_from_residues
 from seprank.linalg.engines import REGISTRY, get_engine
+from seprank.linalg.engines.modular_lu import lu_factor_mod_p, lu_solve_mod_p
 from seprank.linalg.modarith import k_max
-from seprank.linalg.modular_lu import lu_factor_mod_p, lu_solve_mod_p
 from seprank.linalg.planner import engine_primes
+from seprank.linalg.rational.dixon_residues import kernel_from_residues
 from seprank.scalars.primes import is_prime
 
 
@@ -41,7 +41,7 @@ def test_callers_ask_the_engine_for_primes():
     assert small.engine == "flint" and small.span == get_engine("flint").auto_primes
     p = big.draw(random.Random(3))
     assert big.span[0] <= p < big.span[1] and is_prime(p)
-    from seprank.linalg.multimodular import FIRST_PRIME
+    from seprank.linalg.rational.multimodular import FIRST_PRIME
 
     assert FIRST_PRIME == get_engine("numba").default_prime < 2**20
 

@@ -13,7 +13,7 @@ import pytest
 import seprank
 import seprank.errors
 from seprank.linalg.engines import engine_names
-from seprank.linalg.modular_lu import BASE_WIDTH, MAX_PRIME, k_max, rank_profile_mod_p
+from seprank.linalg.engines.modular_lu import BASE_WIDTH, MAX_PRIME, k_max, rank_profile_mod_p
 from seprank.linalg.residues import ResidueMatrix
 from seprank.scalars.primes import prev_prime
 
@@ -21,13 +21,13 @@ from .reference import column_profile_mod_p, rank_q
 
 
 def _cuda_ready() -> bool:
-    from seprank.linalg.cuda_engine import cuda_available
+    from seprank.linalg.engines.cuda_engine import cuda_available
 
     return cuda_available()
 
 
 def _simulated() -> bool:
-    from seprank.linalg.cuda_engine import simulator_active
+    from seprank.linalg.engines.cuda_engine import simulator_active
 
     return simulator_active()
 
@@ -141,7 +141,7 @@ def test_numba_engine_both_product_paths(monkeypatch, blas_path, p):
     k_max(p) = 2, so products are chunked and reduced, and p = 3 exercises the
     lazy regime (min(m, n) <= k_max).
     """
-    import seprank.linalg.modular_lu as lu
+    import seprank.linalg.engines.modular_lu as lu
 
     if blas_path == "numpy":
         monkeypatch.setattr(lu, "_cblas_dgemm", lambda: None)

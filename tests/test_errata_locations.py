@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from seprank.proof.errata_audit import LOCATED, cited_lines, locate_errata, location_anchors
+from seprank.proof.errata.audit import LOCATED, cited_lines, locate_errata, location_anchors
 
 #: (check id, location) of the errata whose cited lines do not hold what they cite,
 #: found when the audit was added; comments: what was looked for, and where it is

@@ -11,8 +11,8 @@ from seprank.cli import main
 from seprank.papers.levine2020 import PAPER as LEVINE2020
 from seprank.papers.wies2021 import PAPER as WIES2021
 from seprank.proof import CheckSpec, Claim, run_checks
-from seprank.proof.console import ConsoleReporter
 from seprank.proof.report import write_json
+from seprank.proof.report.console import ConsoleReporter
 
 
 def _two_errata(ctx):

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from seprank.cli import main
 from seprank.errors import InputError, SeprankError
-from seprank.matrix_io import load_matrix, read_json
+from seprank.files.matrix_io import load_matrix, read_json
 
 from .reference import rank_q
 

@@ -340,7 +340,7 @@ def _read_certificate(doc) -> None:
 
 
 def _read_report(doc) -> None:
-    from seprank.proof.report_schema import validate_report
+    from seprank.proof.report.schema import validate_report
 
     problems = validate_report(doc)  # never raises: a list of one-line problems
     assert all(isinstance(p, str) and p and "\n" not in p for p in problems)

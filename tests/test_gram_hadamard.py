@@ -17,7 +17,7 @@ from seprank.errors import InputError, ParameterError
 
 def _cuda_ok() -> bool:
     try:
-        from seprank.linalg.cuda_engine import cuda_available
+        from seprank.linalg.engines.cuda_engine import cuda_available
     except ImportError:
         return False
     return cuda_available()

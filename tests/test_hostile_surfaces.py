@@ -249,7 +249,7 @@ def _tree(folder: Path) -> set[str]:
 
 @pytest.mark.parametrize("name, make, words", CASES, ids=[c[0] for c in CASES])
 def test_campaign(name, make, words, tmp_path, peers, capsys, monkeypatch):
-    import seprank.cluster as cluster
+    import seprank.runtime.cluster as cluster
 
     monkeypatch.setattr(cluster, "PROBE_TIMEOUT", 1.0)
     monkeypatch.chdir(tmp_path)
@@ -370,8 +370,8 @@ def test_verify_over_a_61_bit_prime_in_proportion_to_the_rank():
 
 def test_checkpoints_stop_the_readers_and_the_plan():
     """Past max_seconds, the loops that read a file or plan a grid stop in one line."""
+    from seprank.files.matrix_io import matrix_from_rows
     from seprank.float_vs_exact import plan_cases
-    from seprank.matrix_io import matrix_from_rows
 
     late = Budget(max_seconds=1).start(at=time.monotonic() - 5)
     with late.active():
@@ -388,7 +388,7 @@ def _fake_wing(tmp: Path, hook_body: str) -> dict[str, str]:
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: slow-wing\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[seprank.papers]\nslow = slow_wing\n")
     (tmp / "slow_wing.py").write_text(
-        "from seprank.proof.paper import Paper\n"
+        "from seprank.paper_hooks.paper import Paper\n"
         "PAPER = Paper('slow.txt', 'A slow paper', key='slow')\n"
         "def bounds(L, d_x, H, d_a, N, residual, value):\n"
         f"    {hook_body}\n"
@@ -509,7 +509,7 @@ _ADDRESS = st.one_of(
 @settings(max_examples=200 * CAMPAIGN, deadline=None)
 @given(_ADDRESS)
 def test_addresses_are_read_or_refused_in_one_line(address):
-    from seprank.cluster import check_address
+    from seprank.runtime.cluster import check_address
 
     try:
         host, port = check_address(address)
@@ -526,7 +526,7 @@ def test_addresses_are_read_or_refused_in_one_line(address):
                           st.builds(lambda n, rest: struct.pack("<Q", n) + rest,
                                     st.integers(0, 2**64 - 1), st.binary(max_size=64))))
 def test_greetings_that_are_not_dask_are_refused(greeting):
-    from seprank.cluster import probe
+    from seprank.runtime.cluster import probe
 
     peer = Peer(greeting)
     try:
@@ -604,7 +604,7 @@ def test_yaml_scalars_mean_what_both_versions_mean_or_are_refused(text):
 @given(st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=6),
        st.integers(0, 3))
 def test_json_objects_with_a_repeated_key_are_refused(keys, depth):
-    from seprank import strict_json
+    from seprank.schemas import strict_json
 
     text = "{" + ", ".join(f'"{k}": {i}' for i, k in enumerate(keys)) + "}"
     for _ in range(depth):

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seprank.errors import InputError
-from seprank.matrix_io import load_matrix
+from seprank.files.matrix_io import load_matrix
 
 entries = st.one_of(st.integers(-10**40, 10**40),
                     st.fractions(max_denominator=10**6).filter(lambda f: f.denominator > 1))

@@ -1,4 +1,4 @@
-"""Multi-modular exact rank (seprank.linalg.multimodular) against fmpz_mat.rank.
+"""Multi-modular exact rank (seprank.linalg.rational.multimodular) against fmpz_mat.rank.
 
 Every certificate is re-checked by :func:`seprank.verify`, which shares no
 code with the engine.
@@ -12,7 +12,7 @@ import pytest
 
 import seprank
 from seprank.linalg.certificates import RankCertificate
-from seprank.linalg.multimodular import rank_multimodular
+from seprank.linalg.rational.multimodular import rank_multimodular
 
 
 def product_of_rank(rng, m, n, r, bound=5):
@@ -99,7 +99,7 @@ def test_front_door_certificate():
 def test_unlucky_rank_prime_gives_lower_bound_only():
     # rank mod the first prime is below the rank over Q for this matrix, and a
     # single rank prime is used: no kernel exists, so only the lower bound stands
-    from seprank.linalg.multimodular import FIRST_PRIME
+    from seprank.linalg.rational.multimodular import FIRST_PRIME
 
     z = flint.fmpz_mat([[FIRST_PRIME, 0], [0, 1], [0, 0]])
     res = rank_multimodular(z, rank_primes=1)
@@ -112,7 +112,7 @@ def test_unlucky_rank_prime_gives_lower_bound_only():
 def test_blas_kernel_check_is_exact(bound):
     # the float64-limb check of A K = 0 accepts true kernels and rejects any change,
     # small or large (carries across limbs)
-    from seprank.linalg.multimodular import _verified_blas
+    from seprank.linalg.rational.multimodular import _verified_blas
 
     rng = np.random.default_rng(bound)
     z = product_of_rank(rng, 30, 24, 15, bound=bound)

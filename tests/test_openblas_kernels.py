@@ -1,4 +1,5 @@
-"""OpenBLAS kernel choice on AMD Zen 5 (seprank.openblas_kernels): when, and that it stays exact."""
+"""OpenBLAS kernel choice on AMD Zen 5 (seprank.runtime.openblas_kernels): when, and that it
+stays exact."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from seprank.openblas_kernels import AVX512_FLAGS, _cpu, choose_openblas_kernels
+from seprank.runtime.openblas_kernels import AVX512_FLAGS, _cpu, choose_openblas_kernels
 
 ALL = " ".join(sorted(AVX512_FLAGS))
 

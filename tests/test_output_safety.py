@@ -19,7 +19,7 @@ import pytest
 
 from seprank.cli import main
 from seprank.errors import OutputError
-from seprank.output_files import write_bytes, write_text
+from seprank.files.output_files import write_bytes, write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 STORE = ROOT / "docs" / "sweeps" / "hadamard_omega.sqlite"

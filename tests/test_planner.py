@@ -132,8 +132,8 @@ class _RankWork(Exception):
 def _forbid_rank_work(monkeypatch):
     def boom(*args, **kwargs):
         raise _RankWork
-    import seprank.linalg.flint_engine as fe
-    import seprank.linalg.multimodular as mm
+    import seprank.linalg.engines.flint_engine as fe
+    import seprank.linalg.rational.multimodular as mm
 
     for name in ("rank_exact", "rank_mod_p", "lower_certificate", "kernel_certificate",
                  "kernel_certificate_mod_p"):

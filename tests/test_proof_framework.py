@@ -127,7 +127,7 @@ def test_report_command_round_trip(tmp_path, capsys):
 
 
 def test_report_figures_from_evidence(tmp_path):
-    from seprank.proof.figures import write_figures
+    from seprank.proof.report.figures import write_figures
 
     data = {"checks": [
         {"id": "W-Thm3", "steps": [{"evidence": {"table": [

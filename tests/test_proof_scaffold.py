@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from seprank.paper_hooks.paper import Paper
 from seprank.proof import Claim, check
 from seprank.proof.framework import CheckContext, CheckSpec, Step, StepHandle, run_check
-from seprank.proof.paper import Paper
 from seprank.proof.scaffold import (
     BoundTally,
     conclude_on_instances,

@@ -15,8 +15,8 @@ import pytest
 
 import seprank
 import seprank.linalg.frontdoor as fd
-import seprank.linalg.multimodular as mm
 import seprank.linalg.planner as planner
+import seprank.linalg.rational.multimodular as mm
 from seprank.errors import NotPrimeError, ParameterError
 from seprank.linalg.planner import plan_rank
 from seprank.linalg.result import RankResult

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from seprank.proof.errata_audit import inconsistent_severities
+from seprank.proof.errata.audit import inconsistent_severities
 from seprank.proof.strength import unqualified_least
 
 #: (slip, check id, location) of errata in today's inconsistent groups (none are tagged yet)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from seprank.proof.figures import write_figures
 from seprank.proof.report import html_from_dict
+from seprank.proof.report.figures import write_figures
 from seprank.sweep.report import write_sweep_report
 from seprank.sweep.spec import Task
 from seprank.sweep.store import ResultStore

@@ -111,7 +111,7 @@ def test_weights_matrices_and_the_api_read_a_token_alike(tmp_path, token):
     assert weights_from_json(weights)[0]["Q"][0, 0, 0, 0] == value
     path = tmp_path / "m.json"
     path.write_text(json.dumps([[token, 1]]))
-    from seprank.matrix_io import load_matrix
+    from seprank.files.matrix_io import load_matrix
 
     assert load_matrix(path) == [[value, 1]]
     assert seprank.rank([[token, 1]]).value == 1
@@ -219,7 +219,7 @@ def test_spec_errors_name_the_field_and_the_type(params, words):
 def test_the_project_sweep_specs_fit_their_schema():
     import yaml
 
-    from seprank.schemas.sweep_spec import check_spec
+    from seprank.sweep.spec_schema import check_spec
 
     files = sorted((ROOT / "docs" / "sweeps").glob("*.toml")) + sorted(
         (ROOT / "docs" / "sweeps").glob("*.yaml"))
@@ -262,7 +262,7 @@ def _good_and_bad(answer: dict) -> dict[str, tuple[object, object]]:
 
 def _reader(name: str):
     from seprank.linalg.certificates import certificate_from_json
-    from seprank.proof.report_schema import validate_report
+    from seprank.proof.report.schema import validate_report
     from seprank.schemas.matrix import matrix_from_json
     from seprank.sweep import spec_from_dict
 

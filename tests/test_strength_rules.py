@@ -32,9 +32,9 @@ from seprank.proof import (
     run_checks,
 )
 from seprank.proof.claims import Erratum
-from seprank.proof.console import ConsoleReporter
-from seprank.proof.errata_audit import effect_of, inconsistent_severities
+from seprank.proof.errata.audit import effect_of, inconsistent_severities
 from seprank.proof.report import markdown_from_dict, report_dict, strength_text, validate_report
+from seprank.proof.report.console import ConsoleReporter
 from seprank.proof.strength import size_claims, unqualified_least
 
 UNIVERSAL = Claim("lemma", "for every n >= 1: n^2 >= n", "test l.1")

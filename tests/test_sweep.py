@@ -231,7 +231,7 @@ def test_sweep_on_an_existing_scheduler(tmp_path, cluster_client):
 
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
-    import seprank.cluster as cluster
+    import seprank.runtime.cluster as cluster
 
     monkeypatch.setattr(cluster, "SCHEDULER_TIMEOUT", "1s")
     spec = spec_from_dict({"computation": "hadamard_rank", "parameters": {"d": 2, "lam": 1}})

@@ -9,9 +9,9 @@ import flint
 import numpy as np
 import pytest
 
-# the verifier's elimination module (split from seprank.linalg.verify, which still
+# the verifier's elimination module (split from seprank.linalg.verifier.verify, which still
 # exports _det_nonzero_mod_p); its own globals are patched below
-V = importlib.import_module("seprank.linalg.verify_elimination")
+V = importlib.import_module("seprank.linalg.verifier.elimination")
 
 # 2, 3, 5: residues in [0, p); 7 up: balanced; 2097143 < 2^21 <= 2097169: products split
 PRIMES = [2, 3, 5, 7, 11, 13, 1048573, 2097143, 2097169, 1073741827, 2**31 - 1]
@@ -78,8 +78,8 @@ def test_balanced_residues():
 
 
 def test_the_verify_module_keeps_its_old_names():
-    from seprank.linalg import verify_primes
-    from seprank.linalg.verify import _det_nonzero_mod_p, _isprime
+    from seprank.linalg.verifier import primes as verify_primes
+    from seprank.linalg.verifier.verify import _det_nonzero_mod_p, _isprime
 
     assert _det_nonzero_mod_p is V.det_nonzero_mod_p and _isprime is verify_primes.isprime
 

@@ -6,7 +6,7 @@ def test_verifier_primality_agrees_with_sympy():
     on small n, Carmichael numbers, strong pseudoprimes to several bases and word-size n."""
     import sympy
 
-    from seprank.linalg.verify import _isprime
+    from seprank.linalg.verifier.verify import _isprime
 
     cases = list(range(-3, 3000)) + [561, 1105, 41041, 3215031751, 2152302898747,
                                       3474749660383, 341550071728321, 3825123056546413051,
@@ -19,7 +19,7 @@ def test_crt_primes_are_the_largest_primes_below_2_21():
     """The sieve's moduli are SymPy's: the 4096 primes below 2^21, largest first."""
     import sympy
 
-    from seprank.linalg.verify_primes import crt_primes
+    from seprank.linalg.verifier.primes import crt_primes
 
     got = crt_primes()
     assert len(got) == 4096 and got[0] == sympy.prevprime(2**21)

@@ -38,7 +38,7 @@ from seprank.linalg.residues import ResidueMatrix
 from seprank.proof.scaffold import paper_check
 
 #: The ladder's prime: below 2^20, so that the numba engine's products of inner
-#: dimension up to 8192 stay exact in float64 (seprank.linalg.modular_lu).
+#: dimension up to 8192 stay exact in float64 (seprank.linalg.engines.modular_lu).
 LADDER_PRIME = 1048573
 
 SRC = LEVINE2020

@@ -70,7 +70,7 @@ from seprank.papers.levine2020.corrected import (
 )
 from seprank.papers.levine2020.counterexample import exceeds_eq8_upper
 from seprank.proof import Claim, check
-from seprank.proof.figures import Figure
+from seprank.proof.report.figures import Figure
 from seprank.scalars.enclosures import compare_e_monomials, e_bounds, log3
 
 PAPER = LEVINE2020

@@ -56,7 +56,7 @@ from seprank.papers.wies2021.corrected import (
     vocabulary_moment_dimension,
 )
 from seprank.proof import Claim, check
-from seprank.proof.figures import Figure
+from seprank.proof.report.figures import Figure
 from seprank.separation import embedded_separation_rank
 
 PAPER = WIES2021

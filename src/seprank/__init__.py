@@ -33,17 +33,16 @@ Constructions
     the analyzed network.
 """
 
-__version__ = "0.1.0"
-
 # Before numpy is imported: on AMD Zen 5, which the OpenBLAS in numpy's wheels does not
-# detect, let it use its AVX-512 kernels (1.7x faster products; seprank.openblas_kernels).
-from seprank.openblas_kernels import choose_openblas_kernels  # noqa: E402
+# detect, let it use its AVX-512 kernels (1.7x faster products; seprank.runtime.openblas_kernels).
+from seprank.runtime.openblas_kernels import choose_openblas_kernels  # noqa: E402
+from seprank.runtime.package import VERSION as __version__  # noqa: E402
 
 choose_openblas_kernels()
 
 # Before any numba kernel is defined: compiled kernels go to a per-user cache folder,
-# never into the installed package (see seprank.compiled_cache).
-from seprank.compiled_cache import configure_numba_cache  # noqa: E402
+# never into the installed package (see seprank.runtime.compiled_cache).
+from seprank.runtime.compiled_cache import configure_numba_cache  # noqa: E402
 
 configure_numba_cache()
 
@@ -55,15 +54,15 @@ from seprank.linalg.certificates import (  # noqa: E402
 from seprank.linalg.frontdoor import rank  # noqa: E402
 from seprank.linalg.planner import RankPlan, plan_rank  # noqa: E402
 from seprank.linalg.result import RankResult  # noqa: E402
-from seprank.linalg.verify import verify  # noqa: E402
+from seprank.linalg.verifier.verify import verify  # noqa: E402
 
 #: attributes imported on first use, so that ``import seprank`` loads no SymPy, numba,
 #: Dask, matplotlib or networkx (tests/test_import_light.py); name -> module
 _LAZY = {"separation_rank": "seprank.separation", "plan_separation": "seprank.separation",
          "SeparationPlan": "seprank.separation",
          "SeparationRankResult": "seprank.separation",
-         "hadamard_rank": "seprank.gram_hadamard_rank",
-         "HadamardRankResult": "seprank.gram_hadamard_rank"}
+         "hadamard_rank": "seprank.hadamard.rank",
+         "HadamardRankResult": "seprank.hadamard.rank"}
 
 
 def __getattr__(name: str):

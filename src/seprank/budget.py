@@ -67,9 +67,9 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-import seprank.strict_json as strict_json
+import seprank.schemas.strict_json as strict_json
 from seprank.errors import MemoryLimitError, ParameterError, TimeLimitError
-from seprank.machine import machine_memory
+from seprank.runtime.machine import machine_memory
 
 __all__ = ["Budget", "Estimate", "Rate", "RATES", "SAFETY_FRACTION", "TEXT_EXPANSION",
            "BASE_BYTES", "KERNEL_LOAD_SECONDS", "LIBRARY_BYTES", "CHECK_INTERVAL",
@@ -241,7 +241,7 @@ RATES: dict[str, Rate] = {
     "poly": Rate(4e5, "a term operation in the python-flint expansion of the network"),
     "float": Rate(1e9, "a float64 operation in numpy's SVD"),
     # parse: 1.3-2.9 MB/s measured reading 4 MB of 7-digit entries as CSV, text and JSON
-    # (seprank.matrix_io.load_matrix; calibration 0.5), the slowest halved (issue 32)
+    # (seprank.files.matrix_io.load_matrix; calibration 0.5), the slowest halved (issue 32)
     "parse": Rate(3.3e5, "a byte of text or JSON read into exact numbers"),
 }
 #: Memory a computation takes that does not scale with its sizes (Python's caches, malloc

@@ -18,7 +18,7 @@ given ``--max-seconds`` or ``--max-memory`` on Linux, forks:
   line (``seprank: error: ... stopped at the time limit ...``) and exits with status 2.
 
 A command writes its files only once its work is done, and says so
-(:func:`work_done`, called by :mod:`seprank.output_files` before the first file and by
+(:func:`work_done`, called by :mod:`seprank.files.output_files` before the first file and by
 ``--json -``): from then on the guard lets it finish, so a command leaves all its files
 or none (each file is written whole or not at all). Ctrl-C reaches the child (which
 prints ``seprank: interrupted``); SIGTERM and SIGHUP sent to the parent are passed on.

@@ -121,7 +121,7 @@ class OutputError(SeprankError):
 
     Examples
     --------
-    >>> from seprank.output_files import write_text
+    >>> from seprank.files.output_files import write_text
     >>> try:
     ...     write_text("/", "text")
     ... except OutputError as exc:

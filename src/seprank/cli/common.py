@@ -39,7 +39,7 @@ def emit_json(data, where: str) -> None:
       "value": 1
     }
     """
-    from seprank.strict_json import dumps
+    from seprank.schemas.strict_json import dumps
 
     text = dumps(data, indent=2, default=str) + "\n"  # never NaN or Infinity: not JSON
     if where == STDOUT:
@@ -48,7 +48,7 @@ def emit_json(data, where: str) -> None:
         work_done()
         sys.stdout.write(text)
     else:
-        from seprank.output_files import write_text
+        from seprank.files.output_files import write_text
 
         write_text(where, text)
 
@@ -324,7 +324,7 @@ def run(args: argparse.Namespace, *, guard: bool = False) -> int:
     """
     # Printing exact answers (kernel vectors, big entries) must not stop at Python's
     # 4300-digit limit for int <-> str. Input digits are parsed by python-flint
-    # (seprank.matrix_io.parse_integer), which has no quadratic-time risk to guard.
+    # (seprank.files.matrix_io.parse_integer), which has no quadratic-time risk to guard.
     sys.set_int_max_str_digits(0)
     try:
         budget = _budget(args)

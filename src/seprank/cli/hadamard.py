@@ -1,7 +1,7 @@
 """Gram Hadamard powers: ``seprank hadamard-rank`` and ``seprank float-vs-exact``.
 
 ``hadamard-rank`` ranks G = (V V^T)^(Hadamard lambda) for a V of the user's or of the
-papers' constructions (:func:`seprank.gram_hadamard_rank.hadamard_rank`), beside
+papers' constructions (:func:`seprank.hadamard.rank.hadamard_rank`), beside
 numpy's float64 rank and the bound ((d, lambda)) of levine2020 eq. (27);
 ``float-vs-exact`` maps where that float64 rank is wrong
 (:func:`seprank.float_vs_exact.run_study`), into CSV, JSON and a plot.
@@ -30,7 +30,7 @@ __all__ = ["add_parsers", "study_lines"]
 def _cmd_hadamard_rank(args: argparse.Namespace) -> int:
     """``seprank hadamard-rank``: rank of (V V^T)^(Hadamard lam) for a file or a construction."""
     from seprank.errors import ParameterError
-    from seprank.gram_hadamard_rank import hadamard_rank, named_V
+    from seprank.hadamard.rank import hadamard_rank, named_V
 
     named = [k for k in ("omega", "lemma6", "equal_norm") if getattr(args, k) is not None]
     if (args.file is None) == (not named):
@@ -61,7 +61,7 @@ def _cmd_hadamard_rank(args: argparse.Namespace) -> int:
 
 
 def _add_hadamard_rank_parser(sub) -> None:
-    from seprank.gram_hadamard_rank import METHODS
+    from seprank.hadamard.rank import METHODS
 
     p = subparser(sub, "hadamard-rank", "exact rank of (V V^T)^(Hadamard lam) for your V or a "
                    "named construction, beside its float64 rank and ((d, lam))",
@@ -168,8 +168,8 @@ def _cmd_float_vs_exact(args: argparse.Namespace) -> int:
     """``seprank float-vs-exact``: the study over the user's ranges, written to --out."""
     from seprank.errors import ParameterError
     from seprank.float_vs_exact import check_output_folder, parse_range, run_study
-    from seprank.float_vs_exact_files import write_study
-    from seprank.gram_hadamard_rank import read_V
+    from seprank.float_vs_exact.files import write_study
+    from seprank.hadamard.rank import read_V
 
     family = args.family or ("file" if args.matrix else "omega")
     if (family == "file") != (args.matrix is not None):

@@ -2,7 +2,7 @@
 
 The checks come from the installed check packages (:class:`seprank.proof.CheckRegistry`)
 and run in the order of their dependencies (:func:`seprank.proof.run_checks`). The
-console (:mod:`seprank.proof.console`) prints one line per check and a summary;
+console (:mod:`seprank.proof.report.console`) prints one line per check and a summary;
 ``-v`` each step, ``-vv`` the evidence too, ``--quiet`` the totals only; the totals
 close the output at every level. The reports go into one folder
 (:func:`seprank.proof.report.write_report_folder`), and ``--json`` / ``--markdown``
@@ -139,7 +139,7 @@ def _cmd_prove(args: argparse.Namespace) -> int:
     from rich.text import Text
 
     from seprank.proof import run_checks
-    from seprank.proof.console import ConsoleReporter, totals_lines
+    from seprank.proof.report.console import ConsoleReporter, totals_lines
     from seprank.proof.runner import order_checks
 
     registry, specs, wanted = _specs(args)

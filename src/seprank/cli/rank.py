@@ -1,6 +1,6 @@
 """``seprank rank FILE``: the rank of a matrix in a file, with its kind (and certificate).
 
-The matrix is read by :func:`seprank.matrix_io.load_matrix` (``.npy``, ``.json``, ``.csv``
+The matrix is read by :func:`seprank.files.matrix_io.load_matrix` (``.npy``, ``.json``, ``.csv``
 or text); the rank by :func:`seprank.rank`; ``--explain`` prints the plan of
 :func:`seprank.linalg.planner.plan_rank` and computes nothing.
 """
@@ -26,7 +26,7 @@ __all__ = ["add_parsers"]
 def _cmd_rank(args: argparse.Namespace) -> int:
     """``seprank rank``: print ``VALUE KIND`` and the result (or its JSON)."""
     import seprank
-    from seprank.matrix_io import load_matrix
+    from seprank.files.matrix_io import load_matrix
 
     matrix = load_matrix(args.file, allow_float=args.method == "float", method=args.method)
     if args.explain:  # the plan only: checks and decisions, no rank work

@@ -20,7 +20,7 @@ __all__ = ["add_parsers"]
 def _cmd_errata(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from seprank.output_files import write_text
+    from seprank.files.output_files import write_text
     from seprank.proof.errata import errata_markdown, known_papers, paper_key
     from seprank.proof.report import (
         READABLE_VERSIONS,
@@ -88,7 +88,7 @@ def _report_file(path: str):
 
 def _checked_report(path) -> dict:
     """A proof report read and, for the schema versions it declares (2, 3), validated
-    (:func:`seprank.proof.report_schema.validate_report`): a bad one is one line."""
+    (:func:`seprank.proof.report.schema.validate_report`): a bad one is one line."""
     from seprank.proof.report import READABLE_VERSIONS, load_report, validate_report
 
     data = load_report(path)
@@ -103,7 +103,7 @@ def _checked_report(path) -> dict:
 def _cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from seprank.bounded_read import check_regular_file
+    from seprank.files.bounded_read import check_regular_file
 
     src = _report_file(args.report)
     # a JSON report is parsed whole: its size is checked against the budget first
@@ -115,9 +115,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
         write_sweep_report(src, md, page)
     else:
-        from seprank.output_files import write_text
-        from seprank.proof.figures import write_figures
+        from seprank.files.output_files import write_text
         from seprank.proof.report import html_from_dict, markdown_from_dict
+        from seprank.proof.report.figures import write_figures
 
         data = _checked_report(src)
         # figures the checks declare (of every installed check package) besides the built-in

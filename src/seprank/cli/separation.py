@@ -314,7 +314,7 @@ def _task_options(args: argparse.Namespace) -> dict | None:
     if "workers" in given and "scheduler" not in given:
         given["scheduler"] = "local"
     if given.get("scheduler", "local") != "local":
-        from seprank.cluster import probe
+        from seprank.runtime.cluster import probe
 
         probe(given["scheduler"])  # its form, reachable, speaking Dask: before any work
     return given

@@ -65,7 +65,7 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.retries < 0:
         raise ParameterError(f"--retries must be an integer >= 0, got {args.retries}")
     if getattr(args, "scheduler", None) is not None:
-        from seprank.cluster import check_address
+        from seprank.runtime.cluster import check_address
 
         check_address(args.scheduler)  # its form, before any store is made
 
@@ -86,7 +86,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if args.dry_run:
         return _dry_run(spec, store)
     if args.scheduler is not None:
-        from seprank.cluster import probe
+        from seprank.runtime.cluster import probe
 
         probe(args.scheduler)  # unreachable, or not Dask: one line before anything else
     console = Console(highlight=False, stderr=True)

@@ -2,7 +2,7 @@
 
 ``gram_hadamard_mod_p_f64(R, lam, p)`` builds G = (U U^T)^(Hadamard lam) mod p
 from the residues R = U mod p, as a float64 array of residues in [0, p) that
-the modular LU engine (:mod:`seprank.linalg.modular_lu`) consumes in place.
+the modular LU engine (:mod:`seprank.linalg.engines.modular_lu`) consumes in place.
 Each entry is a dot product, reduced mod p, then raised to the power lam by
 square-and-multiply with a reduction after each product. When d (p-1)^2 <
 2^53 (p < 2^20 with d up to 8192, say) the arithmetic is exact in float64 and
@@ -22,8 +22,8 @@ import numba
 import numpy as np
 
 from seprank.errors import ParameterError
+from seprank.linalg.engines.modkernels import mod_f64 as _mod
 from seprank.linalg.memory import require_fits
-from seprank.linalg.modkernels import mod_f64 as _mod
 from seprank.scalars.primes import require_prime
 
 __all__ = ["gram_hadamard_mod_p_f64", "gram_hadamard_rows_mod_p"]

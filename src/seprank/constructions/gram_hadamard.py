@@ -25,7 +25,7 @@ Back ends
 ``"flint"``: python-flint ``fmpz_mat`` / ``nmod_mat`` products (ZZ, GF(p)).
 ``"numba"``: the compiled row builder :mod:`seprank.constructions.builders` (GF(p)).
 ``"cuda"``: the device builder
-:func:`seprank.linalg.cuda_engine.gram_hadamard_mod_p_device` (GF(p), p < 2^26).
+:func:`seprank.linalg.engines.cuda_engine.gram_hadamard_mod_p_device` (GF(p), p < 2^26).
 ``"auto"``: flint for ZZ, numpy for QQ, numba for GF(p).
 """
 
@@ -216,7 +216,7 @@ def gram_hadamard(U, lam: int, *, domain: str = "ZZ", p: int | None = None,
     if p is None:
         raise ParameterError("domain GF(p) needs a prime p")
     if backend == "cuda":
-        from seprank.linalg.cuda_engine import gram_hadamard_mod_p_device
+        from seprank.linalg.engines.cuda_engine import gram_hadamard_mod_p_device
 
         G = gram_hadamard_mod_p_device(_residues(U, p), lam, p)
         return G if device else G.copy_to_host()

@@ -14,10 +14,10 @@
 * :class:`RankCertificate`: both; it proves rank = r exactly when the lower
   bound equals the upper bound.
 
-:func:`seprank.verify` re-checks any of them (see :mod:`seprank.linalg.verify`).
+:func:`seprank.verify` re-checks any of them (see :mod:`seprank.linalg.verifier.verify`).
 
 In JSON (``seprank rank --certify --json``) a certificate is ``RankCertificate.to_dict()``;
-its schema is ``certificate`` (:mod:`seprank.schemas.certificate`, ``seprank schema
+its schema is ``certificate`` (:mod:`seprank.linalg.certificate_schema`, ``seprank schema
 certificate``), and :func:`certificate_from_json` reads it back.
 """
 
@@ -39,7 +39,7 @@ class LowerBoundCertificate:
     For A = [[1, 2], [2, 4], [0, 1]] the minor on rows (0, 2) and columns
     (0, 1) is det [[1, 2], [0, 1]] = 1, nonzero mod any prime, so rank A >= 2:
 
-    >>> from seprank.linalg.verify import verify_lower
+    >>> from seprank.linalg.verifier.verify import verify_lower
     >>> cert = LowerBoundCertificate(prime=7, rows=(0, 2), cols=(0, 1))
     >>> cert.bound, verify_lower([[1, 2], [2, 4], [0, 1]], cert)
     (2, True)
@@ -70,7 +70,7 @@ class UpperBoundCertificate:
     --------
     x = (2, -1) solves [[1, 2], [2, 4]] x = 0, so the rank is at most 2 - 1 = 1:
 
-    >>> from seprank.linalg.verify import verify_upper
+    >>> from seprank.linalg.verifier.verify import verify_upper
     >>> cert = UpperBoundCertificate(bound=1, side="right", vectors=((2, -1),), pivots=(0,))
     >>> verify_upper([[1, 2], [2, 4]], cert)
     True
@@ -130,7 +130,7 @@ def certificate_from_json(obj: Any, source: str | None = None) -> RankCertificat
     """The :class:`RankCertificate` written as JSON by ``seprank rank --certify --json``.
 
     ``obj`` is the ``certificate`` member, or the whole answer that holds it; it is
-    validated by the schema ``certificate`` (:mod:`seprank.schemas.certificate`). The
+    validated by the schema ``certificate`` (:mod:`seprank.linalg.certificate_schema`). The
     certificate still has to be verified (:func:`seprank.verify`): reading it proves
     nothing.
 
@@ -159,7 +159,7 @@ def certificate_from_json(obj: Any, source: str | None = None) -> RankCertificat
     True
     """
     from seprank.errors import InputError
-    from seprank.schemas.certificate import certificate_adapter
+    from seprank.linalg.certificate_schema import certificate_adapter
     from seprank.schemas.validation import validate
 
     if isinstance(obj, dict) and "certificate" in obj and "lower" not in obj:

@@ -124,7 +124,7 @@ def multimodular_estimate(shape: tuple[int, int], r: int, bits: int) -> Estimate
     xbits = _lifting_bits(r, bits)
     digits = r * free * xbits / 8
     # each kernel entry: a Python int of xbits (in a list, then a tuple) and, while A K = 0
-    # is checked, float64 limbs of about 20 bits (seprank.linalg.kernel_check)
+    # is checked, float64 limbs of about 20 bits (seprank.linalg.rational.kernel_check)
     kernel = free * k * (_KERNEL_ENTRY_BYTES + 1.5 * xbits / 8 + 8 * (xbits / 20 + 1))
     peak = max(_RESIDUE_ENGINE_BYTES * m * n, kernel + 2 * digits)
     lift_ops = 4.0 * r * r * free * xbits / 20
@@ -201,7 +201,7 @@ def plan_estimate(plan) -> Estimate:
 def method_workspace(method: str, shape: tuple[int, int], bits: int = 64) -> int:
     """Bytes the first step of ``method`` holds beyond an m x n integer array (before the
     planner has chosen an engine: the residue engines from ``NUMBA_MIN_DIM``, else flint).
-    What :func:`seprank.matrix_io.load_matrix` checks from a ``.npy`` header.
+    What :func:`seprank.files.matrix_io.load_matrix` checks from a ``.npy`` header.
 
     >>> method_workspace("auto", (1000, 1000)) - BASE_BYTES, method_workspace("float", (1, 1))
     (16000000, 4194400)
@@ -242,14 +242,14 @@ def _shape_of(matrix: object) -> tuple[int, int] | None:
 
 def verify_estimate(matrix: object, claim=None) -> Estimate | None:
     """:func:`seprank.verify` of ``matrix``: its snapshot and, given the certificate as
-    read (``claim``, :func:`seprank.linalg.verify_snapshot.read_claim`; None: the matrix
+    read (``claim``, :func:`seprank.linalg.verifier.snapshot.read_claim`; None: the matrix
     alone, checked before the certificate is read), the kernel vectors' residues and
     A K = 0 modulo enough primes of 21 bits (measured with tests/budget_probe.py:
     1300 MiB for 2000 x 2000 of rank 100, 1900 vectors of 1300-bit entries). None when the
     shape is not known without reading the entries. Reads only the matrix's shape and the
     snapshot: the caller's certificate is never read twice.
 
-    >>> from seprank.linalg.verify_snapshot import read_claim
+    >>> from seprank.linalg.verifier.snapshot import read_claim
     >>> import seprank
     >>> claim = read_claim(seprank.rank([[1, 2], [2, 4]], certify=True))
     >>> verify_estimate([[1, 2], [2, 4]], claim).what

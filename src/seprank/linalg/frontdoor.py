@@ -13,7 +13,7 @@ Methods
     exact over Q from primes: ranks mod primes give a certified lower bound
     and, when it is not full, kernel vectors found by p-adic lifting and
     rational reconstruction, verified exactly, give the matching upper bound
-    (:mod:`seprank.linalg.multimodular`). Kind ``exact`` when both hold, else
+    (:mod:`seprank.linalg.rational.multimodular`). Kind ``exact`` when both hold, else
     ``lower_bound``; the primes used are listed. Measured (benchmarks/multimodular.py)
     faster than ``fmpz_mat.rank`` on rank-deficient matrices from n ~ 800
     (random products, 1.4-2.3x) and from n ~ 400 on Gram Hadamard powers
@@ -81,7 +81,7 @@ import time
 import flint
 import numpy as np
 
-import seprank.linalg.flint_engine as fe
+import seprank.linalg.engines.flint_engine as fe
 from seprank.budget import Budget, current
 from seprank.errors import ParameterError
 from seprank.linalg.certificates import (
@@ -91,9 +91,9 @@ from seprank.linalg.certificates import (
 )
 from seprank.linalg.coerce import ExactMatrix, as_exact
 from seprank.linalg.engines import engine_names, get_engine, method_names
+from seprank.linalg.engines.float_engine import float_rank
 from seprank.linalg.engines.protocol import FULL_RANK_BOUND, NMOD_MAT, RESIDUES
 from seprank.linalg.estimates import entry_bits, fmpz_estimate, multimodular_estimate
-from seprank.linalg.float_engine import float_rank
 from seprank.linalg.kinds import EXACT, FLOAT_ESTIMATE, LOWER_BOUND
 from seprank.linalg.modarith import random_prime
 from seprank.linalg.planner import FMPZ, MULTIMODULAR, PrimePolicy, RankPlan, plan_rank
@@ -108,8 +108,8 @@ __all__ = ["rank", "execute", "METHODS", "ENGINES"]
 METHODS = method_names()
 #: Back ends of the modular method (the registry of :mod:`seprank.linalg.engines`):
 #: python-flint ``nmod_mat``, the numba blocked LU with delayed reduction
-#: (:mod:`seprank.linalg.modular_lu`) and its GPU counterpart
-#: (:mod:`seprank.linalg.cuda_engine`, numba-cuda).
+#: (:mod:`seprank.linalg.engines.modular_lu`) and its GPU counterpart
+#: (:mod:`seprank.linalg.engines.cuda_engine`, numba-cuda).
 ENGINES = engine_names()
 
 def _trial(p: int, step: str, engine: str | None, method: str, rank: int | None) -> dict:
@@ -258,7 +258,7 @@ def _multimodular_trials(mm, engine: str) -> list[dict]:
 
 def _multimodular_result(mm, plan: RankPlan, start: float, primes: list[int],
                          trials: list) -> RankResult:
-    """The RankResult of a :func:`~seprank.linalg.multimodular.rank_multimodular` run,
+    """The RankResult of a :func:`~seprank.linalg.rational.multimodular.rank_multimodular` run,
     after the primes and trials of the steps before it."""
     cert = RankCertificate(lower=mm.lower, upper=mm.upper) if plan.certify else None
     return RankResult(value=mm.rank, kind=EXACT if mm.exact else LOWER_BOUND,
@@ -372,7 +372,7 @@ def _execute(plan: RankPlan, start: float) -> RankResult:
     if plan.method in ("modular", "auto"):
         return _run_modular_or_auto(plan, start)
     if plan.method == MULTIMODULAR:
-        from seprank.linalg.multimodular import rank_multimodular
+        from seprank.linalg.rational.multimodular import rank_multimodular
 
         mm = rank_multimodular(plan._exact.zmat, engine=plan.multimodular_engine)
         return _multimodular_result(mm, plan, start, [], [])
@@ -453,7 +453,7 @@ def _exact_fallbacks(plan: RankPlan, em: ExactMatrix | None, start: float,
     rp = max((t["rank_mod_p"] for t in trials), default=None)
     for name in plan.fallbacks:
         if name == MULTIMODULAR:
-            from seprank.linalg.multimodular import rank_multimodular
+            from seprank.linalg.rational.multimodular import rank_multimodular
 
             source = em.zmat if em is not None else plan._input
             _check_step(multimodular_estimate(plan.shape, rp, entry_bits(source)), rp)

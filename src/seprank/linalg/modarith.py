@@ -66,7 +66,7 @@ def k_max(p: int) -> int:
 
     That is k_max(p) = floor((2^53 - p) / (p - 1)^2): the number of products
     of two residues in [0, p) that an entry in [0, p) can take, unreduced,
-    while float64 arithmetic stays exact (see seprank.linalg.modular_lu's
+    while float64 arithmetic stays exact (see seprank.linalg.engines.modular_lu's
     docstring; Dumas, Giorgi, Pernet, ACM TOMS 35(3), 2008, section 3).
 
     Examples

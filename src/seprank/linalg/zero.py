@@ -16,7 +16,7 @@ and lifted a 12000-dimensional kernel. Now:
   (``overwrite``), so the rank mod p holds the input, the residues and a transient
   int64 copy (3 B for an input of B bytes) instead of 4 B;
 * the multimodular fallback reads the int64 array as it is
-  (:func:`seprank.linalg.multimodular.rank_multimodular`), and the ``fmpz_mat`` copy
+  (:func:`seprank.linalg.rational.multimodular.rank_multimodular`), and the ``fmpz_mat`` copy
   is made only when ``fmpz_mat.rank`` itself runs.
 """
 

@@ -43,9 +43,9 @@ from __future__ import annotations
 
 import numpy as np
 
-import seprank
 from seprank.budget import Estimate, current, largest_fitting
 from seprank.errors import InputError, ParameterError
+from seprank.linalg import rank as linalg_rank
 
 __all__ = ["VocabularyEmbedding", "ConvolutionalEmbedding", "exact_rank", "draw_estimate"]
 
@@ -95,7 +95,7 @@ def exact_rank(mat: object) -> int:
     arr = np.asarray(mat, dtype=object)
     if arr.size == 0:
         return 0
-    res = seprank.rank(arr)
+    res = linalg_rank(arr)
     if res.kind != "exact":
         raise RuntimeError(f"rank is not exact (kind {res.kind!r})")
     return int(res.value)

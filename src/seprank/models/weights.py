@@ -134,7 +134,7 @@ def load_weights(path: str | Path) -> tuple[dict, dict]:
     ...     load_weights(f)[1]
     {'L': 1, 'H': 1, 'd_a': 1, 'd_x': 1}
     """
-    from seprank.matrix_io import read_json
+    from seprank.files.matrix_io import read_json
 
     # exact big integers, bounded nesting, one-line errors (the CLI's common JSON reader)
     obj = read_json(path, what="weights JSON")

@@ -186,7 +186,7 @@ def moment_jacobian_rank(s: int, points: int, seed: int = 0) -> int:
     >>> moment_jacobian_rank(3, 3), moment_jacobian_rank(3, 1)   # 6 = 3*4/2; one point: 3
     (6, 3)
     """
-    import seprank
+    from seprank.linalg import rank
 
     rng = random.Random(seed)
     X = [[Fraction(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(s)]
@@ -200,7 +200,7 @@ def moment_jacobian_rank(s: int, points: int, seed: int = 0) -> int:
                     # d/dx^j_t of sum_j x^j_b x^j_c
                     row.append((X[j][c] if t == b else 0) + (X[j][b] if t == c else 0))
             rows.append(row)
-    return seprank.rank(rows, "exact").value
+    return rank(rows, "exact").value
 
 
 def family_log2_lower_bound(s: int, L: int) -> int:

@@ -45,6 +45,7 @@ A check that declares its claim, records an erratum and concludes:
 ('refuted', 'holds-corrected', 'proof', True)
 """
 
+from seprank.paper_hooks.paper import Paper
 from seprank.proof.claims import (
     FALSE,
     HOLDS,
@@ -56,7 +57,6 @@ from seprank.proof.claims import (
     Claim,
     Erratum,
 )
-from seprank.proof.figures import Figure
 from seprank.proof.framework import (
     ERROR,
     FAILED,
@@ -71,8 +71,8 @@ from seprank.proof.framework import (
     StepHandle,
     run_check,
 )
-from seprank.proof.paper import Paper
 from seprank.proof.registry import CheckRegistry, check, registered_checks
+from seprank.proof.report.figures import Figure
 from seprank.proof.runner import order_checks, run_checks
 
 __all__ = [

@@ -1,11 +1,11 @@
 """Citations a reader can follow: source strings rendered with sections and displays.
 
 A check cites the papers by their bundled text files and line numbers
-(:meth:`seprank.proof.paper.Paper.cite`: ``"levine2020_depth_to_width_self_attention.txt
+(:meth:`seprank.paper_hooks.paper.Paper.cite`: ``"levine2020_depth_to_width_self_attention.txt
 B.3 l.720-757"``, several passages joined with "; "). :func:`render` rewrites such a
 string for a person who has the paper but not the file: "Levine et al. 2020, sec. B.3,
 eqs. (28)-(30) (l.720-757 of the bundled text)", from each paper's map of its text
-(:mod:`seprank.proof.outline`, shipped by its wing). The console, the Markdown and HTML
+(:mod:`seprank.paper_hooks.outline`, shipped by its wing). The console, the Markdown and HTML
 reports and the erratum sheets print the rendered form; the JSON report keeps ``source``
 and adds it as ``citation`` (:func:`add_citations`). :func:`texts_folder` says where the
 texts themselves are, if anywhere (``$SEPRANK_PAPERS``, else ``../shared/papers``), and
@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from seprank.proof.outline import split_top
-from seprank.proof.paper import Paper
+from seprank.paper_hooks.outline import split_top
+from seprank.paper_hooks.paper import Paper
 
 __all__ = ["PAPERS_ENV", "render", "papers_by_file", "add_citations", "with_citations",
            "texts_folder",
@@ -107,7 +107,7 @@ def add_citations(data: dict[str, Any]) -> dict[str, Any]:
     >>> add_citations(data)["checks"][0]["citation"]
     'Xie 2021, sec. 2.2 (l.76 of the bundled text)'
     """
-    from seprank.proof.report_schema import paper_of_check
+    from seprank.proof.report.schema import paper_of_check
 
     described = data.get("papers") or {}
     papers = papers_by_file(described.values())
@@ -170,7 +170,7 @@ def missing_texts(papers: Iterable[Paper]) -> list[str]:
     (absent, or another version than the one the paper's map was made from); a paper
     without a map (a plugin's, say) has no bundled text to miss.
 
-    >>> from seprank.proof.outline import Outline
+    >>> from seprank.paper_hooks.outline import Outline
     >>> missing_texts([Paper("nowhere.txt", outline=Outline("nowhere.txt", 3)),
     ...                Paper("plugin.txt")])
     ['nowhere.txt']
@@ -194,7 +194,7 @@ def missing_texts_note(papers: Iterable[Paper]) -> str | None:
     """One line for ``seprank prove`` when the texts of ``papers`` are not at hand (None
     when they all are): what is missing and what is lost (only the line pointers).
 
-    >>> from seprank.proof.outline import Outline
+    >>> from seprank.paper_hooks.outline import Outline
     >>> text = Paper("no-such-text.txt", key="x", outline=Outline("no-such-text.txt", 9))
     >>> missing_texts_note([text]).startswith("seprank: note: 1 paper text not found")
     True

@@ -214,7 +214,7 @@ class Erratum:
     ``instance``: the failing instance.
     ``verified``: the correction is verified (see :meth:`StepHandle.verifies`).
     ``anchor``: a short token the cited lines contain (an equation number ``"(19)"``,
-    ``"Lemma 4"``, a symbol), checked by :func:`seprank.proof.errata_audit.locate_errata`.
+    ``"Lemma 4"``, a symbol), checked by :func:`seprank.proof.errata.audit.locate_errata`.
     ``slip``: the kind of slip (a key of :data:`SLIPS`), for the severity rule.
     ``correction_id``: names a correction several errata share; one verified copy
     verifies the others (:func:`seprank.proof.rules.share_verified_corrections`, which

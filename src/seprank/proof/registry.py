@@ -28,10 +28,10 @@ from types import ModuleType
 from typing import Any
 
 from seprank.errors import SeprankError
+from seprank.paper_hooks.paper import Paper
 from seprank.plugins import import_plugin, note
 from seprank.proof.claims import Claim
 from seprank.proof.framework import CheckContext, CheckSpec
-from seprank.proof.paper import Paper
 
 __all__ = ["ENTRY_POINT_GROUP", "CheckRegistry", "check", "checks_in", "registered_checks",
            "plugin_packages"]
@@ -56,7 +56,7 @@ def check(id: str, title: str, source: str | Paper,
     the check decides (kind, statement in our words, source lines, ``main_result``,
     ``universal``);
     ``depends`` names the checks whose results the claim's proof uses;
-    ``figures`` are :class:`seprank.proof.figures.Figure` objects drawn from the
+    ``figures`` are :class:`seprank.proof.report.figures.Figure` objects drawn from the
     check's evidence in reports. The body records errata in its steps
     (``s.erratum(...)``) and ends with ``ctx.conclude(...)``; see
     :mod:`seprank.proof.claims`. ``claim`` may also be a dict of :class:`Claim`'s

@@ -1,7 +1,7 @@
 """Exact scalars from text: the one grammar of integers and fractions ``p/q`` in seprank.
 
 Every reader of a number written as text or as a JSON value uses this module: the
-matrix readers (:mod:`seprank.matrix_io`: ``.json``, ``.csv``, text), the weights and
+matrix readers (:mod:`seprank.files.matrix_io`: ``.json``, ``.csv``, text), the weights and
 saved answers (:mod:`seprank.models.weights`), the API's matrix coercion
 (:mod:`seprank.linalg.coerce`: ``seprank.rank([["1/2", "1/3"], ...])`` reads strings as
 the CLI's JSON does) and every file schema (:mod:`seprank.schemas`). So ``"1_0"`` means

@@ -36,11 +36,11 @@ SCHEMAS: dict[str, tuple[str, str, str]] = {
                 "network weights {Q, K, V, O} (seprank sep-rank --weights FILE)"),
     "answer": ("seprank.models.weights_schema", "answer_adapter",
                "a saved seprank sep-rank --json answer (--weights reads it too)"),
-    "sweep-spec": ("seprank.schemas.sweep_spec", "spec_adapter",
+    "sweep-spec": ("seprank.sweep.spec_schema", "spec_adapter",
                    "a sweep specification, TOML or YAML (seprank sweep SPEC)"),
-    "report": ("seprank.schemas.report", "report_adapter",
+    "report": ("seprank.proof.report.model", "report_adapter",
                "the JSON proof report, schema version 3 (or 2) (seprank prove --json)"),
-    "certificate": ("seprank.schemas.certificate", "certificate_adapter",
+    "certificate": ("seprank.linalg.certificate_schema", "certificate_adapter",
                     "a rank certificate in JSON (seprank rank --certify --json)"),
 }
 

@@ -147,7 +147,7 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         the grid route's prime (default 2^31 - 1).
     certify
         attach rank certificates to every block and verify them with
-        :func:`seprank.linalg.verify` (``certificates_verified``).
+        :func:`seprank.verify` (``certificates_verified``).
     templates, rank_method, options
         route options: the template-grid route's M x d_x templates; the
         :func:`seprank.linalg.rank` method of the coefficient and template-grid

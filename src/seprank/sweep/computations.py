@@ -135,8 +135,8 @@ def hadamard_rank(d: int, lam: int, family: str = "omega", omega: int = 2,
     """
     import numpy as np
 
-    import seprank
     from seprank.constructions.omega import gram_hadamard_exact, omega_rows
+    from seprank.linalg import rank
 
     params = {"d": d, "lam": lam, "family": family, "omega": omega, "entry_bound": entry_bound,
               "rows": rows, "seed": seed, "method": method, "exact_max_n": exact_max_n,
@@ -154,7 +154,7 @@ def hadamard_rank(d: int, lam: int, family: str = "omega", omega: int = 2,
         G = gram_hadamard_exact(U, lam)
         if method == "float":
             G = np.array(G.tolist(), dtype=float)
-        res = seprank.rank(G, method, prime=prime)
+        res = rank(G, method, prime=prime)
         out.update(res.to_dict())
         out["built"] = "exact integers"
         return out
@@ -166,7 +166,7 @@ def hadamard_rank(d: int, lam: int, family: str = "omega", omega: int = 2,
     start = time.perf_counter()
     Gp = ResidueMatrix(gram_hadamard_mod_p_f64(np.asarray(U, dtype=np.int64), lam, p), p)
     built_s = time.perf_counter() - start
-    res = seprank.rank(Gp, "modular", prime=p)
+    res = rank(Gp, "modular", prime=p)
     full = res.value == m
     out.update(res.to_dict())
     out.update(field="QQ", built="direct builder mod p", build_seconds=round(built_s, 6),

@@ -9,7 +9,7 @@ built from it:
   computation's defaults come from :data:`seprank.sweep.computations.COMPUTATIONS`;
   the rules that tie parameters together, such as d and lam together, or a prime
   being prime, stay in each computation's ``validate``);
-* :mod:`seprank.schemas.sweep_spec`: the schema of a sweep spec file, where every
+* :mod:`seprank.sweep.spec_schema`: the schema of a sweep spec file, where every
   parameter may also be written as a list of values (an axis of the grid) or, for an
   integer, a range ``{from, to, step}``.
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from seprank._templates import render
-from seprank.output_files import write_bytes, write_text
+from seprank.files.output_files import write_bytes, write_text
 from seprank.sweep.store import ResultStore, StoredRow
 from seprank.sweep.version import code_version
 

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from seprank.cluster import connect as _connect
-from seprank.cluster import local_cluster
 from seprank.errors import ParameterError
+from seprank.runtime.cluster import connect as _connect
+from seprank.runtime.cluster import local_cluster
 from seprank.sweep.computations import execute
 from seprank.sweep.spec import SweepSpec, Task
 from seprank.sweep.store import ResultStore, task_key

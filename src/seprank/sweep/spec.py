@@ -13,7 +13,7 @@ A specification is a TOML or YAML file (or the same structure as a dict)::
 
 For the ``check`` computation, ``id = "*"`` is every registered proof check.
 
-The file's form is the schema ``sweep-spec`` (:mod:`seprank.schemas.sweep_spec`,
+The file's form is the schema ``sweep-spec`` (:mod:`seprank.sweep.spec_schema`,
 ``seprank schema sweep-spec``): each computation's parameters with the types that
 :mod:`seprank.sweep.parameters` declares, checked before anything else.
 
@@ -178,8 +178,8 @@ def spec_from_dict(data: dict[str, Any], *, source: Path | None = None) -> Sweep
         ...
     seprank.errors.ParameterError: unknown computation 'no_such_thing'; known: ...
     """
-    from seprank.schemas.sweep_spec import check_spec
     from seprank.sweep.computations import get_computation
+    from seprank.sweep.spec_schema import check_spec
 
     if not isinstance(data, dict):
         raise InputError("a sweep spec must be a table (mapping) at the top level")
@@ -235,7 +235,7 @@ def load_spec(path: str | os.PathLike) -> SweepSpec:
     ...     print(spec.size(), spec.store.name)
     2 s.sqlite
     """
-    from seprank.bounded_read import read_bounded
+    from seprank.files.bounded_read import read_bounded
 
     path = Path(path)
     if path.is_dir():

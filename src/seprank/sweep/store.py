@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import seprank.strict_json as strict_json
+import seprank.schemas.strict_json as strict_json
 from seprank.errors import InputError
 from seprank.sweep.spec import Task, canonical_json
 from seprank.sweep.version import code_version

@@ -29,10 +29,10 @@ def code_version() -> str:
     >>> v.startswith("0.") and len(v.split("+")[1]) == 12
     True
     """
-    import seprank
+    from seprank.runtime.package import PACKAGE_DIR, VERSION
 
     digest = hashlib.sha256()
-    roots = [Path(seprank.__file__).parent]
+    roots = [PACKAGE_DIR]
     from seprank.proof.registry import plugin_packages
 
     for package in plugin_packages().values():  # every installed check package
@@ -47,4 +47,4 @@ def code_version() -> str:
             rel = path.name if root.is_file() else path.relative_to(root).as_posix()
             digest.update(f"{root.name}/{rel}\n".encode())
             digest.update(path.read_bytes())
-    return f"{seprank.__version__}+{digest.hexdigest()[:12]}"
+    return f"{VERSION}+{digest.hexdigest()[:12]}"

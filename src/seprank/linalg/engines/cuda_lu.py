@@ -1,6 +1,6 @@
 """The ``cuda`` engine: the blocked LU of the numba engine on an NVIDIA GPU (numba-cuda).
 
-The computation is :func:`seprank.linalg.cuda_engine.rank_profile_mod_p_cuda`,
+The computation is :func:`seprank.linalg.engines.cuda_engine.rank_profile_mod_p_cuda`,
 imported on first use (``import seprank`` never imports ``numba.cuda``). It has
 the numba engine's arithmetic, so its primes (below 2^26, ``auto``'s from
 ``AUTO_NUMBA_PRIME_RANGE``) and certificate parts; it prefers no input (it runs
@@ -18,13 +18,13 @@ __all__ = ["ENGINE"]
 
 
 def _profile(data, p: int, overwrite: bool = False) -> tuple[int, list[int], list[int]]:
-    from seprank.linalg.cuda_engine import rank_profile_mod_p_cuda
+    from seprank.linalg.engines.cuda_engine import rank_profile_mod_p_cuda
 
     return rank_profile_mod_p_cuda(data, p, overwrite=overwrite)
 
 
 def _available() -> bool:
-    from seprank.linalg.cuda_engine import cuda_available
+    from seprank.linalg.engines.cuda_engine import cuda_available
 
     return cuda_available()
 

@@ -5,7 +5,7 @@ first, and can run every prime up to 2^63), and the rank over Q of the
 ``fmpz_mat.rank`` path, which is python-flint's own, finds its certificate
 minor mod primes from this engine's range too. Without a certificate it takes
 ``nmod_mat.rank``; with one, the pivots of the RREFs of the matrix and its
-transpose (:func:`seprank.linalg.flint_engine.lower_certificate`).
+transpose (:func:`seprank.linalg.engines.flint_engine.lower_certificate`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import flint
 import numpy as np
 
-import seprank.linalg.flint_engine as fe
+import seprank.linalg.engines.flint_engine as fe
 from seprank.linalg.engines.protocol import NMOD_MAT, ModularEngine
 from seprank.linalg.modarith import FLINT_DEFAULT_PRIME, FLINT_MAX_PRIME, residues_int64
 

@@ -1,6 +1,6 @@
 """The ``numba`` engine: the blocked LU with BLAS products and delayed reduction (CPU).
 
-The computation is :func:`seprank.linalg.modular_lu.rank_profile_mod_p`
+The computation is :func:`seprank.linalg.engines.modular_lu.rank_profile_mod_p`
 (imported on first use, so that ``import seprank`` does not compile numba
 code). Primes below 2^26; residues in float64. Its rank profile proves a full
 rank by itself (the trivial bound min(m, n) mod p), and it prefers every input
@@ -35,7 +35,7 @@ AUTO_NUMBA_PRIME_RANGE = (2**19, 2**20)
 
 
 def _profile(data, p: int, overwrite: bool = False) -> tuple[int, list[int], list[int]]:
-    from seprank.linalg.modular_lu import rank_profile_mod_p
+    from seprank.linalg.engines.modular_lu import rank_profile_mod_p
 
     return rank_profile_mod_p(data, p, overwrite=overwrite)
 

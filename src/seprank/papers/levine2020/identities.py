@@ -17,12 +17,6 @@ them under one name (``from seprank.papers.levine2020 import identities as idl``
 * :mod:`.b2_displays`: B.2's lower-bound construction (l.684-718).
 """
 
-from seprank.papers.levine2020.b2_displays import (
-    hadamard_power_terms,
-    multinomial_expansion_is_identity,
-    omega_det_and_leibniz,
-    omega_power_squares,
-)
 from seprank.papers.levine2020.chains import (
     Chain,
     chain_output,
@@ -30,13 +24,19 @@ from seprank.papers.levine2020.chains import (
     lemma1_chains,
     side_sequence_value,
 )
-from seprank.papers.levine2020.residual_displays import (
+from seprank.papers.levine2020.displays.b2 import (
+    hadamard_power_terms,
+    multinomial_expansion_is_identity,
+    omega_det_and_leibniz,
+    omega_power_squares,
+)
+from seprank.papers.levine2020.displays.residual import (
     lemma2_eq21,
     lemma2_regrouped,
     top_degree_part,
     unraveled_output,
 )
-from seprank.papers.levine2020.thm3_displays import (
+from seprank.papers.levine2020.displays.thm3 import (
     swap_blocks,
     swap_tuple_count,
     swap_tuples,
@@ -44,7 +44,7 @@ from seprank.papers.levine2020.thm3_displays import (
     thm3_sequence_sum,
     thm3_swap_sum,
 )
-from seprank.papers.levine2020.thm4_displays import (
+from seprank.papers.levine2020.displays.thm4 import (
     gram_form,
     gram_monomial_count,
     gram_split_count,

@@ -98,7 +98,7 @@ def vocabulary_moment_dimension(M_V, P=None) -> int:
     >>> vocabulary_moment_dimension([[1, 2, 3, 4, 5]])        # r = 1: D_1 = 1 < V - 1
     1
     """
-    import seprank
+    from seprank.linalg import rank
 
     M = np.asarray(M_V, dtype=object)
     d, V = M.shape
@@ -113,7 +113,7 @@ def vocabulary_moment_dimension(M_V, P=None) -> int:
     diffs = [[x - y for x, y in zip(v, vecs[0], strict=True)] for v in vecs[1:]]
     if not diffs or not any(any(row) for row in diffs):
         return 0
-    return seprank.rank([[Fraction(x) for x in row] for row in diffs], "exact").value
+    return rank([[Fraction(x) for x in row] for row in diffs], "exact").value
 
 
 def bottleneck_depth(r: int, d_x: int, L_max: int = 10_000) -> int | None:

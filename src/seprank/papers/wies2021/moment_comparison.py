@@ -172,7 +172,7 @@ def split_patch_rank(N: int, seed: int = 0) -> dict:
     """
     import random
 
-    import seprank
+    from seprank.linalg import rank
     from seprank.models import SelfAttentionNetwork
     from seprank.models.embedding import ConvolutionalEmbedding
 
@@ -193,7 +193,7 @@ def split_patch_rank(N: int, seed: int = 0) -> dict:
     return {"L": 1, "d_x": 1, "H": 1, "kernel": [[[1]], [[2]]], "r": emb.rank(), "r_e": 0,
             "N": N, "M": 2 * N, "P": "first input of every patch", "K": K,
             "weights": {k: net.weights[k].ravel().tolist() for k in "QKVO"},
-            "rank": seprank.rank(A).value, "eq11_bound": thm4_bound(1, 1, 0),
+            "rank": rank(A).value, "eq11_bound": thm4_bound(1, 1, 0),
             "expected_2N_plus_2": 2 * N + 2}
 
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-import seprank
 from seprank.combinatorics import num_head_indices
+from seprank.linalg import rank
 
 __all__ = ["scalar_chain_network", "scalar_chain_rank"]
 
@@ -85,4 +85,4 @@ def scalar_chain_rank(L: int, route: str = "vocabulary", H: int = 1) -> dict:
     n_cols = X.shape[0] // n_rows
     M = [[out[a * n_cols + b, 0, 0] for b in range(n_cols)] for a in range(n_rows)]
     return {"L": L, "H": H, "route": route, "N": N, "C(L)": C, "matrix_shape": [n_rows, n_cols],
-            "rank": seprank.rank(M, "exact").value, "C(L)+1": C + 1}
+            "rank": rank(M, "exact").value, "C(L)+1": C + 1}

@@ -97,7 +97,7 @@ What the route computes (:func:`moment_separation_rank`)
    (:mod:`seprank.separation.moment.sparse`); a rank-deficient block is made exact by
    kernel vectors: products of kernel vectors of neighbouring blocks (the apolar ideal
    of the g_j, :mod:`seprank.separation.moment.apolar`), else Dixon lifting from the
-   residues of a row subset (:mod:`seprank.linalg.dixon_residues`) checked on all rows,
+   residues of a row subset (:mod:`seprank.linalg.rational.dixon_residues`) checked on all rows,
    or, with many kernel vectors, the rank over Q of the whole block; the residual
    matrix has the staircase bound for every weight
    (:func:`~seprank.separation.moment.blocks.staircase_bound`) and its split ranked

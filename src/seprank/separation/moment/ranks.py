@@ -7,7 +7,7 @@ What each block result claims
   nonzero integer minor, so rank_Q(C_b) >= rank. Always certified.
 * ``upper`` is certified: min(shape) (the trivial bound), or ``rank`` itself when
   it meets min(shape), or when n - r integer kernel vectors of a row subset were
-  found by :func:`seprank.linalg.multimodular.rank_multimodular` (exact over the
+  found by :func:`seprank.linalg.rational.multimodular.rank_multimodular` (exact over the
   subset) and then checked against every row of the block
   (:func:`~seprank.separation.moment.blocks.verify_kernel`).
 * ``kind``: ``exact`` when rank = upper; ``probabilistic`` when the whole block was
@@ -177,7 +177,7 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     ranked so far (non-residual families, blocks in increasing degree): its products
     certify a deficient block without lifting when they fill its kernel, and the
     block's lifted kernel vectors join it. ``lift_limits``: (seconds, bytes) the exact
-    lifting of a deficient block may take (:func:`seprank.linalg.dixon.lifting_limits`;
+    lifting of a deficient block may take (:func:`seprank.linalg.rational.dixon.lifting_limits`;
     past them the block keeps its rank mod p, and the record says why).
     ``subset_seed``: draw the row subset from its own generator (as :func:`subset_rank`
     does), and ``prior``: that subset's rank already computed by :func:`subset_rank` (a
@@ -331,7 +331,7 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
                        lift_limits: tuple[float, float] | None = None) -> None:
     """Kernel vectors of the exact row subset, checked on every row: rank over Q (within
     ``lift_limits``, seconds and bytes, when given)."""
-    from seprank.linalg.dixon import LiftingStopped, lifting_limits
+    from seprank.linalg.rational.dixon import LiftingStopped, lifting_limits
 
     if lift_limits is None:
         _lift(tall, idx, p, out, rng)
@@ -347,9 +347,9 @@ def _certify_deficient(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng
 
 def _lift(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
     """Kernel vectors of the row subset by Dixon lifting from residues of C_F's entries
-    (:func:`seprank.linalg.dixon_residues.kernel_from_residues`: no wide integer matrix is
+    (:func:`seprank.linalg.rational.dixon_residues.kernel_from_residues`: no wide integer matrix is
     ever built), checked exactly on every row of the block (:func:`verify_kernel`)."""
-    from seprank.linalg.dixon_residues import kernel_from_residues
+    from seprank.linalg.rational.dixon_residues import kernel_from_residues
 
     for attempt in range(1 if tall.short * tall.long > LIFT_RETRY_MAX_ENTRIES else 2):
         found = kernel_from_residues(

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from seprank.compiled_cache import pending_compilation
 from seprank.models.generic_weights import generic_bound
+from seprank.runtime.compiled_cache import pending_compilation
 from seprank.separation.route import (
     PlannedBlock,
     RouteOutcome,
@@ -58,8 +58,8 @@ MATRIX_WORDS = "moment-form blocks C_F"
 #: estimate against wall time is benchmarks/explain_vs_wall.py's to measure).
 LOAD_SECONDS = 0.8
 #: the modules whose numba kernels the route runs (their first compilation is counted in
-#: the estimate and announced: seprank.compiled_cache.pending_compilation)
-KERNEL_MODULES = ("seprank.linalg.modular_lu", "seprank.models.moment_mod_p",
+#: the estimate and announced: seprank.runtime.compiled_cache.pending_compilation)
+KERNEL_MODULES = ("seprank.linalg.engines.modular_lu", "seprank.models.moment_mod_p",
                   "seprank.models.network_mod_p", "seprank.separation.moment.term_table")
 
 

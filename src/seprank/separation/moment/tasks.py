@@ -5,7 +5,7 @@ Issue 20 item 4. The blocks of C_F are independent matrices
 dense elimination per catalecticant block, the rank mod p of its row subset
 (:func:`~seprank.separation.moment.ranks.subset_rank`: minutes for the middle blocks
 of L = 3, d_x = 4). Those eliminations run here as Dask tasks, one per block, on a
-local cluster (one single-threaded worker process per core, :mod:`seprank.cluster`)
+local cluster (one single-threaded worker process per core, :mod:`seprank.runtime.cluster`)
 or on a running scheduler; the pass that needs the blocks in order (the apolar ideal,
 :mod:`seprank.separation.moment.apolar`, and the exact lifting of deficient blocks)
 then runs in this process with the ranks in hand
@@ -158,7 +158,7 @@ def check_store_path(store: str | os.PathLike) -> None:
 
 def _read_store(path: Path) -> bytes:
     """The store's bytes up to its size when opened (checked against the budget)."""
-    from seprank.bounded_read import check_text_size
+    from seprank.files.bounded_read import check_text_size
 
     fd = _open_store(path, os.O_RDONLY)
     if fd is None:
@@ -190,7 +190,7 @@ def store_key() -> bytes:
     >>> len(store_key())
     32
     """
-    from seprank.compiled_cache import user_cache_dir
+    from seprank.runtime.compiled_cache import user_cache_dir
 
     path = user_cache_dir().parent / "store.key"
     if path not in _KEYS:                      # read once per process, not once per record
@@ -228,7 +228,7 @@ def _mac(key: str, result: dict) -> str:
     import hashlib
     import hmac
 
-    import seprank.strict_json as strict_json
+    import seprank.schemas.strict_json as strict_json
 
     text = strict_json.dumps([key, result], sort_keys=True, separators=(",", ":")).encode()
     return hmac.new(store_key(), text, hashlib.sha256).hexdigest()
@@ -236,7 +236,7 @@ def _mac(key: str, result: dict) -> str:
 
 def _record(raw: bytes) -> tuple[str, dict, str | None]:
     """(key, result, mac) of one line of the store; ValueError for anything else."""
-    import seprank.strict_json as strict_json
+    import seprank.schemas.strict_json as strict_json
 
     if len(raw) > RECORD_BYTES:
         raise ValueError(f"longer than {RECORD_BYTES} bytes")
@@ -303,7 +303,7 @@ class BlockStore:
         """Keep ``result`` and append it to the file: one line, one ``write``, under an
         exclusive lock, on a line of its own after a line cut by an interrupted write
         (module docstring)."""
-        import seprank.strict_json as strict_json
+        import seprank.schemas.strict_json as strict_json
 
         result = strict_json.loads(strict_json.dumps(result))   # as it will be read back
         self._rows[key] = result
@@ -407,7 +407,7 @@ def _run_tasks(pd, specs, indices, r, p, seed, certify, scheduler, workers):
 
     from distributed import Client, as_completed
 
-    from seprank.cluster import connect, local_cluster
+    from seprank.runtime.cluster import connect, local_cluster
 
     with ExitStack() as stack:
         if scheduler is not None and scheduler != "local":
