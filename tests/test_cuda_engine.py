@@ -128,7 +128,7 @@ def test_kernels_compile_to_ptx_for_sm90():
             sys.exit(3)
         for launch in (ce.LaunchConfig(), ce.SIMULATOR_LAUNCH):
             ptx = ce._compile_ptx((9, 0), launch)
-            assert set(ptx) == set(ce._SIGNATURES), ptx.keys()
+            assert set(ptx) == set(ce.SIGNATURES), ptx.keys()
             assert all(".entry" in text for text in ptx.values())
             assert "ld.local" not in ptx["k_gemm"]  # accumulators in registers
         """)

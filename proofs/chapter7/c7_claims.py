@@ -173,7 +173,7 @@ def _eq_7_7_counts_arguments(ctx):
 
         # d_x = 2, L = 2 (C = 4): the summand of eq. (16) for distinct positions
         # (i, j_1, ..., j_4) = (0, 1, 2, 3, 4), built from the chains of L-Lemma1
-        from seprank_proofs.levine2020.l_lemma1 import chain_terms
+        from seprank_proofs._chains import chain_terms
 
         net2 = SelfAttentionNetwork.random(2, 2, 1, seed=2540, nonzero=True)
         xs = [sp.Matrix(sp.symbols(f"x{n}_1 x{n}_2")) for n in range(5)]

@@ -34,7 +34,7 @@ from itertools import combinations, permutations
 import numpy as np
 import sympy as sp
 from seprank_proofs import LEVINE2020
-from seprank_proofs.levine2020.corrected_common import moment_form_steps
+from seprank_proofs._corrected_common import moment_form_steps
 
 import seprank
 from seprank.models import SelfAttentionNetwork

@@ -11,10 +11,10 @@ symbolic in the sizes or exact at listed sizes):
 * upper bound: the moment form y^{L,i} = G_L(S) x^i (symbolic matrix identities), deg G_L
   <= C(L) (symbolic recurrence), the expansion in the monomials of S_J and their count
   C(C + D, D) (symbolic), the log form C(C + D, D) <= (C + 1)^D < 3^{DL} (symbolic);
-  shared with W-Thm1-corrected in :mod:`seprank_proofs.levine2020.corrected_common`;
+  shared with W-Thm1-corrected in :mod:`seprank_proofs._corrected_common`;
 * lower bound: the one-hot family (closed form, Kronecker coefficient matrix, independence
   of the moments, the shift lemma and the exponent floor 3^(L - floor(d_x/2) - d_x));
-  :mod:`seprank_proofs.levine2020.corrected_family`;
+  :mod:`seprank_proofs._corrected_family`;
 * the comparison with eq. (8), the regime boundary and the corollaries: this module, with
   the exact functions of :mod:`seprank.papers.levine2020.corrected`.
 """
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import sympy as sp
 from seprank_proofs import LEVINE2020
-from seprank_proofs.levine2020.corrected_common import (
+from seprank_proofs._corrected_common import (
     coefficient_ranks_step,
     count_step,
     degree_steps,
@@ -35,7 +35,7 @@ from seprank_proofs.levine2020.corrected_common import (
     product_bound_step,
     scoped_step,
 )
-from seprank_proofs.levine2020.corrected_family import (
+from seprank_proofs._corrected_family import (
     channel_family_step,
     closed_form_steps,
     coefficient_matrix_step,

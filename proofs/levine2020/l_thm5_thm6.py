@@ -23,7 +23,7 @@ its displays and ends with the one-hot family (:mod:`.levine_counterexample`).
 from __future__ import annotations
 
 from seprank_proofs import LEVINE2020
-from seprank_proofs.levine2020.corrected_common import (
+from seprank_proofs._corrected_common import (
     count_step,
     degree_steps,
     expansion_step,
@@ -56,7 +56,7 @@ FULL = FAST + [(1, 3, 3, 2), (2, 3, 3, 2), (1, 3, 1, 4), (1, 6, 3, 2)]
 #: the sizes of the exact-rank steps (both tiers)
 SIZES = "L <= 3, d_x <= 6, N <= 4 (the FAST / FULL lists)"
 #: the steps of Theorem 5's repaired argument (claim prefixes), each for all sizes; the
-#: moment-form steps are L-Thm2-corrected's (seprank_proofs.levine2020.corrected_common)
+#: moment-form steps are L-Thm2-corrected's (seprank_proofs._corrected_common)
 THM5_ARGUMENT = ("moment form:", "degree:", "count:", "upper bound:",
                  "REPAIRED argument for Theorem 5")
 

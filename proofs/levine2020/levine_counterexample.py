@@ -30,7 +30,7 @@ from math import prod
 
 import numpy as np
 from seprank_proofs import LEVINE2020, WIES2021
-from seprank_proofs.levine2020.corrected_family import value_rank
+from seprank_proofs._corrected_family import value_rank
 from seprank_proofs.levine2020.least_search import least_steps
 
 from seprank.combinatorics import multiset, num_head_indices

@@ -6,7 +6,7 @@ Why: both theorems state the same explicit (non-asymptotic) bound; one network t
 exceeds it at one size refutes it, so the decisive step is one certified instance
 (``proof (certificate)``, the claims are not asymptotic). The family and its certificates
 are those of L-Thm2-corrected (:mod:`seprank.network_theory.one_hot`; the step functions of
-``proofs/levine2020/corrected_family.py``, each with its scope); this module adds the embedding
+``proofs/_corrected_family.py``, each with its scope); this module adds the embedding
 that feeds it (vocabulary grid or width-1 convolution) and the comparison with the printed
 bound as exact integers. The depth at which the family first exceeds the bound is a *least
 found* depth: other weights may exceed earlier; below the depth where W-Thm1's moment bound
@@ -20,7 +20,7 @@ import random
 
 import numpy as np
 from seprank_proofs import WIES2021
-from seprank_proofs.levine2020.corrected_family import (
+from seprank_proofs._corrected_family import (
     closed_form_steps,
     coefficient_matrix_step,
     independence_steps,

@@ -34,7 +34,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 from seprank_proofs import WIES2021
-from seprank_proofs.levine2020.corrected_family import (
+from seprank_proofs._corrected_family import (
     closed_form_steps,
     coefficient_matrix_step,
     exponent_floor_step,
@@ -132,7 +132,7 @@ def w_thm1(ctx):
 
 
 def _one_hot_family_for_every_width(ctx):
-    """The family's steps for every width s (proofs/levine2020/corrected_family.py)."""
+    """The family's steps for every width s (proofs/_corrected_family.py)."""
     src = PAPER.cite("eq. (5) l.108; sec. 3 l.120-124")
     closed_form_steps(ctx, src)
     coefficient_matrix_step(ctx, src)

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 from seprank_proofs import WIES2021
-from seprank_proofs.levine2020.corrected_common import scoped_step
+from seprank_proofs._corrected_common import scoped_step
 
 import seprank
 from seprank.combinatorics import num_head_indices

@@ -46,6 +46,12 @@ from seprank.runtime.compiled_cache import configure_numba_cache  # noqa: E402
 
 configure_numba_cache()
 
+# Modules that moved in the house's second step keep their old import paths, with a
+# DeprecationWarning (seprank._moved).
+from seprank._moved import install as _install_moved_names  # noqa: E402
+
+_install_moved_names()
+
 from seprank.linalg.certificates import (  # noqa: E402
     LowerBoundCertificate,
     RankCertificate,

@@ -238,14 +238,14 @@ def plan_cases(family: str, ds: list[int] | None, lams: list[int], *, V=None,
     """
     from seprank.budget import checkpoint
     from seprank.hadamard.estimates import check_path
-    from seprank.hadamard.rank import _integer_rows
+    from seprank.hadamard.rank import integer_rows
 
     n_file, max_abs = 0, 0
     if family == "file":
         if ds is not None:
             raise ParameterError("family 'file': d is the number of columns of V; do not give d")
         ds, n_file = [len(V[0])], len(V)
-        max_abs = max(abs(x) for row in _integer_rows(V)[0] for x in row)
+        max_abs = max(abs(x) for row in integer_rows(V)[0] for x in row)
     _check_grid(ds, lams)
     # The cases first: n(d, lam) grows with lam (d >= 2), so along ascending lams every
     # point after the first one past max_n is left out without computing its n.

@@ -209,7 +209,7 @@ def named_V(name: str, **params: Any) -> tuple[Any, int, str]:
                          f"{', '.join(CONSTRUCTIONS)}")
 
 
-def _integer_rows(rows: list[list[int | Fraction]]) -> tuple[list[list[int]], bool]:
+def integer_rows(rows: list[list[int | Fraction]]) -> tuple[list[list[int]], bool]:
     """Each row times the lcm of its denominators (the rank of G is unchanged)."""
     out, scaled = [], False
     for row in rows:
@@ -575,7 +575,7 @@ def _hadamard_rank(V, lam: int, method: str, prime, certify: bool, float_rank: b
     rows, where = read_V(V)
     n, d = len(rows), len(rows[0])
     bound = multiset_bound(d, lam)
-    int_rows, scaled = _integer_rows(rows)
+    int_rows, scaled = integer_rows(rows)
     max_abs = max(abs(x) for row in int_rows for x in row)
     est = memory_estimate(n, d, lam, max_abs)
     # auto starts mod p unless that cannot decide: with certify only a full rank can

@@ -264,7 +264,7 @@ class MomentFamily:
         return self.residual or self.shift is not None
 
 
-def _check_net(net) -> None:
+def check_net(net) -> None:
     for k in "QKVO":
         for w in net.weights[k].flat:
             _exact(w, f"weight {w!r} in W^{k}")
@@ -284,7 +284,7 @@ def token_family(net, coordinate: int) -> MomentFamily:
     if isinstance(coordinate, bool) or not isinstance(coordinate, int) \
             or not 0 <= coordinate < d:
         raise ParameterError(f"coordinate must be an integer in 0..{d - 1}, got {coordinate!r}")
-    _check_net(net)
+    check_net(net)
     pairs = moment_pairs(d)
     E = np.zeros((len(pairs), d, d), dtype=object)
     for e, (a, b) in enumerate(pairs):
@@ -325,7 +325,7 @@ def moment_matrix_exact(net, S: object) -> np.ndarray:
     >>> moment_matrix_exact(net, [[5]]).tolist()     # G_1(S) = S for all weights 1
     [[5]]
     """
-    _check_net(net)
+    check_net(net)
     S = _exact_array(S, "S")
     d = net.d_x
     if S.shape != (d, d):

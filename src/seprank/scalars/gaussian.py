@@ -85,7 +85,7 @@ _HASH_MOD_BITS = sys.hash_info.width
 _HASH_IMAG = sys.hash_info.imag
 
 
-def _as_fraction(x: object, name: str = "value") -> Fraction:
+def as_fraction(x: object, name: str = "value") -> Fraction:
     """An exact rational from an int, Fraction, numpy integer or flint fmpz/fmpq."""
     if isinstance(x, bool):
         raise InputError(f"{name} is a bool ({x}); give an integer or a fraction")
@@ -126,8 +126,8 @@ class GaussianRational:
                 raise InputError("give GaussianRational(re, im) with rational parts, or one "
                                  "GaussianRational")
             re, im = re._re, re._im
-        object.__setattr__(self, "_re", _as_fraction(re, "real part"))
-        object.__setattr__(self, "_im", _as_fraction(im, "imaginary part"))
+        object.__setattr__(self, "_re", as_fraction(re, "real part"))
+        object.__setattr__(self, "_im", as_fraction(im, "imaginary part"))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("GaussianRational is immutable")
@@ -284,7 +284,7 @@ def as_gaussian(x: object, name: str = "value") -> GaussianRational:
     if isinstance(x, (complex, np.complexfloating)):
         raise InputError(f"{name} is a complex float ({x!r}); use GaussianRational(re, im) with "
                          "exact parts")
-    return GaussianRational(_as_fraction(x, name))
+    return GaussianRational(as_fraction(x, name))
 
 
 def gaussian_array(values: object) -> np.ndarray:
@@ -391,7 +391,7 @@ def to_residue(x: object, p: int, s: int | None = None) -> int:
     if isinstance(x, GaussianRational):
         re, im = x.real, x.imag
     else:
-        re, im = _as_fraction(x), Fraction(0)
+        re, im = as_fraction(x), Fraction(0)
     out = _frac_mod(re, p)
     if im:
         if s is None:

@@ -22,7 +22,7 @@ from seprank.errors import InputError, ParameterError
 from seprank.scalars.gaussian import (
     GaussianRational,
     I,  # noqa: F401  (the imaginary unit of the examples)
-    _as_fraction,
+    as_fraction,
     as_gaussian,
     sqrt_minus_one,
 )
@@ -223,5 +223,5 @@ def _as_fmpq_mat(x: object) -> flint.fmpq_mat:
     if arr.ndim != 2:
         raise InputError(f"a matrix part needs 2 dimensions, got shape {arr.shape}")
     m, n = arr.shape
-    return _fmpq_mat([[_as_fraction(arr[i, j], f"entry ({i}, {j})") for j in range(n)]
+    return _fmpq_mat([[as_fraction(arr[i, j], f"entry ({i}, {j})") for j in range(n)]
                       for i in range(m)], m, n)

@@ -33,7 +33,7 @@ from itertools import product
 import numpy as np
 
 from seprank.errors import ParameterError
-from seprank.scalars.gaussian import _as_fraction
+from seprank.scalars.gaussian import as_fraction
 
 __all__ = [
     "inverse_stereographic",
@@ -65,7 +65,7 @@ def inverse_stereographic(t: Sequence[object]) -> tuple[Fraction, ...]:
     >>> inverse_stereographic([])                 # S^0: only the south pole
     (Fraction(-1, 1),)
     """
-    tt = [_as_fraction(v, f"t[{k}]") for k, v in enumerate(t)]
+    tt = [as_fraction(v, f"t[{k}]") for k, v in enumerate(t)]
     s = sum((v * v for v in tt), Fraction(0))
     den = s + 1
     return tuple(2 * v / den for v in tt) + ((s - 1) / den,)
@@ -90,7 +90,7 @@ def stereographic(x: Sequence[object]) -> tuple[Fraction, ...]:
     ...
     seprank.errors.ParameterError: x is the north pole (x_d = 1), which has no ...
     """
-    xs = [_as_fraction(v, f"x[{k}]") for k, v in enumerate(x)]
+    xs = [as_fraction(v, f"x[{k}]") for k, v in enumerate(x)]
     if not xs or not on_unit_sphere(xs):
         raise ParameterError("x must be a point of the unit sphere (|x|^2 = 1 exactly)")
     if xs[-1] == 1:
@@ -106,7 +106,7 @@ def on_unit_sphere(x: Sequence[object]) -> bool:
     >>> on_unit_sphere([Fraction(3, 5), Fraction(4, 5)]), on_unit_sphere([1, 1])
     (True, False)
     """
-    return sum((_as_fraction(v, f"x[{k}]") ** 2 for k, v in enumerate(x)), Fraction(0)) == 1
+    return sum((as_fraction(v, f"x[{k}]") ** 2 for k, v in enumerate(x)), Fraction(0)) == 1
 
 
 def sphere_points(n: int, d: int, *, seed: int = 0, height: int = 2) -> np.ndarray:

@@ -44,8 +44,10 @@ from math import lcm
 import flint
 
 from seprank.errors import InputError
+from seprank.separation.route import WorkEstimate
 
-__all__ = ["network_polynomial", "coefficient_blocks", "CoefficientBlock"]
+__all__ = ["network_polynomial", "coefficient_blocks", "CoefficientBlock",
+           "expansion_estimate"]
 
 
 def _ctx(kind: str, nvars: int, p: int | None):
@@ -291,3 +293,46 @@ def coefficient_blocks(poly, d_x: int, I, J, *, variables=None) -> list[Coeffici
         blocks.append(CoefficientBlock(Ideg, Jdeg, list(rows), list(cols), entries))
     blocks.sort(key=lambda b: (b.I_degrees[0], b.J_degrees[0]))
     return blocks
+
+
+#: Bytes per term of the expansion: flint's packed exponent words and coefficient, the
+#: intermediate products of the last layer, the terms read back per block (measured with
+#: benchmarks/budget_rates.py; the estimate is an upper bound on the peak).
+_BYTES_PER_TERM = 400
+#: Bytes per entry of a dense block while it is ranked (a Python list of ints, the
+#: fmpz_mat of the exact rank and its copies).
+_BYTES_PER_ENTRY = 120
+
+
+def expansion_estimate(n_vars: int, degree: int, up_to: bool, net, N: int,
+                       largest: float = float("inf"), sum3: float = float("inf"),
+                       method: str = "auto") -> WorkEstimate:
+    """Upper bounds for expanding a network output of degree ``degree`` (``up_to``: or
+    less) in ``n_vars`` variables and ranking its coefficient blocks, cheaply (log-gamma
+    counts): the terms T (at most C(n_vars + D - 1, D)), the dense blocks (their entries
+    are at most the T monomials, one per pair of an I-part and a J-part), their exact
+    ranks (``sum3``: the sum of the blocks' m^3 when known; ``largest``: their largest
+    side). Shared by the coefficient route and the convolution embedding
+    (:mod:`seprank.separation.embedding.route`).
+
+    >>> from types import SimpleNamespace
+    >>> net = SimpleNamespace(L=1, H=1, d_a=1)
+    >>> expansion_estimate(2, 3, False, net, 2).peak_bytes > 0
+    True
+    """
+    from seprank.budget import format_count
+    from seprank.separation.monomials import approx_monomial_count
+
+    terms = approx_monomial_count(n_vars, degree, up_to=up_to)
+    if largest < float("inf"):
+        rank_ops = min(sum3, terms * largest)
+    else:
+        rank_ops = terms ** 1.5 if terms < 1e200 else terms
+    expand_ops = net.L * net.H * net.d_a * (N + 1) * terms
+    peak = _BYTES_PER_TERM * terms + _BYTES_PER_ENTRY * terms
+    phases = (("expansion", f"y_p^i with at most {format_count(terms)} terms (python-flint)"),
+              ("matricization", f"blocks of at most {format_count(terms)} entries in all"),
+              ("rank", f"each block over Q ({method})"))
+    work = ((expand_ops, "poly"), (rank_ops, "flint"))
+    return WorkEstimate(phases, expand_ops + rank_ops, peak, work=work,
+                        detail=f"up to {format_count(terms)} terms")

@@ -54,14 +54,14 @@ import numpy as np
 
 import seprank.linalg.engines.cuda_kernels as ck
 from seprank.errors import InputError, MemoryLimitError, NotPrimeError, ParameterError
-from seprank.linalg.engines.cuda_kernels import (  # noqa: F401 - _SIGNATURES: tests' old path
-    _SIGNATURES,
+from seprank.linalg.engines.cuda_kernels import (  # noqa: F401 - SIGNATURES: tests' old path
+    SIGNATURES,
     SIMULATOR_LAUNCH,
+    KernelEngine,
     LaunchConfig,
-    _Engine,
-    _grid1,
-    _kernels,
-    _quiet,
+    grid1,
+    kernel_set,
+    quiet,
 )
 from seprank.linalg.memory import format_bytes, require_fits
 from seprank.linalg.modarith import NUMBA_DEFAULT_PRIME as DEFAULT_ENGINE_PRIME
@@ -274,14 +274,14 @@ def _compile_ptx(cc: tuple[int, int] = (9, 0), launch: LaunchConfig | None = Non
     saved = dispatcher.get_current_device
     dispatcher.get_current_device = lambda: SimpleNamespace(compute_capability=cc)
     try:
-        ks = _kernels(launch.tile_threads, launch.tile_regs, launch.tile_k)
+        ks = kernel_set(launch.tile_threads, launch.tile_regs, launch.tile_k)
         out = {}
-        for name, sig in _SIGNATURES.items():
+        for name, sig in SIGNATURES.items():
             ptx, _ = c.compile_ptx(ks["py"][name], sig, cc=cc)
             out[name] = ptx
     finally:
         dispatcher.get_current_device = saved
-        _kernels.cache_clear()
+        kernel_set.cache_clear()
     return out
 
 
@@ -342,10 +342,10 @@ def _device_workspace(obj, p: int, overwrite: bool, launch: LaunchConfig):
                              f"a device copy of the {m} x {n} matrix")
         A = cuda.device_array((m, n), dtype=np.float64)
         A.copy_to_device(obj)
-    ks = _kernels(launch.tile_threads, launch.tile_regs, launch.tile_k)
+    ks = kernel_set(launch.tile_threads, launch.tile_regs, launch.tile_k)
     bad = cuda.to_device(np.zeros(1, dtype=np.int64))
-    with _quiet():
-        ks["k_reduce"][_grid1(m * n, launch), launch.threads](A, float(p), 1.0 / p, bad)
+    with quiet():
+        ks["k_reduce"][grid1(m * n, launch), launch.threads](A, float(p), 1.0 / p, bad)
     if int(bad.copy_to_host()[0]):
         raise InputError("the device array holds entries that are not integers of "
                          "absolute value < 2^53")
@@ -416,8 +416,8 @@ def rank_profile_mod_p_cuda(matrix_or_device_array, p: int = DEFAULT_ENGINE_PRIM
     if A is None:  # no rows or no columns
         return 0, [], []
     n = A.shape[1]
-    eng = _Engine(A, p, block, launch)
-    with _quiet():
+    eng = KernelEngine(A, p, block, launch)
+    with quiet():
         r = eng.elim(0, 0, n)
     cuda.synchronize()
     if r == 0:
@@ -473,13 +473,13 @@ def gram_hadamard_mod_p_device(U_residues, lam: int, p: int, *,
     out = cuda.device_array((n, n), dtype=np.float64)
     if n == 0:
         return out
-    ks = _kernels(launch.tile_threads, launch.tile_regs, launch.tile_k)
+    ks = kernel_set(launch.tile_threads, launch.tile_regs, launch.tile_k)
     dR = cuda.to_device(R)
     dRT = cuda.to_device(np.ascontiguousarray(R.T))
     bx, by = launch.build_threads
     cap = max(1, int(math.isqrt(launch.max_blocks)))
     grid = (max(1, min(cap, -(-n // bx))), max(1, min(cap, -(-n // by))))
-    with _quiet():
+    with quiet():
         ks["k_gram"][grid, (bx, by)](dR, dRT, lam, k_max(p), float(p), 1.0 / p, out)
     return out
 
@@ -497,17 +497,17 @@ def time_modular_gemm(size: int, k: int, p: int = DEFAULT_ENGINE_PRIME, *,
     p = _check_prime(p)
     _require_cuda()
     launch = launch or default_launch()
-    ks = _kernels(launch.tile_threads, launch.tile_regs, launch.tile_k)
+    ks = kernel_set(launch.tile_threads, launch.tile_regs, launch.tile_k)
     t = size + k
     _require_device_fits(8 * t * t + 8 * k, f"the {t} x {t} GEMM test matrix")
     rng = np.random.default_rng(0)
     A = cuda.to_device(rng.integers(0, p, size=(t, t)).astype(np.float64))
     pc = cuda.to_device(np.arange(k, dtype=np.int64))
-    eng = _Engine.__new__(_Engine)
+    eng = KernelEngine.__new__(KernelEngine)
     eng.A, eng.pivcols, eng.ks, eng.launch = A, pc, ks, launch
     eng.pf, eng.inv, eng.kmax = float(p), 1.0 / p, k_max(p)
     best = float("inf")
-    with _quiet():
+    with quiet():
         eng.gemm(k, 0, 0, k, k, k, size, size, k)  # compile and warm up
         cuda.synchronize()
         for _ in range(max(1, repeat)):

@@ -54,7 +54,7 @@ used; at p near 2^26 it reduces every 2 terms (exact, slower).
 Why closures: numba-cuda needs the shapes of shared and local arrays as
 compile-time constants, so the GEMM kernel is built by a factory that fixes
 the tile shape (:func:`_gemm_kernel`), one compilation per shape
-(:func:`_kernels`, cached); the other kernels are built by small factories
+(:func:`kernel_set`, cached); the other kernels are built by small factories
 around the two device functions. The module global ``cuda`` is bound to
 ``numba.cuda`` by :func:`_bind` (from :func:`seprank.linalg.engines.cuda_engine._load_cuda`,
 never at import): kernels must see it as a *global* named ``cuda``, because
@@ -384,7 +384,7 @@ def _gemm_kernel(mod_f, tile_threads: int, tile_regs: int, tile_k: int):
 
 
 @lru_cache(maxsize=8)
-def _kernels(tile_threads: int, tile_regs: int, tile_k: int):
+def kernel_set(tile_threads: int, tile_regs: int, tile_k: int):
     """Compile-on-first-call kernels for one GEMM tile shape (closures fix the shape).
 
     Returns {kernel name: compiled kernel}, plus ``"py"`` (the Python functions,
@@ -401,7 +401,7 @@ def _kernels(tile_threads: int, tile_regs: int, tile_k: int):
 
 # PTX signatures of the kernels, to compile them without a GPU (needs NVVM):
 # see _compile_ptx, used by tests/test_cuda_engine.py in a subprocess.
-_SIGNATURES = {
+SIGNATURES = {
     "k_reduce": "void(float64[:, ::1], float64, float64, int64[::1])",
     "k_gram": "void(float64[:, ::1], float64[:, ::1], int64, int64, float64, float64, "
               "float64[:, ::1])",
@@ -415,11 +415,11 @@ _SIGNATURES = {
 }
 
 
-def _grid1(count: int, launch: LaunchConfig) -> int:
+def grid1(count: int, launch: LaunchConfig) -> int:
     return max(1, min(launch.max_blocks, -(-count // launch.threads)))
 
 
-class _Engine:
+class KernelEngine:
     """Host side of the recursion; all matrix data stays on the device."""
 
     def __init__(self, A, p: int, block: int, launch: LaunchConfig):
@@ -431,7 +431,7 @@ class _Engine:
         self.kmax = k_max(p)
         self.block = block
         self.launch = launch
-        self.ks = _kernels(launch.tile_threads, launch.tile_regs, launch.tile_k)
+        self.ks = kernel_set(launch.tile_threads, launch.tile_regs, launch.tile_k)
         self.perm = cuda.to_device(np.arange(self.m, dtype=np.int64))
         self.pivcols = cuda.to_device(np.zeros(min(self.m, self.n), dtype=np.int64))
         self.st = cuda.to_device(np.zeros(4, dtype=np.int64))  # r, npiv, found, pivot row
@@ -440,7 +440,7 @@ class _Engine:
 
     def base(self, r0: int, c0: int, c1: int) -> int:
         lc = self.launch
-        grid = _grid1(self.m - r0, lc)
+        grid = grid1(self.m - r0, lc)
         k_pivot, k_elim = self.ks["k_pivot"], self.ks["k_elim"]
         for c in range(c0, c1):
             k_pivot[1, lc.pivot_threads](self.A, self.st, self.perm, self.pivcols, self.finv,
@@ -463,7 +463,7 @@ class _Engine:
         if k <= 1 or N <= 0:
             return
         if k <= self.launch.trsm_base:
-            self.ks["k_trsm"][_grid1(N, self.launch), self.launch.threads](
+            self.ks["k_trsm"][grid1(N, self.launch), self.launch.threads](
                 self.A, self.pivcols, r0, pc0, k, bcol0, N, self.pf, self.inv)
             return
         h = k // 2
@@ -487,7 +487,7 @@ class _Engine:
 
 
 @contextmanager
-def _quiet():
+def quiet():
     """Silence numba's low-occupancy warnings (one-block pivot kernels are intended)."""
     with warnings.catch_warnings():
         try:

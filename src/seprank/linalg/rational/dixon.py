@@ -47,7 +47,7 @@ _FAST_PRIME_CAP = 2**21
 BYTES_PER_DIGIT_ENTRY = 64
 
 #: (deadline on time.perf_counter(), max bytes, seconds) of the lifting in progress, or None.
-_LIMITS: ContextVar[tuple[float, float, float] | None] = ContextVar("dixon_limits", default=None)
+LIMITS: ContextVar[tuple[float, float, float] | None] = ContextVar("dixon_limits", default=None)
 
 
 class LiftingStopped(RuntimeError):
@@ -79,15 +79,15 @@ def lifting_limits(seconds: float, max_bytes: float):
     ...
     seprank.linalg.rational.dixon.LiftingStopped: lifting stopped at the time limit of -1 s ...
     """
-    token = _LIMITS.set((time.perf_counter() + seconds, max_bytes, seconds))
+    token = LIMITS.set((time.perf_counter() + seconds, max_bytes, seconds))
     try:
         yield
     finally:
-        _LIMITS.reset(token)
+        LIMITS.reset(token)
 
 
-def _check_limits(digit: int, r: int, k: int) -> None:
-    limits = _LIMITS.get()
+def check_limits(digit: int, r: int, k: int) -> None:
+    limits = LIMITS.get()
     if limits is None:
         return
     deadline, max_bytes, seconds = limits
@@ -100,7 +100,7 @@ def _check_limits(digit: int, r: int, k: int) -> None:
                              f"held, over the limit of {max_bytes / 2**30:.3g} GiB")
 
 
-def _reconstruct_column(values: list[int], modulus: int, den: int = 1
+def reconstruct_column(values: list[int], modulus: int, den: int = 1
                         ) -> tuple[list[int], int] | None:
     """Numerators and a common denominator d of rationals = ``values`` mod ``modulus``.
 
@@ -187,7 +187,7 @@ def _kernel_vectors(X: flint.fmpz_mat, modulus: int, den_hint: int, cols, free, 
         elif not all(-bound <= x <= bound for x in nums):  # the hint misses a factor
             if raw is None:
                 raw = [int(x) for x in X.entries()]
-            res = _reconstruct_column(raw[c::k], modulus, hint)
+            res = reconstruct_column(raw[c::k], modulus, hint)
             if res is None:
                 return None
             nums, den = res
@@ -209,7 +209,7 @@ def _kernel_vectors(X: flint.fmpz_mat, modulus: int, den_hint: int, cols, free, 
 _BLAS_THREADS: list[int] = []
 
 
-def _schedule(n_digits: int) -> int:
+def digit_schedule(n_digits: int) -> int:
     """Next digit count at which to try reconstruction (geometric, ratio ~1.25)."""
     return max(n_digits + 2, (5 * n_digits) // 4)
 
@@ -318,10 +318,10 @@ def _reconstruct_y(Y: flint.fmpz_mat, modulus: int) -> tuple[list[int], int] | N
     small prime p) rarely cancels in both.
     """
     yent = Y.entries()  # converted lazily: a failed attempt stops at its first entries
-    ry = _reconstruct_column(yent[0::2], modulus)
+    ry = reconstruct_column(yent[0::2], modulus)
     if ry is None:
         return None
-    ry2 = _reconstruct_column(yent[1::2], modulus, ry[1])
+    ry2 = reconstruct_column(yent[1::2], modulus, ry[1])
     if ry2 is None:
         return None
     return ry[0] + ry2[0], ry2[1]
@@ -367,7 +367,7 @@ def dixon_fast(A: flint.fmpz_mat, Aint: np.ndarray, rows, cols, free, max_digits
     "slow" if the entries are too large for float64 digits (then :func:`dixon_flint`).
 
     Digits are grouped by three into int64 super-digits base q^3 (q < 2^21), taken
-    to FLINT only when a reconstruction is tried (at :func:`_schedule`'s digit
+    to FLINT only when a reconstruction is tried (at :func:`digit_schedule`'s digit
     counts and at the float64 estimate of :func:`_target_digits`).
 
     Examples
@@ -393,7 +393,7 @@ def dixon_fast(A: flint.fmpz_mat, Aint: np.ndarray, rows, cols, free, max_digits
     Y = flint.fmpz_mat(2 * r, 1)
     check = 4
     for digit in range(1, lift.cap + 1):
-        _check_limits(digit, r, k)
+        check_limits(digit, r, k)
         xint, R = _next_digit(lift, R)
         group.append(xint)
         ydigits.append((xint @ W).ravel())   # |.| < k 2^41: exact in int64
@@ -403,7 +403,7 @@ def dixon_fast(A: flint.fmpz_mat, Aint: np.ndarray, rows, cols, free, max_digits
             group = []
         if digit < check and digit != lift.target and digit < lift.cap:
             continue
-        check = _schedule(digit)
+        check = digit_schedule(digit)
         # y = X w mod q^digit, from the new digits
         new = ydigits[y_done:]
         if new:
@@ -451,17 +451,17 @@ def dixon_flint(A: flint.fmpz_mat, rows, cols, free, p: int, max_digits: int,
     residual = B
     check = 1
     for digit in range(1, cap + 1):
-        _check_limits(digit, r, k)
+        check_limits(digit, r, k)
         xi_mod = Minv * flint.nmod_mat(residual, p)
         xi = flint.fmpz_mat(r, k, [int(x) for x in xi_mod.entries()])
         digits.append(xi)
         residual = (residual - M * xi) / p
         if digit < check and digit < cap:
             continue
-        check = _schedule(digit)
+        check = digit_schedule(digit)
         X = _combine(digits, flint.fmpz(p))
         modulus = p ** digit
-        ry = _reconstruct_column([int(v) for v in (X * w).entries()], modulus)
+        ry = reconstruct_column([int(v) for v in (X * w).entries()], modulus)
         if ry is None:
             continue
         vectors = _kernel_vectors(X, modulus, ry[1], cols, free, n)

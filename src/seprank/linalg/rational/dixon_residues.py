@@ -42,11 +42,11 @@ import numpy as np
 
 from seprank.linalg.engines.modular_lu import lu_factor_mod_p, lu_solve_mod_p, rank_profile_mod_p
 from seprank.linalg.rational.dixon import (
-    _LIMITS,
+    LIMITS,
     LiftingStopped,
-    _check_limits,
-    _reconstruct_column,
-    _schedule,
+    check_limits,
+    digit_schedule,
+    reconstruct_column,
 )
 from seprank.scalars.primes import prev_prime
 
@@ -148,7 +148,7 @@ def kernel_from_residues(residues: Callable[[int], np.ndarray], shape: tuple[int
     check = 2
     t_start = time.perf_counter()
     for digit in range(1, cap_digits + 1):
-        _check_limits(digit, r, k)
+        check_limits(digit, r, k)
         if digit % PROJECT_EVERY == 0:
             _check_projection(digit, cap_digits, time.perf_counter() - t_start)
         x = lu_solve_mod_p(LU, perm, np.asarray(R % q, dtype=np.int64), q)
@@ -160,7 +160,7 @@ def kernel_from_residues(residues: Callable[[int], np.ndarray], shape: tuple[int
         qpow *= q
         if digit < check and digit < cap_digits:
             continue
-        check = _schedule(digit)
+        check = digit_schedule(digit)
         vectors = _read_off(X, qpow, w, rows, cols, free, n)
         if vectors is not None:
             return r, vectors
@@ -173,7 +173,7 @@ def _check_projection(digit: int, cap: int, spent: float) -> None:
     cap's remaining digits at the rate so far must fit what is left, else LiftingStopped
     (rather than spending the whole budget on a lifting the limit would stop anyway; small
     kernels, the common structured case, reconstruct long before)."""
-    limits = _LIMITS.get()
+    limits = LIMITS.get()
     if limits is None:
         return
     deadline, _, seconds = limits
@@ -188,10 +188,10 @@ def _check_projection(digit: int, cap: int, spent: float) -> None:
 def _read_off(X: np.ndarray, modulus: int, w: np.ndarray, rows, cols, free, n: int):
     """Integer standard-form vectors from X = -M^-1 B mod ``modulus``, or None."""
     Y = (X.dot(w)) % modulus
-    ry = _reconstruct_column([int(v) for v in Y[:, 0]], modulus)
+    ry = reconstruct_column([int(v) for v in Y[:, 0]], modulus)
     if ry is None:
         return None
-    ry2 = _reconstruct_column([int(v) for v in Y[:, 1]], modulus, ry[1])
+    ry2 = reconstruct_column([int(v) for v in Y[:, 1]], modulus, ry[1])
     if ry2 is None:
         return None
     den = ry2[1]
@@ -203,7 +203,7 @@ def _read_off(X: np.ndarray, modulus: int, w: np.ndarray, rows, cols, free, n: i
         nums = [v - modulus if v > half else v for v in col]
         d = den
         if not all(-bound <= v <= bound for v in nums):
-            res = _reconstruct_column([int(v) for v in X[:, c]], modulus, den)
+            res = reconstruct_column([int(v) for v in X[:, c]], modulus, den)
             if res is None:
                 return None
             nums, d = res

@@ -30,7 +30,11 @@ import time
 from seprank.linalg import rank, verify
 from seprank.linalg.kinds import EXACT, LOWER_BOUND
 from seprank.separation.monomials import approx_monomial_count, block_sizes, degree_blocks
-from seprank.separation.polynomial import coefficient_blocks, network_polynomial
+from seprank.separation.polynomial import (
+    coefficient_blocks,
+    expansion_estimate,
+    network_polynomial,
+)
 from seprank.separation.route import (
     PlannedBlock,
     RouteOutcome,
@@ -41,7 +45,7 @@ from seprank.separation.route import (
 )
 
 __all__ = ["CoefficientRoute", "ROUTE", "AUTO_COEFFICIENT_MAX_TERMS", "AUTO_FALLBACK_MAX_TERMS",
-           "expansion_estimate", "coefficient_estimate"]
+           "coefficient_estimate"]
 
 #: ``auto`` expands by coefficients up to this many possible output monomials
 #: (module docstring: L = 2, d_x = 4, N = 2 in under a second, benchmarks/sep_rank.py).
@@ -50,14 +54,6 @@ AUTO_COEFFICIENT_MAX_TERMS = 200_000
 #: possible monomials (real outputs have far fewer: 2.7 million of 5.4 million at L = 3,
 #: d_x = 4, N = 2, which took 4 minutes to expand).
 AUTO_FALLBACK_MAX_TERMS = 2_000_000
-
-#: Bytes per term of the expansion: flint's packed exponent words and coefficient, the
-#: intermediate products of the last layer, the terms read back per block (measured with
-#: benchmarks/budget_rates.py; the estimate is an upper bound on the peak).
-_BYTES_PER_TERM = 400
-#: Bytes per entry of a dense block while it is ranked (a Python list of ints, the
-#: fmpz_mat of the exact rank and its copies).
-_BYTES_PER_ENTRY = 120
 
 
 def _planned_blocks(request) -> tuple[PlannedBlock, ...]:
@@ -69,38 +65,6 @@ def _planned_blocks(request) -> tuple[PlannedBlock, ...]:
                           request.position in request.I, net.residual)
     return tuple(PlannedBlock(k, (D - k) if isinstance(k, int) else k, (a, b), min(a, b))
                  for k, a, b in specs if a and b)
-
-
-def expansion_estimate(n_vars: int, degree: int, up_to: bool, net, N: int,
-                       largest: float = float("inf"), sum3: float = float("inf"),
-                       method: str = "auto") -> WorkEstimate:
-    """Upper bounds for expanding a network output of degree ``degree`` (``up_to``: or
-    less) in ``n_vars`` variables and ranking its coefficient blocks, cheaply (log-gamma
-    counts): the terms T (at most C(n_vars + D - 1, D)), the dense blocks (their entries
-    are at most the T monomials, one per pair of an I-part and a J-part), their exact
-    ranks (``sum3``: the sum of the blocks' m^3 when known; ``largest``: their largest
-    side). Also the convolution embedding's estimate (:mod:`seprank.separation.embedding.route`).
-
-    >>> from types import SimpleNamespace
-    >>> net = SimpleNamespace(L=1, H=1, d_a=1)
-    >>> expansion_estimate(2, 3, False, net, 2).peak_bytes > 0
-    True
-    """
-    from seprank.budget import format_count
-
-    terms = approx_monomial_count(n_vars, degree, up_to=up_to)
-    if largest < float("inf"):
-        rank_ops = min(sum3, terms * largest)
-    else:
-        rank_ops = terms ** 1.5 if terms < 1e200 else terms
-    expand_ops = net.L * net.H * net.d_a * (N + 1) * terms
-    peak = _BYTES_PER_TERM * terms + _BYTES_PER_ENTRY * terms
-    phases = (("expansion", f"y_p^i with at most {format_count(terms)} terms (python-flint)"),
-              ("matricization", f"blocks of at most {format_count(terms)} entries in all"),
-              ("rank", f"each block over Q ({method})"))
-    work = ((expand_ops, "poly"), (rank_ops, "flint"))
-    return WorkEstimate(phases, expand_ops + rank_ops, peak, work=work,
-                        detail=f"up to {format_count(terms)} terms")
 
 
 def coefficient_estimate(request) -> WorkEstimate:

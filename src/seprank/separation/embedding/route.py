@@ -36,7 +36,11 @@ from seprank.errors import InputError, ParameterError
 from seprank.linalg import rank
 from seprank.linalg.kinds import EXACT, LOWER_BOUND
 from seprank.models.weights import weights_to_json
-from seprank.separation.polynomial import coefficient_blocks, network_polynomial
+from seprank.separation.polynomial import (
+    coefficient_blocks,
+    expansion_estimate,
+    network_polynomial,
+)
 from seprank.separation.result import SeparationRankResult
 from seprank.tensors.grid import check_partition
 
@@ -117,7 +121,6 @@ def _check_vocabulary(net, embedding, budget) -> None:
 
 def _check_convolution(net, embedding, budget) -> None:
     """Refuse past the budget: the expansion in the M d_input raw inputs, degree <= 3^L."""
-    from seprank.separation.coefficient.route import expansion_estimate
 
     est = expansion_estimate(embedding.M * embedding.d_input, 3 ** net.L, True, net,
                              embedding.N)

@@ -65,7 +65,7 @@ import numpy as np
 
 from seprank.errors import InputError, ParameterError
 from seprank.linalg import rank as linalg_rank
-from seprank.network_theory.moment_form import MomentFamily, _check_net, moment_pairs
+from seprank.network_theory.moment_form import MomentFamily, check_net, moment_pairs
 
 __all__ = ["embedding_family", "rank_factorization"]
 
@@ -173,7 +173,7 @@ def embedding_family(net, embedding, coordinate: int) -> tuple[MomentFamily, dic
             or not 0 <= coordinate < net.d_x:
         raise ParameterError(f"coordinate must be an integer in 0..{net.d_x - 1}, "
                              f"got {coordinate!r}")
-    _check_net(net)
+    check_net(net)
     if getattr(embedding, "d_x", None) != net.d_x:
         raise InputError(f"the embedding has d_x = {getattr(embedding, 'd_x', None)}, the "
                          f"network {net.d_x}")

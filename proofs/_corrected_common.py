@@ -7,7 +7,7 @@ computation is an identity in symbolic sizes (sympy with symbolic dimensions, ex
 and binomials) that is also run with a piece changed and seen to fail, ``prose`` when the
 claim is an argument in words whose computations check parts or cross-check it (listed
 sizes), ``computation`` when it is an exact computation at the listed sizes. The family's
-steps (the lower bound) are :mod:`seprank_proofs.levine2020.corrected_family`.
+steps (the lower bound) are :mod:`seprank_proofs._corrected_family`.
 """
 
 from __future__ import annotations

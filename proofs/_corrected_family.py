@@ -5,7 +5,7 @@ dimension 1, head a of layer l reads channels (b, c) = (a, a + delta_l mod s), d
 for l <= floor(s/2), else 1. These steps prove y_p^i = x^i_p prod_k S_k^{e_k}, sep =
 prod (e_k + 1) for |I|, |J| >= s, every e_k >= 3^(L - floor(s/2) - s), and carry the bound
 to H < d_x and to residual networks. Each step states its scope (see
-:func:`seprank_proofs.levine2020.corrected_common.scoped_step`).
+:func:`seprank_proofs._corrected_common.scoped_step`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from math import comb, prod
 import flint
 import numpy as np
 import sympy as sp
-from seprank_proofs.levine2020.corrected_common import scoped_step
+from seprank_proofs._corrected_common import scoped_step
 
 import seprank
 from seprank.combinatorics import num_head_indices
