@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seprank
-from seprank.errors import MemoryLimitError, ParameterError
+from seprank.errors import MemoryLimitError, ParameterError, TimeLimitError
 from seprank.models import SelfAttentionNetwork
 from seprank.models.embedding import VocabularyEmbedding
 from seprank.separation import embedded_separation_rank, plan_separation
@@ -156,8 +156,13 @@ def test_memory_and_time_budgets_are_checked_before_any_work(monkeypatch):
     monkeypatch.setattr(run, "run_blocks", no_work)
     with pytest.raises(MemoryLimitError, match="estimated before building"):
         plan_separation(3, 4, 2, N=math.inf, max_memory="100M")
-    plan = plan_separation(3, 4, 2, N=math.inf, max_seconds=20)   # blocks past 20 s skipped
+    # max_seconds means what it means on every route: a plan past it is refused, with the
+    # named option that degrades to bounds instead (issue 29 item 3)
+    with pytest.raises(TimeLimitError, match=r"> max_seconds = 20 s; .*--bounds-after"):
+        plan_separation(3, 4, 2, N=math.inf, max_seconds=20)
+    plan = plan_separation(3, 4, 2, N=math.inf, options={"budget_seconds": 20})
     assert plan.route_plan.data.plan.seconds <= 20
+    assert any("bounds after 20 s" in line for line in plan.route_plan.notes)
     over = [b for b in plan.route_plan.data.plan.blocks if b["method"] in ("skipped", "sampled")]
     assert over and all(b.get("points", 0) < b["cap"] for b in over)
 

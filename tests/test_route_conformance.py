@@ -135,11 +135,12 @@ class Case:
 
 
 def templates(case: Case) -> list[list[int]]:
-    """``case.M`` distinct small integer templates of length d_x (fixed by the case)."""
+    """``case.M`` distinct integer templates of length d_x, entries in [-M, M] (so there are
+    always M distinct ones), fixed by the case."""
     rng = random.Random(f"{case.id}-templates")
     rows: list[list[int]] = []
     while len(rows) < case.M:
-        row = [rng.randint(-3, 3) for _ in range(case.d_x)]
+        row = [rng.randint(-case.M, case.M) for _ in range(case.d_x)]
         if row not in rows:
             rows.append(row)
     return rows

@@ -26,7 +26,7 @@ from seprank.cli.common import (
     spinner,
     subparser,
 )
-from seprank.cli.values import integer, seq_len_or_inf
+from seprank.cli.values import integer, seconds, seq_len_or_inf
 
 __all__ = ["add_parsers"]
 
@@ -265,6 +265,14 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
     partition = None if args.partition is None else partition_from_text(args.partition)
     net, weights_seed = _sep_network(args)
     options = _task_options(args)
+    if args.bounds_after is not None:
+        if args.seq_len != math.inf:
+            raise ParameterError(f"--bounds-after: the moment route's bounds within a time, "
+                                 f"for -N inf only (got -N {args.seq_len})")
+        from seprank.budget import parse_seconds
+
+        options = (options or {}) | {"budget_seconds": parse_seconds(args.bounds_after,
+                                                                     "bounds_after")}
     if args.embedding and args.seq_len == math.inf:   # the moment route behind the embedding
         options = (options or {}) | {"embedding": _infinite_embedding(args, net)}
     if args.embedding and options is None:
@@ -407,6 +415,9 @@ def _sep_rank_parser(sub) -> None:
                      help="workers of the local cluster (default: one per core)")
     big.add_argument("--store", metavar="PATH", default=None,
                      help="JSON-lines store of the blocks' ranks: a rerun resumes from it")
+    big.add_argument("--bounds-after", metavar="S", default=None, type=seconds,
+                     help="degrade to certified bounds past S estimated seconds: blocks past "
+                     "it are sampled or skipped (default 600; --max-seconds refuses instead)")
     sep.set_defaults(func=_cmd_sep_rank)
 
 

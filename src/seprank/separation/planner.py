@@ -32,6 +32,7 @@ from seprank.separation.vocabulary import (
     check_bool,
     check_int,
     check_seq_len,
+    infinite_partition,
     parse_partition,
     resolve_shape_names,
 )
@@ -107,9 +108,10 @@ class SeparationPlan:
 
     @property
     def partition(self) -> dict[str, list[int]] | None:
-        """{"I": [...], "J": [...]} (None for N = inf)."""
+        """{"I": [...], "J": [...]} (None for N = inf: a side I given there is
+        ``request.I``, and the result's facts name it with J = every other position)."""
         r = self.request
-        return None if r.I is None else {"I": list(r.I), "J": list(r.J)}
+        return None if r.I is None or not r.finite else {"I": list(r.I), "J": list(r.J)}
 
     @property
     def estimate(self) -> WorkEstimate:
@@ -270,10 +272,8 @@ def _request(shape: dict, N, partition, position, coordinate, residual, seeds, w
         raise ParameterError(f"position = {position} must be < N = {N} (0-based)")
     if coordinate >= net.d_x:
         raise ParameterError(f"coordinate = {coordinate} must be < d_x = {net.d_x} (0-based)")
-    I = J = None
-    if N == math.inf:
-        if partition is not None:
-            options = dict(options, partition=partition)
+    if N == math.inf:      # parsed here once: I alone, J is every other position
+        I, J = infinite_partition(partition), None
     else:
         I, J = parse_partition(partition, N)
     return SeparationRequest(net, N, I, J, position, coordinate, weights_seed, points_seed,

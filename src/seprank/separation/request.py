@@ -44,10 +44,11 @@ class SeparationRequest:
     network : SelfAttentionNetwork
     N : int or float
         the sequence length (>= 2), or ``math.inf`` for the limit N -> infinity
-        (then ``I`` and ``J`` are None and a given partition is ``options["partition"]``,
-        as given: only a route that takes ``"partition"`` can run with one).
+        (then ``J`` is None: every other position).
     I, J : tuple of int or None
-        the partition of the positions (0-based, increasing).
+        the partition of the positions (0-based, increasing), parsed once by the
+        planner; at N = inf ``I`` is the side asked for (None: the partitions of the
+        moment route's propositions) and ``J`` is None.
     position, coordinate : int
         the output y_p^i (0-based).
     weights_seed : int or None

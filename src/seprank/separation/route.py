@@ -41,8 +41,9 @@ machine itself.
 Like networkx's backends (``can_run`` / ``should_run``), routes are asked, never
 named: :func:`seprank.separation.plan_separation` walks the registry
 (:mod:`seprank.separation.routes`) in order, and nothing outside a route's own
-module branches on its name. A new route is one module with one such object plus
-one line in the registry (or :func:`~seprank.separation.routes.register_route`).
+module branches on its name. A new route is one subpackage of ``seprank.separation``
+with one such object plus one line in the registry (or
+:func:`~seprank.separation.routes.register_route`; docs/extending.md, section 6).
 """
 
 from __future__ import annotations

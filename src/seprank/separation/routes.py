@@ -32,7 +32,7 @@ AUTO = "auto"
 #: The built-in routes, in the order ``auto`` asks them: the cheap exact expansion
 #: first (it declines above its cutoff), the grid mod p next, the templates (they run
 #: only when templates are given), then the moment form, the only route for N = inf.
-#: A new route: one module, one line here.
+#: A new route: one subpackage, one line here (docs/extending.md, section 6).
 BUILTIN_ROUTES: tuple[str, ...] = (
     "seprank.separation.coefficient.route:ROUTE",
     "seprank.separation.grid.route:ROUTE",

@@ -141,6 +141,9 @@ def nearest_hint(route, request, budget: Budget) -> str:
             return False
 
     N, L = request.N, request.network.L
+    if not isinstance(N, int) and "budget_seconds" in getattr(route, "takes", ()):
+        return ("certified bounds within a time instead: budget_seconds=S "
+                "(--bounds-after S) samples or skips the blocks past S")
     if isinstance(N, int) and N > 2:
         n = largest_fitting(lambda k: fits(_probe(request, k)), 2, N - 1)
         if n is not None:

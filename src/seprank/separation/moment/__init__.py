@@ -116,7 +116,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import comb
 from typing import Any
 
@@ -134,12 +134,49 @@ from seprank.separation.moment.tasks import check_task_options, subset_ranks_hoo
 from seprank.separation.vocabulary import infinite_partition
 
 __all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
-           "MomentSeparationResult", "DEFAULT_BUDGET_SECONDS"]
+           "MomentSeparationResult", "MomentRunFacts", "DEFAULT_BUDGET_SECONDS"]
 
 #: Estimated seconds the route may plan for (blocks past it are sampled or skipped, largest first).
 DEFAULT_BUDGET_SECONDS = 600.0
 #: Share of the budget that the token search over N may spend (wall time).
 TOKEN_BUDGET_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class MomentRunFacts:
+    """How the moment route ran: the typed record behind a result's ``details``.
+
+    ``prime`` (of every modular step) and whether it was drawn at random, from which
+    engine's range (``prime_range``); ``seed``; ``token_search`` (why the token search ran
+    or not); ``plan`` (:class:`~seprank.separation.moment.plan.MomentPlan`); ``timing``
+    (phase -> seconds); ``family`` (the family's facts); ``count_bound`` (rows of C_F times
+    the monomials of degree <= C: a bound valid for every weight); ``memory_limit``
+    (bytes); ``seconds`` (wall); ``error_bound`` (a probabilistic answer's).
+    """
+
+    prime: int
+    prime_drawn_at_random: bool
+    prime_range: str
+    seed: int
+    token_search: str
+    plan: Any
+    timing: dict
+    family: dict
+    count_bound: int
+    memory_limit: int
+    seconds: float
+    error_bound: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (the ``details`` of earlier versions: same keys)."""
+        out = {"prime": self.prime, "prime_drawn_at_random": self.prime_drawn_at_random,
+               "token_search": self.token_search, "prime_range": self.prime_range,
+               "seed": self.seed, "plan": self.plan.to_dict(), "timing": self.timing,
+               "family": self.family, "count_bound": self.count_bound,
+               "memory_limit": self.memory_limit, "seconds": self.seconds}
+        if self.error_bound is not None:
+            out["error_bound"] = self.error_bound
+        return out
 
 
 @dataclass
@@ -156,7 +193,8 @@ class MomentSeparationResult:
     ``blocks``: per block of C_F (degree, shape, rank, kind, seconds, how built);
     ``token_ranks``: per N tried (the token search runs only where the answer needs it:
     blocks left inexact, a partition below the thresholds, or ``token_search="search"``);
-    ``partition``: the side I asked for (None: the thresholds' partitions); ``details``.
+    ``partition``: the side I asked for (None: the thresholds' partitions); ``run``: how
+    it ran (:class:`MomentRunFacts`; ``details`` is its JSON form).
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> one = [[[[1]]]]
@@ -183,7 +221,7 @@ class MomentSeparationResult:
     family: str
     blocks: list = field(default_factory=list)
     token_ranks: list = field(default_factory=list)
-    details: dict = field(default_factory=dict)
+    run: MomentRunFacts | None = None
     basis: str = ""
     partition: tuple | None = None
     generic: dict = field(default_factory=dict)
@@ -201,6 +239,11 @@ class MomentSeparationResult:
             "exact_from_N", "partitions_covered", "position", "coordinate", "network",
             "residual", "family", "blocks", "token_ranks", "details", "basis", "partition",
             "generic")}
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """How it ran, as JSON (:meth:`MomentRunFacts.to_dict`; empty without a run)."""
+        return {} if self.run is None else self.run.to_dict()
 
     def __str__(self) -> str:
         n = self.network
@@ -461,12 +504,12 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
         tokens = run_tokens(fam, data, blocks, p, prep.seed, max(n_values),
                             certify=prep.certify, phases=phases, n_values=n_values,
                             budget_seconds=max(5.0, TOKEN_BUDGET_SHARE * prep.budget_seconds))
-    details = {"prime": p, "prime_drawn_at_random": prep.prime_drawn, "token_search": why,
-               "prime_range": prep.prime_source, "seed": prep.seed,
-               "plan": prep.plan.to_dict(), "timing": phases, "family": prep.info,
-               "count_bound": fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),
-               "memory_limit": prep.limit, "seconds": round(time.perf_counter() - start, 4)}
-    return _assemble(fam, blocks, tokens, details, prep)
+    run = MomentRunFacts(
+        prime=p, prime_drawn_at_random=prep.prime_drawn, prime_range=prep.prime_source,
+        seed=prep.seed, token_search=why, plan=prep.plan, timing=phases, family=prep.info,
+        count_bound=fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),
+        memory_limit=prep.limit, seconds=round(time.perf_counter() - start, 4))
+    return _assemble(fam, blocks, tokens, run, prep)
 
 
 def _subset_hook(prep: MomentPrepared):
@@ -547,7 +590,7 @@ def moment_separation_rank(net, *, position: int = 0, coordinate: int = 0, embed
         token_search=token_search, weight_bound=weight_bound))
 
 
-def _assemble(fam, blocks, tokens, details, prep) -> MomentSeparationResult:
+def _assemble(fam, blocks, tokens, run: MomentRunFacts, prep) -> MomentSeparationResult:
     net, thr = fam.net, prep.thresholds
     upper = sum(b["upper"] for b in blocks)
     moment_lower = sum(b["rank"] for b in blocks)
@@ -562,7 +605,7 @@ def _assemble(fam, blocks, tokens, details, prep) -> MomentSeparationResult:
         exact_from = min([lower_N] + ([saturation] if saturation else []))
     elif kinds <= {"exact", "probabilistic"} and lower <= moment_lower:
         kind, value, exact_from = "probabilistic", moment_lower, None
-        details["error_bound"] = sum(b.get("error_bound", 0.0) for b in blocks)
+        run = replace(run, error_bound=sum(b.get("error_bound", 0.0) for b in blocks))
     else:
         kind, value, exact_from = "lower_bound", lower, None
     basis = _basis(fam, kind, moment_lower, upper, lower, lower_N, saturation, thr)
@@ -586,7 +629,7 @@ def _assemble(fam, blocks, tokens, details, prep) -> MomentSeparationResult:
         position=prep.position, coordinate=fam.coordinate,
         network={"L": net.L, "d_x": net.d_x, "H": net.H, "d_a": net.d_a},
         residual=fam.residual, family=fam.label, blocks=blocks, token_ranks=tokens,
-        details=details, basis=basis, partition=prep.partition, generic=generic)
+        run=run, basis=basis, partition=prep.partition, generic=generic)
 
 
 def _basis(fam, kind, moment_lower, upper, lower, lower_N, saturation, thr) -> str:

@@ -15,18 +15,24 @@ each answer kind claims are in :mod:`seprank.separation.moment` (Propositions 1-
   (``exact_from_N``). Otherwise ``probabilistic`` (every deficient block ranked mod a
   random prime, with its error bound) or ``lower_bound`` with the certified upper bound.
 
-Options (``SeparationRequest.options``): ``partition`` (as given: I alone, its
+The partition is the request's ``I`` (parsed once by the planner: I alone, its
 complement J being every other position; with fewer positions than Proposition 2' asks
-the answer is that partition's, from the token grid at N = 2 |I| and rank_Q(C_F)),
-``token_search`` (``auto``: only where the answer needs it; ``search``: N = 2, 4, ...),
-``embedding`` (a wies2021 embedding without positional part), ``budget_seconds``
-(estimated seconds the plan may take; blocks past it are sampled or skipped; default the
-request's ``max_seconds``, else :data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`) and
-``max_seq_len`` (largest N of the token search), and ``scheduler`` / ``workers`` /
-``store`` (the catalecticant blocks' eliminations as Dask tasks on a local cluster or
-a running scheduler, resumable from a JSON-lines store:
-:mod:`seprank.separation.moment.tasks`). The plan is made within the request's
-``max_memory`` (:mod:`seprank.budget`).
+the answer is that partition's, from the token grid at N = 2 |I| and rank_Q(C_F)).
+
+Options (``SeparationRequest.options``): ``token_search`` (``auto``: only where the answer
+needs it; ``search``: N = 2, 4, ...), ``embedding`` (a wies2021 embedding without
+positional part), ``budget_seconds`` (*bounds after*: the estimated seconds the plan may
+take; blocks past it are sampled or skipped and the answer degrades to certified bounds;
+default :data:`~seprank.separation.moment.DEFAULT_BUDGET_SECONDS`; ``seprank sep-rank
+--bounds-after S``; ``--explain`` shows it), ``max_seq_len`` (largest N of the token
+search), and ``scheduler`` / ``workers`` / ``store`` (the catalecticant blocks'
+eliminations as Dask tasks on a local cluster or a running scheduler, resumable from a
+JSON-lines store: :mod:`seprank.separation.moment.tasks`).
+
+The budget means here what it means on every route: the plan is made within the
+request's ``max_memory``, and a plan whose estimate passes ``max_seconds`` is refused
+before any work (:mod:`seprank.budget`); ``max_seconds`` never degrades the answer, only
+``budget_seconds`` does.
 
 >>> import math, seprank
 >>> r = seprank.separation_rank(1, 1, 1, N=math.inf, weights={k: [[[[1]]]] for k in "QKVO"})
@@ -47,9 +53,8 @@ from seprank.separation.route import (
     SeparationRoute,
     WorkEstimate,
 )
-from seprank.separation.vocabulary import infinite_partition
 
-__all__ = ["MomentRoute", "ROUTE", "infinite_partition"]
+__all__ = ["MomentRoute", "ROUTE"]
 
 #: what the route's matrix is called in the result's text
 MATRIX_WORDS = "moment-form blocks C_F"
@@ -80,7 +85,7 @@ class MomentRoute(SeparationRoute):
     name = "moment"
     summary = "the limit N -> infinity through the moment form y^i = G_L(S) x^i"
     matrix_words = MATRIX_WORDS
-    takes = frozenset({"partition", "embedding", "budget_seconds", "max_seq_len",
+    takes = frozenset({"embedding", "budget_seconds", "max_seq_len",
                        "scheduler", "workers", "store", "token_search"})
 
     def can_run(self, request) -> str | None:
@@ -97,16 +102,14 @@ class MomentRoute(SeparationRoute):
     def plan(self, request) -> RoutePlan:
         from seprank.separation.moment import DEFAULT_BUDGET_SECONDS, prepare_moment
 
-        opts, budget = request.options, request.budget
-        I = infinite_partition(opts.get("partition"))
-        seconds = budget.max_seconds or DEFAULT_BUDGET_SECONDS   # blocks past it: sampled
+        opts, budget, I = request.options, request.budget, request.I
         prep = prepare_moment(
             request.network, position=request.position, coordinate=request.coordinate,
             embedding=_option(opts, "embedding", None), prime=request.prime,
             seed=request.points_seed, certify=request.certify,
             max_seq_len=_option(opts, "max_seq_len", None),
             max_memory=int(budget.memory_limit),
-            budget_seconds=_option(opts, "budget_seconds", seconds),
+            budget_seconds=_option(opts, "budget_seconds", DEFAULT_BUDGET_SECONDS),
             tasks=_tasks(opts), partition=I,
             token_search=_option(opts, "token_search", "auto"),
             weight_bound=None if request.weights_seed is None else generic_bound(
@@ -122,9 +125,8 @@ class MomentRoute(SeparationRoute):
         from seprank.separation.moment import run_moment
 
         out = _outcome(run_moment(plan.data), plan.data)
-        I = infinite_partition(request.options.get("partition"))
-        if I is not None:
-            out.facts["partition"] = {"I": list(I), "J": "every other position"}
+        if request.I is not None:
+            out.facts["partition"] = {"I": list(request.I), "J": "every other position"}
         return out
 
 
@@ -185,9 +187,9 @@ def _notes(prep, I, unit: str, pending: tuple[list[str], float]) -> list[str]:
     plan = prep.plan
     compile_s = (f" + about {pending[1]:.0f} s compiling numba kernels (first run on this "
                  "machine only)" if pending[0] else "")
-    lines = [f"estimated {plan.seconds:.3g} s{compile_s} against the budget of "
-             f"{prep.budget_seconds:.0f} s (blocks past it are sampled or skipped: "
-             "lower_bound)",
+    lines = [f"estimated {plan.seconds:.3g} s{compile_s}; bounds after "
+             f"{prep.budget_seconds:.0f} s (option budget_seconds, --bounds-after: blocks "
+             "past it are sampled or skipped, a lower_bound answer)",
              f"family: {prep.fam.notes}",
              f"partitions: the value is sep of every partition with >= {a} {unit} on the "
              f"output's side and >= {b} on the other" + (
@@ -200,8 +202,8 @@ def _sentence(res) -> str | None:
     if res.kind != "probabilistic":
         return None
     return (f"probabilistic: rank-deficient blocks ranked mod the random prime "
-            f"{res.details['prime']}; P[a rank over Q differs] <= "
-            f"{res.details['error_bound']:.3g}; certified {res.lower_bound} <= sep <= "
+            f"{res.run.prime}; P[a rank over Q differs] <= "
+            f"{res.run.error_bound:.3g}; certified {res.lower_bound} <= sep <= "
             f"{res.upper_bound}")
 
 
@@ -214,9 +216,9 @@ def _outcome(res, prep) -> RouteOutcome:
     facts = {"exact_from_N": res.exact_from_N, "saturation_N": res.saturation_N,
              "lower_bound": res.lower_bound, "lower_bound_N": res.lower_bound_N,
              "partitions_covered": res.partitions_covered, "family": res.family,
-             "token_ranks": res.token_ranks, "count_bound": res.details["count_bound"],
-             "moment_plan": res.details["plan"], "family_facts": res.details["family"],
-             "basis": res.basis, "token_search": res.details.get("token_search"),
+             "token_ranks": res.token_ranks, "count_bound": res.run.count_bound,
+             "moment_plan": res.run.plan.to_dict(), "family_facts": res.run.family,
+             "basis": res.basis, "token_search": res.run.token_search,
              "generic": res.generic}
     if res.family == "tokens":
         facts["moment_bound"] = {"value": corrected_upper(net.L, net.d_x),
@@ -245,11 +247,11 @@ def _outcome(res, prep) -> RouteOutcome:
         mb = facts["moment_bound"]
         facts["text"].append(f"corrected bound (upper): sep <= C(C(L) + D, D) = {mb['value']}: "
                              + ("respected" if mb["respected"] else "VIOLATED"))
-    timings = {k: v for k, v in res.details["timing"].items() if isinstance(v, (int, float))}
+    timings = {k: v for k, v in res.run.timing.items() if isinstance(v, (int, float))}
     return RouteOutcome(
         res.value, res.kind, res.upper_bound, res.blocks, MATRIX_WORDS,
-        matrix_shape=(rows, cols), prime=res.details["prime"],
-        error_bound=res.details.get("error_bound"), probabilistic=_sentence(res),
+        matrix_shape=(rows, cols), prime=res.run.prime,
+        error_bound=res.run.error_bound, probabilistic=_sentence(res),
         timings=timings, certificates_verified=_verified(res), facts=facts)
 
 
