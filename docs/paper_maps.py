@@ -149,7 +149,7 @@ def outline_source(key: str, file: str, text: str) -> str:
 Written by ``docs/paper_maps.py`` from ``{file}``
 ({len(lines)} lines); do not edit by hand (fix the script's ``FIXES`` and rerun it).
 Facts only: section labels and headings, display numbers, line numbers (1-based,
-inclusive). Used by citations (:meth:`seprank.paper_hooks.paper.Paper.locate`), never to read
+inclusive). Used by citations (:meth:`seprank.paper_hooks.paper_record.Paper.locate`), never to read
 the text.
 """
 

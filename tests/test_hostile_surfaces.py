@@ -388,7 +388,7 @@ def _fake_wing(tmp: Path, hook_body: str) -> dict[str, str]:
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: slow-wing\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[seprank.papers]\nslow = slow_wing\n")
     (tmp / "slow_wing.py").write_text(
-        "from seprank.paper_hooks.paper import Paper\n"
+        "from seprank.paper_hooks.paper_record import Paper\n"
         "PAPER = Paper('slow.txt', 'A slow paper', key='slow')\n"
         "def bounds(L, d_x, H, d_a, N, residual, value):\n"
         f"    {hook_body}\n"

@@ -14,7 +14,7 @@ import pytest
 
 from seprank import paper_hooks
 from seprank.errors import SeprankError
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 
 BUILTIN = ["levine2020", "wies2021", "chapter7", "rank_collapse", "amsel"]
 

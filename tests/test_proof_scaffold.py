@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 from seprank.proof import Claim, check
 from seprank.proof.framework import CheckContext, CheckSpec, Step, StepHandle, run_check
 from seprank.proof.scaffold import (

@@ -25,7 +25,7 @@ function) and SymPy's DomainMatrix tests (one behaviour, every domain):
    then skipped for it.
 2. The limit N -> infinity. The moment route's module docstring (package
    ``seprank.separation.moment``, today ``src/seprank/separation/moment/__init__.py``
-   l.16-69) proves, with s(a, b) the separation rank at finite N for a partition with
+   l.16-66) proves, with s(a, b) the separation rank at finite N for a partition with
    a positions on the output's side and b on the other and R the rank of the
    moment-form coefficient matrix C_F:
    Proposition 1(b): s is nondecreasing in a and in b;
@@ -36,8 +36,9 @@ function) and SymPy's DomainMatrix tests (one behaviour, every domain):
    of every partition with >= d_x positions on the output's side and >= d_x on the other".
    So it must equal the exact finite-N answer of every such partition, and bound every
    smaller one from above. With a partition I below that threshold the moment route answers
-   that partition (J = every other position), bounded below by the token grid at N = 2 |I|,
-   which is itself at most s(|I|, |I|).
+   that partition (J = every other position), bounded below by the token grid at N = 2 |I|
+   (the ``partition`` parameter of ``moment_separation_rank``, same file l.560-562), whose
+   rank is at most s(|I|, |I|).
 3. The checker itself: a toy route registered with ``register_route`` that returns a wrong
    answer makes the agreement check fail; an honest toy does not.
 

@@ -114,7 +114,7 @@ def _binding(ctx, s, bound_of, name, shapes_fast, shapes_full, residual=False, *
     if least_N:
         s.least("binding N", least_N,
                 proven_by="every smaller even N was tried in order and its size cap "
-                          "(seprank.separation.grid.route.size_cap) is below the bound "
+                          "(seprank.separation.monomials.size_cap) is below the bound "
                           "(seprank.separation.bounds.binding_seq_len)")
     return out
 

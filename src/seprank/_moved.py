@@ -41,7 +41,7 @@ MOVED: dict[str, str] = {
     "seprank.separation.weights": "seprank.models.weights",
     "seprank.schemas.weights": "seprank.models.weights_schema",
     "seprank.separation.moment_form": "seprank.network_theory.moment_form",
-    "seprank.proof.paper": "seprank.paper_hooks.paper",
+    "seprank.proof.paper": "seprank.paper_hooks.paper_record",
     "seprank.proof.outline": "seprank.paper_hooks.outline",
     "seprank.schemas.report": "seprank.proof.report.model",
     "seprank.schemas.sweep_spec": "seprank.sweep.spec_schema",

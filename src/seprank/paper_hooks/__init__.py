@@ -8,7 +8,7 @@ wing. A wing registers itself, as networkx backends do, under the entry-point gr
     levine2020 = "seprank.papers.levine2020"
 
 The value names the wing's module, which defines ``PAPER`` (a
-:class:`seprank.paper_hooks.paper.Paper` with a non-empty ``key``) and may define ``HOOKS``:
+:class:`seprank.paper_hooks.paper_record.Paper` with a non-empty ``key``) and may define ``HOOKS``:
 a dict from a hook name of :data:`HOOK_NAMES` to ``"module:function"`` (or to the
 function itself). This module loads the wings on first use, caches them, and offers
 what the core asks of papers: the list of papers (``seprank papers``, erratum sheets,
@@ -33,7 +33,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from seprank.errors import SeprankError
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 from seprank.plugins import import_plugin, note
 
 __all__ = ["ENTRY_POINT_GROUP", "BUILTIN_WINGS", "HOOK_NAMES", "Wing", "wings", "papers",

@@ -1,7 +1,7 @@
 """The map of a paper's bundled text: its sections and numbered displays, by line.
 
 Checks cite the papers by line numbers of their text files (``"<file> B.3 l.720-757"``,
-:meth:`seprank.paper_hooks.paper.Paper.cite`). A reader who has not got those files still
+:meth:`seprank.paper_hooks.paper_record.Paper.cite`). A reader who has not got those files still
 needs to find the passage in the paper itself, so each wing ships an :class:`Outline`
 of its text (``seprank.papers.<key>.sections``, written once by ``docs/paper_maps.py``
 from the texts): the line range of every section, with its label and heading, and the

@@ -1,7 +1,7 @@
 """The paper wings: one package per paper, over the generic core of seprank.
 
 Each wing ``seprank.papers.<key>`` holds one paper's knowledge: its
-:class:`~seprank.paper_hooks.paper.Paper` (``PAPER``, the full reference), its bounds,
+:class:`~seprank.paper_hooks.paper_record.Paper` (``PAPER``, the full reference), its bounds,
 the identities its proofs display, and the constructions only its checks use.
 A wing may import the core (every module of ``seprank`` outside this package)
 but never another wing, and the core never imports a wing: a wing declares its

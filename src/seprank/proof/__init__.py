@@ -45,7 +45,7 @@ A check that declares its claim, records an erratum and concludes:
 ('refuted', 'holds-corrected', 'proof', True)
 """
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 from seprank.proof.claims import (
     FALSE,
     HOLDS,

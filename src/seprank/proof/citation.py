@@ -1,7 +1,7 @@
 """Citations a reader can follow: source strings rendered with sections and displays.
 
 A check cites the papers by their bundled text files and line numbers
-(:meth:`seprank.paper_hooks.paper.Paper.cite`: ``"levine2020_depth_to_width_self_attention.txt
+(:meth:`seprank.paper_hooks.paper_record.Paper.cite`: ``"levine2020_depth_to_width_self_attention.txt
 B.3 l.720-757"``, several passages joined with "; "). :func:`render` rewrites such a
 string for a person who has the paper but not the file: "Levine et al. 2020, sec. B.3,
 eqs. (28)-(30) (l.720-757 of the bundled text)", from each paper's map of its text
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from seprank.paper_hooks.outline import split_top
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 
 __all__ = ["PAPERS_ENV", "render", "papers_by_file", "add_citations", "with_citations",
            "texts_folder",

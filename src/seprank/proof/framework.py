@@ -252,7 +252,7 @@ class CheckSpec:
     claim: Claim | None = None
     #: figures drawn from this check's evidence in reports (seprank.proof.report.figures.Figure)
     figures: tuple[Any, ...] = ()
-    #: the seprank.paper_hooks.paper.Paper whose claim the check decides (reports group by it)
+    #: the seprank.paper_hooks.paper_record.Paper whose claim the check decides (reports group by it)
     paper: Any = None
 
 
@@ -284,7 +284,7 @@ class CheckResult:
     claim: Claim | None = None
     settled: Settled | None = None
     dependency_outcomes: dict[str, str] = field(default_factory=dict)
-    #: the seprank.paper_hooks.paper.Paper of the check (None: no paper declared)
+    #: the seprank.paper_hooks.paper_record.Paper of the check (None: no paper declared)
     paper: Any = None
 
     @property

@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from seprank.errors import SeprankError
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 from seprank.plugins import import_plugin, note
 from seprank.proof.claims import Claim
 from seprank.proof.framework import CheckContext, CheckSpec

@@ -6,7 +6,7 @@ same logic each time; this module holds them so that a body names only what is
 particular to its claim:
 
 * :func:`paper_check` declares the claim a check decides and the check itself in one
-  decorator (both cite the same :class:`~seprank.paper_hooks.paper.Paper`);
+  decorator (both cite the same :class:`~seprank.paper_hooks.paper_record.Paper`);
 * :func:`erratum_if_failed` is the closing line "if the step that checked the
   printed text failed, record the erratum against it", with the failing instance
   taken from that step's evidence;
@@ -20,7 +20,7 @@ particular to its claim:
 Nothing here decides anything about a paper: the claims, steps, messages and
 outcomes stay in the check modules. The module imports only
 :mod:`seprank.proof.claims`, :mod:`seprank.proof.framework`,
-:mod:`seprank.paper_hooks.paper` and :mod:`seprank.proof.registry`.
+:mod:`seprank.paper_hooks.paper_record` and :mod:`seprank.proof.registry`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 from seprank.proof.claims import Claim, Erratum
 from seprank.proof.framework import CheckContext, StepHandle
 from seprank.proof.registry import check

@@ -7,7 +7,7 @@ exact rank). Why a wing: the talk's objects (the nearest-neighbour target, hardm
 heads, spherical harmonics) are used only by its checks (proofs/amsel), not by the core.
 """
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 
 from .sections import OUTLINE
 

@@ -3,7 +3,7 @@
 Written by ``docs/paper_maps.py`` from ``amsel_benefits_of_rank_talk.txt``
 (921 lines); do not edit by hand (fix the script's ``FIXES`` and rerun it).
 Facts only: section labels and headings, display numbers, line numbers (1-based,
-inclusive). Used by citations (:meth:`seprank.paper_hooks.paper.Paper.locate`), never to read
+inclusive). Used by citations (:meth:`seprank.paper_hooks.paper_record.Paper.locate`), never to read
 the text.
 """
 

@@ -7,7 +7,7 @@ numbers (Claims 7.1-7.2, Thms 7.1-7.3, l.140-375), and their checks group and re
 under this paper.
 """
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 
 from .sections import OUTLINE
 

@@ -14,7 +14,7 @@ paper's claims (``proofs/levine2020/``, one module per mission-map row) and the 
 (through :mod:`.hooks`) both call them, and nothing in the core imports this package.
 """
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 
 from .sections import OUTLINE
 

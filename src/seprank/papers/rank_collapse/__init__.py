@@ -7,7 +7,7 @@ collapse goal). Why a wing: these objects are the notes' (softmax networks
 without MLPs, the composite norm); only the checks of proofs/rank_collapse use them.
 """
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 
 from .sections import OUTLINE
 

@@ -12,7 +12,7 @@ A.2-A.3 l.375-520) only through :mod:`seprank.paper_hooks`, never by importing t
 package.
 """
 
-from seprank.paper_hooks.paper import Paper
+from seprank.paper_hooks.paper_record import Paper
 
 from .sections import OUTLINE
 

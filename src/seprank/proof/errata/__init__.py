@@ -2,7 +2,7 @@
 
 ``seprank errata PAPER`` runs the paper's checks (fast tier; with ``--from`` it
 reads a JSON proof report instead) and writes one sheet that opens with the paper's
-full reference (:meth:`seprank.paper_hooks.paper.Paper.reference`) and has one entry per
+full reference (:meth:`seprank.paper_hooks.paper_record.Paper.reference`) and has one entry per
 erratum, most severe first: where (section and equation of the paper, then the lines
 of the bundled text: :mod:`seprank.proof.citation`), printed, corrected, severity,
 evidence (the failing instance, as JSON), whether the correction is verified, the
@@ -37,7 +37,7 @@ SEVERITY_MEANING = {
 
 
 def known_papers(specs: dict | None = None) -> dict[str, Any]:
-    """Paper key -> :class:`~seprank.paper_hooks.paper.Paper`: the registered papers
+    """Paper key -> :class:`~seprank.paper_hooks.paper_record.Paper`: the registered papers
     (:func:`seprank.paper_hooks.papers`), then the papers of the checks in ``specs``
     (check id -> CheckSpec) that no wing registers.
 

@@ -39,7 +39,7 @@ erratum's ``anchor``, ``slip`` and ``correction_id``.
 ``verdict`` is the verdict on the printed text (verified / refuted /
 inconclusive); ``outcome`` is what happens to the claim (see
 :mod:`seprank.proof.claims`). ``paper`` is the key of the check's
-:class:`~seprank.paper_hooks.paper.Paper` (``@check(..., paper=...)``; null without one)
+:class:`~seprank.paper_hooks.paper_record.Paper` (``@check(..., paper=...)``; null without one)
 and ``papers`` describes the papers of the checks that ran, in the order of the
 registered papers (:mod:`seprank.paper_hooks`). Reports group checks by that key.
 
