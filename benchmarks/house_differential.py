@@ -276,7 +276,9 @@ def _drop_paper_keys(before: dict, after: dict) -> list[str]:
 def compare(before: Path, after: Path, ignore_paper_keys: bool = False,
             ignore: tuple[str, ...] = ()) -> int:
     total = 0
-    for name in ("prove.json", "sep_rank.json", "rank.json"):
+    for name in ("prove.json", "sep_rank.json", "rank.json", "hadamard.json"):
+        if not (before / name).exists() and not (after / name).exists():
+            continue  # an older corpus without it
         a = json.loads((before / name).read_text())
         b = json.loads((after / name).read_text())
         notes = _drop_paper_keys(a, b) if ignore_paper_keys and name == "prove.json" else []

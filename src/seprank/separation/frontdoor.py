@@ -131,8 +131,10 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
     residual
         skip connections x + f(x) (levine2020 A.4); default: the network's, else False.
     weights_seed (older name: ``seed``)
-        draws random integer weights in [-2, 2] without 0
-        (``SelfAttentionNetwork.random(..., nonzero=True)``); with ``weights`` or
+        draws nonzero integer weights uniform in [-G, G], G = 2^20, 2^12, 2^3 for L = 1,
+        2, >= 3 (:func:`seprank.models.generic_weights.seeded_network`: the one draw a seed
+        names in every command, so that the value is the generic one with a stated
+        probability); with ``weights`` or
         ``network``, ``weights_seed`` is checked to draw exactly them, while ``seed``
         then only sets the default ``points_seed`` (as it always did).
     points_seed
