@@ -252,7 +252,8 @@ class CheckSpec:
     claim: Claim | None = None
     #: figures drawn from this check's evidence in reports (seprank.proof.report.figures.Figure)
     figures: tuple[Any, ...] = ()
-    #: the seprank.paper_hooks.paper_record.Paper whose claim the check decides (reports group by it)
+    #: the seprank.paper_hooks.paper_record.Paper whose claim the check decides (reports group
+    #: by it)
     paper: Any = None
 
 
