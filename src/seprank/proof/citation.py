@@ -2,15 +2,15 @@
 
 A check cites the papers by their bundled text files and line numbers
 (:meth:`seprank.paper_hooks.paper_record.Paper.cite`:
-``"levine2020_depth_to_width_self_attention.txt B.3 l.720-757"``, several passages
-joined with "; "). :func:`render` rewrites such a string for a person who has the paper but not the file: "Levine et al. 2020, sec. B.3,
-eqs. (28)-(30) (l.720-757 of the bundled text)", from each paper's map of its text
-(:mod:`seprank.paper_hooks.outline`, shipped by its wing). The console, the Markdown and HTML
-reports and the erratum sheets print the rendered form; the JSON report keeps ``source``
-and adds it as ``citation`` (:func:`add_citations`). :func:`texts_folder` says where the
-texts themselves are, if anywhere (``$SEPRANK_PAPERS``, else ``../shared/papers``), and
-:func:`missing_texts_note` the one line ``seprank prove`` prints when they are not.
-"""
+``"levine2020_depth_to_width_self_attention.txt B.3 l.720-757"``, several passages joined
+with "; "). :func:`render` rewrites such a string for a person who has the paper but not the
+file: "Levine et al. 2020, sec. B.3, eqs. (28)-(30) (l.720-757 of the bundled text)", from
+each paper's map of its text (:mod:`seprank.paper_hooks.outline`, shipped by its wing). The
+console, the Markdown and HTML reports and the erratum sheets print the rendered form; the
+JSON report keeps ``source`` and adds it as ``citation`` (:func:`add_citations`).
+:func:`texts_folder` says where the texts themselves are, if anywhere (``$SEPRANK_PAPERS``,
+else ``../shared/papers``), and :func:`missing_texts_note` the one line ``seprank prove``
+prints when they are not. """
 
 from __future__ import annotations
 
