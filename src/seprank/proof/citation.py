@@ -10,7 +10,8 @@ console, the Markdown and HTML reports and the erratum sheets print the rendered
 JSON report keeps ``source`` and adds it as ``citation`` (:func:`add_citations`).
 :func:`texts_folder` says where the texts themselves are, if anywhere (``$SEPRANK_PAPERS``,
 else ``../shared/papers``), and :func:`missing_texts_note` the one line ``seprank prove``
-prints when they are not. """
+prints when they are not.
+"""
 
 from __future__ import annotations
 
