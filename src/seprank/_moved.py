@@ -112,6 +112,16 @@ class _MovedFinder(importlib.abc.MetaPathFinder):
 
 
 def install() -> None:
-    """Put the finder of old names on ``sys.meta_path`` (once)."""
+    """Put the finder of old names on ``sys.meta_path`` (once; ``import seprank`` does).
+
+    >>> import warnings
+    >>> install()
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     import seprank.gram_hadamard_rank as old
+    >>> import seprank.hadamard.rank as new
+    >>> old is new
+    True
+    """
     if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
         sys.meta_path.append(_MovedFinder())

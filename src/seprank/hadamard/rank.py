@@ -210,7 +210,11 @@ def named_V(name: str, **params: Any) -> tuple[Any, int, str]:
 
 
 def integer_rows(rows: list[list[int | Fraction]]) -> tuple[list[list[int]], bool]:
-    """Each row times the lcm of its denominators (the rank of G is unchanged)."""
+    """Each row times the lcm of its denominators (the rank of G is unchanged).
+
+    >>> integer_rows([[Fraction(1, 2), 1], [2, 3]])
+    ([[1, 2], [2, 3]], True)
+    """
     out, scaled = [], False
     for row in rows:
         den = math.lcm(*(x.denominator for x in row if isinstance(x, Fraction)), 1)

@@ -265,6 +265,12 @@ class MomentFamily:
 
 
 def check_net(net) -> None:
+    """Refuse a network whose weights are not exact (ints or Fractions): the moment route
+    computes over Q.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> check_net(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", [[[[2]]]])))
+    """
     for k in "QKVO":
         for w in net.weights[k].flat:
             _exact(w, f"weight {w!r} in W^{k}")

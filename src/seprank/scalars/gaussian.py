@@ -86,7 +86,11 @@ _HASH_IMAG = sys.hash_info.imag
 
 
 def as_fraction(x: object, name: str = "value") -> Fraction:
-    """An exact rational from an int, Fraction, numpy integer or flint fmpz/fmpq."""
+    """An exact rational from an int, Fraction, numpy integer or flint fmpz/fmpq.
+
+    >>> as_fraction(flint.fmpq(1, 3)), as_fraction(4)
+    (Fraction(1, 3), Fraction(4, 1))
+    """
     if isinstance(x, bool):
         raise InputError(f"{name} is a bool ({x}); give an integer or a fraction")
     if isinstance(x, Fraction):

@@ -416,11 +416,24 @@ SIGNATURES = {
 
 
 def grid1(count: int, launch: LaunchConfig) -> int:
+    """Blocks of a 1-D grid-stride launch over ``count`` items (at most ``max_blocks``).
+
+    >>> grid1(1000, LaunchConfig(threads=128)), grid1(0, LaunchConfig())
+    (8, 1)
+    """
     return max(1, min(launch.max_blocks, -(-count // launch.threads)))
 
 
 class KernelEngine:
-    """Host side of the recursion; all matrix data stays on the device."""
+    """Host side of the recursion; all matrix data stays on the device.
+
+    ``base`` eliminates a panel, ``gemm`` / ``trsm`` update the trailing matrix and
+    ``elim`` recurses on column halves (:mod:`seprank.linalg.engines.cuda_engine` runs it;
+    its tests run it under numba's CUDA simulator).
+
+    >>> [m for m in ("base", "gemm", "trsm", "elim") if callable(getattr(KernelEngine, m))]
+    ['base', 'gemm', 'trsm', 'elim']
+    """
 
     def __init__(self, A, p: int, block: int, launch: LaunchConfig):
         self.A = A
@@ -488,7 +501,11 @@ class KernelEngine:
 
 @contextmanager
 def quiet():
-    """Silence numba's low-occupancy warnings (one-block pivot kernels are intended)."""
+    """Silence numba's low-occupancy warnings (one-block pivot kernels are intended).
+
+    >>> with quiet():
+    ...     pass
+    """
     with warnings.catch_warnings():
         try:
             from numba.core.errors import NumbaPerformanceWarning

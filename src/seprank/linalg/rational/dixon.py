@@ -87,6 +87,16 @@ def lifting_limits(seconds: float, max_bytes: float):
 
 
 def check_limits(digit: int, r: int, k: int) -> None:
+    """Raise :class:`LiftingStopped` past the time or memory of :func:`lifting_limits`.
+
+    >>> check_limits(10, 5, 5) is None          # no limits set: nothing to check
+    True
+    >>> with lifting_limits(60.0, 10):
+    ...     check_limits(10, 5, 5)
+    Traceback (most recent call last):
+    ...
+    seprank.linalg.rational.dixon.LiftingStopped: lifting stopped at digit 10: about ...
+    """
     limits = LIMITS.get()
     if limits is None:
         return
@@ -108,6 +118,9 @@ def reconstruct_column(values: list[int], modulus: int, den: int = 1
     entry by entry with the denominator found so far): returns (nums, d) with
     nums[i] = d values[i] (mod modulus), |nums[i]|, d <= sqrt(modulus / 2), or None.
     ``den`` is a starting guess for d (a multiple of it is found if needed).
+
+    >>> reconstruct_column([pow(3, -1, 10007), 5], 10007)     # 1/3 and 5 = 15/3
+    ([1, 15], 3)
     """
     half = modulus // 2
     bound = isqrt(half)
@@ -210,7 +223,11 @@ _BLAS_THREADS: list[int] = []
 
 
 def digit_schedule(n_digits: int) -> int:
-    """Next digit count at which to try reconstruction (geometric, ratio ~1.25)."""
+    """Next digit count at which to try reconstruction (geometric, ratio ~1.25).
+
+    >>> [digit_schedule(n) for n in (1, 8, 40)]
+    [3, 10, 50]
+    """
     return max(n_digits + 2, (5 * n_digits) // 4)
 
 

@@ -152,6 +152,12 @@ class MomentRunFacts:
     (phase -> seconds); ``family`` (the family's facts); ``count_bound`` (rows of C_F times
     the monomials of degree <= C: a bound valid for every weight); ``memory_limit``
     (bytes); ``seconds`` (wall); ``error_bound`` (a probabilistic answer's).
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> r = moment_separation_rank(SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys(
+    ...     "QKVO", [[[[1]]]])))
+    >>> r.run.count_bound == r.details["count_bound"], r.run.error_bound is None
+    (True, True)
     """
 
     prime: int
