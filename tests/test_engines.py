@@ -162,7 +162,9 @@ def test_manual_method_table_is_the_generated_one():
     (the registry)."""
     from pathlib import Path
 
-    from seprank.linalg.engines import _BEGIN, _END, method_table
+    from seprank.linalg.engines import method_table
+    from seprank.linalg.engines.methods import BEGIN as _BEGIN
+    from seprank.linalg.engines.methods import END as _END
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "ranks.md").read_text()
     block = text.split(_BEGIN, 1)[1].split(_END, 1)[0]

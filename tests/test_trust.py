@@ -317,7 +317,7 @@ def test_spinner_only_on_a_terminal_and_only_after_the_delay(monkeypatch):
     import sys
     import time
 
-    from seprank.cli import _spinner
+    from seprank.cli.common import spinner as _spinner
 
     class Tty(io.StringIO):
         def isatty(self):

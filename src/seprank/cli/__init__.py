@@ -56,7 +56,6 @@ import argparse
 import sys
 
 from seprank.cli.common import SPINNER_DELAY, HelpFormatter, Parser, run
-from seprank.cli.common import spinner as _spinner  # noqa: F401 (the old name; tests use it)
 
 __all__ = ["main", "build_parser", "SPINNER_DELAY"]
 

@@ -20,8 +20,6 @@ by :func:`with_method_table`.
 from __future__ import annotations
 
 from seprank.linalg.engines import cuda_lu, flint_nmod, numba_lu
-from seprank.linalg.engines.methods import BEGIN as _BEGIN  # noqa: F401 - old path
-from seprank.linalg.engines.methods import END as _END  # noqa: F401 - old path
 from seprank.linalg.engines.methods import (
     METHOD_REGISTRY,
     Method,
@@ -32,11 +30,10 @@ from seprank.linalg.engines.methods import (
 )
 from seprank.linalg.engines.protocol import ModularEngine, Verdict, power_text
 
-__all__ = ["ModularEngine", "Verdict", "REGISTRY", "register_engine", "unregister_engine",
-           "engine_names", "get_engine", "Method", "METHOD_REGISTRY", "method_names",
-           "methods_taking_engine", "method_table", "with_method_table"]
+__all__ = ["ModularEngine", "Verdict", "power_text", "REGISTRY", "register_engine",
+           "unregister_engine", "engine_names", "get_engine", "Method", "METHOD_REGISTRY",
+           "method_names", "methods_taking_engine", "method_table", "with_method_table"]
 
-_power = power_text  # the old private name (planner, tests)
 
 #: Every modular engine, by name, in the order the planner asks them (and of the
 #: CLI's choices). Change it through register_engine / unregister_engine.

@@ -59,7 +59,7 @@ from seprank.separation.moment.plan import subset_rows
 
 __all__ = ["ideal_certifies", "ideal_upper", "catalecticant_rank", "evaluation_ranks",
            "subset_rank",
-           "vandermonde_mix", "PRIMES_IN_RANGE", "ERROR_PRIME_RANGE", "RANDOM_PRIME_RANGE",
+           "vandermonde_mix", "PRIMES_IN_RANGE", "ERROR_PRIME_RANGE",
            "CERTIFY_MAX_SHORT"]
 
 #: The range of the prime q of a ``probabilistic`` block's error bound (the flint
@@ -67,8 +67,6 @@ __all__ = ["ideal_certifies", "ideal_upper", "catalecticant_rank", "evaluation_r
 #: (pi(2^31) - pi(2^30), counted by a sieve; tests/test_moment_route.py re-counts).
 ERROR_PRIME_RANGE = AUTO_FLINT_PRIME_RANGE
 PRIMES_IN_RANGE = 50_697_537
-#: The old name of ERROR_PRIME_RANGE (the route's eliminations no longer use it).
-RANDOM_PRIME_RANGE = ERROR_PRIME_RANGE
 #: Rank-deficient blocks whose short side exceeds this are not certified over Q
 #: (p-adic lifting of a dense system of that size takes minutes on 2 cores).
 CERTIFY_MAX_SHORT = 2500
