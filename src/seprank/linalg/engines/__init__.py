@@ -132,7 +132,8 @@ def with_method_table(text: str) -> str:
 
     Examples
     --------
-    >>> old = f"intro\\n{_BEGIN}\\nstale\\n{_END}\\nrest"
+    >>> from seprank.linalg.engines.methods import BEGIN, END
+    >>> old = f"intro\\n{BEGIN}\\nstale\\n{END}\\nrest"
     >>> new = with_method_table(old)
     >>> new.startswith("intro") and new.endswith("rest") and "| `cuda` |" in new
     True
