@@ -181,12 +181,12 @@ def _under(module: str, package: str) -> bool:
 def separation_violations(graph: nx.DiGraph) -> list[str]:
     """The verifier importing more than records; a route importing another route."""
     out = []
+    routes = [f"seprank.separation.{r}" for r in ROUTE_PACKAGES]
     for a, b in sorted(graph.edges):
         if _under(a, VERIFIER) and _under(b, "seprank.linalg") \
                 and not _under(b, VERIFIER) and b not in VERIFIER_MAY_IMPORT \
                 and b != "seprank.linalg":
             out.append(f"the verifier imports an engine-side module: {a} -> {b}")
-        routes = [f"seprank.separation.{r}" for r in ROUTE_PACKAGES]
         ra = next((r for r in routes if _under(a, r)), None)
         rb = next((r for r in routes if _under(b, r)), None)
         if ra and rb and ra != rb:

@@ -256,6 +256,11 @@ class SeparationRoute:
         planner checks :meth:`plan`'s estimate instead."""
         return None
 
+    def refusal_hint(self, request: SeparationRequest) -> str | None:
+        """What the user can ask instead when the budget refuses this route's estimate
+        (None: the planner names the largest N or L that fits)."""
+        return None
+
     def plan(self, request: SeparationRequest) -> RoutePlan:  # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -125,7 +125,8 @@ def _probe(request, N: int, L: int | None = None):
 
 
 def nearest_hint(route, request, budget: Budget) -> str:
-    """The largest N that fits this route (the default partition), else the largest L at
+    """The route's own hint when it has one (:meth:`SeparationRoute.refusal_hint`), else
+    the largest N that fits this route (the default partition), else the largest L at
     N = 2; empty when neither does or the route cannot say.
 
     >>> from seprank.separation import plan_separation
@@ -140,10 +141,11 @@ def nearest_hint(route, request, budget: Budget) -> str:
         except Exception:  # noqa: BLE001 - a probe the route refuses does not fit
             return False
 
+    own = getattr(route, "refusal_hint", None)
+    hint = own(request) if own is not None else None
+    if hint:
+        return hint
     N, L = request.N, request.network.L
-    if not isinstance(N, int) and "budget_seconds" in getattr(route, "takes", ()):
-        return ("certified bounds within a time instead: budget_seconds=S "
-                "(--bounds-after S) samples or skips the blocks past S")
     if isinstance(N, int) and N > 2:
         n = largest_fitting(lambda k: fits(_probe(request, k)), 2, N - 1)
         if n is not None:

@@ -128,7 +128,7 @@ from seprank.models.moment_mod_p import MAX_EVAL_PRIME, family_residues
 from seprank.network_theory.moment_form import token_family
 from seprank.scalars.primes import require_prime
 from seprank.separation.moment.blocks import block_specs
-from seprank.separation.moment.plan import make_plan
+from seprank.separation.moment.plan import MomentPlan, make_plan
 from seprank.separation.moment.run import run_blocks, run_tokens
 from seprank.separation.moment.tasks import check_task_options, subset_ranks_hook
 from seprank.separation.vocabulary import infinite_partition
@@ -165,7 +165,7 @@ class MomentRunFacts:
     prime_range: str
     seed: int
     token_search: str
-    plan: Any
+    plan: MomentPlan
     timing: dict
     family: dict
     count_bound: int

@@ -99,6 +99,15 @@ class MomentRoute(SeparationRoute):
         return True, ("N = inf: y^i = G_L(S) x^i depends on the tokens only through "
                       "S = sum_j x^j x^jT, so the moment form's blocks decide every N")
 
+    def refusal_hint(self, request) -> str | None:
+        """No N or L is smaller at N = inf: name the option that degrades to bounds.
+
+        >>> ROUTE.refusal_hint(None).split(":")[0]
+        'certified bounds within a time instead'
+        """
+        return ("certified bounds within a time instead: budget_seconds=S "
+                "(--bounds-after S) samples or skips the blocks past S")
+
     def plan(self, request) -> RoutePlan:
         from seprank.separation.moment import DEFAULT_BUDGET_SECONDS, prepare_moment
 
