@@ -40,7 +40,12 @@ EXPECTED_OUTCOME = {
     # the talk's constant 1 corrected)
     "W-Cor1": "holds-corrected", "W-Cor2": "holds-corrected", "W-Lemma8": "holds",
     "A-vote": "holds-corrected", "W-Thm2": "open",
+    # issue 34: the generic separation rank at depth one, proved for every d_x and H
+    "L-Generic1": "holds", "L-Generic2": "holds",
 }
+#: checks beyond the mission map's rows, each with the issue that asks for it (issue 34: "the
+#: proven laws as checks in seprank prove")
+BEYOND_THE_MAP = {"L-Generic1": "issue 34", "L-Generic2": "issue 34"}
 #: (check, severity of its most severe erratum) for the known cases of issue 10
 EXPECTED_WORST = {
     "R-path": "notation", "A-nn": "notation", "L-Lemma8": "proof-error",
@@ -111,7 +116,8 @@ def test_ids_are_mission_map_ids():
         pytest.skip("../shared/MISSION_MAP.md not beside the checkout")
     text = mission_map.read_text()
     for cid in SPECS:
-        assert cid in text, f"{cid} is not an id of the mission map"
+        assert cid in text or cid in BEYOND_THE_MAP, f"{cid} is not an id of the mission map"
+    assert set(BEYOND_THE_MAP) <= set(SPECS) and not any(c in text for c in BEYOND_THE_MAP)
 
 
 def test_dependency_graph_of_the_main_results():

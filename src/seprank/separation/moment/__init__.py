@@ -125,6 +125,7 @@ from seprank.linalg.memory import available_bytes, format_bytes
 from seprank.linalg.planner import engine_primes
 from seprank.models.generic_weights import generic_statement
 from seprank.models.moment_mod_p import MAX_EVAL_PRIME, family_residues
+from seprank.network_theory.generic_laws import ideal_block_bounds
 from seprank.network_theory.moment_form import token_family
 from seprank.scalars.primes import require_prime
 from seprank.separation.moment.blocks import block_specs
@@ -134,7 +135,8 @@ from seprank.separation.moment.tasks import check_task_options, subset_ranks_hoo
 from seprank.separation.vocabulary import infinite_partition
 
 __all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
-           "MomentSeparationResult", "MomentRunFacts", "DEFAULT_BUDGET_SECONDS"]
+           "MomentSeparationResult", "MomentRunFacts", "DEFAULT_BUDGET_SECONDS",
+           "with_ideal_bounds"]
 
 #: Estimated seconds the route may plan for (blocks past it are sampled or skipped, largest first).
 DEFAULT_BUDGET_SECONDS = 600.0
@@ -439,7 +441,8 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
     if tasks is not None:
         check_task_options(tasks.get("scheduler"), tasks.get("workers"), tasks.get("store"))
     fam, info = _family(net, coordinate, embedding)
-    specs = block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.mixed)
+    specs = with_ideal_bounds(block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.mixed),
+                              fam, net)
     limit = int(0.8 * available_bytes()) if max_memory is None else max_memory
     shape = {"L": net.L, "d": net.d_x, "H": net.H, "d_a": net.d_a, "r": fam.n_rows,
              "n_vars": fam.n_vars, "residual": fam.mixed,
@@ -456,6 +459,27 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
                           position, seed, certify, max_seq_len, float(budget_seconds), tasks,
                           prime_source=source, partition=I, small_side=small,
                           token_search=token_search, weight_bound=weight_bound)
+
+
+def with_ideal_bounds(specs: list, fam, net) -> list:
+    """The blocks of a plain token family with the first layer's ideal bound on their ranks
+    (:func:`seprank.network_theory.generic_laws.ideal_block_bounds`, valid for every
+    weight: G_1 reads S through r <= min(H d_a^2, D) linear forms); other families (residual,
+    embeddings) keep their blocks as they are.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> net = SelfAttentionNetwork.random(2, 4, 2, seed=0, nonzero=True)
+    >>> fam = token_family(net, 0)
+    >>> specs = block_specs(fam.n_rows, fam.n_vars, fam.degree, fam.mixed)
+    >>> [s.cap for s in specs], [s.cap for s in with_ideal_bounds(specs, fam, net)]
+    ([1, 10, 55, 40, 4], [1, 10, 52, 40, 4])
+    """
+    if fam.mixed or fam.label != "tokens":
+        return specs
+    D = fam.n_vars
+    ideal = ideal_block_bounds(net.L, D, min(net.H * net.d_a ** 2, D))
+    return [replace(s, bound=b) if b < min(s.shape) else s
+            for s, b in zip(specs, ideal, strict=True)]
 
 
 def token_values(prep: MomentPrepared, blocks: list[dict]) -> tuple[list[int], str]:
