@@ -52,7 +52,8 @@ in a child process stopped after ``--wall`` seconds (an ``error`` row, no value)
 records the value, its kind, the certified range [lower, upper], the N from which an
 exact value holds, what the value rests on (``basis``), for generic weights what it says
 of almost every weight (``generic``: claim, epsilon, the bound valid for every weight),
-the blocks left short of exact, the seconds and the load average at its start and end.
+the blocks left short of exact, every block as [degree, rank, upper, cap, kind] (rows
+run since issue 34), the seconds and the load average at its start and end.
 
 Writes ``docs/atlas/n_infinity.json`` (the rows), ``n_infinity_runs.json`` (per part:
 budget, wall limit, cases, seconds, load at start and end of its last run) and, through
@@ -189,6 +190,8 @@ def run_case(part: str, family: str, L: int, d: int, H: int, residual: bool, see
            "seconds": round(time.perf_counter() - t0, 2), "budget_s": budget,
            "load_start": load0, "load_end": _load(),
            "short_blocks": _short_blocks(res.blocks), "slow_blocks": _slow_blocks(res.blocks),
+           "blocks": [[b.get("degree"), b["rank"], b["upper"], b["cap"], b["kind"]]
+                      for b in res.blocks],
            "timings": {k: round(v, 2) for k, v in (getattr(res, "timings", None) or {}).items()
                        if isinstance(v, (int, float))},
            "bounds": {k: {"value": str(v["value"]), "respected": v["respected"]}
