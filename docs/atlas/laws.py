@@ -2,7 +2,7 @@
 
     python docs/atlas/laws.py                      # run what is missing, then report
     python docs/atlas/laws.py --depths 2 --widths 6,7,8 --wall 600
-    python docs/atlas/laws.py --report-only        # the page from the JSON
+    python docs/atlas/laws.py --report-only        # the page from the JSON, and print it
 
 Cases: plain networks at L = 1 and L = 2 for every d_x <= 8 and every H dividing d_x
 (d_a = d_x / H), generic weights of seeds 0, 1 and 2, each through the front door as
@@ -62,14 +62,17 @@ def shape_summary(rows: list[dict]) -> dict:
     ``proven``: a seed's certified value meets a bound valid for every weight (the caps and
     the first layer's ideal bound, :func:`~seprank.network_theory.generic_laws.generic_caps`):
     the generic value, no probability;
-    ``agreeing``: every seed exact and all equal (a certified lower bound of the generic
-    value that three independent draws reach; equal to it with probability >= 1 - epsilon
-    per draw); ``lower``: otherwise the largest certified lower bound.
+    ``agreeing``: every seed exact and all equal, at least two seeds (a certified lower
+    bound of the generic value that independent draws reach; equal to it with probability
+    >= 1 - epsilon per draw); ``one draw``: a single seed, exact (a certified lower bound);
+    ``lower``: otherwise the largest certified lower bound.
 
     >>> r = {"L": 2, "d_x": 4, "H": 4, "residual": False, "sep": 85, "kind": "exact",
     ...      "lower": 85, "generic": {"epsilon": 0.17}}
-    >>> shape_summary([r])["status"], shape_summary([r | {"H": 2, "sep": 107}])["status"]
-    ('agreeing', 'proven')
+    >>> shape_summary([r, r])["status"], shape_summary([r])["status"]
+    ('agreeing', 'one draw')
+    >>> shape_summary([r | {"H": 2, "sep": 107}])["status"]
+    'proven'
     """
     from seprank.network_theory.generic_laws import generic_caps_sum
 
@@ -80,6 +83,9 @@ def shape_summary(rows: list[dict]) -> dict:
                 and r["sep"] == generic_caps_sum(r["L"], r["d_x"], r["H"])):
             return {"status": "proven", "value": r["sep"], "seeds": len(ok)}
     exact = [r for r in ok if r["kind"] == "exact"]
+    if len(exact) == 1 and len(ok) == 1:     # one draw: nothing to agree with
+        eps = (exact[0].get("generic") or {}).get("epsilon")
+        return {"status": "one draw", "value": exact[0]["sep"], "seeds": 1, "epsilon": eps}
     if exact and len(exact) == len(ok) and len({r["sep"] for r in exact}) == 1:
         eps = [r.get("generic", {}).get("epsilon") for r in exact]
         return {"status": "agreeing", "value": exact[0]["sep"], "seeds": len(ok),
@@ -126,11 +132,13 @@ def table_lines(rows: list[dict]) -> list[str]:
             value, ev = str(s["value"]), (f"{s['seeds']} draws agree (lower bound; eps <= "
                                           f"{s['epsilon']:.2g} each)" if s.get("epsilon")
                                           is not None else f"{s['seeds']} draws agree")
+        elif s["status"] == "one draw":
+            value, ev = f">= {s['value']}", "one draw, exact (a certified lower bound)"
         else:
             value, ev = f">= {s['value']}", "certified lower bound" + (
                 f", <= {s['upper']}" if s.get("upper") is not None else "")
         gap = shape_cap - s["value"]
-        deficit = gap if s["status"] != "lower" else f"<= {gap}"
+        deficit = gap if s["status"] in ("proven", "agreeing") else f"<= {gap}"
         lines.append(f"| {L} | {d} | {H} | {value} | {ev} | {shape_cap} | {cap} | {deficit} | "
                      f"{_deficits(rs, L, d) if s['status'] != 'lower' else 'n/a'} | "
                      f"{parameter_count(L, d, H)} | {len(rs)} |")
@@ -178,10 +186,40 @@ def _ranges(xs) -> str:
     return ", ".join(str(x) for x in xs)
 
 
+def slope_lines(rows: list[dict]) -> list[str]:
+    """log_3 of the generic value against L per (d_x, H) where at least two depths are
+    decided, the growth per layer (successive differences), beside the corrected theorem's
+    slope D = d_x (d_x + 1)/2 (levine2020 Theorem 2 corrected: log_3 sep < D L)."""
+    import math
+
+    summaries = {k: shape_summary(v) for k, v in group(rows).items()}
+    out = ["| d_x | H | D | generic sep at L = 1, 2, 3, 4 | log_3 | growth per layer |",
+           "|---|---|---|---|---|---|"]
+    for d, H in sorted({(k[1], k[2]) for k in summaries}):
+        vals = []
+        for L in range(1, 5):
+            s = summaries.get((L, d, H))
+            vals.append(s["value"] if s and s["status"] in ("proven", "agreeing") else None)
+        known = [(L, v) for L, v in zip(range(1, 5), vals, strict=True) if v]
+        if len(known) < 2 or any(known[i + 1][0] != known[i][0] + 1
+                                 for i in range(len(known) - 1)):
+            continue
+        logs = [math.log(v, 3) for _, v in known]
+        steps = [f"{b - a:.2f}" for a, b in zip(logs, logs[1:], strict=False)]
+        out.append(f"| {d} | {H} | {d * (d + 1) // 2} | "
+                   f"{', '.join(str(v) if v else '-' for v in vals)} | "
+                   f"{', '.join(f'{x:.2f}' for x in logs)} | {', '.join(steps)} |")
+    return out
+
+
 def docs_block(rows: list[dict]) -> list[str]:
     """The generated part of docs/generic-laws.md."""
     every = rows + atlas_rows()
     lines = ["### The laws, fitted in d_x", "", *law_lines(every), "",
+             "### Depth: log_3 of the generic value against L", "",
+             "Where the generic value is decided (proven, or three draws agree) at consecutive "
+             "depths; the corrected Theorem 2 bounds the growth per layer by D for every "
+             "weight (log_3 sep < D L).", "", *slope_lines(every), "",
              "### Every shape", "", *table_lines(every)]
     return lines
 
@@ -224,6 +262,7 @@ def main() -> None:
                   row.get("error", ""), f"{time.perf_counter() - t0:.1f} s",
                   file=sys.stderr, flush=True)
     write_page(rows)
+    print("\n".join(docs_block(rows)))
 
 
 if __name__ == "__main__":
