@@ -2,8 +2,9 @@
 
 Source: levine2020_depth_to_width_self_attention.txt, eq. (3) l.69-82 (the network). Not a
 claim of the paper: the project's own upper bound on the separation rank of plain networks
-(:func:`seprank.network_theory.generic_laws.ideal_block_bounds`), below the block caps when
-H d_a^2 < D, and the generic value wherever a certified instance meets it.
+(:func:`seprank.network_theory.generic_laws.ideal_block_bounds`), below the block caps at
+L = 2 exactly when H d_a^2 < D (at L = 1 never), and the generic value wherever a
+certified instance meets it.
 
 The argument (each link a step):
 
@@ -20,6 +21,7 @@ The argument (each link a step):
    sum_{i >= m} M(r, i) M(D - r, g - i) (argument: count the monomials by how many of
    their factors are among the first r variables; the count is checked against a
    brute-force enumeration at listed sizes);
+   where it cuts the caps: at L = 2 exactly when H d_a^2 < D, at L = 1 never;
 5. cross-check: the block ranks of random networks (integer weights, zeros included,
    d_a = d_x / H or not), from the derivative spans, never exceed the bound (computation);
 6. the bound is attained by drawn networks at listed shapes, so there it is the generic
@@ -57,8 +59,8 @@ CLAIM = Claim(
     "H heads of dimension d_a, every weight, N and partition: block g of the moment form's "
     "coefficient matrix C_F has rank at most sum_{i >= m} M(r, i) M(D - r, g - i), with "
     "r = min(H d_a^2, D), m = max(0, 3^(L-1) - (C(L) - g)), M(n, k) = C(n + k - 1, k); so "
-    "sep(y_p^i) <= sum_g min(shape cap_g, that bound), which is below the shape caps when "
-    "H d_a^2 < D",
+    "sep(y_p^i) <= sum_g min(shape cap_g, that bound); at L = 2 this is below the shape "
+    "caps exactly when H d_a^2 < D (block 2 loses M(D - r, 2))",
     NET, main_result=True)
 
 
@@ -141,6 +143,28 @@ def _M(n: int, k: int) -> int:
     return comb(n + k - 1, k) if n else int(k == 0)
 
 
+def _where_below_step(ctx) -> None:
+    with ctx.step("at L = 2 (e = 3, C = 4) block 2's bound is M(D, 2) - M(D - r, 2) and its "
+                  "shape cap is M(D, 2) (d_x M(D, 2) rows), so the bound cuts it iff r < D, "
+                  "i.e. H d_a^2 < D; with r = D no block is cut (every monomial counts); at "
+                  "L = 1 block 1's bound is r >= d_x = its cap when d_a = d_x / H (argument; "
+                  "the sums are compared for d_x <= 12, every H | d_x and d_a <= 3)", NET,
+                  kind="prose", sizes="d_x <= 12, H | d_x, d_a in d_x / H, 1, 2, 3") as s:
+        bad, checked = [], 0
+        for d in range(1, 13):
+            D = d * (d + 1) // 2
+            for H in (h for h in range(1, d + 1) if d % h == 0):
+                for d_a in sorted({d // H, 1, 2, 3}):
+                    checked += 1
+                    cut = sum(generic_caps(2, d, H, d_a)) < sum(block_caps(2, d))
+                    if cut != (H * d_a * d_a < D):
+                        bad.append({"L": 2, "d_x": d, "H": H, "d_a": d_a})
+                    if generic_caps(1, d, H) != block_caps(1, d):
+                        bad.append({"L": 1, "d_x": d, "H": H})
+        s.record(cases=checked, failures=bad[:5])
+        s.require(not bad, "the cut does not match H d_a^2 < D", failures=bad[:5])
+
+
 def _random_step(ctx) -> None:
     with ctx.step("cross-check: for random integer weights (zeros included; d_a = d_x / H or "
                   "not) every block's exact rank (derivative spans, no code shared with the "
@@ -181,13 +205,14 @@ def _attained_step(ctx) -> None:
 
 
 @check(id="L-Generic2", title="The first layer's ideal: a bound on every block of C_F for "
-       "every weight, below the caps when H d_a^2 < D, attained at listed shapes",
+       "every weight, below the caps at L = 2 iff H d_a^2 < D, attained at listed shapes",
        source=NET, depends=("L-net",), claim=CLAIM, paper=LEVINE2020)
 def l_generic_ideal(ctx):
     _forms_step(ctx)
     _ideal_power_step(ctx)
     _derivative_step(ctx)
     _count_step(ctx)
+    _where_below_step(ctx)
     _random_step(ctx)
     _attained_step(ctx)
     ctx.conclude(
@@ -198,4 +223,4 @@ def l_generic_ideal(ctx):
         "ideal has the stated dimension (arguments, with exact cross-checks at listed sizes); "
         "random networks never exceed the bound and drawn networks attain it at the listed "
         "shapes",
-        basis="argument", argument_steps=(0, 1, 2, 3))
+        basis="argument", argument_steps=(0, 1, 2, 3, 4))

@@ -35,9 +35,10 @@ generic value computable and its laws checkable:
       rank(block g) <= sum_{i >= m} M(r, i) M(D - r, g - i),   m = max(0, e - (C - g)).
 
   The bound only grows with r, so r = min(H d_a^2, D) may stand for the true dimension.
-  It is below the caps when H d_a^2 < D (d_a < (d_x + 1)/2 for d_a = d_x / H) and, in the
-  data of ``docs/generic-laws.md``, it is met by L = 2 at H = 2, by H = d_x = 2, 3 and by
-  L = 3, d_x = 2, H = 2 (215).
+  At L = 1 it never cuts a cap (r >= d_x there). At L = 2 it cuts block 2's cap, by
+  M(D - r, 2), exactly when H d_a^2 < D (d_a < (d_x + 1)/2 for d_a = d_x / H). At L = 3 and
+  4 it cuts the caps at every shape of ``docs/generic-laws.md`` with H d_a^2 < D. In those
+  data it is met by L = 2 at H = 2, by H = d_x = 2, 3 and by L = 3, d_x = 2, H = 2 (215).
 
 Everything else is data: :func:`fit_law` fits a polynomial in d_x with more points than
 parameters (so that the fit can fail) and re-checks it at the sizes held out; a law found
