@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from seprank.models import SelfAttentionNetwork
+from seprank.network_theory.corrected_bounds import block_upper
 from seprank.network_theory.generic_laws import (
     block_caps,
     caps_sum,
@@ -44,6 +45,7 @@ def test_l2_caps_match_the_hand_worked_closed_form():
     for d in range(1, 21):
         D = d * (d + 1) // 2
         assert caps_sum(2, d) == comb(D + 2, 2) + d * (D + 1), d
+        assert caps_sum(2, d) == block_upper(2, d, D), d
         if d >= 2:
             assert block_caps(2, d) == [1, D, comb(D + 1, 2), d * D, d], d
 

@@ -116,15 +116,16 @@ def _deficits(rows: list[dict], L: int, d: int) -> str:
     return "n/a"
 
 
-def table_lines(rows: list[dict]) -> list[str]:
+def table_lines(groups: dict, summaries: dict) -> list[str]:
+    """One row per shape: the generic value and its evidence, the caps, the deficits."""
     from seprank.network_theory.generic_laws import caps_sum, generic_caps_sum
     from seprank.separation.sizes import parameter_count
 
     lines = ["| L | d_x | H | generic sep | evidence | shape caps | every-weight bound | "
              "deficit | per block (shape cap - rank) | weights | seeds |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (L, d, H), rs in group(rows).items():
-        s = shape_summary(rs)
+    for (L, d, H), rs in groups.items():
+        s = summaries[(L, d, H)]
         shape_cap, cap = caps_sum(L, d), generic_caps_sum(L, d, H)
         if s["status"] == "proven":
             value, ev = str(s["value"]), "proven (meets the every-weight bound)"
@@ -145,7 +146,7 @@ def table_lines(rows: list[dict]) -> list[str]:
     return lines
 
 
-def law_lines(rows: list[dict]) -> list[str]:
+def law_lines(summaries: dict) -> list[str]:
     """One line per (L, head pattern): the law fitted in d_x, or why there is none."""
     from seprank.network_theory.generic_laws import (
         PATTERNS,
@@ -154,7 +155,6 @@ def law_lines(rows: list[dict]) -> list[str]:
         pattern_heads,
     )
 
-    summaries = {k: shape_summary(v) for k, v in group(rows).items()}
     out = ["| L | heads | sizes decided (d_x) | law in d_x | status | fitted on | "
            "re-checked at | every-weight bound met at d_x |", "|---|---|---|---|---|---|---|---|"]
     for L in sorted({k[0] for k in summaries}):
@@ -186,13 +186,12 @@ def _ranges(xs) -> str:
     return ", ".join(str(x) for x in xs)
 
 
-def slope_lines(rows: list[dict]) -> list[str]:
+def slope_lines(summaries: dict) -> list[str]:
     """log_3 of the generic value against L per (d_x, H) where at least two depths are
     decided, the growth per layer (successive differences), beside the corrected theorem's
     slope D = d_x (d_x + 1)/2 (levine2020 Theorem 2 corrected: log_3 sep < D L)."""
     import math
 
-    summaries = {k: shape_summary(v) for k, v in group(rows).items()}
     out = ["| d_x | H | D | generic sep at L = 1, 2, 3, 4 | log_3 | growth per layer |",
            "|---|---|---|---|---|---|"]
     for d, H in sorted({(k[1], k[2]) for k in summaries}):
@@ -214,14 +213,14 @@ def slope_lines(rows: list[dict]) -> list[str]:
 
 def docs_block(rows: list[dict]) -> list[str]:
     """The generated part of docs/generic-laws.md."""
-    every = rows + atlas_rows()
-    lines = ["### The laws, fitted in d_x", "", *law_lines(every), "",
-             "### Depth: log_3 of the generic value against L", "",
-             "Where the generic value is decided (proven, or three draws agree) at consecutive "
-             "depths; the corrected Theorem 2 bounds the growth per layer by D for every "
-             "weight (log_3 sep < D L).", "", *slope_lines(every), "",
-             "### Every shape", "", *table_lines(every)]
-    return lines
+    groups = group(rows + atlas_rows())
+    summaries = {k: shape_summary(v) for k, v in groups.items()}     # once, for every table
+    return ["### The laws, fitted in d_x", "", *law_lines(summaries), "",
+            "### Depth: log_3 of the generic value against L", "",
+            "Where the generic value is decided (proven, or three draws agree) at consecutive "
+            "depths; the corrected Theorem 2 bounds the growth per layer by D for every "
+            "weight (log_3 sep < D L).", "", *slope_lines(summaries), "",
+            "### Every shape", "", *table_lines(groups, summaries)]
 
 
 def write_page(rows: list[dict]) -> None:

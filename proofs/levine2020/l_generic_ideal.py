@@ -36,6 +36,7 @@ import flint
 import numpy as np
 from seprank_proofs import LEVINE2020
 
+from seprank.combinatorics import multiset
 from seprank.models import SelfAttentionNetwork
 from seprank.models.generic_weights import seeded_network
 from seprank.network_theory.generic_laws import (
@@ -126,21 +127,14 @@ def _count_step(ctx) -> None:
                 for r in range(D + 1):
                     for m in range(g + 2):
                         brute = sum(1 for c in mons if sum(v < r for v in c) >= m)
-                        formula = sum(_M(r, i) * _M(D - r, g - i) for i in range(m, g + 1))
+                        formula = sum(multiset(r, i) * multiset(D - r, g - i)
+                                      for i in range(m, g + 1))
                         checked += 1
                         if brute != formula:
                             bad.append({"D": D, "g": g, "r": r, "m": m, "brute": brute,
                                         "formula": formula})
         s.record(cases=checked, failures=bad[:5])
         s.require(not bad, "the count differs from the enumeration", failures=bad[:5])
-
-
-def _M(n: int, k: int) -> int:
-    from math import comb
-
-    if k < 0:
-        return 0
-    return comb(n + k - 1, k) if n else int(k == 0)
 
 
 def _where_below_step(ctx) -> None:

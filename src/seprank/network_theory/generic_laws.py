@@ -49,12 +49,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
 
 import numpy as np
 
-from seprank.combinatorics import num_head_indices
-from seprank.network_theory.corrected_bounds import block_upper, moment_entries
+from seprank.combinatorics import multiset, num_head_indices
+from seprank.network_theory.corrected_bounds import moment_entries
 
 __all__ = ["block_caps", "caps_sum", "ideal_block_bounds", "generic_caps", "generic_caps_sum",
            "depth_one_witness", "depth_one_block", "Fit", "fit_law", "interpolate",
@@ -68,26 +67,17 @@ def block_caps(L: int, d_x: int) -> list[int]:
     ([1, 4], [1, 10, 55, 40, 4])
     """
     C, D = num_head_indices(L), moment_entries(d_x)
-    return [min(d_x * comb(D + C - g - 1, C - g), comb(D + g - 1, g)) for g in range(C + 1)]
+    return [min(d_x * multiset(D, C - g), multiset(D, g)) for g in range(C + 1)]
 
 
 def caps_sum(L: int, d_x: int) -> int:
-    """sum(block_caps(L, d_x)): the bound on sep valid for every weight (the closed form of
-    :func:`~seprank.network_theory.corrected_bounds.block_upper`, which this sum re-derives).
+    """sum(block_caps(L, d_x)): the bound on sep valid for every weight (its closed form is
+    :func:`~seprank.network_theory.corrected_bounds.block_upper`; the tests compare them).
 
     >>> caps_sum(1, 5), caps_sum(2, 4), caps_sum(2, 8)
     (6, 110, 999)
     """
-    total = sum(block_caps(L, d_x))
-    assert total == block_upper(L, d_x, moment_entries(d_x))
-    return total
-
-
-def _monomials(n: int, k: int) -> int:
-    """M(n, k): monomials of degree k in n variables (M(0, 0) = 1)."""
-    if k < 0:
-        return 0
-    return comb(n + k - 1, k) if n else int(k == 0)
+    return sum(block_caps(L, d_x))
 
 
 def ideal_block_bounds(L: int, n_vars: int, forms: int) -> list[int]:
@@ -108,7 +98,7 @@ def ideal_block_bounds(L: int, n_vars: int, forms: int) -> list[int]:
     out = []
     for g in range(C + 1):
         m = max(0, e - (C - g))
-        out.append(sum(_monomials(r, i) * _monomials(n_vars - r, g - i)
+        out.append(sum(multiset(r, i) * multiset(n_vars - r, g - i)
                        for i in range(m, g + 1)))
     return out
 

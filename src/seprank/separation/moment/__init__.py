@@ -125,7 +125,7 @@ from seprank.linalg.memory import available_bytes, format_bytes
 from seprank.linalg.planner import engine_primes
 from seprank.models.generic_weights import generic_statement
 from seprank.models.moment_mod_p import MAX_EVAL_PRIME, family_residues
-from seprank.network_theory.generic_laws import ideal_block_bounds
+from seprank.network_theory.generic_laws import generic_caps
 from seprank.network_theory.moment_form import token_family
 from seprank.scalars.primes import require_prime
 from seprank.separation.moment.blocks import block_specs
@@ -476,10 +476,9 @@ def with_ideal_bounds(specs: list, fam, net) -> list:
     """
     if fam.mixed or fam.label != "tokens":
         return specs
-    D = fam.n_vars
-    ideal = ideal_block_bounds(net.L, D, min(net.H * net.d_a ** 2, D))
-    return [replace(s, bound=b) if b < min(s.shape) else s
-            for s, b in zip(specs, ideal, strict=True)]
+    caps = generic_caps(net.L, net.d_x, net.H, net.d_a)    # min(shape, ideal bound) per block
+    return [replace(s, bound=c) if c < min(s.shape) else s
+            for s, c in zip(specs, caps, strict=True)]
 
 
 def token_values(prep: MomentPrepared, blocks: list[dict]) -> tuple[list[int], str]:
