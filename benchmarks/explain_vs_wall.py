@@ -2,6 +2,7 @@
 
     python benchmarks/explain_vs_wall.py              # warm cache, every case; cold, two
     python benchmarks/explain_vs_wall.py --cold-only
+    python benchmarks/explain_vs_wall.py --widths 1,2,3      # the cases with d_x <= 3
 
 For each case, in a fresh process: the plan's estimate (``plan_separation(...)``: the
 route's plan seconds plus the compile seconds it announces) and the wall time of
@@ -67,6 +68,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--case", nargs=4)
     ap.add_argument("--cold-only", action="store_true")
+    ap.add_argument("--widths", default="1,2,3,4",
+                    help="comma-separated d_x of the warm cases (default %(default)s)")
     args = ap.parse_args()
     if args.case:
         L, d, H = map(int, args.case[:3])
@@ -74,7 +77,8 @@ def main() -> None:
         return
     rows = [run(c, True) for c in COLD]
     if not args.cold_only:
-        rows += [run(c, False) for c in CASES]
+        widths = {int(w) for w in args.widths.split(",")}
+        rows += [run(c, False) for c in CASES if c[1] in widths]
     for r in rows:
         print(json.dumps(r), file=sys.stderr, flush=True)
     OUT.joinpath("explain_vs_wall.json").write_text(json.dumps(rows, indent=1) + "\n")

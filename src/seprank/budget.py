@@ -71,7 +71,8 @@ import seprank.schemas.strict_json as strict_json
 from seprank.errors import MemoryLimitError, ParameterError, TimeLimitError
 from seprank.runtime.machine import machine_memory
 
-__all__ = ["Budget", "Estimate", "Rate", "RATES", "SAFETY_FRACTION", "TEXT_EXPANSION",
+__all__ = ["Budget", "Estimate", "Rate", "RATES", "reference_seconds", "SAFETY_FRACTION",
+           "TEXT_EXPANSION",
            "BASE_BYTES", "KERNEL_LOAD_SECONDS", "LIBRARY_BYTES", "CHECK_INTERVAL",
            "checkpoint", "time_margin", "memory_ceiling", "process_rss",
            "parse_size", "parse_seconds", "format_bytes", "format_seconds", "format_count",
@@ -237,8 +238,26 @@ RATES: dict[str, Rate] = {
     "flint": Rate(8e7, "a multiply-add of word-size integers in fmpz_mat elimination"),
     "nmod": Rate(4e8, "a multiply-add mod p in nmod_mat elimination (python-flint)"),
     "modular": Rate(4e9, "a multiply-add mod p in the numba blocked LU (BLAS products)"),
+    # lu, lu_small: the same LU at the numba engine's own primes (p < 2^20: many products
+    # between two reductions). Measured 2026-11-29 (benchmarks/moment_floor.py, square-ish
+    # random matrices, load 2.5): 9.7e9 at short side 500, 2.7e10 at 1000, 5.8e10 at 2000,
+    # 7.7e10 at 4000, 4.9e10 at 6000; halved. seprank.linalg.estimates.lu_rank_work
+    # splits a rank's operations between the two by its short side.
+    "lu": Rate(2.5e10, "a multiply-add mod p < 2^20 in the numba blocked LU, short side "
+                       ">= 2000"),
+    "lu_small": Rate(4e9, "a multiply-add mod p < 2^20 in the numba blocked LU, short side "
+                          "<= 500"),
     "grid": Rate(1.5e8, "a multiply-add mod p in the numba network evaluation"),
+    # moment_eval: 1.4e9-1.8e9 measured at L = 3, d = 4 and d = 6 (2 shared cores; per
+    # evaluation: seprank.models.moment_mod_p.eval_ops)
+    "moment_eval": Rate(1.2e9, "a multiply-add mod p in the numba moment-form kernel"),
     "poly": Rate(4e5, "a term operation in the python-flint expansion of the network"),
+    # mpoly: L = 3, d = 4, H = 2's expansion of G_L (about 5.3e8 term products by
+    # seprank.separation.moment.plan.expansion_cost) took 7.5-10 s on 2 shared cores
+    "mpoly": Rate(5e7, "a product of two terms in python-flint's fmpz_mpoly multiplication"),
+    # block_entry: a catalecticant entry is a term's coefficient times binomials, reduced
+    # mod p (9.6 s for the 1.35e8 entries of L = 3, d_x = 4, H = 2's block 7, load 1-2)
+    "block_entry": Rate(5e6, "an entry of a moment-form block built from the expansion"),
     "float": Rate(1e9, "a float64 operation in numpy's SVD"),
     # parse: 1.3-2.9 MB/s measured reading 4 MB of 7-digit entries as CSV, text and JSON
     # (seprank.files.matrix_io.load_matrix; calibration 0.5), the slowest halved (issue 32)
@@ -304,6 +323,21 @@ def bigint_factor(bits: float | int) -> float:
     """
     words = as_float(bits) / 64
     return 1.0 if words <= 1 else (words ** 1.6 if words < 1e150 else math.inf)
+
+
+def reference_seconds(work) -> float:
+    """Seconds of ``work`` ((operations, kind) pairs) at the rates of :data:`RATES` as
+    measured, without :func:`calibration`: what a plan compares with a budget of its own
+    when its choices must not depend on the load of the moment (the moment route's
+    ``budget_seconds``; :func:`seconds_for` is what the same work takes here).
+
+    >>> reference_seconds([(4e6, "python"), (5e7, "mpoly")])
+    2.0
+    """
+    total = 0.0
+    for ops, kind in work:
+        total += as_float(ops) / RATES[kind].per_second
+    return total
 
 
 def seconds_for(operations: float | int, kind: str, *, fixed: float = 0.0) -> float:

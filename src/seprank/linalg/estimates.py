@@ -29,8 +29,8 @@ import math
 
 from seprank.budget import BASE_BYTES, Estimate, format_count
 
-__all__ = ["mod_p_estimate", "multimodular_estimate", "fmpz_estimate", "float_estimate",
-           "entry_bits", "plan_estimate", "method_workspace", "verify_estimate"]
+__all__ = ["mod_p_estimate", "lu_rank_work", "multimodular_estimate", "fmpz_estimate",
+           "float_estimate", "entry_bits", "plan_estimate", "method_workspace", "verify_estimate"]
 
 #: Bytes per entry of a rank mod p on a residue engine: the float64 residues (the LU
 #: works in place) and the transient int64 residues they are made from.
@@ -103,6 +103,46 @@ def mod_p_estimate(shape: tuple[int, int], engine: str, *, primes: int = 1,
                     work=((ops, "modular" if residues else "nmod"),),
                     fixed_seconds=1.0 if residues else 0.0,
                     detail=f"{_shape_words(shape)} on the {engine} engine")
+
+
+#: Short sides between which the numba LU's rate rises from ``lu_small`` to ``lu``
+#: (:data:`seprank.budget.RATES`; blocked kernels reach full speed near 2000).
+LU_SMALL_SIDE, LU_LARGE_SIDE = 500, 2000
+
+
+def lu_rank_work(m: int, n: int, p: int | None = None) -> tuple[tuple[float, str], ...]:
+    """The work of one rank mod ``p`` of an m x n matrix on the numba LU: m n min(m, n)
+    multiply-adds. At the engine's own primes (``p`` None or below the top of its
+    ``auto_primes``) they run at the rates ``lu_small`` up to a short side of
+    :data:`LU_SMALL_SIDE` and ``lu`` from :data:`LU_LARGE_SIDE` on, the operations split
+    between the two in between so that the seconds follow the measured rate
+    (1 / (share / small + (1 - share) / large) rising linearly); above them, at the
+    rate ``modular`` (the prime lets only a few products accumulate between reductions).
+
+    >>> lu_rank_work(400, 300)
+    ((36000000, 'lu_small'),)
+    >>> work = lu_rank_work(1000, 1000)
+    >>> [k for _, k in work], round(sum(o for o, _ in work))
+    (['lu_small', 'lu'], 1000000000)
+    >>> lu_rank_work(10, 10, 2**31 - 1)
+    ((1000, 'modular'),)
+    """
+    from seprank.budget import RATES
+    from seprank.linalg.engines import get_engine
+
+    short = min(m, n)
+    ops = m * n * short
+    if p is not None and p >= get_engine("numba").auto_primes[1]:
+        return ((ops, "modular"),)
+    if short <= LU_SMALL_SIDE:
+        return ((ops, "lu_small"),)
+    if short >= LU_LARGE_SIDE:
+        return ((ops, "lu"),)
+    small, large = RATES["lu_small"].per_second, RATES["lu"].per_second
+    t = (short - LU_SMALL_SIDE) / (LU_LARGE_SIDE - LU_SMALL_SIDE)
+    rate = small + t * (large - small)
+    share = (1 / rate - 1 / large) / (1 / small - 1 / large)
+    return ((ops * share, "lu_small"), (ops * (1 - share), "lu"))
 
 
 def _lifting_bits(r: int, bits: int) -> float:

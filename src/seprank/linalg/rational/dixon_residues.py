@@ -58,8 +58,13 @@ LIFT_PRIME_CAP = 2**21
 #: Every this many digits without a reconstruction, the lifting checks that its worst case
 #: (the Hadamard cap) still fits the time limit it runs under (:func:`_check_projection`).
 PROJECT_EVERY = 16
-#: ... and stops it once it has spent this share of the seconds left.
+#: ... and stops it once it has spent this share of the seconds left,
 PROJECT_SHARE = 0.25
+#: ... or at once when the worst case is this many times the seconds left: the kernel
+#: would have to reconstruct before 1/16 of the Hadamard cap's digits to end in time
+#: (L = 3, d_x = 3, H = 3's blocks 7 and 8: 51 and 83 times, 66 and 237 kernel vectors
+#: of 190-bit entries; stopping at digit 16 instead of 48 and 32 saves about 30 s a row).
+HOPELESS_FACTOR = 16
 
 
 def _prime_cap(r: int) -> int:
@@ -169,17 +174,29 @@ def kernel_from_residues(residues: Callable[[int], np.ndarray], shape: tuple[int
 
 def _check_projection(digit: int, cap: int, spent: float) -> None:
     """Stop a lifting whose worst case cannot end in the time left (dixon.lifting_limits):
-    once it has spent a quarter of the seconds left with no reconstruction, the Hadamard
-    cap's remaining digits at the rate so far must fit what is left, else LiftingStopped
-    (rather than spending the whole budget on a lifting the limit would stop anyway; small
-    kernels, the common structured case, reconstruct long before)."""
+    the Hadamard cap's remaining digits at the rate so far must fit what is left, else
+    LiftingStopped, at once when they would take :data:`HOPELESS_FACTOR` times the time
+    left, otherwise once the lifting has spent :data:`PROJECT_SHARE` of the seconds left
+    with no reconstruction (rather than spending the whole budget on a lifting the limit
+    would stop anyway; small kernels, the common structured case, reconstruct long before
+    the first projection).
+
+    >>> from seprank.linalg.rational.dixon import lifting_limits
+    >>> with lifting_limits(10.0, 2**30):
+    ...     _check_projection(16, 10_000, 1.0)
+    Traceback (most recent call last):
+    ...
+    seprank.linalg.rational.dixon.LiftingStopped: lifting stopped at digit 16: ...
+    >>> with lifting_limits(10.0, 2**30):
+    ...     _check_projection(16, 100, 0.5)           # 2.6 s more: fits
+    """
     limits = LIMITS.get()
     if limits is None:
         return
     deadline, _, seconds = limits
     left = deadline - time.perf_counter()
     projected = spent / digit * (cap - digit)
-    if projected > left and spent > PROJECT_SHARE * left:
+    if projected > HOPELESS_FACTOR * left or (projected > left and spent > PROJECT_SHARE * left):
         raise LiftingStopped(f"lifting stopped at digit {digit}: the Hadamard bound's {cap} "
                              f"digits would take about {projected:.0f} s more, {max(left, 0):.0f}"
                              f" s of the {seconds:.3g} s limit left")

@@ -447,7 +447,8 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
     shape = {"L": net.L, "d": net.d_x, "H": net.H, "d_a": net.d_a, "r": fam.n_rows,
              "n_vars": fam.n_vars, "residual": fam.mixed,
              "n_scales": 1 if fam.mixed else fam.degree + 1}
-    plan = make_plan(specs, shape, float(budget_seconds), limit)
+    given = None if prime is None else require_prime(prime, max_value=MAX_EVAL_PRIME)
+    plan = make_plan(specs, shape, float(budget_seconds), limit, given)
     if plan.peak_bytes > limit:
         raise MemoryLimitError(f"the moment route needs about {format_bytes(plan.peak_bytes)} "
                                f"(estimated before building), over the limit "

@@ -18,13 +18,16 @@ same evaluation at fewer points per side (:func:`points_within`, at least
 they are ``skipped`` (rank 0). Either way their upper bound is the cap or, after
 catalecticant blocks, the apolar ideal's.
 
-Costs are in seconds from rates measured on the project machine (2 cores shared
-with other jobs; benchmarks/sep_rank_moment.py re-measures them): the flint
-expansion multiplies about ``EXPANSION_RATE`` pairs of terms per second, the
-moment-form kernel does about ``EVAL_OPS_RATE`` modular multiply-adds per second,
-and the mod-p LU :func:`rank_seconds` (``RANK_FLOPS`` operations per second on small
-matrices, ``RANK_FLOPS_LARGE`` on large ones). They are estimates
-for choosing and refusing, never evidence.
+Costs are work: operation counts by kind, at the rates of :data:`seprank.budget.RATES`
+(the one rate table; measured on the project machine, 2 cores shared with other jobs):
+``mpoly`` term products of the flint expansion (:func:`expansion_cost`), ``block_entry``
+entries of a block built from it, ``moment_eval`` modular multiply-adds of the
+moment-form kernel, and the mod-p LU's ``lu_small`` / ``lu`` multiply-adds at the
+engine's own primes (:func:`seprank.linalg.estimates.lu_rank_work`). The plan's seconds
+are those rates' seconds (:func:`seprank.budget.reference_seconds`, no calibration), so
+the same request gets the same plan on a loaded machine; the budget's estimate of the
+same work is calibrated to the machine at hand. They are estimates for choosing and
+refusing, never evidence.
 """
 
 from __future__ import annotations
@@ -32,30 +35,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from math import comb
 
+from seprank.budget import reference_seconds
+from seprank.linalg.estimates import lu_rank_work
 from seprank.models.moment_mod_p import eval_ops
 from seprank.separation.moment.blocks import KEY_LIMIT, BlockSpec
 
 __all__ = ["expansion_cost", "block_options", "MomentPlan", "make_plan", "subset_rows",
-           "EXPANSION_RATE", "EVAL_OPS_RATE", "RANK_FLOPS", "RANK_FLOPS_LARGE",
-           "rank_seconds", "points_within",
+           "rank_work", "points_within",
            "SAMPLE_MIN_POINTS"]
 
-#: Term products per second of flint's fmpz_mpoly multiplication. Measured: the L = 3,
-#: d = 4, H = 2 expansion (about 5.3e8 term products by :func:`expansion_cost`) took
-#: 7.5-10 s on 2 shared cores.
-EXPANSION_RATE = 5e7
-#: Modular multiply-adds per second of the moment-form kernel (measured 1.4e9-1.8e9
-#: at L = 3, d = 4 and d = 6 on 2 shared cores; per evaluation:
-#: :func:`seprank.models.moment_mod_p.eval_ops`).
-EVAL_OPS_RATE = 1.2e9
-#: Operations m n min(m, n) per second of the mod-p LU (numba engine, 2 threads) on small
-#: matrices; from :data:`RANK_LARGE_SIDE` on its blocked kernels reach ``RANK_FLOPS_LARGE``.
-#: Measured (2 cores, p = 60729101, square random): 1.5e9 at n = 500, 1.9e9 at 1000,
-#: 6.1e9 at 2000, 7.6e9 at 4000 and 6000, 5.4e9 at 8248 x 8008 (single-threaded in a Dask
-#: worker: 3.1e9 at 8248 x 8008).
-RANK_FLOPS = 1.5e9
-RANK_FLOPS_LARGE = 5e9
-RANK_SMALL_SIDE, RANK_LARGE_SIDE = 1000, 2000
 #: Bytes per stored polynomial term, beyond 8 per exponent word (flint + numpy copies).
 _TERM_BYTES = 120
 #: Extra rows of the long side of a catalecticant block beyond its short side (a share
@@ -106,24 +94,33 @@ def expansion_cost(L: int, d: int, r: int, n_vars: int, residual: bool) -> dict:
     middle = d * (d + 1) // 2 * _terms(n_vars, 2 * c_prev + 1, residual)
     word = 8 * (1 + (8 * n_vars + 63) // 64)
     peak = (terms + middle) * word + terms * (_TERM_BYTES + 8 * n_vars)
-    return {"products": products, "seconds": products / EXPANSION_RATE, "terms": terms,
+    work = ((products, "mpoly"),)
+    return {"products": products, "work": work, "seconds": reference_seconds(work),
+            "terms": terms,
             "bytes": peak, "keys_fit": (2 * C + 1) ** max(n_vars, 1) < KEY_LIMIT}
 
 
-def rank_seconds(m: int, n: int) -> float:
-    """Estimated seconds of one rank mod p of an m x n matrix: m n min(m, n) operations at
-    :data:`RANK_FLOPS`, rising linearly to :data:`RANK_FLOPS_LARGE` between the short sides
-    :data:`RANK_SMALL_SIDE` and :data:`RANK_LARGE_SIDE`.
+def rank_work(m: int, n: int, p: int | None = None) -> tuple[tuple[float, str], ...]:
+    """The work of one rank mod p of an m x n block (None: the route's own primes, those
+    of the numba engine): :func:`seprank.linalg.estimates.lu_rank_work`.
 
-    >>> round(rank_seconds(1000, 1000), 3), round(rank_seconds(8000, 8000), 1)
-    (0.667, 102.4)
+    >>> round(reference_seconds(rank_work(1000, 1000)), 3)
+    0.091
     """
-    short = min(m, n)
-    t = min(max((short - RANK_SMALL_SIDE) / (RANK_LARGE_SIDE - RANK_SMALL_SIDE), 0.0), 1.0)
-    return m * n * short / (RANK_FLOPS + t * (RANK_FLOPS_LARGE - RANK_FLOPS))
+    return lu_rank_work(m, n, p)
 
 
-def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int) -> int:
+def _merge(*works) -> tuple[tuple[float, str], ...]:
+    """Work tuples added up by kind (kinds in order of first appearance)."""
+    out: dict[str, float] = {}
+    for work in works:
+        for ops, kind in work:
+            out[kind] = out.get(kind, 0) + ops
+    return tuple((ops, kind) for kind, ops in out.items())
+
+
+def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int,
+                  p: int | None = None) -> int:
     """The most random points R per side (R <= max(wanted)) whose evaluations (R^2 values at
     ``n_scales`` scales, ``ops`` each) and ranks (min(w, R)^3 for each wanted size w) fit in
     ``seconds`` at the plan's rates; 0 when not even one point fits.
@@ -134,12 +131,11 @@ def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int) ->
 
     >>> points_within(1e9, [40, 10], 5, 800), points_within(0.0, [40], 5, 800)
     (40, 0)
-    >>> points_within(1.0, [10**6], 14, 800)     # about 1e9 / (14 * 800) values per second
-    323
+    >>> points_within(1.0, [10**6], 14, 800)     # about 1.2e9 / (14 * 800) values per second
+    325
     """
     def cost(R: int) -> float:
-        return (R * R * n_scales * ops / EVAL_OPS_RATE
-                + sum(rank_seconds(min(w, R), min(w, R)) for w in wanted))
+        return reference_seconds(_sample_work(wanted, R, ops, n_scales, p))
 
     lo, hi = 0, max(wanted, default=0)
     while lo < hi:                                      # the largest R with cost(R) <= s
@@ -151,8 +147,9 @@ def points_within(seconds: float, wanted: list[int], n_scales: int, ops: int) ->
     return lo
 
 
-def block_options(spec: BlockSpec, ops: int, n_scales: int) -> dict:
-    """Seconds and bytes of both ways to build one block (module docstring).
+def block_options(spec: BlockSpec, ops: int, n_scales: int, p: int | None = None) -> dict:
+    """Work, seconds and bytes of both ways to build one block (module docstring), ranked
+    mod ``p`` (None: the route's own primes).
 
     >>> o = block_options(BlockSpec(2, 2, (220, 55)), 796, 5)
     >>> o["catalecticant"]["rows"], o["evaluation"]["evaluations"]
@@ -162,20 +159,21 @@ def block_options(spec: BlockSpec, ops: int, n_scales: int) -> dict:
     long_, short = max(m, n), min(m, n)
     rows = subset_rows(long_, short)
     cat_entries = rows * short
-    cat = {"rows": rows, "entries": cat_entries,
-           "seconds": cat_entries * 2e-7 + rank_seconds(rows, short),
-           "bytes": cat_entries * 8 * 6}
+    cat_work = _merge(((cat_entries, "block_entry"),), rank_work(rows, short, p))
+    cat = {"rows": rows, "entries": cat_entries, "work": cat_work,
+           "seconds": reference_seconds(cat_work), "bytes": cat_entries * 8 * 6}
     evals = short * short * n_scales
-    ev = {"points": short, "evaluations": evals,
-          "seconds": evals * ops / EVAL_OPS_RATE + rank_seconds(short, short),
-          "bytes": short * short * 8 * 4}
+    ev_work = _merge(((evals * ops, "moment_eval"),), rank_work(short, short, p))
+    ev = {"points": short, "evaluations": evals, "work": ev_work,
+          "seconds": reference_seconds(ev_work), "bytes": short * short * 8 * 4}
     return {"catalecticant": cat, "evaluation": ev}
 
 
 @dataclass
 class MomentPlan:
     """What the route will build: per block the method (catalecticant / evaluation /
-    skipped) and why, the expansion (if any), the estimated seconds and peak bytes.
+    skipped) and why, the expansion (if any), the work ((operations, kind of
+    :data:`seprank.budget.RATES`) pairs), its seconds at those rates and the peak bytes.
 
     >>> MomentPlan([], False, {}, 0.0, 0).to_dict()["estimated_seconds"]
     0.0
@@ -188,37 +186,40 @@ class MomentPlan:
     peak_bytes: int
     reasons: list = field(default_factory=list)
     can_expand: bool = False
+    work: tuple = ()
 
     def to_dict(self) -> dict:
         return {"expand": self.expand, "can_expand": self.can_expand,
-                "expansion": self.expansion,
+                "expansion": {k: v for k, v in self.expansion.items() if k != "work"},
+                "work": [[round(ops), kind] for ops, kind in self.work],
                 "estimated_seconds": round(self.seconds, 2), "peak_bytes": self.peak_bytes,
                 "blocks": self.blocks, "reasons": self.reasons}
 
 
 def _choose(specs, options, expansion, use_expansion: bool, memory_limit: int) -> list:
-    """Per block (method, seconds, bytes): the faster form among those within memory (the
-    faster one when neither fits: the route then refuses with its estimate)."""
+    """Per block (method, seconds, bytes, work): the faster form among those within memory
+    (the faster one when neither fits: the route then refuses with its estimate)."""
     chosen = []
     for spec, opt in zip(specs, options, strict=True):
         if spec.cap == 0:
-            chosen.append(("zero", 0.0, 0))
+            chosen.append(("zero", 0.0, 0, ()))
             continue
         forms = [("evaluation", opt["evaluation"])]
         if use_expansion:
             forms.append(("catalecticant", opt["catalecticant"]))
         fitting = [f for f in forms if f[1]["bytes"] <= memory_limit] or forms
         name, est = min(fitting, key=lambda f: f[1]["seconds"])
-        chosen.append((name, est["seconds"], est["bytes"]))
+        chosen.append((name, est["seconds"], est["bytes"], est["work"]))
     return chosen
 
 
 def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
-              memory_limit: int) -> MomentPlan:
+              memory_limit: int, prime: int | None = None) -> MomentPlan:
     """Choose, block by block, the cheaper way to build it (module docstring); blocks that
     would take the estimate past ``budget_seconds`` are skipped (slowest first); the
     route refuses a plan whose ``peak_bytes`` exceeds ``memory_limit``. ``fam_shape``:
-    L, d, H, d_a, r, n_vars, residual, n_scales.
+    L, d, H, d_a, r, n_vars, residual, n_scales; ``prime``: the prime asked for (None:
+    the route's own, in the numba engine's range).
 
     >>> from seprank.separation.moment.blocks import block_specs
     >>> shape = dict(L=2, d=2, H=1, d_a=2, r=2, n_vars=3, residual=False, n_scales=5)
@@ -229,7 +230,7 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
     f = fam_shape
     ops = eval_ops(f["L"], f["d"], f["H"], f["d_a"])
     expansion = expansion_cost(f["L"], f["d"], f["r"], f["n_vars"], f["residual"])
-    options = [block_options(s, ops, f["n_scales"]) for s in specs]
+    options = [block_options(s, ops, f["n_scales"], prime) for s in specs]
     can_expand = (expansion["keys_fit"] and expansion["bytes"] <= memory_limit
                   and expansion["seconds"] <= budget_seconds)
     reasons = []
@@ -250,10 +251,11 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
         if best is None or key < best[0]:
             best = (key, expand, chosen, skipped)
     _, expand, kept, skipped = best
-    seconds = (expansion["seconds"] if expand else 0.0) + sum(
-        kept[i][1] for i in range(len(kept)) if i not in skipped)
+    work = _merge(expansion["work"] if expand else (),
+                  *(kept[i][3] for i in range(len(kept)) if i not in skipped))
+    seconds = reference_seconds(work)
     sample = _sample_points([specs[i].cap for i in sorted(skipped)],
-                            budget_seconds - seconds, ops, f["n_scales"])
+                            budget_seconds - seconds, ops, f["n_scales"], prime)
     sampled = {i: min(sample, specs[i].cap) for i in sorted(skipped)} if sample else {}
     blocks = []
     for i, (spec, opt) in enumerate(zip(specs, options, strict=True)):
@@ -261,12 +263,14 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
         blocks.append({"degree": spec.degree, "shape": list(spec.shape), "cap": spec.cap,
                        "method": method, "estimates": {
                            k: {kk: (round(vv, 4) if isinstance(vv, float) else vv)
-                               for kk, vv in v.items()} for k, v in opt.items()}})
+                               for kk, vv in v.items() if kk != "work"}
+                           for k, v in opt.items()}})
         if i in sampled:
             blocks[-1]["points"] = sampled[i]
     if sampled:
-        seconds += _sample_seconds([specs[i].cap for i in sampled], sample, ops,
-                                   f["n_scales"])
+        work = _merge(work, _sample_work([specs[i].cap for i in sampled], sample, ops,
+                                         f["n_scales"], prime))
+        seconds = reference_seconds(work)
     peak = max([expansion["bytes"] if expand else 0]
                + [kept[i][2] for i in range(len(kept)) if i not in skipped]
                + [sample * sample * 8 * (3 + len(sampled))])
@@ -277,22 +281,25 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
                           f", sampled at {sample} x {sample} random points each (a "
                           f"certified lower bound per block)" if sampled else ", skipped")
                       if skipped else ""))
-    return MomentPlan(blocks, expand, expansion, seconds, int(peak), reasons, can_expand)
+    return MomentPlan(blocks, expand, expansion, seconds, int(peak), reasons, can_expand,
+                      work)
 
 
-def _sample_seconds(caps: list[int], R: int, ops: int, n_scales: int) -> float:
-    """Estimated seconds of sampling the given blocks at R points per side (one set of
-    R x R evaluations for all of them, then a rank of each R x R block)."""
-    return (R * R * n_scales * ops / EVAL_OPS_RATE
-            + sum(rank_seconds(min(c, R), min(c, R)) for c in caps))
+def _sample_work(caps: list[int], R: int, ops: int, n_scales: int,
+                 p: int | None) -> tuple[tuple[float, str], ...]:
+    """The work of sampling the given blocks at R points per side (one set of R x R
+    evaluations for all of them, then a rank of each min(cap, R)-square block)."""
+    return _merge(((R * R * n_scales * ops, "moment_eval"),),
+                  *(rank_work(min(c, R), min(c, R), p) for c in caps))
 
 
-def _sample_points(caps: list[int], seconds: float, ops: int, n_scales: int) -> int:
+def _sample_points(caps: list[int], seconds: float, ops: int, n_scales: int,
+                   p: int | None) -> int:
     """Points per side at which the blocks over the budget are sampled with the seconds
     left (0: none; fewer than :data:`SAMPLE_MIN_POINTS` or than every cap: skipped)."""
     if not caps or seconds <= 0:
         return 0
-    R = points_within(seconds, caps, n_scales, ops)
+    R = points_within(seconds, caps, n_scales, ops, p)
     return R if R >= SAMPLE_MIN_POINTS else 0
 
 

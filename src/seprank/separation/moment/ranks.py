@@ -86,7 +86,7 @@ EXACT_WHOLE_MAX_ENTRIES = 200_000
 #: grows fast with the rank and the entries' bits, so larger parts are left to lifting).
 EXACT_WHOLE_WIDE_KERNEL_ENTRIES = 2_000_000
 #: Ranking every row of a block mod p (for ``probabilistic``) is done up to this many
-#: long * short^2 operations (about 10 s at the small-matrix rate RANK_FLOPS).
+#: long * short^2 operations (about 4 s at the rate ``lu_small`` of seprank.budget.RATES).
 FULL_RANK_MAX_OPS = 1.5e10
 
 

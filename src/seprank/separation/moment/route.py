@@ -158,10 +158,8 @@ def _planned_blocks(prep) -> list[PlannedBlock]:
 
 
 def _estimate(prep, pending: tuple[list[str], float]) -> WorkEstimate:
-    """The plan's seconds as modular operations at the budget's rate (the plan's own rates
-    are measured per phase: :mod:`seprank.separation.moment.plan`)."""
-    from seprank.budget import RATES
-
+    """The plan's work (operations by kind of :data:`seprank.budget.RATES`, counted per
+    phase by :mod:`seprank.separation.moment.plan`) as the budget reads it."""
     plan = prep.plan
     methods = [b["method"] for b in plan.blocks]
     counts = {m: methods.count(m) for m in dict.fromkeys(methods)}
@@ -169,14 +167,14 @@ def _estimate(prep, pending: tuple[list[str], float]) -> WorkEstimate:
                if plan.expand else "none (evaluations only)"),
               ("blocks", ", ".join(f"{n} {m}" for m, n in counts.items())),
               ("tokens", _token_phase(prep))]
-    ops = int(plan.seconds * RATES["modular"].per_second)
+    ops = int(sum(o for o, _ in plan.work))
     kept = [b["shape"] for b in plan.blocks if b["method"] not in ("skipped", "zero")]
     largest = max(kept, key=lambda s: min(s), default=[0, 0])
     pending, compile_s = pending
     if pending:
         phases.insert(0, ("compile", f"numba kernels of {', '.join(pending)} (first run on "
                                      f"this machine only, about {compile_s:.0f} s)"))
-    return WorkEstimate(tuple(phases), ops, int(plan.peak_bytes), work=((ops, "modular"),),
+    return WorkEstimate(tuple(phases), ops, int(plan.peak_bytes), work=tuple(plan.work),
                         fixed_seconds=compile_s + LOAD_SECONDS,
                         detail=f"blocks up to {largest[0]} x {largest[1]}")
 
