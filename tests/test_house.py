@@ -38,12 +38,13 @@ WINGS = "seprank.papers"
 
 #: The floors of the house, lowest first (rooms on one floor may import one another as
 #: long as the rooms form no loop). DESIGN's order: the bottom (errors, process
-#: environment, the paper core and plugin loading), scalars < schemas < budgets < linalg
-#: < files < proof (the framework) < tensors < models < network_theory < separation <
-#: constructions < hadamard < float_vs_exact < papers < sweep < the front (facade, CLI).
+#: environment, the paper core, plugin loading, the registry helper), scalars < schemas <
+#: budgets < linalg < files < proof (the framework) < tensors < models < network_theory <
+#: separation < constructions < hadamard < float_vs_exact < papers < sweep < the front
+#: (facade, CLI).
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(floor) for floor in (
-    {"errors", "_display", "_templates", "_moved", "combinatorics", "plugins", "runtime",
-     "paper_hooks"},
+    {"errors", "_display", "_templates", "_moved", "combinatorics", "plugins", "registry",
+     "runtime", "paper_hooks"},
     {"scalars"},
     {"schemas"},
     {"budget", "budget_guard"},

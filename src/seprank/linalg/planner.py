@@ -36,7 +36,7 @@ import numpy as np
 from seprank.budget import Budget, format_bytes, make_budget
 from seprank.errors import InputError, NotPrimeError, ParameterError
 from seprank.linalg.coerce import ExactMatrix, as_exact, as_float_array
-from seprank.linalg.engines import METHOD_REGISTRY, REGISTRY, get_engine, method_names
+from seprank.linalg.engines import METHOD_REGISTRY, RANK_METHODS, REGISTRY, get_engine, method_names
 from seprank.linalg.engines.flint_nmod import AUTO_FLINT_PRIME_RANGE
 from seprank.linalg.engines.methods import methods_taking_engine
 from seprank.linalg.engines.protocol import FMPZ as FMPZ_FORM
@@ -339,9 +339,7 @@ def _check_types(method, prime, certify, engine, tol, rtol) -> None:
 
 def _check_arguments(method: str, engine: str | None, tol, rtol) -> tuple[str, str | None]:
     """The argument checks that need no matrix; returns the method and engine that run."""
-    if method not in method_names():
-        raise ParameterError(f"unknown method {method!r}; choose one of "
-                             f"{', '.join(method_names())}")
+    RANK_METHODS.get(method)  # an unknown method: the choices and a did-you-mean, one line
     if (tol is not None or rtol is not None) and method != "float":
         raise ParameterError("tol and rtol apply to method='float' only")
     takes = methods_taking_engine()

@@ -18,14 +18,14 @@ reports) and the bounds that apply to a network (:func:`network_bounds`, behind
 
 Fallback for a plain checkout: when the entry points are not installed (running from
 a source tree, or an editable install made before the group existed), the five
-built-in wings (:data:`BUILTIN_WINGS`) are imported by name through importlib, here
-and nowhere else, so that ``seprank`` works without reinstalling.
+built-in wings (:data:`BUILTIN_WINGS`) are imported by name, from here and nowhere
+else, so that ``seprank`` works without reinstalling. The table of wings is a
+:class:`seprank.registry.Registry` (:data:`WINGS`), the helper the routes and the
+engines use too: it reads the entry points, adds the fallback, and skips a broken wing.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,10 +34,11 @@ from typing import Any
 
 from seprank.errors import SeprankError
 from seprank.paper_hooks.paper_record import Paper
-from seprank.plugins import import_plugin, note
+from seprank.plugins import import_plugin
+from seprank.registry import Registry
 
-__all__ = ["ENTRY_POINT_GROUP", "BUILTIN_WINGS", "HOOK_NAMES", "Wing", "wings", "papers",
-           "paper", "papers_text", "hook_functions", "bound_entry", "network_bounds",
+__all__ = ["ENTRY_POINT_GROUP", "BUILTIN_WINGS", "HOOK_NAMES", "Wing", "WINGS", "wings",
+           "papers", "paper", "papers_text", "hook_functions", "bound_entry", "network_bounds",
            "embedding_bounds", "clear_cache", "skipped_wings"]
 
 #: the entry-point group a wing registers under
@@ -76,16 +77,6 @@ class Wing:
     hooks: dict[str, Any] = field(default_factory=dict)
 
 
-def _entry_point_wings() -> dict[str, str]:
-    found = {ep.name: ep.value.split(":")[0].strip()
-             for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    for key, module in BUILTIN_WINGS.items():  # the fallback of the module docstring
-        if module not in found.values() and importlib.util.find_spec(module) is not None:
-            found.setdefault(key, module)
-    builtin = [k for k in BUILTIN_WINGS if k in found]
-    return {k: found[k] for k in builtin + sorted(set(found) - set(builtin))}
-
-
 def _load(name: str, module: str) -> Wing:
     """The wing ``name`` (module ``module``); one SeprankError line for any defect, an
     import that fails in any way included (:func:`seprank.plugins.import_plugin`)."""
@@ -101,23 +92,22 @@ def _load(name: str, module: str) -> Wing:
     return Wing(name, module, paper, hooks)
 
 
-@cache
-def _loaded() -> tuple[tuple[Wing, ...], tuple[str, ...]]:
-    """(the wings that load, one line per wing skipped), computed once."""
-    out, seen, skipped = [], {}, []
-    for name, module in _entry_point_wings().items():
-        try:
-            wing = _load(name, module)
-            key = wing.paper.key
-            if key in seen:
-                raise SeprankError(f"paper key {key!r} registered twice ({seen[key]} and "
-                                   f"{module})")
-        except SeprankError as exc:
-            skipped.append(f"{exc}; skipped")
-            continue
-        seen[key] = module
-        out.append(wing)
-    return tuple(out), tuple(skipped)
+def _load_wing(name: str, spec: str) -> Wing:
+    return _load(name, spec.partition(":")[0].strip())
+
+
+def _unknown_paper(key: object, keys: tuple[str, ...]) -> str:
+    return f"unknown paper {key!r}; known: {', '.join(keys)}"
+
+
+#: The wings by paper key (:class:`seprank.registry.Registry`): the entry points of
+#: :data:`ENTRY_POINT_GROUP`, with :data:`BUILTIN_WINGS` as the fallback of the module
+#: docstring; loaded on first use, a broken wing skipped in one line.
+WINGS: Registry[Wing] = Registry(
+    "paper wing", builtins=BUILTIN_WINGS, group=ENTRY_POINT_GROUP, plugin_builtins=True,
+    entry_points=lambda group: entry_points(group=group),  # read at call time (tests patch it)
+    loader=_load_wing, key=lambda wing: wing.paper.key, key_name="paper key",
+    unknown=_unknown_paper, error=SeprankError)
 
 
 def wings() -> tuple[Wing, ...]:
@@ -131,10 +121,7 @@ def wings() -> tuple[Wing, ...]:
     >>> [w.paper.key for w in wings()][:5]
     ['levine2020', 'wies2021', 'chapter7', 'rank_collapse', 'amsel']
     """
-    loaded, skipped = _loaded()
-    for line in skipped:
-        note(line)
-    return loaded
+    return WINGS.items()
 
 
 def skipped_wings() -> list[str]:
@@ -143,7 +130,7 @@ def skipped_wings() -> list[str]:
     >>> skipped_wings()
     []
     """
-    return list(_loaded()[1])
+    return WINGS.skipped()
 
 
 def papers() -> dict[str, Paper]:
@@ -163,7 +150,7 @@ def paper(key: str) -> Paper:
     Raises
     ------
     SeprankError
-        for an unknown key (one line, with the known keys).
+        for an unknown key (one line, with the known keys and the closest one, if any).
 
     Examples
     --------
@@ -174,10 +161,7 @@ def paper(key: str) -> Paper:
     ...
     seprank.errors.SeprankError: unknown paper 'nope'; known: levine2020, wies2021, ...
     """
-    known = papers()
-    if key not in known:
-        raise SeprankError(f"unknown paper {key!r}; known: {', '.join(known)}")
-    return known[key]
+    return WINGS.get(key).paper
 
 
 def papers_text() -> str:
@@ -278,5 +262,5 @@ def clear_cache() -> None:
     >>> clear_cache(); len(wings()) >= 5      # loaded again on the next call
     True
     """
-    _loaded.cache_clear()
+    WINGS.clear()
     _resolve.cache_clear()

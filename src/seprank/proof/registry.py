@@ -19,11 +19,8 @@ each :class:`CheckRegistry` is built from the installed packages when asked.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import pkgutil
 from collections.abc import Callable, Iterable
-from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
@@ -32,6 +29,7 @@ from seprank.paper_hooks.paper_record import Paper
 from seprank.plugins import import_plugin, note
 from seprank.proof.claims import Claim
 from seprank.proof.framework import CheckContext, CheckSpec
+from seprank.registry import discover
 
 __all__ = ["ENTRY_POINT_GROUP", "CheckRegistry", "check", "checks_in", "registered_checks",
            "plugin_packages"]
@@ -114,18 +112,16 @@ def plugin_packages() -> dict[str, str]:
     """Installed plugins: entry-point name -> package to import (``seprank.checks`` group).
 
     ``seprank_proofs`` is always included when it can be imported (an editable
-    install made before it had its entry point has stale metadata).
+    install made before it had its entry point has stale metadata). Found by
+    :func:`seprank.registry.discover`, as the paper wings are; nothing is imported.
 
     Examples
     --------
     >>> plugin_packages()["seprank_proofs"]
     'seprank_proofs'
     """
-    found = {ep.name: ep.value.split(":")[0].strip()
-             for ep in entry_points(group=ENTRY_POINT_GROUP)}
-    if BUILTIN_PACKAGE not in found and importlib.util.find_spec(BUILTIN_PACKAGE) is not None:
-        found[BUILTIN_PACKAGE] = BUILTIN_PACKAGE
-    return dict(sorted(found.items()))
+    found = discover(ENTRY_POINT_GROUP, {BUILTIN_PACKAGE: BUILTIN_PACKAGE})
+    return {name: spec.partition(":")[0].strip() for name, spec in sorted(found.items())}
 
 
 def _skipped(name: str) -> bool:

@@ -6,7 +6,10 @@ plugin, a test's toy route) and :func:`unregister_route` takes it out again.
 ``auto`` asks the routes in registry order (:func:`seprank.separation.plan_separation`):
 the first that can run and should run is chosen; the first other one that should
 run as a fallback runs after a non-exact answer. The CLI's ``--route`` choices and
-the ``route=`` check come from :func:`route_names`.
+the ``route=`` check come from :func:`route_names`. The table is a
+:class:`seprank.registry.Registry` (:data:`ROUTES`), the helper the engines and the
+paper wings use too; an unknown name is answered with the choices and, when one is
+close, a did-you-mean.
 
 Examples
 --------
@@ -18,13 +21,11 @@ Examples
 
 from __future__ import annotations
 
-import importlib
-
-from seprank.errors import ParameterError
+from seprank.registry import Registry
 from seprank.separation.route import SeparationRoute
 
-__all__ = ["BUILTIN_ROUTES", "AUTO", "route_names", "get_route", "routes", "register_route",
-           "unregister_route"]
+__all__ = ["BUILTIN_ROUTES", "AUTO", "ROUTES", "route_names", "get_route", "routes",
+           "register_route", "unregister_route"]
 
 #: the route that asks the registry (not a route itself)
 AUTO = "auto"
@@ -40,20 +41,20 @@ BUILTIN_ROUTES: tuple[str, ...] = (
     "seprank.separation.moment.route:ROUTE",
 )
 
-_REGISTRY: dict[str, SeparationRoute] | None = None
+
+def _unknown(name: object, names: tuple[str, ...]) -> str:
+    return f"route must be one of {', '.join((AUTO, *names))}; got {name!r}"
 
 
-def _load(spec: str) -> SeparationRoute:
-    module, _, attr = spec.partition(":")
-    return getattr(importlib.import_module(module), attr)
+def _refused(name: object) -> str:
+    return f"cannot register a route named {name!r} (empty, 'auto', or already registered)"
 
 
-def _registry() -> dict[str, SeparationRoute]:
-    global _REGISTRY
-    if _REGISTRY is None:
-        loaded = [_load(spec) for spec in BUILTIN_ROUTES]
-        _REGISTRY = {r.name: r for r in loaded}
-    return _REGISTRY
+#: The table itself (:class:`seprank.registry.Registry`): the built-in routes, imported
+#: on first use, then those registered at run time; ``auto`` may name none of them.
+ROUTES: Registry[SeparationRoute] = Registry("route", builtins=BUILTIN_ROUTES,
+                                             reserved=(AUTO,), unknown=_unknown,
+                                             refused=_refused)
 
 
 def routes() -> tuple[SeparationRoute, ...]:
@@ -62,7 +63,7 @@ def routes() -> tuple[SeparationRoute, ...]:
     >>> [r.name for r in routes()][:2]
     ['coefficient', 'grid']
     """
-    return tuple(_registry().values())
+    return ROUTES.items()
 
 
 def route_names() -> tuple[str, ...]:
@@ -71,22 +72,24 @@ def route_names() -> tuple[str, ...]:
     >>> "auto" in route_names(), "grid" in route_names()
     (False, True)
     """
-    return tuple(_registry())
+    return ROUTES.names()
 
 
 def get_route(name: str) -> SeparationRoute:
-    """The route called ``name``; ParameterError naming the choices otherwise.
+    """The route called ``name``; ParameterError naming the choices otherwise (and the
+    closest one, when a name is close).
 
     >>> get_route("fast")
     Traceback (most recent call last):
     ...
     seprank.errors.ParameterError: route must be one of auto, coefficient, grid, \
 template-grid, moment; got 'fast'
+    >>> get_route("gird")
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: route must be one of auto, ...; got 'gird'; did you mean grid?
     """
-    reg = _registry()
-    if not isinstance(name, str) or name not in reg:
-        raise ParameterError(f"route must be one of {', '.join((AUTO, *reg))}; got {name!r}")
-    return reg[name]
+    return ROUTES.get(name)
 
 
 def register_route(route: SeparationRoute, *, first: bool = False) -> None:
@@ -103,18 +106,15 @@ def register_route(route: SeparationRoute, *, first: bool = False) -> None:
     ...     name = "toy"
     >>> register_route(Toy()); route_names()[-1]
     'toy'
+    >>> register_route(Toy())
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: cannot register a route named 'toy' (empty, 'auto', or \
+already registered)
     >>> _ = unregister_route("toy"); "toy" in route_names()
     False
     """
-    reg = _registry()
-    name = getattr(route, "name", "")
-    if not isinstance(name, str) or not name or name == AUTO or name in reg:
-        raise ParameterError(f"cannot register a route named {name!r} (empty, 'auto', or "
-                             "already registered)")
-    items = list(reg.items())
-    items.insert(0 if first else len(items), (name, route))
-    reg.clear()
-    reg.update(items)
+    ROUTES.register(route, first=first)
 
 
 def unregister_route(name: str) -> SeparationRoute:
@@ -125,6 +125,4 @@ def unregister_route(name: str) -> SeparationRoute:
     ...
     seprank.errors.ParameterError: route must be one of auto, ...; got 'nope'
     """
-    route = get_route(name)
-    del _registry()[name]
-    return route
+    return ROUTES.unregister(name)

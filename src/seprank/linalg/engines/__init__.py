@@ -8,8 +8,10 @@ asks the engines of :data:`REGISTRY` in order (:func:`seprank.plan_rank`), so
 ``seprank.rank``'s ``engine=`` choices, the CLI's ``--engine`` choices, the
 manual's engine table (docs/ranks.md) and the engine test parametrization (tests/test_engines.py)
 all follow it. Adding an engine is one module that builds its
-``ModularEngine`` and one :func:`register_engine` line (below, or in the
-caller's code); :func:`unregister_engine` takes it out again.
+``ModularEngine`` and one line in :data:`BUILTIN_ENGINES` (or a
+:func:`register_engine` call in the caller's code); :func:`unregister_engine` takes it
+out again. The table is a :class:`seprank.registry.Registry` (:data:`ENGINES`), the
+helper the routes and the paper wings use too.
 
 The methods of ``seprank.rank(method=...)`` have their own registry,
 :data:`METHOD_REGISTRY` (:mod:`seprank.linalg.engines.methods`); the manual's
@@ -19,9 +21,9 @@ by :func:`with_method_table`.
 
 from __future__ import annotations
 
-from seprank.linalg.engines import cuda_lu, flint_nmod, numba_lu
 from seprank.linalg.engines.methods import (
     METHOD_REGISTRY,
+    RANK_METHODS,
     Method,
     method_names,
     methods_taking_engine,
@@ -29,15 +31,30 @@ from seprank.linalg.engines.methods import (
     tables,
 )
 from seprank.linalg.engines.protocol import ModularEngine, Verdict, power_text
+from seprank.registry import Registry
 
-__all__ = ["ModularEngine", "Verdict", "power_text", "REGISTRY", "register_engine",
-           "unregister_engine", "engine_names", "get_engine", "Method", "METHOD_REGISTRY",
-           "method_names", "methods_taking_engine", "method_table", "with_method_table"]
+__all__ = ["ModularEngine", "Verdict", "power_text", "BUILTIN_ENGINES", "ENGINES", "REGISTRY",
+           "register_engine", "unregister_engine", "engine_names", "get_engine", "Method",
+           "RANK_METHODS", "METHOD_REGISTRY", "method_names", "methods_taking_engine",
+           "method_table", "with_method_table"]
 
+#: The built-in engines (``"module:attribute"`` of each ``ModularEngine``), in the order
+#: the planner asks them.
+BUILTIN_ENGINES: tuple[str, ...] = (
+    "seprank.linalg.engines.flint_nmod:ENGINE",
+    "seprank.linalg.engines.numba_lu:ENGINE",
+    "seprank.linalg.engines.cuda_lu:ENGINE",
+)
+
+#: The engine table (:class:`seprank.registry.Registry`), loaded when this package is
+#: imported (the engine modules are light: each imports its library on first use).
+ENGINES: Registry[ModularEngine] = Registry("engine", builtins=BUILTIN_ENGINES,
+                                            of_type=ModularEngine)
 
 #: Every modular engine, by name, in the order the planner asks them (and of the
-#: CLI's choices). Change it through register_engine / unregister_engine.
-REGISTRY: dict[str, ModularEngine] = {}
+#: CLI's choices): the live dict of :data:`ENGINES`. Change it through register_engine /
+#: unregister_engine.
+REGISTRY: dict[str, ModularEngine] = ENGINES.load()
 
 
 def register_engine(engine: ModularEngine, *, replace: bool = False) -> ModularEngine:
@@ -59,16 +76,7 @@ def register_engine(engine: ModularEngine, *, replace: bool = False) -> ModularE
     >>> unregister_engine("flint2").name, "flint2" in engine_names()
     ('flint2', False)
     """
-    from seprank.errors import ParameterError
-
-    if not isinstance(engine, ModularEngine):
-        raise ParameterError(f"an engine must be a ModularEngine, got {type(engine).__name__}")
-    if not isinstance(engine.name, str) or not engine.name:
-        raise ParameterError("an engine needs a non-empty name")
-    if engine.name in REGISTRY and not replace:
-        raise ParameterError(f"an engine named {engine.name!r} is registered already")
-    REGISTRY[engine.name] = engine
-    return engine
+    return ENGINES.register(engine, replace=replace)
 
 
 def unregister_engine(name: str) -> ModularEngine:
@@ -79,14 +87,7 @@ def unregister_engine(name: str) -> ModularEngine:
     ...
     seprank.errors.ParameterError: unknown engine 'tpu'; choose one of flint, numba, cuda
     """
-    engine = get_engine(name)
-    del REGISTRY[name]
-    return engine
-
-
-register_engine(flint_nmod.ENGINE)
-register_engine(numba_lu.ENGINE)
-register_engine(cuda_lu.ENGINE)
+    return ENGINES.unregister(name)
 
 
 def engine_names() -> tuple[str, ...]:
@@ -95,25 +96,22 @@ def engine_names() -> tuple[str, ...]:
     >>> engine_names()
     ('flint', 'numba', 'cuda')
     """
-    return tuple(REGISTRY)
+    return ENGINES.names()
 
 
 def get_engine(name: str) -> ModularEngine:
-    """The engine called ``name`` (ParameterError for an unknown name or a non-str).
+    """The engine called ``name`` (ParameterError for an unknown name or a non-str; a
+    close name is suggested).
 
     >>> get_engine("numba").max_prime == 2**26
     True
+    >>> get_engine("flnt")
+    Traceback (most recent call last):
+    ...
+    seprank.errors.ParameterError: unknown engine 'flnt'; choose one of flint, numba, cuda; \
+did you mean flint?
     """
-    from seprank.errors import ParameterError
-
-    if not isinstance(name, str):
-        raise ParameterError(f"engine must be a str, one of {', '.join(REGISTRY)}; got "
-                             f"{name!r} ({type(name).__name__})")
-    try:
-        return REGISTRY[name]
-    except KeyError:
-        raise ParameterError(f"unknown engine {name!r}; choose one of "
-                             f"{', '.join(REGISTRY)}") from None
+    return ENGINES.get(name)
 
 
 def method_table() -> str:

@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from seprank.linalg.engines.protocol import ModularEngine, power_text
+from seprank.registry import Registry
 
-__all__ = ["Method", "METHOD_REGISTRY", "method_names", "methods_taking_engine",
+__all__ = ["Method", "RANK_METHODS", "METHOD_REGISTRY", "method_names", "methods_taking_engine",
            "tables", "replace_table"]
 
 
@@ -54,8 +55,10 @@ class Method:
             object.__setattr__(self, "runs", self.name)
 
 
-#: Every method of ``seprank.rank``, by name (the order of ``METHODS`` and of the CLI).
-METHOD_REGISTRY: dict[str, Method] = {m.name: m for m in (
+#: The methods' table (:class:`seprank.registry.Registry`); ``RANK_METHODS.get(name)`` is the
+#: method called ``name``, or one error line naming the choices.
+RANK_METHODS: Registry[Method] = Registry("method", of_type=Method)
+for _method in (
     Method("auto", "rank mod a prime drawn at random (recorded in `primes`), exact when "
            "full; else a second random prime; else, from 200 rows, `multimodular` with a "
            "random first prime; else `fmpz_mat.rank`. Never a float. The default",
@@ -72,7 +75,13 @@ METHOD_REGISTRY: dict[str, Method] = {m.name: m for m in (
            "`float_estimate`", "numpy"),
     Method("cuda", "`modular` on the `cuda` engine", "as `modular`",
            "numba-cuda and an NVIDIA GPU", runs="modular", engine="cuda"),
-)}
+):
+    RANK_METHODS.register(_method)
+del _method
+
+#: Every method of ``seprank.rank``, by name (the order of ``seprank.linalg.METHODS`` and
+#: of the CLI): the live dict of :data:`RANK_METHODS`.
+METHOD_REGISTRY: dict[str, Method] = RANK_METHODS.table
 
 
 def method_names() -> tuple[str, ...]:
@@ -81,7 +90,7 @@ def method_names() -> tuple[str, ...]:
     >>> method_names()
     ('auto', 'exact', 'modular', 'multimodular', 'float', 'cuda')
     """
-    return tuple(METHOD_REGISTRY)
+    return RANK_METHODS.names()
 
 
 def methods_taking_engine() -> tuple[str, ...]:
