@@ -238,3 +238,54 @@ def test_one_hot_family_at_infinity_is_exact_and_equals_its_closed_form(L, d):
                                   N=math.inf, points_seed=0)
     assert res.kind == "exact"
     assert res.value == res.upper_bound == family_seps_by_layer(d, L)[L - 1][0]
+
+
+# ------------------------------------------------------------------ one rate table, one plan
+
+
+def test_the_moment_route_is_planned_once_and_its_estimate_is_the_plans_work(monkeypatch):
+    """Issue 29 item 3: the budget's check and the plan share one plan; the route's work
+    is the plan's (operations, kind) pairs, every kind one of budget.RATES, and the plan's
+    seconds are those rates' seconds."""
+    from seprank.budget import RATES, reference_seconds
+    from seprank.separation.moment import route as moment_route
+
+    calls = []
+    original = moment_route.MomentRoute.plan
+
+    def counted(self, request):
+        calls.append(request)
+        return original(self, request)
+
+    monkeypatch.setattr(moment_route.MomentRoute, "plan", counted)
+    plan = plan_separation(3, 3, 3, N=math.inf, max_seconds=3600)
+    assert len(calls) == 1
+    prep = plan.route_plan.data
+    work = plan.route_plan.estimate.work
+    assert work == tuple(prep.plan.work) and work
+    assert {kind for _, kind in work} <= set(RATES)
+    assert prep.plan.seconds == pytest.approx(reference_seconds(work))
+    assert plan.route_plan.estimate.operations == int(sum(ops for ops, _ in work))
+
+
+def test_lu_work_follows_the_engines_prime_range():
+    """The LU's rate is chosen by the prime the numba engine runs at: its own range (many
+    products between reductions) or above it (the rate ``modular``)."""
+    from seprank.budget import RATES, reference_seconds
+    from seprank.linalg.engines import get_engine
+    from seprank.linalg.estimates import lu_rank_work
+
+    lo, hi = get_engine("numba").auto_primes
+    assert RATES["lu"].per_second > RATES["lu_small"].per_second > 0
+    assert lu_rank_work(3000, 2500, lo + 1) == ((3000 * 2500 * 2500, "lu"),)
+    assert lu_rank_work(3000, 2500, hi + 1) == ((3000 * 2500 * 2500, "modular"),)
+    # between the two sides the seconds rise monotonically and the operations add up
+    last = 0.0
+    for n in range(400, 2200, 100):
+        work = lu_rank_work(n, n)
+        assert sum(ops for ops, _ in work) == pytest.approx(n ** 3)
+        per_op = reference_seconds(work) / n ** 3
+        assert per_op <= 1 / RATES["lu_small"].per_second * (1 + 1e-12)
+        assert per_op >= 1 / RATES["lu"].per_second * (1 - 1e-12)
+        assert per_op <= last * (1 + 1e-12) or last == 0.0
+        last = per_op

@@ -185,8 +185,9 @@ def _no_route(request: SeparationRequest, cands) -> ParameterError:
     return ParameterError(f"no separation route can run this request ({why})")
 
 
-def _choose(request: SeparationRequest, asked: str):
-    """(route, reason, fallback route or None, its reason, candidates)."""
+def _choose(request: SeparationRequest, asked: str, plans: dict):
+    """(route, reason, fallback route or None, its reason, candidates); the plans made
+    for the budget's check are kept in ``plans`` (route name -> RoutePlan)."""
     if asked != AUTO:
         route = get_route(asked)
         extra = sorted(set(request.options) - set(route.takes))
@@ -194,7 +195,7 @@ def _choose(request: SeparationRequest, asked: str):
             route.can_run(request)
         if cannot is not None:
             raise ParameterError(f"route {asked!r} cannot run here: {cannot}")
-        check_route(route, request, request.budget)
+        check_route(route, request, request.budget, plans)
         return route, f"route={asked!r} was asked", None, "", ()
     cands = _candidates(request)
     runnable = [(r, c) for r, c in cands if c.cannot is None]
@@ -206,10 +207,11 @@ def _choose(request: SeparationRequest, asked: str):
     reason = "; ".join([*declined, f"{cand.name}: {cand.why}" if declined else cand.why])
     if not cand.prefers:
         reason = f"no route prefers this request; the first that can run ({reason})"
-    check_route(chosen, request, request.budget)
+    check_route(chosen, request, request.budget, plans)
     fallback = next(((r, c) for r, c in runnable if c.fallback and r is not chosen), None)
     fb_reason = ""
-    if fallback is not None and not request.budget.fits(route_estimate(fallback[0], request)):
+    if fallback is not None and not request.budget.fits(route_estimate(fallback[0], request,
+                                                                       plans)):
         fallback = None  # its estimate exceeds the budget: the first answer stands
     if fallback is not None:
         fb_reason = ("if the answer is not exact: "
@@ -326,12 +328,17 @@ def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None 
                        weights, network, prime, certify,
                        _options(templates, rank_method, options),
                        make_budget(max_memory, max_seconds, budget))
-    chosen, reason, fallback, fb_reason, cands = _choose(request, route)
+    plans: dict[str, RoutePlan] = {}
+    chosen, reason, fallback, fb_reason, cands = _choose(request, route, plans)
+
+    def planned(r: SeparationRoute) -> RoutePlan:      # each route planned once
+        return plans[r.name] if r.name in plans else r.plan(request)
+
     return SeparationPlan(request=request, route_asked=route, route=chosen.name,
-                          route_reason=reason, route_plan=chosen.plan(request),
+                          route_reason=reason, route_plan=planned(chosen),
                           fallback=None if fallback is None else fallback.name,
                           fallback_reason=fb_reason,
-                          fallback_plan=None if fallback is None else fallback.plan(request),
+                          fallback_plan=None if fallback is None else planned(fallback),
                           candidates=cands)
 
 

@@ -87,9 +87,11 @@ fits is 1048575
     budget.check(network_estimate(L, d_x, H, d_a, N), nearest=hint)
 
 
-def route_estimate(route, request) -> Estimate:
+def route_estimate(route, request, plans: dict | None = None) -> Estimate:
     """The route's estimate as the budget reads it: its cheap ``estimate(request)`` when
-    it has one, else its plan's (``route.plan(request).estimate``).
+    it has one, else its plan's (``route.plan(request).estimate``); a plan made here is
+    kept in ``plans`` (by route name) when given, so that the planner does not plan the
+    route a second time.
 
     >>> from seprank.separation import plan_separation
     >>> from seprank.separation.routes import get_route
@@ -99,7 +101,10 @@ def route_estimate(route, request) -> Estimate:
     cheap = getattr(route, "estimate", None)
     work = cheap(request) if cheap is not None else None
     if work is None:
-        work = route.plan(request).estimate
+        plan = route.plan(request)
+        if plans is not None:
+            plans[route.name] = plan
+        work = plan.estimate
     return work.as_estimate(f"the {route.name} route")
 
 
@@ -157,16 +162,16 @@ def nearest_hint(route, request, budget: Budget) -> str:
     return ""
 
 
-def check_route(route, request, budget: Budget) -> Estimate:
+def check_route(route, request, budget: Budget, plans: dict | None = None) -> Estimate:
     """Refuse (one line, with :func:`nearest_hint`) when the route's estimate does not fit
-    ``budget``; return the estimate when it does.
+    ``budget``; return the estimate when it does (``plans``: :func:`route_estimate`).
 
     >>> from seprank.separation import plan_separation
     >>> from seprank.separation.routes import get_route
     >>> check_route(get_route("grid"), plan_separation(2, 2, 1).request, Budget()).what
     'the grid route'
     """
-    return budget.check(route_estimate(route, request),
+    return budget.check(route_estimate(route, request, plans),
                         nearest=lambda: nearest_hint(route, request, budget))
 
 
