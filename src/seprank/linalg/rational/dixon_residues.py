@@ -61,10 +61,11 @@ PROJECT_EVERY = 16
 #: ... and stops it once it has spent this share of the seconds left,
 PROJECT_SHARE = 0.25
 #: ... or at once when the worst case is this many times the seconds left: the kernel
-#: would have to reconstruct before 1/16 of the Hadamard cap's digits to end in time
-#: (L = 3, d_x = 3, H = 3's blocks 7 and 8: 51 and 83 times, 66 and 237 kernel vectors
-#: of 190-bit entries; stopping at digit 16 instead of 48 and 32 saves about 30 s a row).
-HOPELESS_FACTOR = 16
+#: would have to reconstruct before a quarter of the Hadamard cap's digits to end in
+#: time, which a kernel of generic minors does not (L = 3, d_x = 3, H = 3's blocks 7 and
+#: 8, 66 and 237 kernel vectors of 190-bit entries: 8 to 83 times the time left at
+#: budgets of 120-600 s; stopped at digit 16 they cost 7-15 s each instead of 98-128 s).
+HOPELESS_FACTOR = 4
 
 
 def _prime_cap(r: int) -> int:

@@ -29,16 +29,29 @@ known part is a set of integer vectors independent mod p (hence over Q) that lie
 Ann by the two facts above, starting from kernel vectors computed exactly and checked
 on every row (:func:`seprank.separation.moment.blocks.verify_kernel`). No lifting is
 needed for a block whose deficiency these products already fill.
+
+Seeds without lifting (:func:`first_layer_annihilators`, plain token families): G_1(S)
+reads S only through the linear forms l_k(t) = (V_h S(t) K_h^T)_{ac}, and g_j lies in
+the 3^(L-1)-th power of their ideal (check L-Generic2's argument; levine2020 eq. (3)).
+For directions w with l_k(w) = 0 for every k, the derivative d_w = sum_e w_e d_e kills
+every l_k; in coordinates (l, u) with d_w acting on u alone, each monomial of g_j has at
+most C - 3^(L-1) factors from u, so every product of C - 3^(L-1) + 1 such derivatives
+annihilates g_j: known vectors of Ann_b, b = C - 3^(L-1) + 1, from the weights alone.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from math import comb, gcd
 
 import flint
 import numpy as np
 
 from seprank.separation.moment.blocks import exponents
 
-__all__ = ["ApolarIdeal", "shift_maps", "independent_rows", "MAX_CANDIDATE_ENTRIES"]
+__all__ = ["ApolarIdeal", "shift_maps", "independent_rows", "first_layer_annihilators",
+           "MAX_CANDIDATE_ENTRIES"]
 
 #: Largest candidate matrix (vectors x columns) whose independent rows are selected mod
 #: p (flint rref of about 6e6 entries measured 3 s, their conversion 4 s).
@@ -173,3 +186,94 @@ class ApolarIdeal:
         if cand is not None:
             self.add(b, cand)
         return self.dim(b)
+
+
+def _fmpq(x) -> flint.fmpq:
+    """An exact int, Fraction or flint number as an fmpq."""
+    if isinstance(x, Fraction):
+        return flint.fmpq(x.numerator, x.denominator)
+    return flint.fmpq(x)
+
+
+def _kernel_directions(fam) -> list[list[int]]:
+    """Integer vectors spanning {w : l_k(w) = 0 for every first-layer form l_k}
+    (module docstring), l_k(t) = (V_h S(t) K_h^T)_{ac} with S(t) = sum_e t_e E_e."""
+    net = fam.net
+    rows = []
+    for h in range(net.H):
+        V = np.asarray(net.weights["V"][0, h], dtype=object)
+        K = np.asarray(net.weights["K"][0, h], dtype=object)
+        forms = [V.dot(np.asarray(fam.basis[e], dtype=object)).dot(K.T)
+                 for e in range(fam.n_vars)]
+        for a in range(V.shape[0]):
+            for c in range(K.shape[0]):
+                rows.append([_fmpq(forms[e][a, c]) for e in range(fam.n_vars)])
+    R, rank = flint.fmpq_mat(rows).rref()
+    pivots, r = [], 0
+    for j in range(fam.n_vars):
+        if r < rank and R[r, j] != 0:
+            pivots.append(j)
+            r += 1
+    free = [j for j in range(fam.n_vars) if j not in pivots]
+    out = []
+    for f in free:
+        w = [flint.fmpq(0)] * fam.n_vars
+        w[f] = flint.fmpq(1)
+        for i, j in enumerate(pivots):
+            w[j] = -R[i, f]
+        den = 1
+        for x in w:
+            den = den * int(x.q) // gcd(den, int(x.q))
+        out.append([int(x * den) for x in w])
+    return out
+
+
+def first_layer_annihilators(fam, max_entries: int = MAX_CANDIDATE_ENTRIES
+                             ) -> tuple[int, list[tuple[int, ...]]] | None:
+    """(b, vectors of Ann_b) known from the first layer alone (module docstring): the
+    products of b = C - 3^(L-1) + 1 derivatives along the directions every first-layer
+    form vanishes on, as coefficient vectors over the degree-b exponents
+    (:func:`~seprank.separation.moment.blocks.exponents` order). None for a family they
+    do not apply to (residual, shifted), when no direction exists (H d_a^2 >= D and the
+    forms independent), or past ``max_entries`` entries.
+
+    Valid for every weight; the caller still checks them on every row of block b before
+    they join an :class:`ApolarIdeal`.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> row, col = [[[[1, 0]]]], [[[[1], [0]]]]      # d_a = 1: one form, S_00
+    >>> net = SelfAttentionNetwork(1, 2, 1, 1, weights=dict(Q=row, K=row, V=row, O=col))
+    >>> b, vecs = first_layer_annihilators(token_family(net, 0))
+    >>> b, len(vecs)                  # C = 1; D = 3 moments, S_00 read: d_w, w in ker
+    (1, 2)
+    """
+    from seprank.network_theory.moment_form import degree_C
+
+    if fam.mixed or fam.shift is not None:
+        return None
+    C = degree_C(fam.net.L)
+    b = C - 3 ** (fam.net.L - 1) + 1
+    dirs = _kernel_directions(fam)
+    if not dirs or b < 1:
+        return None
+    n = fam.n_vars
+    cols = exponents(n, b)
+    count = comb(len(dirs) + b - 1, b)
+    if count * len(cols) > max_entries:
+        return None
+    ctx = flint.fmpz_mpoly_ctx.get(("t", n), "deglex")
+    gens = ctx.gens()
+    lin = [sum((int(c) * g for c, g in zip(w, gens, strict=True) if c), ctx.from_dict({}))
+           for w in dirs]
+    index = {tuple(int(v) for v in g): i for i, g in enumerate(cols)}
+    vectors = []
+    for multi in combinations_with_replacement(range(len(lin)), b):
+        poly = ctx.from_dict({(0,) * n: 1})
+        for i in multi:
+            poly = poly * lin[i]
+        vec = [0] * len(cols)
+        for e, c in zip(poly.monoms(), poly.coeffs(), strict=True):
+            vec[index[tuple(int(v) for v in e)]] = int(c)
+        vectors.append(tuple(vec))
+    return b, vectors

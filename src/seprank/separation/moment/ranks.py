@@ -373,6 +373,40 @@ def _lift(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
         out["rows_ranked"] = n_more
 
 
+#: Rows of block b on which the first layer's annihilators are checked mod p before they
+#: seed the apolar ideal (a check of the implementation: the argument holds for every
+#: weight, :func:`seprank.separation.moment.apolar.first_layer_annihilators`).
+SEED_CHECK_ROWS = 2048
+
+
+def annihilate_rows(pd: PolyData, spec: BlockSpec, r: int, vectors: list, p: int) -> bool:
+    """Whether the column vectors (over block ``spec``'s degree-b exponents, in the
+    convention K y = 0 of :mod:`seprank.separation.moment.apolar`) vanish on up to
+    :data:`SEED_CHECK_ROWS` evenly spaced rows of the block mod p. False for a block in
+    its transposed orientation (the check reads rows of the tall form).
+
+    >>> import flint
+    >>> from seprank.separation.moment.blocks import poly_data
+    >>> (t0, t1) = flint.fmpz_mpoly_ctx.get(("t", 2), "deglex").gens()
+    >>> pd = poly_data([t0**3], 2, 3)              # d_1 kills t0^3: block 1, y = (0, 1)
+    >>> spec = BlockSpec(1, 2, (3, 2))
+    >>> annihilate_rows(pd, spec, 1, [(0, 1)], 101), annihilate_rows(pd, spec, 1, [(1, 0)], 101)
+    (True, False)
+    """
+    tall = _TallBlock(pd, spec, r)
+    if tall.transposed or not vectors:
+        return False
+    idx = np.unique(np.linspace(0, tall.long - 1, min(tall.long, SEED_CHECK_ROWS))
+                    .astype(np.int64))
+    B = np.asarray(tall.entries(idx, p), dtype=np.int64) % p    # K, the catalecticant
+    Y = np.array([[int(v) % p for v in y] for y in vectors], dtype=np.int64).T
+    acc = np.zeros((len(idx), Y.shape[1]), dtype=np.int64)
+    step = max(1, 2**62 // (p * p))          # products summed exactly in int64, then reduced
+    for c0 in range(0, Y.shape[0], step):
+        acc = (acc + B[:, c0:c0 + step] @ Y[c0:c0 + step]) % p
+    return not acc.any()
+
+
 def ideal_certifies(spec: BlockSpec, r: int, transposed: bool, ideal, out: dict) -> bool:
     """Upper bounds from the apolar ideal (:mod:`seprank.separation.moment.apolar`): the
     column kernel holds the known part of Ann_b, the row kernel the known relations of

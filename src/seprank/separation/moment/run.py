@@ -22,9 +22,10 @@ import flint
 import numpy as np
 
 from seprank.network_theory.moment_form import moment_polynomials
-from seprank.separation.moment.apolar import ApolarIdeal
+from seprank.separation.moment.apolar import ApolarIdeal, first_layer_annihilators
 from seprank.separation.moment.blocks import PolyData, poly_data
 from seprank.separation.moment.ranks import (
+    annihilate_rows,
     catalecticant_rank,
     evaluation_ranks,
     ideal_certifies,
@@ -144,6 +145,13 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     ev = run.evaluation_phase()
     ideal = run.catalecticant_phase(ev, subset_ranks)
     run.sampled_phase(ideal)
+    if run.seeded is not None:
+        b, n = run.seeded
+        i = next(i for i, s in enumerate(specs) if s.degree == b)
+        if i in run.results:
+            run.results[i]["how"] += (f"; the apolar ideal was seeded with {n} annihilators "
+                                      "of this order from the first layer's forms (check "
+                                      "L-Generic2's argument)")
     blocks = []
     for i, spec in enumerate(specs):
         if i in run.results:
@@ -175,6 +183,7 @@ class _BlockRun:
     phases: dict = field(default_factory=dict)
     start: float = field(default_factory=time.perf_counter)
     pd: PolyData | None = None
+    seeded: tuple[int, int] | None = None
 
     def methods(self, name: str) -> list[int]:
         return [i for i, b in enumerate(self.plan.blocks) if b["method"] == name]
@@ -240,6 +249,8 @@ class _BlockRun:
         pd = self.expansion()
         t0 = time.perf_counter()
         ideal = None if fam.mixed else ApolarIdeal(fam.n_vars, p)
+        if ideal is not None:
+            self.seed_ideal(ideal, pd)
         planned = [i for i in cat if self.plan.blocks[i]["method"] == "catalecticant"]
         known = subset_ranks(pd, planned) if subset_ranks is not None and planned else {}
         if subset_ranks is not None:
@@ -257,6 +268,29 @@ class _BlockRun:
                 _recheck(cat, specs, self.results, fam.n_rows, ideal)
         self.phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
         return ideal
+
+    def seed_ideal(self, ideal: ApolarIdeal, pd: PolyData) -> None:
+        """Put the first layer's annihilators into the ideal before any block is ranked
+        (:func:`~seprank.separation.moment.apolar.first_layer_annihilators`, valid for
+        every weight; checked on rows of their block mod p): a block whose rank meets
+        the ideal bound is exact without its kernel being lifted, and the products of
+        these vectors certify the blocks a lifted kernel used to (L = 3, d_x = 4, H = 2:
+        block 8 from block 5's 6 annihilators)."""
+        t0 = time.perf_counter()
+        found = first_layer_annihilators(self.fam)
+        if found is None:
+            return
+        b, vectors = found
+        spec = next((s for s in self.specs if s.degree == b), None)
+        if spec is None or not annihilate_rows(pd, spec, self.fam.n_rows, vectors, self.p):
+            LOG.warning("first-layer annihilators of order %d not seeded: they fail the "
+                        "check on block %d's rows mod %d", b, b, self.p)
+            return
+        ideal.add(b, vectors)
+        self.phases["ideal_seed"] = round(time.perf_counter() - t0, 4)
+        self.seeded = (b, ideal.dim(b))
+        LOG.info("apolar ideal seeded with %d first-layer annihilators of order %d",
+                 ideal.dim(b), b)
 
     def _rank_block(self, pd, i: int, ideal, subset_ranks, known: dict, *, defer: bool) -> bool:
         """One catalecticant block (moment_ranks.catalecticant_rank) into ``results``;
