@@ -239,7 +239,7 @@ def test_the_routes_go_through_the_helper():
     with pytest.raises(ParameterError) as err:
         r.get_route("momnt")
     assert str(err.value) == ("route must be one of auto, coefficient, grid, template-grid, "
-                              "moment; got 'momnt'; did you mean moment?")
+                              "embedding, moment; got 'momnt'; did you mean moment?")
     for name in ("auto", ""):
         with pytest.raises(ParameterError, match=f"cannot register a route named '{name}'"):
             r.register_route(type("Bad", (SeparationRoute,), {"name": name})())

@@ -147,8 +147,22 @@ def templates(case: Case) -> list[list[int]]:
     return rows
 
 
+def identity_embedding(case: Case) -> dict:
+    """wies2021 eq. (2) with k = 1, W_1 = the d_x x d_x identity and p = 0: y^{0,n} = x^n,
+    so the network behind it is the network itself, and its M = k N = N raw positions are
+    the N positions (the same question, the same partition). None at N = inf (the
+    embedding route answers finite N only; it must refuse there)."""
+    if case.N == INF:
+        return {}
+    from seprank.models.embedding import ConvolutionalEmbedding
+
+    eye = [[int(i == j) for j in range(case.d_x)] for i in range(case.d_x)]
+    return {"embedding": ConvolutionalEmbedding([eye], [[0] * case.N] * case.d_x)}
+
+
 #: options a route needs beyond the request (by registry name; a new route: none)
-ROUTE_OPTIONS = {"template-grid": lambda case: {"templates": templates(case)}}
+ROUTE_OPTIONS = {"template-grid": lambda case: {"templates": templates(case)},
+                 "embedding": identity_embedding}
 
 INF = math.inf
 CASES = [

@@ -273,31 +273,27 @@ def _cmd_sep_rank(args: argparse.Namespace) -> int:
 
         options = (options or {}) | {"budget_seconds": parse_seconds(args.bounds_after,
                                                                      "bounds_after")}
-    if args.embedding and args.seq_len == math.inf:   # the moment route behind the embedding
-        options = (options or {}) | {"embedding": _infinite_embedding(args, net)}
-    if args.embedding and options is None:
-        if args.explain:
-            raise ParameterError("--explain plans the network routes; it does not apply to "
-                                 "--embedding")
-        res = _embedded(args, net, partition)
-    else:
-        plan = plan_separation(network=net, weights_seed=weights_seed, N=args.seq_len,
-                               partition=partition, position=args.position,
-                               coordinate=args.coordinate, points_seed=args.points_seed,
-                               route=args.route, prime=args.prime, certify=args.certify,
-                               options=options)
-        if args.explain:  # the plan only: checks and decisions, no rank work
-            if args.json:
-                emit_json(plan.to_dict(), args.json)
-            if args.json != STDOUT:
-                say(plan.explain())
-            return 0
-        compiling = [text for phase, text in plan.route_plan.estimate.phases
-                     if phase == "compile"]
-        if compiling and sys.stderr.isatty():   # said once, before the wait it explains
-            print(f"compiling {compiling[0]}", file=sys.stderr)
-        with spinner(f"separation rank ({plan.route})"):
-            res = execute(plan)
+    if args.embedding:   # the embedding route (finite N), the moment route (N = inf)
+        emb = (_infinite_embedding(args, net) if args.seq_len == math.inf
+               else _embedding(args, net))
+        options = (options or {}) | {"embedding": emb}
+    plan = plan_separation(network=net, weights_seed=weights_seed, N=args.seq_len,
+                           partition=partition, position=args.position,
+                           coordinate=args.coordinate, points_seed=args.points_seed,
+                           route=args.route, prime=args.prime, certify=args.certify,
+                           options=options)
+    if args.explain:  # the plan only: checks and decisions, no rank work
+        if args.json:
+            emit_json(plan.to_dict(), args.json)
+        if args.json != STDOUT:
+            say(plan.explain())
+        return 0
+    compiling = [text for phase, text in plan.route_plan.estimate.phases
+                 if phase == "compile"]
+    if compiling and sys.stderr.isatty():   # said once, before the wait it explains
+        print(f"compiling {compiling[0]}", file=sys.stderr)
+    with spinner(f"separation rank ({plan.route})"):
+        res = execute(plan)
     if args.json:
         emit_json(res.to_dict(), args.json)
         if args.json == STDOUT:
@@ -344,20 +340,18 @@ def _infinite_embedding(args: argparse.Namespace, net):
                                          seed=args.embedding_seed)
 
 
-def _embedded(args: argparse.Namespace, net, partition):
-    """sep-rank behind a wies2021 embedding drawn from --embedding-seed."""
+def _embedding(args: argparse.Namespace, net):
+    """The wies2021 embedding of ``--embedding ...`` at a finite N, drawn from
+    --embedding-seed (the embedding route's option: a convolution embedding's
+    --partition is of its M = k N raw input positions)."""
     from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
-    from seprank.separation import embedded_separation_rank
 
     r = net.d_x if args.emb_rank is None else args.emb_rank
     if args.embedding == "vocabulary":
-        emb = VocabularyEmbedding.random(args.vocab, net.d_x, args.seq_len, r, args.pos_rank,
-                                         seed=args.embedding_seed)
-    else:
-        emb = ConvolutionalEmbedding.random(args.patch, args.d_input, net.d_x, args.seq_len, r,
-                                            args.pos_rank, seed=args.embedding_seed)
-    return embedded_separation_rank(net, emb, partition=partition, position=args.position,
-                                    coordinate=args.coordinate)
+        return VocabularyEmbedding.random(args.vocab, net.d_x, args.seq_len, r, args.pos_rank,
+                                          seed=args.embedding_seed)
+    return ConvolutionalEmbedding.random(args.patch, args.d_input, net.d_x, args.seq_len, r,
+                                         args.pos_rank, seed=args.embedding_seed)
 
 
 def _sep_rank_parser(sub) -> None:

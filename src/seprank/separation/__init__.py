@@ -17,8 +17,9 @@ another:
 * :mod:`seprank.separation.grid`: ``grid`` and ``template-grid``, evaluations mod p;
 * :mod:`seprank.separation.moment`: ``moment``, N -> infinity (its propositions in the
   package docstring; blocks, plan, ranks, apolar ideal, tasks, tokens);
-* :mod:`seprank.separation.embedding`: wies2021's vocabulary and convolution
-  embeddings at a finite N, :func:`embedded_separation_rank`.
+* :mod:`seprank.separation.embedding`: ``embedding``, wies2021's vocabulary and
+  convolution embeddings at a finite N (``separation_rank(..., embedding=E)``; the
+  older name :func:`embedded_separation_rank`).
 
 Adding a route is one subpackage and one line in
 :data:`seprank.separation.routes.BUILTIN_ROUTES` (``docs/extending.md``).

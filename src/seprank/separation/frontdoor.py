@@ -3,13 +3,16 @@
 ``separation_rank(...)`` is ``execute(plan_separation(...))``: the planner
 (:mod:`seprank.separation.planner`) checks the arguments, builds the network once
 and chooses a route from the registry (:mod:`seprank.separation.routes`:
-``coefficient``, ``grid``, ``template-grid``, ``moment``); :func:`execute` runs the chosen
-route, the fallback when ``auto`` planned one and the answer was not exact, and
-attaches the paper bounds (:func:`seprank.separation.bounds.network_bounds`).
+``coefficient``, ``grid``, ``template-grid``, ``embedding``, ``moment``); :func:`execute`
+runs the chosen route, the fallback when ``auto`` planned one and the answer was not
+exact, and attaches the paper bounds (:func:`seprank.separation.bounds.network_bounds`,
+or the route's own: the embedding route's are wies2021's Theorems 3 and 4).
 
 Conventions: positions and coordinates are 0-based (the paper's y_p^i is
 ``position = i - 1``, ``coordinate = p - 1``); the partition is (I, J) of
-0..N-1 (I given, J its complement, or both); default I = the first half.
+0..N-1 (I given, J its complement, or both); default I = the first half. Behind a
+wies2021 embedding (``embedding=``) N is the embedding's, and a convolution embedding's
+partition is of its M = k N raw input positions (:mod:`seprank.separation.planner`).
 """
 
 from __future__ import annotations
@@ -90,15 +93,16 @@ def _result(plan: SeparationPlan, route: str, o: RouteOutcome, first: RouteOutco
         value=o.value, kind=o.kind, upper_bound=o.upper_bound, partition=plan.partition,
         position=req.position, coordinate=req.coordinate, seq_len=req.N,
         residual=net.residual, network=req.shape, route=route,
-        bounds=network_bounds(net.L, net.d_x, net.H, net.d_a, req.N, net.residual, o.value),
+        bounds=(network_bounds(net.L, net.d_x, net.H, net.d_a, req.N, net.residual, o.value)
+                if o.bounds is None else o.bounds),
         weights=weights_to_json(net.weights), blocks=o.blocks, matrix_words=o.matrix_words,
         matrix_shape=o.matrix_shape, possible_terms=req.possible_terms, degree=req.degree,
         terms=o.terms, first_route=first_route,
         first_value=None if first is None else first.value, timings=dict(o.timings),
         seconds=round(seconds, 4), certificates_verified=o.certificates_verified,
         matrix_rank=o.matrix_rank, template_certificate=o.template_certificate,
-        facts=route_facts, route_asked=plan.route_asked, weights_seed=req.weights_seed,
-        points_seed=req.points_seed, plan=plan, **facts)
+        embedding=o.embedding, facts=route_facts, route_asked=plan.route_asked,
+        weights_seed=req.weights_seed, points_seed=req.points_seed, plan=plan, **facts)
 
 
 def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None = None,
@@ -108,7 +112,7 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
                     points_seed: int | None = None, weights: Mapping | None = None,
                     network=None, route: str = "auto", prime: int | None = None,
                     certify: bool = False, templates=None, rank_method: str | None = None,
-                    options: Mapping | None = None, depth: int | None = None,
+                    embedding=None, options: Mapping | None = None, depth: int | None = None,
                     width: int | None = None, heads: int | None = None,
                     head_dim: int | None = None, seq_len: int | None = None,
                     max_memory: int | str | None = None, max_seconds: float | str | None = None,
@@ -122,11 +126,13 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         needs H | d_x); with ``weights`` or ``network`` they may be left out (if given
         they must match). Each in one spelling only.
     N (also ``seq_len``)
-        sequence length (>= 2; default 2); ``math.inf``: the limit N -> infinity, by the
-        moment route (:mod:`~seprank.separation.moment.route`; a partition is I alone).
+        sequence length (>= 2; default 2, or the embedding's N); ``math.inf``: the limit
+        N -> infinity, by the moment route (:mod:`~seprank.separation.moment.route`; a
+        partition is I alone).
     partition
         I (0-based positions; J the rest), or the pair (I, J), or {"I", "J"}; default
-        I = the first half (N // 2 positions).
+        I = the first half (N // 2 positions). Behind a convolution embedding: of its
+        M = k N raw input positions (default the first M // 2).
     position, coordinate: the output y_p^i (0-based).
     residual
         skip connections x + f(x) (levine2020 A.4); default: the network's, else False.
@@ -144,16 +150,21 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         :class:`~seprank.models.SelfAttentionNetwork` to use as it is.
     route
         ``"auto"`` or a registered route (:func:`seprank.separation.routes.route_names`:
-        ``coefficient``, ``grid``, ``template-grid``, ``moment``).
+        ``coefficient``, ``grid``, ``template-grid``, ``embedding``, ``moment``).
     prime
         the grid route's prime (default 2^31 - 1).
     certify
         attach rank certificates to every block and verify them with
         :func:`seprank.verify` (``certificates_verified``).
-    templates, rank_method, options
+    templates, rank_method, embedding, options
         route options: the template-grid route's M x d_x templates; the
         :func:`seprank.linalg.rank` method of the coefficient and template-grid
-        routes (``auto``, ``exact``, ``modular``); more options of other routes.
+        routes (``auto``, ``exact``, ``modular``); a wies2021 input embedding
+        (:class:`~seprank.models.embedding.VocabularyEmbedding` or
+        :class:`~seprank.models.embedding.ConvolutionalEmbedding`): the embedding route
+        at a finite N (:mod:`~seprank.separation.embedding.route`, bounds W-Thm3 /
+        W-Thm4), the moment route at N = inf (no positional part); more options of
+        other routes.
     max_memory, max_seconds, budget
         the limits (:mod:`seprank.budget`): peak bytes (or a size such as ``"2G"``) and
         seconds by the estimate, or a :class:`~seprank.budget.Budget`; default: the
@@ -186,7 +197,7 @@ def separation_rank(L: int | None = None, d_x: int | None = None, H: int | None 
         L, d_x, H, d_a, N=N, partition=partition, position=position, coordinate=coordinate,
         residual=residual, seed=seed, weights_seed=weights_seed, points_seed=points_seed,
         weights=weights, network=network, route=route, prime=prime, certify=certify,
-        templates=templates, rank_method=rank_method, options=options, depth=depth,
-        width=width, heads=heads, head_dim=head_dim, seq_len=seq_len, max_memory=max_memory,
-        max_seconds=max_seconds, budget=budget)
+        templates=templates, rank_method=rank_method, embedding=embedding, options=options,
+        depth=depth, width=width, heads=heads, head_dim=head_dim, seq_len=seq_len,
+        max_memory=max_memory, max_seconds=max_seconds, budget=budget)
     return execute(plan, start=start)

@@ -13,6 +13,14 @@ is chosen (else the first that can run); the first other route that can run and
 should run as a fallback (``should_run(request, fallback=True)``) runs after the
 chosen one when its answer is not exact. The cutoffs behind ``should_run`` sit in
 each route's module (e.g. :data:`seprank.separation.coefficient.route.AUTO_COEFFICIENT_MAX_TERMS`).
+
+Positions: the partition is of the N positions of the sequence, unless a route's option
+says otherwise. Before it builds the request the planner asks the route named (under
+``auto``: every route that takes all the options given) what its options say
+(:meth:`SeparationRoute.positions`): a wies2021 embedding (option ``embedding``) fixes N
+(its tokens), and a convolution embedding's partition is of its M = k N raw input
+positions. The partition is then parsed against that count, ``position < N`` is checked
+against the tokens, and the answer rides along as ``request.positions``.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from typing import Any
 
 from seprank.budget import Budget, make_budget
 from seprank.errors import ParameterError
-from seprank.separation.request import SeparationRequest, build_network
+from seprank.separation.request import Positions, SeparationRequest, build_network
 from seprank.separation.route import PlannedBlock, RoutePlan, SeparationRoute, WorkEstimate
 from seprank.separation.routes import AUTO, get_route, routes
 from seprank.separation.sizes import check_network, check_route, route_estimate
@@ -138,6 +146,8 @@ class SeparationPlan:
 
         return {"network": r.shape, "residual": r.network.residual,
                 "seq_len": r.N if r.finite else "inf", "partition": self.partition,
+                "partition_of": None if r.positions is None else {
+                    "positions": r.positions.count, "what": r.positions.what},
                 "position": r.position, "coordinate": r.coordinate, "degree": r.degree,
                 "possible_terms": r.possible_terms, "weights_seed": r.weights_seed,
                 "points_seed": r.points_seed, "prime_asked": r.prime, "certify": r.certify,
@@ -241,11 +251,12 @@ def _seeds(seed, weights_seed, points_seed, drawn: bool) -> tuple[int | None, in
     return weights_seed, weights_seed, points
 
 
-def _options(templates, rank_method, options) -> dict[str, Any]:
+def _options(templates, rank_method, embedding, options) -> dict[str, Any]:
     out = dict(options or {})
     if not isinstance(options, (Mapping, type(None))):
         raise ParameterError(f"options must be a mapping, got {type(options).__name__}")
-    for name, v in (("templates", templates), ("rank_method", rank_method)):
+    for name, v in (("templates", templates), ("rank_method", rank_method),
+                    ("embedding", embedding)):
         if v is not None:
             if name in out:
                 raise ParameterError(f"{name} given twice (as a keyword and in options)")
@@ -253,9 +264,32 @@ def _options(templates, rank_method, options) -> dict[str, Any]:
     return out
 
 
+def _positions(N, options: Mapping[str, Any], asked: str) -> Positions | None:
+    """What the route asked for (``auto``: every route that takes all the options given)
+    says about the positions (module docstring); None: nothing, the N positions."""
+    if not options:
+        return None
+    named = [get_route(asked)] if asked != AUTO else [
+        r for r in routes() if set(options) <= set(r.takes)]
+    said = {}
+    for route in named:
+        answer = getattr(route, "positions", lambda N, options: None)(N, options)
+        if answer is not None:
+            said.setdefault(answer, route.name)
+    if len(said) > 1:
+        raise ParameterError("the routes read the positions differently: " + "; ".join(
+            f"{name}: N = {p.N}, {p.count} positions" for p, name in said.items()))
+    return next(iter(said), None)
+
+
 def _request(shape: dict, N, partition, position, coordinate, residual, seeds, weights,
-             network, prime, certify, options, budget: Budget) -> SeparationRequest:
+             network, prime, certify, options, budget: Budget,
+             asked: str = AUTO) -> SeparationRequest:
+    positions = _positions(None if N is None else check_seq_len(N), options, asked)
+    if positions is not None:
+        N = positions.N
     N = check_seq_len(2 if N is None else N)
+    P = N if positions is None else check_seq_len(positions.count)
     position = check_int("position", position, 0)
     coordinate = check_int("coordinate", coordinate, 0)
     check_bool("certify", certify)
@@ -263,9 +297,9 @@ def _request(shape: dict, N, partition, position, coordinate, residual, seeds, w
         check_int("prime", prime, 2)
     drawn = network is None and weights is None
     if drawn:  # nothing is drawn or laid out before its size is known
-        check_network(shape, N, budget)
-    elif isinstance(N, int):  # given weights: the positions alone
-        check_network({"L": 1, "d_x": 1}, N, budget)
+        check_network(shape, P, budget)
+    elif isinstance(P, int):  # given weights: the positions alone
+        check_network({"L": 1, "d_x": 1}, P, budget)
     seed, weights_seed, points_seed = seeds(drawn)
     net = build_network(shape["L"], shape["d_x"], shape["H"], shape["d_a"],
                         residual=residual, weights_seed=seed, weights=weights,
@@ -277,9 +311,14 @@ def _request(shape: dict, N, partition, position, coordinate, residual, seeds, w
     if N == math.inf:      # parsed here once: I alone, J is every other position
         I, J = infinite_partition(partition), None
     else:
-        I, J = parse_partition(partition, N)
+        try:
+            I, J = parse_partition(partition, P)
+        except ParameterError as exc:
+            if positions is None or not positions.what:
+                raise
+            raise ParameterError(f"{exc}; the partition is of {positions.what}") from None
     return SeparationRequest(net, N, I, J, position, coordinate, weights_seed, points_seed,
-                             prime, certify, options, budget=budget)
+                             prime, certify, options, budget=budget, positions=positions)
 
 
 def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None = None,
@@ -289,7 +328,7 @@ def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None 
                     points_seed: int | None = None, weights: Mapping | None = None,
                     network=None, route: str = AUTO, prime: int | None = None,
                     certify: bool = False, templates=None, rank_method: str | None = None,
-                    options: Mapping | None = None, depth: int | None = None,
+                    embedding=None, options: Mapping | None = None, depth: int | None = None,
                     width: int | None = None, heads: int | None = None,
                     head_dim: int | None = None, seq_len: int | None = None,
                     max_memory: int | str | None = None, max_seconds: float | str | None = None,
@@ -326,8 +365,8 @@ def plan_separation(L: int | None = None, d_x: int | None = None, H: int | None 
     request = _request(shape, shape["N"], partition, position, coordinate, residual,
                        lambda drawn: _seeds(seed, weights_seed, points_seed, drawn),
                        weights, network, prime, certify,
-                       _options(templates, rank_method, options),
-                       make_budget(max_memory, max_seconds, budget))
+                       _options(templates, rank_method, embedding, options),
+                       make_budget(max_memory, max_seconds, budget), route)
     plans: dict[str, RoutePlan] = {}
     chosen, reason, fallback, fb_reason, cands = _choose(request, route, plans)
 
@@ -378,6 +417,8 @@ def _explain_lines(plan: SeparationPlan) -> list[str]:
                                                        else "") + part,
              f"output degree {r.degree}" + ("" if r.possible_terms is None else
                                             f"; at most {r.possible_terms} possible monomials"),
+             *([] if r.positions is None or not r.positions.what else
+               [f"partition of {r.positions.what}"]),
              "weights: " + ("given" if r.weights_seed is None else
                             f"drawn from weights_seed = {r.weights_seed}")
              + f"; points_seed = {r.points_seed}"]

@@ -32,7 +32,29 @@ from seprank.models.weights import weights_from_json
 from seprank.separation.monomials import monomial_count
 from seprank.separation.vocabulary import check_bool, check_int
 
-__all__ = ["SeparationRequest", "build_network", "exact_weight_arrays"]
+__all__ = ["SeparationRequest", "Positions", "build_network", "exact_weight_arrays"]
+
+
+@dataclass(frozen=True)
+class Positions:
+    """What a route's option says about a request's positions
+    (:meth:`seprank.separation.route.SeparationRoute.positions`).
+
+    ``N``: the sequence length the option fixes (the tokens the network reads);
+    ``count``: the number of positions a partition (I, J) is of; ``what``: those
+    positions in words, for errors and ``--explain`` (empty: the N positions).
+
+    A wies2021 convolution embedding of k-patches fixes N (its patches) and partitions
+    its M = k N raw input positions:
+
+    >>> p = Positions(2, 4, "the M = 4 raw input positions (k = 2 per token)")
+    >>> p.count > p.N
+    True
+    """
+
+    N: int
+    count: int
+    what: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,7 +70,8 @@ class SeparationRequest:
     I, J : tuple of int or None
         the partition of the positions (0-based, increasing), parsed once by the
         planner; at N = inf ``I`` is the side asked for (None: the partitions of the
-        moment route's propositions) and ``J`` is None.
+        moment route's propositions) and ``J`` is None. The positions are the N of the
+        sequence unless a route's option says otherwise (``positions``).
     position, coordinate : int
         the output y_p^i (0-based).
     weights_seed : int or None
@@ -66,6 +89,10 @@ class SeparationRequest:
         the limits the computation must stay within (``max_memory``, ``max_seconds``;
         default the machine's memory): the planner checks each route's estimate against
         it, and a route that allocates in stages may ask ``budget.require(bytes, what)``.
+    positions : Positions or None
+        what a route's option says the partition is of (a convolution embedding: its M
+        raw input positions, :meth:`SeparationRoute.positions`); None: the N positions.
+        Then ``possible_terms`` is None (the output is not read in the N d_x inputs).
 
     Examples
     --------
@@ -87,6 +114,7 @@ class SeparationRequest:
     certify: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
     budget: Budget = field(default_factory=current)
+    positions: Positions | None = None
 
     @property
     def finite(self) -> bool:
@@ -100,11 +128,18 @@ class SeparationRequest:
 
     @property
     def possible_terms(self) -> int | None:
-        """Monomials the output can have: C(N d_x + D - 1, D) (residual: degree <= D)."""
-        if not self.finite:
+        """Monomials the output can have: C(N d_x + D - 1, D) (residual: degree <= D);
+        None at N = inf and when a route's option reads the inputs otherwise
+        (``positions``)."""
+        if not self.finite or self.positions is not None:
             return None
         return monomial_count(self.N * self.network.d_x, self.degree,
                               up_to=self.network.residual)
+
+    @property
+    def partition_size(self) -> int | float:
+        """The number of positions I and J partition: N, or ``positions.count``."""
+        return self.N if self.positions is None else self.positions.count
 
     @property
     def shape(self) -> dict[str, int]:

@@ -24,6 +24,17 @@ matricization (:mod:`seprank.separation.coefficient.route`), the grid blocks mod
     planner checks it against ``request.budget`` *before* it calls :meth:`plan`, and
     refuses in one line with the largest N (or L) that fits
     (:mod:`seprank.separation.sizes`); without it, the plan's estimate is checked.
+``positions(N, options) -> Positions | None`` (optional; the base class returns None)
+    what the route's options say about the request's positions, asked by the planner
+    *before* the request is built (the route asked for, or under ``auto`` every route
+    that takes all the options given): the sequence length N they fix (``N`` is the one
+    given, None when none was) and how many positions the partition is of, in words
+    (:class:`~seprank.separation.request.Positions`). The planner parses the partition
+    against that count, checks ``position < N`` and keeps the answer in
+    ``request.positions``. None: no opinion (N as given, default 2; the partition is of
+    the N positions). The embedding route answers for a wies2021 embedding (a
+    convolution embedding partitions its M = k N raw input positions); a route may
+    raise a one-line ParameterError for an option that contradicts N.
 ``plan(request) -> RoutePlan``
     every decision it makes before computing (prime, blocks, estimated work and
     memory, answer kinds); raises for bad route input (e.g. a prime that is not one).
@@ -52,7 +63,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from seprank.separation.request import SeparationRequest
+    from seprank.separation.request import Positions, SeparationRequest
 
 __all__ = ["SeparationRoute", "PlannedBlock", "WorkEstimate", "RoutePlan", "RouteOutcome",
            "RANK_METHODS", "rank_method"]
@@ -194,8 +205,10 @@ class RouteOutcome:
     ``probabilistic`` (the Schwartz-Zippel sentence), ``evaluations``,
     ``points_digest`` (SHA-256 prefix of the random points), ``timings`` (phase ->
     seconds), ``certificates_verified``, ``matrix_rank`` (the RankResult of a
-    single matrix), ``template_certificate``; ``facts``: JSON-ready facts a new
-    route adds (shown under ``details`` in ``to_dict``).
+    single matrix), ``template_certificate``; ``bounds``: the paper bounds that apply
+    (None: the network's, :func:`seprank.separation.bounds.network_bounds`; the
+    embedding route gives wies2021's), ``embedding``: the input embedding's facts;
+    ``facts``: JSON-ready facts a new route adds (shown under ``details`` in ``to_dict``).
 
     >>> RouteOutcome(2, "exact", 2, [], "coefficient matrix", matrix_shape=(2, 2)).terms is None
     True
@@ -218,6 +231,8 @@ class RouteOutcome:
     certificates_verified: bool | None = None
     matrix_rank: Any = None
     template_certificate: dict[str, Any] | None = None
+    bounds: dict[str, Any] | None = None
+    embedding: dict[str, Any] | None = None
     facts: dict[str, Any] = field(default_factory=dict)
 
 
@@ -258,7 +273,12 @@ class SeparationRoute:
 
     def refusal_hint(self, request: SeparationRequest) -> str | None:
         """What the user can ask instead when the budget refuses this route's estimate
-        (None: the planner names the largest N or L that fits)."""
+        (None: the planner names the largest N or L that fits; empty: nothing to name)."""
+        return None
+
+    def positions(self, N: int | float | None, options) -> Positions | None:
+        """What this route's ``options`` say about the request's positions (module
+        docstring); None: nothing (N as given, the partition of the N positions)."""
         return None
 
     def plan(self, request: SeparationRequest) -> RoutePlan:  # pragma: no cover - abstract

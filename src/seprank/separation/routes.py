@@ -14,7 +14,7 @@ close, a did-you-mean.
 Examples
 --------
 >>> route_names()
-('coefficient', 'grid', 'template-grid', 'moment')
+('coefficient', 'grid', 'template-grid', 'embedding', 'moment')
 >>> get_route("grid").matrix_words
 'grid blocks mod p'
 """
@@ -32,12 +32,14 @@ AUTO = "auto"
 
 #: The built-in routes, in the order ``auto`` asks them: the cheap exact expansion
 #: first (it declines above its cutoff), the grid mod p next, the templates (they run
-#: only when templates are given), then the moment form, the only route for N = inf.
+#: only when templates are given), the wies2021 embeddings at a finite N (only when an
+#: embedding is given), then the moment form, the only route for N = inf.
 #: A new route: one subpackage, one line here (docs/extending.md, section 6).
 BUILTIN_ROUTES: tuple[str, ...] = (
     "seprank.separation.coefficient.route:ROUTE",
     "seprank.separation.grid.route:ROUTE",
     "seprank.separation.grid.template:ROUTE",
+    "seprank.separation.embedding.route:ROUTE",
     "seprank.separation.moment.route:ROUTE",
 )
 
@@ -83,7 +85,7 @@ def get_route(name: str) -> SeparationRoute:
     Traceback (most recent call last):
     ...
     seprank.errors.ParameterError: route must be one of auto, coefficient, grid, \
-template-grid, moment; got 'fast'
+template-grid, embedding, moment; got 'fast'
     >>> get_route("gird")
     Traceback (most recent call last):
     ...

@@ -130,7 +130,8 @@ def _probe(request, N: int, L: int | None = None):
 
 
 def nearest_hint(route, request, budget: Budget) -> str:
-    """The route's own hint when it has one (:meth:`SeparationRoute.refusal_hint`), else
+    """The route's own hint when it has one (:meth:`SeparationRoute.refusal_hint`; not
+    None, possibly empty), else
     the largest N that fits this route (the default partition), else the largest L at
     N = 2; empty when neither does or the route cannot say.
 
@@ -148,7 +149,7 @@ def nearest_hint(route, request, budget: Budget) -> str:
 
     own = getattr(route, "refusal_hint", None)
     hint = own(request) if own is not None else None
-    if hint:
+    if hint is not None:  # the route's own word (empty: it has nothing to name)
         return hint
     N, L = request.N, request.network.L
     if isinstance(N, int) and N > 2:

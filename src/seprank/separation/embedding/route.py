@@ -20,31 +20,54 @@ coefficient matricization of that polynomial (as in
 on the affine inputs gives: kind ``exact``. The positional terms make the output
 non-homogeneous, so the grid route's degree blocks and parity lemma do not apply
 here; the blocks come from the (I-degree, J-degree) components as always.
+
+The route
+---------
+:data:`ROUTE` (registered in :mod:`seprank.separation.routes`) takes the option
+``embedding`` and runs only when it is given at a finite N:
+``seprank.separation_rank(network=net, embedding=emb)`` (or
+``options={"embedding": emb}``); N = inf behind an embedding is the moment route's.
+The embedding fixes the request's positions (:meth:`EmbeddingRoute.positions`, asked
+by the planner before it parses the partition): N is the embedding's number of
+tokens, and the partition is of the N token positions (vocabulary) or of the
+M = k N raw input positions (convolution; default I = the first M // 2), while the
+output position is a token position (0..N-1). The answer carries wies2021's Theorem 3
+or 4 bound as ``bounds`` and the embedding as ``embedding``.
+:func:`embedded_separation_rank` is the same call by its older name.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import time
+from dataclasses import replace
 
 import flint
 import numpy as np
 
-from seprank.budget import BASE_BYTES, Budget, Estimate, largest_fitting, make_budget
+from seprank.budget import Budget, Estimate, largest_fitting
 from seprank.errors import InputError, ParameterError
 from seprank.linalg import rank
 from seprank.linalg.kinds import EXACT, LOWER_BOUND
-from seprank.models.weights import weights_to_json
+from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+from seprank.separation.monomials import monomial_count
 from seprank.separation.polynomial import (
     coefficient_blocks,
     expansion_estimate,
     network_polynomial,
 )
+from seprank.separation.request import Positions
 from seprank.separation.result import SeparationRankResult
-from seprank.tensors.grid import check_partition
+from seprank.separation.route import (
+    PlannedBlock,
+    RouteOutcome,
+    RoutePlan,
+    SeparationRoute,
+    WorkEstimate,
+)
 
-__all__ = ["embedded_separation_rank", "MAX_TOKEN_SEQUENCES"]
+__all__ = ["embedded_separation_rank", "MAX_TOKEN_SEQUENCES", "EmbeddingRoute", "ROUTE",
+           "vocabulary_estimate", "token_sequences"]
 
 #: Largest V^N the vocabulary route evaluates (exact integers in numpy object arrays).
 MAX_TOKEN_SEQUENCES = 40_000
@@ -81,13 +104,14 @@ def token_sequences(V: int, N: int) -> int | float:
     return V ** N if N * math.log2(max(V, 2)) <= 20 else _power(V, N)
 
 
-def vocabulary_estimate(net, V: int, N: int) -> Estimate:
-    """Work and peak memory of the vocabulary route: V^N exact network evaluations (about
-    L N^2 H d_a d_x object operations each) and the exact rank of their value matrix.
+def vocabulary_work(net, V: int, N: int) -> WorkEstimate:
+    """Work and peak memory of the vocabulary embedding: V^N exact network evaluations
+    (about L N^2 H d_a d_x object operations each) and the exact rank of their value
+    matrix (the first N // 2 positions as I, the largest of the balanced sizes).
 
     >>> from types import SimpleNamespace
     >>> net = SimpleNamespace(L=1, d_x=2, H=1, d_a=2)
-    >>> vocabulary_estimate(net, 3, 2).detail
+    >>> vocabulary_work(net, 3, 2).detail
     '9 token sequences, a 3 x 3 value matrix'
     """
     from seprank.budget import as_float, bigint_factor, format_count
@@ -97,46 +121,35 @@ def vocabulary_estimate(net, V: int, N: int) -> Estimate:
     per_eval = 4 * net.L * N * N * net.H * net.d_a * net.d_x * bigint_factor(bits)
     small, big = min(rows, cols), max(rows, cols)
     peak = seqs * (_BYTES_PER_INPUT * N * net.d_x + _BYTES_PER_VALUE + bits / 4)
-    return Estimate("the vocabulary route",
-                    nbytes=BASE_BYTES + (int(peak) if peak < 2**1000 else 2**1000),
-                    work=((seqs * per_eval, "python"),
-                          (as_float(small * small * big) * bigint_factor(bits), "flint")),
-                    detail=f"{format_count(seqs)} token sequences, a {format_count(rows)} x "
-                           f"{format_count(cols)} value matrix")
+    work = ((seqs * per_eval, "python"),
+            (as_float(small * small * big) * bigint_factor(bits), "flint"))
+    detail = (f"{format_count(seqs)} token sequences, a {format_count(rows)} x "
+              f"{format_count(cols)} value matrix")
+    phases = (("evaluation", f"{format_count(seqs)} exact network values (V^N)"),
+              ("rank", f"the {format_count(rows)} x {format_count(cols)} value matrix, "
+                       "exactly"))
+    return WorkEstimate(phases, sum(w for w, _ in work), peak, work=work, detail=detail)
 
 
-def _check_vocabulary(net, embedding, budget) -> None:
-    """Refuse past the budget, naming the largest N (at this V) that fits."""
-    V, N = embedding.V, embedding.N
+def vocabulary_estimate(net, V: int, N: int) -> Estimate:
+    """:func:`vocabulary_work` as the budget reads it (``the vocabulary route``).
 
-    def fits(n: int) -> bool:
-        return budget.fits(vocabulary_estimate(net, V, n))
-
-    def hint() -> str:
-        n = largest_fitting(fits, 2, N - 1)
-        return "" if n is None else f"the largest N that fits (V = {V}) is {n}"
-
-    budget.check(vocabulary_estimate(net, V, N), nearest=hint)
+    >>> from types import SimpleNamespace
+    >>> net = SimpleNamespace(L=1, d_x=2, H=1, d_a=2)
+    >>> vocabulary_estimate(net, 3, 2).detail
+    '9 token sequences, a 3 x 3 value matrix'
+    """
+    return vocabulary_work(net, V, N).as_estimate("the vocabulary route")
 
 
-def _check_convolution(net, embedding, budget) -> None:
-    """Refuse past the budget: the expansion in the M d_input raw inputs, degree <= 3^L."""
-
-    est = expansion_estimate(embedding.M * embedding.d_input, 3 ** net.L, True, net,
-                             embedding.N)
-    budget.check(est.as_estimate("the convolution route"))
+def _frac(net) -> bool:
+    """Whether some weight is a fraction (exact evaluation over QQ, else ZZ)."""
+    return any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
 
 
-def _vocabulary(net, embedding, partition, position, coordinate) -> dict:
+def _vocabulary(net, embedding, I, J, position, coordinate) -> dict:
     """The value matrix on all V^N token sequences, ranked exactly (module docstring)."""
-    N = embedding.N
-    I, J = check_partition(N, tuple(range(N // 2)) if partition is None else partition)
-    V = embedding.V
-    if token_sequences(V, N) > MAX_TOKEN_SEQUENCES:
-        from seprank.budget import format_count
-
-        raise ParameterError(f"V^N = {format_count(token_sequences(V, N))} token sequences "
-                             f"exceed {MAX_TOKEN_SEQUENCES}")
+    N, V = embedding.N, embedding.V
     rows = list(itertools.product(range(V), repeat=len(I)))
     cols = list(itertools.product(range(V), repeat=len(J)))
     tokens = np.zeros((len(rows) * len(cols), N), dtype=np.int64)
@@ -144,7 +157,7 @@ def _vocabulary(net, embedding, partition, position, coordinate) -> dict:
         for b, cb in enumerate(cols):
             tokens[a * len(cols) + b, list(I)] = ra
             tokens[a * len(cols) + b, list(J)] = cb
-    frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
+    frac = _frac(net)
     X = embedding.embed(tokens)
     if not frac:  # small integers: numpy's integer fast path of the exact evaluation
         X = X.astype(np.int64)
@@ -179,13 +192,11 @@ def _affine_inputs(net, embedding, frac: bool) -> list[list]:
     return X
 
 
-def _convolution(net, embedding, partition, position, coordinate) -> dict:
-    """The coefficient matricization of the network on the affine embedding."""
+def _convolution(net, embedding, I, J, position, coordinate) -> dict:
+    """The coefficient matricization of the network on the affine embedding (I, J: of the
+    M raw input positions)."""
     M, din = embedding.M, embedding.d_input
-    I, J = check_partition(M, tuple(range(M // 2)) if partition is None else partition)
-    if not I or not J:
-        raise ParameterError("a partition needs raw positions on both sides")
-    frac = any(not isinstance(w, int) for kk in "QKVO" for w in net.weights[kk].flat)
+    frac = _frac(net)
     X = _affine_inputs(net, embedding, frac)
     poly = network_polynomial(net, embedding.N, position, coordinate, inputs=X)
     Iv = [m * din + c for m in I for c in range(din)]
@@ -196,7 +207,8 @@ def _convolution(net, embedding, partition, position, coordinate) -> dict:
         rr = rank(blk.integer_matrix(), "auto")
         value += rr.value
         kinds.add(rr.kind)
-        blocks.append({"I_degrees": list(blk.I_degrees), "J_degrees": list(blk.J_degrees),
+        blocks.append({"I_degrees": [int(x) for x in blk.I_degrees],
+                       "J_degrees": [int(x) for x in blk.J_degrees],
                        "shape": list(blk.shape), "rank": rr.value, "kind": rr.kind})
     shape = (sum(b["shape"][0] for b in blocks), sum(b["shape"][1] for b in blocks))
     return {"I": I, "J": J, "value": value, "kind": EXACT if kinds <= {EXACT} else LOWER_BOUND,
@@ -204,6 +216,157 @@ def _convolution(net, embedding, partition, position, coordinate) -> dict:
             "words": "coefficient matrix",
             "what": {"embedding": "convolution", "M": M, "k": embedding.k, "d_input": din,
                      "W_conv": embedding.W.tolist(), "P": embedding.P.tolist()}}
+
+
+#: the embeddings the route reads
+EMBEDDINGS = (VocabularyEmbedding, ConvolutionalEmbedding)
+
+
+def _embedding(request):
+    """The ``embedding`` option, checked against the network (InputError: another d_x)."""
+    emb = request.options["embedding"]
+    if emb.d_x != request.network.d_x:
+        raise InputError(f"the embedding has d_x = {emb.d_x}, the network "
+                         f"{request.network.d_x}")
+    return emb
+
+
+class EmbeddingRoute(SeparationRoute):
+    """The network behind a wies2021 input embedding at a finite N (module docstring).
+
+    Takes the option ``embedding`` and runs only with it, at a finite N; preferred
+    whenever it can run (no other route reads an embedding there).
+
+    >>> from types import SimpleNamespace
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.separation import separation_rank
+    >>> one = [[[[1]]]]
+    >>> net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one))
+    >>> emb = ConvolutionalEmbedding([[[1]], [[1]]], [[0, 0]])   # y^n = x^2n + x^2n+1
+    >>> r = separation_rank(network=net, embedding=emb)          # I = raw positions 0, 1
+    >>> r.route, r.seq_len, r.partition, r.value, r.kind
+    ('embedding', 2, {'I': [0, 1], 'J': [2, 3]}, 2, 'exact')
+    >>> ROUTE.can_run(SimpleNamespace(options={}))
+    'needs embedding= (a wies2021 VocabularyEmbedding or ConvolutionalEmbedding)'
+    """
+
+    name = "embedding"
+    summary = ("a wies2021 input embedding at a finite N: the value matrix on all token "
+               "sequences (vocabulary) or the coefficient matrix in the raw inputs "
+               "(convolution), exact")
+    matrix_words = "matrix behind the embedding"
+    takes = frozenset({"embedding"})
+
+    def positions(self, N, options) -> Positions | None:
+        """N is the embedding's; the partition is of its N tokens (vocabulary) or of its
+        M = k N raw input positions (convolution). None without an embedding or at
+        N = inf (the moment route's there).
+
+        >>> emb = ConvolutionalEmbedding([[[1]], [[1]]], [[0, 0]])
+        >>> ROUTE.positions(None, {"embedding": emb})
+        Positions(N=2, count=4, what='the M = 4 raw input positions of the convolution \
+embedding (k = 2 per token, N = 2 tokens)')
+        >>> ROUTE.positions(3, {"embedding": emb})
+        Traceback (most recent call last):
+        ...
+        seprank.errors.ParameterError: N = 3, but the embedding has N = 2 tokens (leave N out)
+        """
+        if "embedding" not in options or N == math.inf:
+            return None
+        emb = options["embedding"]
+        if not isinstance(emb, EMBEDDINGS):
+            raise ParameterError(f"unknown embedding {type(emb).__name__} (a finite N takes a "
+                                 "VocabularyEmbedding or a ConvolutionalEmbedding)")
+        if N is not None and N != emb.N:
+            raise ParameterError(f"N = {N}, but the embedding has N = {emb.N} tokens "
+                                 "(leave N out)")
+        if isinstance(emb, VocabularyEmbedding):
+            return Positions(emb.N, emb.N, f"the N = {emb.N} token positions of the "
+                                           "vocabulary embedding")
+        return Positions(emb.N, emb.M, f"the M = {emb.M} raw input positions of the "
+                                       f"convolution embedding (k = {emb.k} per token, "
+                                       f"N = {emb.N} tokens)")
+
+    def can_run(self, request) -> str | None:
+        if "embedding" not in request.options:
+            return "needs embedding= (a wies2021 VocabularyEmbedding or ConvolutionalEmbedding)"
+        if not request.finite:
+            return "needs a finite N (N = inf behind an embedding is the moment route's)"
+        emb = request.options["embedding"]
+        if not isinstance(emb, EMBEDDINGS):
+            return f"unknown embedding {type(emb).__name__}"
+        if request.certify:
+            return "does not certify its ranks (certify=True)"
+        if isinstance(emb, VocabularyEmbedding) and \
+                token_sequences(emb.V, emb.N) > MAX_TOKEN_SEQUENCES:
+            from seprank.budget import format_count
+
+            return (f"V^N = {format_count(token_sequences(emb.V, emb.N))} token sequences "
+                    f"exceed {MAX_TOKEN_SEQUENCES}")
+        return None
+
+    def should_run(self, request, *, fallback: bool = False) -> tuple[bool, str]:
+        if fallback:
+            return False, "its answer is exact; nothing to add after another route"
+        return True, "a wies2021 embedding was given (finite N)"
+
+    def estimate(self, request) -> WorkEstimate:
+        emb, net = _embedding(request), request.network
+        if isinstance(emb, VocabularyEmbedding):
+            est, kind = vocabulary_work(net, emb.V, emb.N), "vocabulary"
+        else:
+            est = expansion_estimate(emb.M * emb.d_input, 3 ** net.L, True, net, emb.N)
+            kind = "convolution"
+        return replace(est, detail=f"{kind} embedding: {est.detail}")
+
+    def refusal_hint(self, request) -> str:
+        """The largest N (at this V) that fits a vocabulary embedding; none for a
+        convolution (empty)."""
+        emb = request.options["embedding"]
+        if not isinstance(emb, VocabularyEmbedding):
+            return ""
+        V, N, budget = emb.V, emb.N, request.budget
+        n = largest_fitting(lambda k: budget.fits(vocabulary_estimate(request.network, V, k)),
+                            2, N - 1)
+        return "" if n is None else f"the largest N that fits (V = {V}) is {n}"
+
+    def plan(self, request) -> RoutePlan:
+        emb, D = _embedding(request), request.degree
+        nI, nJ = len(request.I), len(request.J)
+        if isinstance(emb, VocabularyEmbedding):
+            rows, cols = emb.V ** nI, emb.V ** nJ
+            block = PlannedBlock("all", "all", (rows, cols), min(rows, cols))
+            notes = (f"vocabulary embedding, V = {emb.V}: the {rows} x {cols} value matrix on "
+                     f"all V^N = {emb.V ** emb.N} token sequences, ranked exactly; bound: "
+                     "wies2021 Theorem 3",)
+            return RoutePlan((block,), self.estimate(request), (EXACT, LOWER_BOUND),
+                             notes=notes, data=emb)
+        din = emb.d_input
+        rows, cols = (monomial_count(nI * din, D, up_to=True),
+                      monomial_count(nJ * din, D, up_to=True))
+        block = PlannedBlock("all", "all", (rows, cols), min(rows, cols))
+        notes = (f"convolution embedding, k = {emb.k}, d_input = {din}: the coefficient "
+                 f"matrix of the output in the M d_input = {emb.M * din} raw inputs "
+                 f"(degree <= {D}, with positional terms); its components are known after "
+                 "the expansion; bound: wies2021 Theorem 4",)
+        return RoutePlan((block,), self.estimate(request), (EXACT, LOWER_BOUND),
+                         blocks_known="at most", notes=notes, data=emb)
+
+    def run(self, request, plan: RoutePlan) -> RouteOutcome:
+        emb, net = plan.data, request.network
+        compute = _vocabulary if isinstance(emb, VocabularyEmbedding) else _convolution
+        out = compute(net, emb, request.I, request.J, request.position, request.coordinate)
+        value, kind, shape = out["value"], out["kind"], tuple(out["shape"])
+        return RouteOutcome(
+            value=value, kind=kind, upper_bound=value if kind == EXACT else min(shape),
+            blocks=out["blocks"], matrix_words=out["words"], matrix_shape=shape,
+            bounds=_bounds(net.L, emb.rank(), emb.positional_rank(),
+                           out["what"]["embedding"], value),
+            embedding=out["what"])
+
+
+#: the registry's entry (seprank.separation.routes)
+ROUTE = EmbeddingRoute()
 
 
 def embedded_separation_rank(net, embedding, *, partition=None, position: int = 0,
@@ -220,46 +383,21 @@ def embedded_separation_rank(net, embedding, *, partition=None, position: int = 
     or ``budget`` (:mod:`seprank.budget`; default the machine's memory): the route's
     estimate is checked first, and a refusal is one line.
 
+    This is ``seprank.separation_rank(network=net, embedding=embedding, ...,
+    route="embedding")``: the embedding route of the front door (module docstring).
+
     >>> from seprank.models import SelfAttentionNetwork
-    >>> from seprank.models.embedding import VocabularyEmbedding
     >>> one = [[[[1]]]]
     >>> net = SelfAttentionNetwork(1, 1, 1, weights=dict.fromkeys("QKVO", one))
     >>> emb = VocabularyEmbedding([[1, 2, 3]], [[0, 0]])      # tokens -> 1, 2, 3
     >>> r = embedded_separation_rank(net, emb)               # a (a^2 + b^2): rank 2
-    >>> r.value, r.kind, r.bounds["W-Thm3"]["value"]
-    (2, 'exact', 80)
+    >>> r.value, r.kind, r.bounds["W-Thm3"]["value"], r.route
+    (2, 'exact', 80, 'embedding')
     """
-    from seprank.models.embedding import ConvolutionalEmbedding, VocabularyEmbedding
+    from seprank.separation.frontdoor import separation_rank
 
-    if embedding.d_x != net.d_x:
-        raise InputError(f"the embedding has d_x = {embedding.d_x}, the network {net.d_x}")
-    N = embedding.N
-    if not 0 <= position < N or not 0 <= coordinate < net.d_x:
-        raise ParameterError(f"position must be in 0..{N - 1} and coordinate in "
-                             f"0..{net.d_x - 1}")
-    start = time.perf_counter()
-    budget = make_budget(max_memory, max_seconds, budget)
-    if isinstance(embedding, VocabularyEmbedding):
-        if token_sequences(embedding.V, N) <= MAX_TOKEN_SEQUENCES:  # else refused below
-            _check_vocabulary(net, embedding, budget)
-        with budget.active():
-            out = _vocabulary(net, embedding, partition, position, coordinate)
-    elif isinstance(embedding, ConvolutionalEmbedding):
-        _check_convolution(net, embedding, budget)
-        with budget.active():
-            out = _convolution(net, embedding, partition, position, coordinate)
-    else:
-        raise ParameterError(f"unknown embedding {type(embedding).__name__}")
-    value, kind, shape = out["value"], out["kind"], out["shape"]
-    return SeparationRankResult(
-        value=value, kind=kind, upper_bound=value if kind == EXACT else min(shape),
-        partition={"I": list(out["I"]), "J": list(out["J"])}, position=position,
-        coordinate=coordinate, seq_len=N, residual=net.residual,
-        network={"L": net.L, "d_x": net.d_x, "H": net.H, "d_a": net.d_a},
-        route=out["route"], route_asked=out["route"],
-        bounds=_bounds(net.L, embedding.rank(), embedding.positional_rank(),
-                       out["what"]["embedding"],
-                       value),
-        weights=weights_to_json(net.weights), blocks=out["blocks"],
-        matrix_words=out["words"], matrix_shape=tuple(shape), embedding=out["what"],
-        seconds=round(time.perf_counter() - start, 4))
+    if isinstance(partition, (set, frozenset, range, np.ndarray)):  # I as any collection
+        partition = sorted(int(x) for x in partition)
+    return separation_rank(network=net, embedding=embedding, partition=partition,
+                           position=position, coordinate=coordinate, route=ROUTE.name,
+                           max_memory=max_memory, max_seconds=max_seconds, budget=budget)
