@@ -332,14 +332,7 @@ def test_route_agrees_with_every_other_route(route, case):
 
 
 #: known departures from "to_dict() is a JSON-able dict" (result.py), by route
-JSON_BUGS = {"coefficient": "its blocks' I_degrees / J_degrees are flint.fmpz, not int "
-                            "(the CLI's --json prints them as strings through default=str)"}
-
-
-@pytest.mark.parametrize("route", [
-    pytest.param(r, marks=pytest.mark.xfail(strict=True, raises=TypeError,
-                                            reason=JSON_BUGS[r])) if r in JSON_BUGS else r
-    for r in ROUTES])
+@pytest.mark.parametrize("route", ROUTES)
 def test_to_dict_is_plain_json(route):
     """``SeparationRankResult.to_dict`` is documented as "a JSON-able dict" (the --json
     object): plain json round-trips it, with no default= to stringify odd types."""

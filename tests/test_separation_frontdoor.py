@@ -404,3 +404,22 @@ def test_exported_from_the_top_level_package():
     assert seprank.plan_separation is plan_separation
     assert seprank.SeparationPlan.__name__ == "SeparationPlan"
     assert seprank.SeparationRankResult.__name__ == "SeparationRankResult"
+
+
+def test_template_grid_is_exact_when_its_rank_meets_the_cap():
+    """A matrix rank (a certified lower bound of sep) equal to the size cap (a certified
+    upper bound) is the separation rank, whatever the templates' certificate says; the
+    grid route already said so, the template route said lower_bound (issue 29, noticed)."""
+    import numpy as np
+
+    from seprank.separation.monomials import size_cap
+
+    seen = {"exact": 0, "lower_bound": 0}
+    for seed in range(3):
+        T = np.random.default_rng(seed).integers(-3, 4, size=(3, 1))
+        r = seprank.separation_rank(1, 1, 1, N=2, templates=T, weights_seed=seed)
+        cap = size_cap(1, 1, 2, (0,), 0, False)
+        assert r.route == "template-grid" and r.upper_bound == cap
+        assert (r.kind == "exact") == (r.value == cap)
+        seen[r.kind] += 1
+    assert seen["exact"] and seen["lower_bound"]    # both branches met

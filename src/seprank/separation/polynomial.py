@@ -203,7 +203,8 @@ class CoefficientBlock:
     """
 
     def __init__(self, I_degrees, J_degrees, rows, cols, entries):
-        self.I_degrees, self.J_degrees = tuple(I_degrees), tuple(J_degrees)
+        self.I_degrees = tuple(int(k) for k in I_degrees)      # plain ints (JSON)
+        self.J_degrees = tuple(int(k) for k in J_degrees)
         self.rows, self.cols, self.entries = rows, cols, entries
 
     @property

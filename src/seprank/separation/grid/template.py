@@ -22,9 +22,9 @@ The route
 ---------
 ``seprank.separation_rank(..., templates=T)`` (option ``templates``; ``rank_method``
 ``auto`` / ``exact`` / ``modular`` for the matrix): kind ``exact`` when the matrix
-rank is exact and the templates pass the certificate, else ``lower_bound`` with
-the size cap (:func:`seprank.separation.monomials.size_cap`) as certified upper
-bound. ``seprank grid-rank`` and
+rank is exact and the templates pass the certificate, or when the matrix rank (a
+certified lower bound) meets the size cap (:func:`seprank.separation.monomials.size_cap`,
+the certified upper bound); else ``lower_bound`` with that cap. ``seprank grid-rank`` and
 :func:`seprank.constructions.known_seprank.network_sep_ranks` call it.
 """
 
@@ -317,8 +317,11 @@ class TemplateGridRoute(SeparationRoute):
         verified = bool(verify(mat, res.certificate)) if request.certify else None
         cert = (monomial_certificate(T, request.N, request.I, request.degree)
                 if res.kind == EXACT else None)
-        exact = cert is not None and cert["ok"]
         cap = size_cap(net.L, net.d_x, request.N, request.I, request.position, net.residual)
+        # exact: the templates' certificate holds, or a certified lower bound (the matrix
+        # rank, exact or mod p) meets the certified cap, as on the grid route
+        exact = (cert is not None and cert["ok"]) or (
+            res.kind in (EXACT, LOWER_BOUND) and res.value == cap)
         block = {"shape": list(mat.shape), "rank": res.value, "kind": res.kind}
         return RouteOutcome(
             value=res.value, kind=EXACT if exact else LOWER_BOUND,
