@@ -122,3 +122,49 @@ def test_deep_block_certified_by_the_seeds_without_any_lifting(monkeypatch):
     block8 = next(b for b in res.blocks if b["degree"] == 8)
     assert block8["kind"] == "exact" and block8["rank"] < min(block8["shape"])
     assert "apolar ideal" in block8["how"]
+
+
+# ------------------------------------------------------------------ the expansion mod p first
+
+
+def test_the_expansion_mod_p_agrees_with_the_exact_one_reduced():
+    """poly_data_mod (nmod_mpoly) against poly_data (fmpz_mpoly) reduced mod p: the same
+    c_beta beta! mod p on every term, terms absent mod p exactly those whose residue is 0."""
+    from seprank.separation.moment.blocks import poly_data, poly_data_mod
+
+    p = 101                                   # small, so that some coefficients vanish
+    fam = token_family(seeded_network(2, 3, 3, seed=4), 0)
+    exact = poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
+    mod = poly_data_mod(moment_polynomials(fam, p=p), fam.n_vars, fam.degree, p)
+    assert exact.exact and not mod.exact
+    vanished = 0
+    for j in range(fam.n_rows):
+        full = dict(zip(exact.keys[j].tolist(), exact.residue_terms(j, p).tolist(),
+                        strict=True))
+        have = dict(zip(mod.keys[j].tolist(), mod.residue_terms(j, p).tolist(), strict=True))
+        assert set(have) <= set(full)
+        for key, value in full.items():
+            assert have.get(key, 0) == value
+            vanished += key not in have
+    # the residues-only data refuses what needs exact coefficients, loudly
+    with pytest.raises(TypeError):
+        mod.exact_terms(0)
+
+
+def test_blocks_certified_mod_p_need_no_exact_expansion(monkeypatch):
+    """L = 2, d_x = 4, H = 2: every block is exact from its rank mod p, the ideal bound and
+    the first layer's annihilators, so the exact expansion never runs; H = 4 (heads of
+    dimension 1) has a block that needs a lifted kernel, so it does, and both answers
+    equal those of the exact expansion alone (the mod-p pass switched off)."""
+    import seprank
+    from seprank.separation.moment import run as moment_run
+
+    fast = {H: seprank.separation_rank(2, 4, H, N=math.inf, weights_seed=0) for H in (2, 4)}
+    assert "expansion" not in fast[2].timings and "expansion_mod_p" in fast[2].timings
+    assert "expansion" in fast[4].timings
+    monkeypatch.setattr(moment_run._BlockRun, "expansion_mod",
+                        lambda self: self.expansion())
+    for H, res in fast.items():
+        ref = seprank.separation_rank(2, 4, H, N=math.inf, weights_seed=0)
+        assert "expansion_mod_p" not in ref.timings
+        assert (res.value, res.kind, res.upper_bound) == (ref.value, ref.kind, ref.upper_bound)

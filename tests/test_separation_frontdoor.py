@@ -396,8 +396,13 @@ def test_template_grid_route_against_the_coefficient_route():
     full = separation_rank(network=net, templates=T)
     assert full.route == "template-grid" and full.template_certificate["ok"]
     assert (full.value, full.kind) == (exact.value, "exact")
-    few = separation_rank(network=net, templates=T[:3])  # too few: a certified lower bound
-    assert few.kind == "lower_bound" and few.value <= exact.value <= few.upper_bound
+    few = separation_rank(network=net, templates=T[:2])  # too few: a certified lower bound
+    assert few.kind == "lower_bound" and few.value < exact.value <= few.upper_bound
+    # three templates reach the size cap 3: a lower bound that meets the certified upper
+    # bound is exact, though the templates' certificate fails
+    three = separation_rank(network=net, templates=T[:3])
+    assert not three.template_certificate["ok"]
+    assert (three.value, three.kind) == (exact.value, "exact") == (three.upper_bound, "exact")
 
 
 def test_exported_from_the_top_level_package():

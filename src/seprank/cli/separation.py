@@ -373,7 +373,8 @@ def _sep_rank_parser(sub) -> None:
     sep.add_argument("--points-seed", type=integer("seed"), default=None, metavar="S",
                      help="seed of the grid route's random points (default: the weights seed)")
     sep.add_argument("--route", default=AUTO, choices=[AUTO, *route_names()],
-                     help="exact coefficient matricization, grid blocks mod p, ... (default: "
+                     metavar="ROUTE",
+                     help=f"one of {', '.join((AUTO, *route_names()))} (default {AUTO}: "
                      "by the number of output monomials; --explain says why)")
     sep.add_argument("--prime", type=integer("prime"), default=None, metavar="P",
                      help="prime of the grid route")

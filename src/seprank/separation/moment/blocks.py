@@ -61,6 +61,7 @@ from seprank.errors import ParameterError
 from seprank.scalars.primes import prev_prime
 
 __all__ = ["exponents", "BlockSpec", "block_specs", "staircase_bound", "PolyData", "poly_data",
+           "poly_data_mod",
            "block_entries", "block_positions", "entries_mod", "verify_kernel", "KEY_LIMIT"]
 
 #: Exponent keys (2C+1)^D' must stay below this (int64).
@@ -240,6 +241,11 @@ class PolyData:
         return out
 
     @property
+    def exact(self) -> bool:
+        """Whether the exact coefficients are held (not only residues mod one prime)."""
+        return all(c is not None for c in self.coeffs)
+
+    @property
     def entry_bits(self) -> int:
         """|K entries| < 2^entry_bits: |c| < 2^max_bits and beta! <= C!."""
         return self.max_bits + factorial(self.C).bit_length()
@@ -272,6 +278,42 @@ def poly_data(polys, n_vars: int, C: int) -> PolyData:
         if len(co):
             bits = max(bits, max(abs(int(c)).bit_length() for c in co))
     return PolyData(n_vars, C, radix, keys, exps, coeffs, bits)
+
+
+def poly_data_mod(polys, n_vars: int, C: int, p: int) -> PolyData:
+    """:func:`poly_data` of polynomials over Z/p (python-flint ``nmod_mpoly``): keys,
+    exponents and c_beta beta! mod p, no exact coefficients (``exact`` is False: the
+    catalecticant entries mod p are all it serves; a term whose coefficient vanishes mod
+    p is absent, an entry 0 mod p as it should be).
+
+    >>> import flint
+    >>> ctx = flint.nmod_mpoly_ctx.get(("t", 2), modulus=7, ordering="deglex")
+    >>> t0, t1 = ctx.gens()
+    >>> pd = poly_data_mod([3 * t0 * t1 + t1**2], 2, 2, 7)
+    >>> pd.exact, pd.keys[0].tolist(), pd.residue_terms(0, 7).tolist()   # 3 * 1!1!, 1 * 2!
+    (False, [6, 10], [3, 2])
+    """
+    radix = 2 * C + 1
+    if radix**max(n_vars, 1) >= KEY_LIMIT:
+        raise ParameterError(f"(2C+1)^D' = {radix}^{n_vars} exceeds the int64 key range")
+    w = np.array([radix**v for v in range(n_vars)], dtype=np.int64)
+    f, _ = _fact_mod(C, p)
+    keys, exps, residues = [], [], {}
+    for j, g in enumerate(polys):
+        mons = g.monoms()
+        ex = np.array(mons, dtype=np.int64).reshape(len(mons), n_vars)
+        co = np.array([int(c) for c in g.coeffs()], dtype=np.int64) % p
+        k = ex.dot(w)
+        order = np.argsort(k, kind="stable")
+        keys.append(k[order])
+        exps.append(ex[order])
+        fb = np.ones(len(order), dtype=np.int64)
+        for v in range(n_vars):
+            fb = fb * f[ex[order][:, v]] % p
+        residues[(j, p)] = co[order] * fb % p
+    out = PolyData(n_vars, C, radix, keys, exps, [None] * len(keys), 0)
+    out.__dict__["_mod_cache"] = residues
+    return out
 
 
 def _fact_mod(C: int, p: int) -> tuple[np.ndarray, np.ndarray]:

@@ -58,7 +58,7 @@ from seprank.separation.moment.blocks import (
 from seprank.separation.moment.plan import subset_rows
 
 __all__ = ["ideal_certifies", "ideal_upper", "catalecticant_rank", "evaluation_ranks",
-           "subset_rank",
+           "subset_rank", "annihilate_rows", "exact_can_help",
            "vandermonde_mix", "PRIMES_IN_RANGE", "ERROR_PRIME_RANGE",
            "CERTIFY_MAX_SHORT"]
 
@@ -221,7 +221,7 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
         out.update(deferred=True, seconds=round(time.perf_counter() - t0, 4))
         out["how"] += "; certification deferred (a wide kernel: the apolar ideal first)"
         return out
-    elif allow_certify and tall.short <= CERTIFY_MAX_SHORT:
+    elif allow_certify and pd.exact and tall.short <= CERTIFY_MAX_SHORT:
         _certify_deficient(tall, idx, p, out, rng, lift_limits)
         if ideal is not None and out.get("kernel"):
             if tall.transposed:
@@ -229,9 +229,9 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
             else:
                 ideal.add(spec.degree, out["kernel"])
     out.pop("kernel", None)
-    if out["kind"] != "exact" and tall.long * tall.short <= EXACT_WHOLE_MAX_ENTRIES:
+    if out["kind"] != "exact" and pd.exact and tall.long * tall.short <= EXACT_WHOLE_MAX_ENTRIES:
         _rank_whole_exactly(tall, out)
-    if out["kind"] != "exact" and random_prime and \
+    if out["kind"] != "exact" and random_prime and pd.exact and \
             tall.long * tall.short**2 <= FULL_RANK_MAX_OPS:   # every row, mod a random q
         q = draw_prime(*ERROR_PRIME_RANGE, _py_random(rng))
         out["rank"] = max(out["rank"], _rank_mod(tall.entries(np.arange(tall.long), q), q,
@@ -246,6 +246,15 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
             out.pop("error_bound")
     out["seconds"] = round(time.perf_counter() - t0, 4)
     return out
+
+
+def exact_can_help(spec: BlockSpec) -> bool:
+    """Whether the exact coefficients could certify more of this block than its rank mod
+    p and the apolar ideal did (:func:`catalecticant_rank`'s steps that need them: a
+    lifted kernel, the exact rank of a small block, every row mod a random prime)."""
+    long_, short = max(spec.shape), min(spec.shape)
+    return (short <= CERTIFY_MAX_SHORT or long_ * short <= EXACT_WHOLE_MAX_ENTRIES
+            or long_ * short**2 <= FULL_RANK_MAX_OPS)
 
 
 def _py_random(rng):

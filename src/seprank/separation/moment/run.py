@@ -23,11 +23,12 @@ import numpy as np
 
 from seprank.network_theory.moment_form import moment_polynomials
 from seprank.separation.moment.apolar import ApolarIdeal, first_layer_annihilators
-from seprank.separation.moment.blocks import PolyData, poly_data
+from seprank.separation.moment.blocks import PolyData, poly_data, poly_data_mod
 from seprank.separation.moment.ranks import (
     annihilate_rows,
     catalecticant_rank,
     evaluation_ranks,
+    exact_can_help,
     ideal_certifies,
     ideal_upper,
 )
@@ -183,6 +184,7 @@ class _BlockRun:
     phases: dict = field(default_factory=dict)
     start: float = field(default_factory=time.perf_counter)
     pd: PolyData | None = None
+    pd_mod: PolyData | None = None
     seeded: tuple[int, int] | None = None
 
     def methods(self, name: str) -> list[int]:
@@ -199,6 +201,21 @@ class _BlockRun:
                      self.phases["expansion"], self.pd.max_bits)
         return self.pd
 
+    def expansion_mod(self) -> PolyData:
+        """The g_j mod the route's prime only (python-flint ``nmod_mpoly``, no coefficient
+        growth: 14 s against 37 s for L = 3, d_x = 4, H = 2): what the blocks' ranks mod p,
+        the ideal and its seeds need; the exact expansion when it is already held."""
+        if self.pd is not None:
+            return self.pd
+        if self.pd_mod is None:
+            fam = self.fam
+            t0 = time.perf_counter()
+            self.pd_mod = poly_data_mod(moment_polynomials(fam, p=self.p), fam.n_vars,
+                                        fam.degree, self.p)
+            self.phases["expansion_mod_p"] = round(time.perf_counter() - t0, 4)
+            LOG.info("expansion of G_L mod %d: %.1f s", self.p, self.phases["expansion_mod_p"])
+        return self.pd_mod
+
     def sparse_phase(self) -> list[dict] | None:
         """Every block compressed to its nonzero rows and columns, when the g_j have few
         terms (:mod:`seprank.separation.moment.sparse`); None when they do not (or when the
@@ -208,10 +225,11 @@ class _BlockRun:
                                 <= SPARSE_TRY_SHARE * (self.budget_seconds or float("inf")))
         if not cheap or self.certify or self.fam.label not in ("tokens",):
             return None
-        pd = self.expansion()
         dense = sum(s.shape[0] * s.shape[1] for s in self.specs)
-        if splittings(pd) > min(SPARSE_MAX_SPLITTINGS, SPARSE_MAX_SHARE * dense):
+        if splittings(self.expansion_mod()) > min(SPARSE_MAX_SPLITTINGS,
+                                                  SPARSE_MAX_SHARE * dense):
             return None
+        pd = self.expansion()                # the compressed blocks are ranked over Q
         t0 = time.perf_counter()
         out = sparse_block_ranks(pd, self.specs, self.fam.n_rows, self.p)
         self.phases["sparse_blocks"] = round(time.perf_counter() - t0, 4)
@@ -246,24 +264,35 @@ class _BlockRun:
             cat = sorted(cat + [i for i in ev if self.results[i]["kind"] != "exact"])
         if not cat:
             return None
-        pd = self.expansion()
+        mod_first = subset_ranks is None and not self.certify and not fam.mixed
+        pd = self.expansion_mod() if mod_first else self.expansion()
         t0 = time.perf_counter()
         ideal = None if fam.mixed else ApolarIdeal(fam.n_vars, p)
         if ideal is not None:
             self.seed_ideal(ideal, pd)
+        known: dict = {}
+        if not pd.exact:                 # every block mod p first; exact only if it helps
+            cat, known = self.mod_p_pass(pd, cat, ideal)
+            if not cat:
+                self.phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
+                return ideal
+            pd = self.expansion()
         planned = [i for i in cat if self.plan.blocks[i]["method"] == "catalecticant"]
-        known = subset_ranks(pd, planned) if subset_ranks is not None and planned else {}
-        if subset_ranks is not None:
+        if subset_ranks is not None and planned:
+            known = subset_ranks(pd, planned)
             self.phases["subset_ranks"] = round(time.perf_counter() - t0, 4)
         deferred = []
+        seeded = bool(known) and subset_ranks is None     # subsets of the mod-p pass
         for i in _apolar_order(cat, specs):        # pass 1: small kernels lifted at once
-            if self._rank_block(pd, i, ideal, subset_ranks, known, defer=ideal is not None):
+            if self._rank_block(pd, i, ideal, subset_ranks, known, defer=ideal is not None,
+                                own_subsets=seeded):
                 deferred.append(i)
         if ideal is not None:
             _recheck(cat, specs, self.results, fam.n_rows, ideal)
             for i in deferred:                      # pass 2: what the ideal did not fill
                 if self.results[i]["kind"] != "exact":
-                    self._rank_block(pd, i, ideal, subset_ranks, known, defer=False)
+                    self._rank_block(pd, i, ideal, subset_ranks, known, defer=False,
+                                     own_subsets=seeded)
             if deferred:
                 _recheck(cat, specs, self.results, fam.n_rows, ideal)
         self.phases["catalecticant_blocks"] = round(time.perf_counter() - t0, 4)
@@ -292,24 +321,58 @@ class _BlockRun:
         LOG.info("apolar ideal seeded with %d first-layer annihilators of order %d",
                  ideal.dim(b), b)
 
-    def _rank_block(self, pd, i: int, ideal, subset_ranks, known: dict, *, defer: bool) -> bool:
+    def mod_p_pass(self, pd: PolyData, cat: list[int], ideal) -> tuple[list[int], dict]:
+        """Every catalecticant block ranked from the g_j mod p (``pd`` holds no exact
+        coefficients): exact where its rank meets its cap or the ideal fills its kernel.
+        Returns the blocks the exact coefficients could still help
+        (:func:`~seprank.separation.moment.ranks.exact_can_help`) and their subsets' ranks,
+        drawn from their own seeds so that the exact pass reuses them."""
+        specs, fam = self.specs, self.fam
+        known = {}
+        for i in _apolar_order(cat, specs):
+            res = catalecticant_rank(pd, specs[i], fam.n_rows, self.p, self.rng,
+                                     random_prime=False, certify=False, ideal=ideal,
+                                     allow_certify=False, subset_seed=(self.seed, i))
+            known[i] = {"rows": res["rows_ranked"], "rank": res["rank"],
+                        "certificate_verified": None}
+            self._store(i, res)
+        if ideal is not None:
+            _recheck(cat, specs, self.results, fam.n_rows, ideal)
+        left = [i for i in cat if self.results[i]["kind"] != "exact"]
+        helped = [i for i in left if exact_can_help(specs[i])]
+        if left:
+            LOG.info("blocks %s inexact mod p; %s", [specs[i].label for i in left],
+                     f"the exact expansion for {[specs[i].label for i in helped]}" if helped
+                     else "the exact coefficients cannot certify them: no exact expansion")
+        return helped, {i: known[i] for i in helped}
+
+    def _store(self, i: int, res: dict) -> None:
+        """A catalecticant record into ``results`` (an evaluation block rebuilt keeps the
+        larger rank and says after what)."""
+        prior = self.results.get(i)
+        if prior is not None:                  # a certified lower bound either way
+            res["rank"] = max(res["rank"], prior["rank"])
+            if prior.get("method") != "catalecticant":
+                res["how"] = f"{res['how']} (after {prior['how']})"
+        self.results[i] = _record(self.specs[i], "catalecticant", res)
+        LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", self.specs[i].label,
+                 self.specs[i].shape, res["rank"], res["kind"], res["seconds"], res["how"])
+
+    def _rank_block(self, pd, i: int, ideal, subset_ranks, known: dict, *, defer: bool,
+                    own_subsets: bool = False) -> bool:
         """One catalecticant block (moment_ranks.catalecticant_rank) into ``results``;
         True when its exact certification was deferred (``defer``: a kernel of more than
-        :data:`LIFT_FIRST_MAX_KERNEL` vectors waits for the apolar ideal of the others)."""
+        :data:`LIFT_FIRST_MAX_KERNEL` vectors waits for the apolar ideal of the others).
+        ``own_subsets``: draw the row subset from the block's own seed (the mod-p pass did,
+        and ``known`` holds its rank)."""
         specs, fam = self.specs, self.fam
         res = catalecticant_rank(
             pd, specs[i], fam.n_rows, self.p, self.rng, random_prime=self.random_p,
             certify=self.certify, ideal=ideal,
             lift_limits=_lift_limits(self.start, self.budget_seconds, self.max_memory),
-            subset_seed=None if subset_ranks is None else (self.seed, i),
+            subset_seed=None if subset_ranks is None and not own_subsets else (self.seed, i),
             prior=known.get(i), defer_above=LIFT_FIRST_MAX_KERNEL if defer else None)
-        prior = self.results.get(i)
-        if prior is not None and prior.get("method") != "catalecticant":
-            res["rank"] = max(res["rank"], prior["rank"])   # an evaluation block, rebuilt
-            res["how"] = f"{res['how']} (after {prior['how']})"
-        self.results[i] = _record(specs[i], "catalecticant", res)
-        LOG.info("block %s %s: rank %d (%s) in %.1f s, %s", specs[i].label, specs[i].shape,
-                 res["rank"], res["kind"], res["seconds"], res["how"])
+        self._store(i, res)
         return bool(res.get("deferred"))
 
     def sampled_phase(self, ideal) -> None:
