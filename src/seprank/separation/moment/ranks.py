@@ -251,7 +251,12 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
 def exact_can_help(spec: BlockSpec) -> bool:
     """Whether the exact coefficients could certify more of this block than its rank mod
     p and the apolar ideal did (:func:`catalecticant_rank`'s steps that need them: a
-    lifted kernel, the exact rank of a small block, every row mod a random prime)."""
+    lifted kernel, the exact rank of a small block, every row mod a random prime).
+
+    >>> small, large = BlockSpec(5, 8, (97240, 2002)), BlockSpec(7, 6, (20020, 11440))
+    >>> exact_can_help(small), exact_can_help(large)
+    (True, False)
+    """
     long_, short = max(spec.shape), min(spec.shape)
     return (short <= CERTIFY_MAX_SHORT or long_ * short <= EXACT_WHOLE_MAX_ENTRIES
             or long_ * short**2 <= FULL_RANK_MAX_OPS)
