@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations_with_replacement
-from math import comb, gcd
+from math import comb, lcm
 
 import flint
 import numpy as np
@@ -188,16 +188,10 @@ class ApolarIdeal:
         return self.dim(b)
 
 
-def _fmpq(x) -> flint.fmpq:
-    """An exact int, Fraction or flint number as an fmpq."""
-    if isinstance(x, Fraction):
-        return flint.fmpq(x.numerator, x.denominator)
-    return flint.fmpq(x)
-
-
 def _kernel_directions(fam) -> list[list[int]]:
     """Integer vectors spanning {w : l_k(w) = 0 for every first-layer form l_k}
-    (module docstring), l_k(t) = (V_h S(t) K_h^T)_{ac} with S(t) = sum_e t_e E_e."""
+    (module docstring), l_k(t) = (V_h S(t) K_h^T)_{ac} with S(t) = sum_e t_e E_e: the
+    forms' rows cleared of denominators, then flint's exact ``fmpz_mat.nullspace``."""
     net = fam.net
     rows = []
     for h in range(net.H):
@@ -207,25 +201,11 @@ def _kernel_directions(fam) -> list[list[int]]:
                  for e in range(fam.n_vars)]
         for a in range(V.shape[0]):
             for c in range(K.shape[0]):
-                rows.append([_fmpq(forms[e][a, c]) for e in range(fam.n_vars)])
-    R, rank = flint.fmpq_mat(rows).rref()
-    pivots, r = [], 0
-    for j in range(fam.n_vars):
-        if r < rank and R[r, j] != 0:
-            pivots.append(j)
-            r += 1
-    free = [j for j in range(fam.n_vars) if j not in pivots]
-    out = []
-    for f in free:
-        w = [flint.fmpq(0)] * fam.n_vars
-        w[f] = flint.fmpq(1)
-        for i, j in enumerate(pivots):
-            w[j] = -R[i, f]
-        den = 1
-        for x in w:
-            den = den * int(x.q) // gcd(den, int(x.q))
-        out.append([int(x * den) for x in w])
-    return out
+                row = [Fraction(forms[e][a, c]) for e in range(fam.n_vars)]
+                den = lcm(*(x.denominator for x in row))
+                rows.append([int(x * den) for x in row])
+    null, nullity = flint.fmpz_mat(rows).nullspace()
+    return [[int(null[i, k]) for i in range(fam.n_vars)] for k in range(nullity)]
 
 
 def first_layer_annihilators(fam, max_entries: int = MAX_CANDIDATE_ENTRIES

@@ -261,23 +261,29 @@ def poly_data(polys, n_vars: int, C: int) -> PolyData:
     >>> pd.keys[0].tolist(), pd.max_bits       # radix 2C + 1 = 5: t0 t1 -> 1 + 5
     ([6, 10], 2)
     """
+    radix, keys, exps, coeffs = _sorted_terms(polys, n_vars, C, object)
+    bits = max((abs(int(c)).bit_length() for co in coeffs for c in co), default=0)
+    return PolyData(n_vars, C, radix, keys, exps, coeffs, bits)
+
+
+def _sorted_terms(polys, n_vars: int, C: int, dtype) -> tuple[int, list, list, list]:
+    """(radix, keys, exponents, coefficients as ``dtype``) of each polynomial's terms,
+    sorted by key (the radix-(2C+1) number of the exponents)."""
     radix = 2 * C + 1
     if radix**max(n_vars, 1) >= KEY_LIMIT:
         raise ParameterError(f"(2C+1)^D' = {radix}^{n_vars} exceeds the int64 key range")
     w = np.array([radix**v for v in range(n_vars)], dtype=np.int64)
-    keys, exps, coeffs, bits = [], [], [], 0
+    keys, exps, coeffs = [], [], []
     for g in polys:
         mons = g.monoms()
         ex = np.array(mons, dtype=np.int64).reshape(len(mons), n_vars)
-        co = np.array([int(c) for c in g.coeffs()], dtype=object)
+        co = np.array([int(c) for c in g.coeffs()], dtype=dtype)
         k = ex.dot(w)
         order = np.argsort(k, kind="stable")
         keys.append(k[order])
         exps.append(ex[order])
         coeffs.append(co[order])
-        if len(co):
-            bits = max(bits, max(abs(int(c)).bit_length() for c in co))
-    return PolyData(n_vars, C, radix, keys, exps, coeffs, bits)
+    return radix, keys, exps, coeffs
 
 
 def poly_data_mod(polys, n_vars: int, C: int, p: int) -> PolyData:
@@ -293,24 +299,14 @@ def poly_data_mod(polys, n_vars: int, C: int, p: int) -> PolyData:
     >>> pd.exact, pd.keys[0].tolist(), pd.residue_terms(0, 7).tolist()   # 3 * 1!1!, 1 * 2!
     (False, [6, 10], [3, 2])
     """
-    radix = 2 * C + 1
-    if radix**max(n_vars, 1) >= KEY_LIMIT:
-        raise ParameterError(f"(2C+1)^D' = {radix}^{n_vars} exceeds the int64 key range")
-    w = np.array([radix**v for v in range(n_vars)], dtype=np.int64)
+    radix, keys, exps, coeffs = _sorted_terms(polys, n_vars, C, np.int64)
     f, _ = _fact_mod(C, p)
-    keys, exps, residues = [], [], {}
-    for j, g in enumerate(polys):
-        mons = g.monoms()
-        ex = np.array(mons, dtype=np.int64).reshape(len(mons), n_vars)
-        co = np.array([int(c) for c in g.coeffs()], dtype=np.int64) % p
-        k = ex.dot(w)
-        order = np.argsort(k, kind="stable")
-        keys.append(k[order])
-        exps.append(ex[order])
-        fb = np.ones(len(order), dtype=np.int64)
+    residues = {}
+    for j, (ex, co) in enumerate(zip(exps, coeffs, strict=True)):
+        fb = np.ones(len(co), dtype=np.int64)
         for v in range(n_vars):
-            fb = fb * f[ex[order][:, v]] % p
-        residues[(j, p)] = co[order] * fb % p
+            fb = fb * f[ex[:, v]] % p
+        residues[(j, p)] = co % p * fb % p
     out = PolyData(n_vars, C, radix, keys, exps, [None] * len(keys), 0)
     out.__dict__["_mod_cache"] = residues
     return out
