@@ -95,7 +95,7 @@ from seprank.errors import InputError, ParameterError
 from seprank.scalars.enclosures import int_at_least
 
 __all__ = ["moment_matrix", "moment_form_output", "moment_form_matrix", "moment_bound",
-           "MomentFamily", "token_family", "moment_pairs", "moment_polynomials",
+           "MomentFamily", "token_family", "moment_pairs", "moment_polynomials", "moment_factors",
            "moment_matrix_exact", "moment_output_exact", "degree_C", "family_fraction",
            "dense_terms"]
 
@@ -441,17 +441,20 @@ def _matmul(A: list, B: list, zero) -> list:
                  zero) for j in range(len(B[0]))] for i in range(len(A))]
 
 
-def moment_polynomials(fam: MomentFamily, *, p: int | None = None) -> list:
-    """The r polynomials g_j(t) = (e_p^T G_L(S(t)) P)_j of the family (module docstring).
-
-    Variable e of the ring is t_e. Over ``fmpz_mpoly`` when the weights, E and P are
-    integers, ``fmpq_mpoly`` when some is rational, ``nmod_mpoly`` with ``p``.
+def moment_factors(fam: MomentFamily, *, p: int | None = None) -> tuple[list, list, list]:
+    """(row, GP, extra): g_j = sum_k row_k GP[k][j] + extra_j, the last product of
+    :func:`moment_polynomials` left undone (row = e_p^T M_L, the last layer's head sum,
+    of degree 2 c + 1; GP = G_(L-1) P, of degree c = (C - 1) / 3; extra = the row p of GP
+    with residual connections, zeros without). That product holds nearly all the work of
+    the expansion (L = 3, d_x = 4: 16 products of 48620 by 715 terms):
+    :mod:`seprank.separation.moment.expansion_mod` does it compiled, mod p.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> one = [[[[1]]]]
     >>> net = SelfAttentionNetwork(2, 1, 1, weights=dict.fromkeys("QKVO", one * 2))
-    >>> [str(g) for g in moment_polynomials(token_family(net, 0))]  # G_2 = S^3 S = S^4
-    ['t0^4']
+    >>> row, GP, extra = moment_factors(token_family(net, 0))   # S^3 times S
+    >>> [str(g) for g in row], [[str(g) for g in r] for r in GP], [str(g) for g in extra]
+    (['t0^3'], [['t0']], ['0'])
     """
     kind = "nmod" if p is not None else ("fmpq" if family_fraction(fam) else "fmpz")
     sc = _Scalars(kind, p)
@@ -472,10 +475,25 @@ def moment_polynomials(fam: MomentFamily, *, p: int | None = None) -> list:
         G = [[MG[i][j] + G[i][j] for j in range(d)] for i in range(d)] if net.residual else MG
     GP = _poly_cmat(G, fam.inputs, zero, sc)
     row = _head_sum(net, net.L - 1, _sandwich(G, S, zero), zero, sc, rows=[fam.coordinate])
-    out = _matmul(row, GP, zero)[0]
-    if net.residual:
-        out = [a + b for a, b in zip(out, GP[fam.coordinate], strict=True)]
-    return out
+    extra = list(GP[fam.coordinate]) if net.residual else [zero] * fam.n_rows
+    return row[0], GP, extra
+
+
+def moment_polynomials(fam: MomentFamily, *, p: int | None = None) -> list:
+    """The r polynomials g_j(t) = (e_p^T G_L(S(t)) P)_j of the family (module docstring).
+
+    Variable e of the ring is t_e. Over ``fmpz_mpoly`` when the weights, E and P are
+    integers, ``fmpq_mpoly`` when some is rational, ``nmod_mpoly`` with ``p``.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> one = [[[[1]]]]
+    >>> net = SelfAttentionNetwork(2, 1, 1, weights=dict.fromkeys("QKVO", one * 2))
+    >>> [str(g) for g in moment_polynomials(token_family(net, 0))]  # G_2 = S^3 S = S^4
+    ['t0^4']
+    """
+    row, GP, extra = moment_factors(fam, p=p)
+    zero = extra[0] - extra[0]
+    return [a + b for a, b in zip(_matmul([row], GP, zero)[0], extra, strict=True)]
 
 
 def dense_terms(n_vars: int, degree: int, *, up_to: bool = False) -> int:

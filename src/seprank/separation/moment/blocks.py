@@ -61,7 +61,7 @@ from seprank.errors import ParameterError
 from seprank.scalars.primes import prev_prime
 
 __all__ = ["exponents", "BlockSpec", "block_specs", "staircase_bound", "PolyData", "poly_data",
-           "poly_data_mod",
+           "poly_data_mod", "factorial_weights_mod",
            "block_entries", "block_positions", "entries_mod", "verify_kernel", "KEY_LIMIT"]
 
 #: Exponent keys (2C+1)^D' must stay below this (int64).
@@ -189,11 +189,8 @@ class PolyData:
         """c_beta beta! mod p for the terms of g_j (cached per prime; p > C)."""
         cache = self.__dict__.setdefault("_mod_cache", {})
         if (j, p) not in cache:
-            f, _ = _fact_mod(self.C, p)
-            fb = np.ones(len(self.keys[j]), dtype=np.int64)
-            for v in range(self.n_vars):
-                fb = fb * f[self.exps[j][:, v]] % p
-            cache[(j, p)] = self.coeff_residues(j, p) * fb % p
+            cache[(j, p)] = (self.coeff_residues(j, p)
+                             * factorial_weights_mod(self.exps[j], self.C, p) % p)
         return cache[(j, p)]
 
     def exact_terms(self, j: int) -> np.ndarray:
@@ -300,16 +297,24 @@ def poly_data_mod(polys, n_vars: int, C: int, p: int) -> PolyData:
     (False, [6, 10], [3, 2])
     """
     radix, keys, exps, coeffs = _sorted_terms(polys, n_vars, C, np.int64)
-    f, _ = _fact_mod(C, p)
-    residues = {}
-    for j, (ex, co) in enumerate(zip(exps, coeffs, strict=True)):
-        fb = np.ones(len(co), dtype=np.int64)
-        for v in range(n_vars):
-            fb = fb * f[ex[:, v]] % p
-        residues[(j, p)] = co % p * fb % p
+    residues = {(j, p): co % p * factorial_weights_mod(ex, C, p) % p
+                for j, (ex, co) in enumerate(zip(exps, coeffs, strict=True))}
     out = PolyData(n_vars, C, radix, keys, exps, [None] * len(keys), 0)
     out.__dict__["_mod_cache"] = residues
     return out
+
+
+def factorial_weights_mod(exps: np.ndarray, C: int, p: int) -> np.ndarray:
+    """beta! = prod_v beta_v! mod p for each row beta of ``exps`` (entries <= C; p > C).
+
+    >>> factorial_weights_mod(np.array([[2, 3], [0, 1]]), 3, 7).tolist()   # 2! 3! = 12
+    [5, 1]
+    """
+    f, _ = _fact_mod(C, p)
+    fb = np.ones(exps.shape[0], dtype=np.int64)
+    for v in range(exps.shape[1]):
+        fb = fb * f[exps[:, v]] % p
+    return fb
 
 
 def _fact_mod(C: int, p: int) -> tuple[np.ndarray, np.ndarray]:

@@ -23,7 +23,8 @@ import numpy as np
 
 from seprank.network_theory.moment_form import moment_polynomials
 from seprank.separation.moment.apolar import ApolarIdeal, first_layer_annihilators
-from seprank.separation.moment.blocks import PolyData, poly_data, poly_data_mod
+from seprank.separation.moment.blocks import PolyData, poly_data
+from seprank.separation.moment.expansion_mod import expand_mod
 from seprank.separation.moment.ranks import (
     annihilate_rows,
     catalecticant_rank,
@@ -202,16 +203,16 @@ class _BlockRun:
         return self.pd
 
     def expansion_mod(self) -> PolyData:
-        """The g_j mod the route's prime only (python-flint ``nmod_mpoly``, no coefficient
-        growth: 14 s against 37 s for L = 3, d_x = 4, H = 2): what the blocks' ranks mod p,
-        the ideal and its seeds need; the exact expansion when it is already held."""
+        """The g_j mod the route's prime only (:func:`~seprank.separation.moment.
+        expansion_mod.expand_mod`: no coefficient growth, the last product compiled; 4.9 s
+        against 21 s through flint alone for L = 3, d_x = 4, H = 2): what the blocks' ranks
+        mod p, the ideal and its seeds need; the exact expansion when it is already held."""
         if self.pd is not None:
             return self.pd
         if self.pd_mod is None:
             fam = self.fam
             t0 = time.perf_counter()
-            self.pd_mod = poly_data_mod(moment_polynomials(fam, p=self.p), fam.n_vars,
-                                        fam.degree, self.p)
+            self.pd_mod = expand_mod(fam, self.p)
             self.phases["expansion_mod_p"] = round(time.perf_counter() - t0, 4)
             LOG.info("expansion of G_L mod %d: %.1f s", self.p, self.phases["expansion_mod_p"])
         return self.pd_mod

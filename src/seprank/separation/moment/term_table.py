@@ -23,14 +23,14 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @numba.njit(cache=True)
-def _slot(key, shift):  # pragma: no cover - compiled
+def hash_slot(key, shift):  # pragma: no cover - compiled
     return (np.uint64(key) * _GOLDEN) >> shift
 
 
 @numba.njit(cache=True)
 def _build(keys, tkeys, tvals, shift, mask):  # pragma: no cover - compiled
     for i in range(keys.shape[0]):
-        s = _slot(keys[i], shift)
+        s = hash_slot(keys[i], shift)
         while tkeys[s] != -1:
             s = (s + np.uint64(1)) & mask
         tkeys[s] = keys[i]
@@ -41,7 +41,7 @@ def _build(keys, tkeys, tvals, shift, mask):  # pragma: no cover - compiled
 def _find(tkeys, tvals, queries, out, shift, mask):  # pragma: no cover - compiled
     for i in range(queries.shape[0]):
         q = queries[i]
-        s = _slot(q, shift)
+        s = hash_slot(q, shift)
         out[i] = -1
         while tkeys[s] != -1:
             if tkeys[s] == q:

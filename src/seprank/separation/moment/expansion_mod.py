@@ -1,0 +1,187 @@
+"""The polynomials g_j of G_L mod p, their last product done in one compiled pass.
+
+What is computed
+----------------
+g_j = sum_k row_k GP[k][j] + extra_j (:func:`~seprank.network_theory.moment_form.
+moment_factors`): row = e_p^T M_L has degree 2c + 1 and GP = G_(L-1) P degree c, where
+C = 3c + 1. Every factor is small (L = 3, d_x = 4: row_k has 48620 terms, GP[k][j] 715),
+the product is not (497420 terms per g_j). python-flint multiplies the d r pairs one by
+one, about 0.9 s each there (14 s for the whole expansion, 26 ns per pair of terms).
+This module takes the factors from flint (``nmod_mpoly``) and does the sum of products
+itself:
+
+    for every term u of the row's support U and every term v of GP's support V:
+        w = the index of u + v in the product's support W
+        out[w, j] += sum_k row_k[u] GP[k][j][v]        for every j,
+
+so one lookup of u + v serves all d r products. Monomials are the additive keys of
+:mod:`seprank.separation.moment.blocks` (key(u + v) = key(u) + key(v): radix 2C + 1,
+no carries) and the lookup is the hash table of
+:mod:`seprank.separation.moment.term_table`.
+
+W is every monomial whose degree lies between the least and the largest degree of
+u + v (the dense support, enumerated directly) when that is no larger than |U| |V|,
+else the distinct sums themselves. Terms whose coefficient is 0 mod p are dropped, as
+flint's ``nmod_mpoly`` does: the result is the same
+:class:`~seprank.separation.moment.blocks.PolyData` as
+``poly_data_mod(moment_polynomials(fam, p=p), ...)`` (tested against it).
+
+Arithmetic: residues < p; a pair adds d products < d p^2 and a slot receives at most
+min(|U|, |V|) pairs, so with min(|U|, |V|) d (p - 1)^2 < 2^62 the sums are reduced mod
+p once at the end (the route's primes lie below 2^20: 715 * 4 * 2^40 < 2^52); above
+that every product is reduced as it is added, which needs p < 2^31. Larger primes stay
+on flint (:func:`expand_mod`).
+
+Measured (L = 3, d_x = 4, H = 2, p < 2^20, 2-core machine): see
+``benchmarks/results/moment_floor.md``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from seprank.network_theory.moment_form import moment_factors, moment_polynomials
+from seprank.separation.moment.blocks import PolyData, factorial_weights_mod, poly_data_mod
+from seprank.separation.moment.term_table import build_table, hash_slot
+
+__all__ = ["expand_mod", "FUSED_PRIME_LIMIT"]
+
+FUSED_PRIME_LIMIT = 2**31
+"""Primes below this use the compiled product (every product of two residues < 2^62)."""
+
+
+def _terms(polys, n_vars: int, radix: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted keys of the union of the supports, their degrees, residues: one row per
+    polynomial) of flint ``nmod_mpoly`` polynomials."""
+    w = np.array([radix**v for v in range(n_vars)], dtype=np.int64)
+    per = []
+    for g in polys:
+        mons = g.monoms()
+        ex = np.array(mons, dtype=np.int64).reshape(len(mons), n_vars)
+        per.append((ex.dot(w), ex.sum(axis=1), np.array([int(c) for c in g.coeffs()],
+                                                        dtype=np.int64)))
+    keys = np.concatenate([k for k, _, _ in per]) if per else np.zeros(0, np.int64)
+    degs = np.concatenate([d for _, d, _ in per]) if per else np.zeros(0, np.int64)
+    keys, first = np.unique(keys, return_index=True)
+    degs = degs[first]
+    vals = np.zeros((len(polys), keys.size), dtype=np.int64)
+    for i, (k, _, c) in enumerate(per):
+        vals[i, np.searchsorted(keys, k)] = c
+    return keys, degs, vals
+
+
+def _dense_keys(n_vars: int, lo: int, hi: int, radix: int) -> np.ndarray:
+    """Keys of every monomial in n_vars variables of degree in lo..hi (unsorted).
+
+    >>> sorted(_dense_keys(2, 1, 2, 10).tolist())     # t0, t1, t0^2, t0 t1, t1^2
+    [1, 2, 10, 11, 20]
+    """
+    keys = np.zeros(1, dtype=np.int64)
+    deg = np.zeros(1, dtype=np.int64)
+    for v in range(n_vars):
+        low = np.maximum(lo - deg, 0) if v == n_vars - 1 else np.zeros_like(deg)
+        counts = hi - deg - low + 1
+        keep = counts > 0
+        keys, deg, low, counts = keys[keep], deg[keep], low[keep], counts[keep]
+        starts = np.repeat(np.cumsum(counts) - counts, counts)
+        e = np.arange(int(counts.sum()), dtype=np.int64) - starts + np.repeat(low, counts)
+        keys = np.repeat(keys, counts) + e * radix**v
+        deg = np.repeat(deg, counts) + e
+    if n_vars == 0:
+        return keys if lo <= 0 <= hi else keys[:0]
+    return keys
+
+
+@numba.njit(cache=True)
+def _fused(uk, A, vk, B, tkeys, tvals, shift, mask, p, lazy, out):  # pragma: no cover
+    # A: (|U|, K) residues; B: (|V|, R, K); out: (|W|, R), zero on entry. Returns False
+    # (at once) if some u + v is not in the table.
+    K = A.shape[1]
+    R = B.shape[1]
+    for iu in range(uk.shape[0]):
+        ku = uk[iu]
+        for iv in range(vk.shape[0]):
+            q = ku + vk[iv]
+            s = hash_slot(q, shift)
+            while tkeys[s] != q:
+                if tkeys[s] == -1:
+                    return False
+                s = (s + np.uint64(1)) & mask
+            w = tvals[s]
+            for j in range(R):
+                acc = 0
+                if lazy:
+                    for k in range(K):
+                        acc += A[iu, k] * B[iv, j, k]
+                    out[w, j] += acc
+                else:
+                    for k in range(K):
+                        acc = (acc + A[iu, k] * B[iv, j, k]) % p
+                    out[w, j] = (out[w, j] + acc) % p
+    return True
+
+
+def _product_support(uk, ud, vk, vd, n_vars: int, radix: int, extra_keys) -> np.ndarray:
+    """Sorted keys of W (module docstring): the dense range of degrees, or the sums."""
+    from math import comb
+
+    lo, hi = int(ud.min() + vd.min()), int(ud.max() + vd.max())
+    dense = sum(comb(n_vars + k - 1, k) if n_vars else int(k == 0) for k in range(lo, hi + 1))
+    if dense <= uk.size * vk.size:
+        keys = _dense_keys(n_vars, lo, hi, radix)
+    else:
+        keys = (uk[:, None] + vk[None, :]).ravel()
+    return np.unique(np.concatenate([keys, extra_keys]))
+
+
+def expand_mod(fam, p: int) -> PolyData:
+    """:func:`~seprank.separation.moment.blocks.poly_data_mod` of the family's g_j mod p,
+    the last product compiled (module docstring); primes >= 2^31 go through flint.
+
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> fam = token_family(SelfAttentionNetwork.random(2, 2, 1, seed=1), 0)
+    >>> pd = expand_mod(fam, 101)
+    >>> ref = poly_data_mod(moment_polynomials(fam, p=101), fam.n_vars, fam.degree, 101)
+    >>> all((a == b).all() for a, b in zip(pd.keys, ref.keys))
+    True
+    """
+    n_vars, C = fam.n_vars, fam.degree
+    if p >= FUSED_PRIME_LIMIT:
+        return poly_data_mod(moment_polynomials(fam, p=p), n_vars, C, p)
+    row, GP, extra = moment_factors(fam, p=p)
+    radix = 2 * C + 1
+    K, R = len(row), len(extra)
+    uk, ud, A = _terms(row, n_vars, radix)
+    vk, vd, Bflat = _terms([g for r in GP for g in r], n_vars, radix)
+    ek, _, E = _terms(extra, n_vars, radix)
+    if uk.size == 0 or vk.size == 0:
+        W = ek
+    else:
+        W = _product_support(uk, ud, vk, vd, n_vars, radix, ek)
+    out = np.zeros((W.size, R), dtype=np.int64)
+    if uk.size and vk.size:
+        tkeys, tvals, bits = build_table(W)
+        B = np.ascontiguousarray(Bflat.reshape(K, R, vk.size).transpose(2, 1, 0))
+        lazy = min(uk.size, vk.size) * K * (p - 1) ** 2 < 2**62
+        if not _fused(uk, np.ascontiguousarray(A.T), vk, B, tkeys, tvals,
+                      np.uint64(64 - bits), np.uint64((1 << bits) - 1), p, lazy, out):
+            raise AssertionError("a product term outside its support (a bug)")
+    if ek.size:
+        out[np.searchsorted(W, ek)] += E.T
+    out %= p
+    exps = np.empty((W.size, n_vars), dtype=np.int64)
+    rest = W.copy()
+    for v in range(n_vars):
+        rest, exps[:, v] = np.divmod(rest, radix)
+    fb = factorial_weights_mod(exps, C, p)
+    keys, ex, residues = [], [], {}
+    for j in range(R):
+        nz = np.nonzero(out[:, j])[0]
+        keys.append(W[nz])
+        ex.append(exps[nz])
+        residues[(j, p)] = out[nz, j] * fb[nz] % p
+    pd = PolyData(n_vars, C, radix, keys, ex, [None] * R, 0)
+    pd.__dict__["_mod_cache"] = residues
+    return pd
