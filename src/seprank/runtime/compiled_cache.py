@@ -94,13 +94,15 @@ def configure_numba_cache() -> str:
 
 
 #: Seconds numba takes to compile each module's kernels on a cold cache (measured on the
-#: 2-core project machine, idle, 2026-11-28; benchmarks/results/compile_times.json): what
+#: 2-core project machine, idle, 2026-11-28, benchmarks/results/compile_times.json; the
+#: block gather and the fused product of 2026-11-29 measured alone, 1.7 s and 0.5 s): what
 #: an estimate adds when :func:`pending_compilation` finds them uncompiled.
 COMPILE_SECONDS = {
     "seprank.linalg.engines.modular_lu": 9.0,
     "seprank.models.moment_mod_p": 30.0,
     "seprank.models.network_mod_p": 6.0,
-    "seprank.separation.moment.term_table": 2.0,
+    "seprank.separation.moment.term_table": 4.0,
+    "seprank.separation.moment.expansion_mod": 1.0,
 }
 
 

@@ -328,17 +328,49 @@ def _fact_mod(C: int, p: int) -> tuple[np.ndarray, np.ndarray]:
 def _lookup(pd: PolyData, j: int, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(hit mask, term positions) of the keys K among the terms of g_j (a hash table built
     once per polynomial: :mod:`seprank.separation.moment.term_table`)."""
-    from seprank.separation.moment.term_table import build_table, find_terms
+    from seprank.separation.moment.term_table import find_terms
 
-    keys = pd.keys[j]
-    if len(keys) == 0:
+    if len(pd.keys[j]) == 0:
         return np.zeros(K.shape, dtype=bool), np.zeros(K.shape, dtype=np.int64)
-    tables = pd.__dict__.setdefault("_tables", {})
-    if j not in tables:
-        tables[j] = build_table(keys)
-    pos = find_terms(tables[j], K)
+    pos = find_terms(_table(pd, j), K)
     hit = pos >= 0
     return hit, np.where(hit, pos, 0)
+
+
+def _table(pd: PolyData, j: int):
+    """The hash table of g_j's keys (built once per polynomial, kept on ``pd``)."""
+    from seprank.separation.moment.term_table import build_table
+
+    tables = pd.__dict__.setdefault("_tables", {})
+    if j not in tables:
+        tables[j] = build_table(pd.keys[j])
+    return tables[j]
+
+
+def entries_mod(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np.ndarray,
+                p: int, dtype=np.int64) -> np.ndarray:
+    """The catalecticant's entries mod p (c_beta beta! mod p) at rows (rows[a], alphas[a])
+    and columns gammas, in one compiled pass per g_j
+    (:func:`~seprank.separation.moment.term_table.gather_block`: no array of keys or
+    positions of the block's size).
+
+    >>> import flint
+    >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
+    >>> pd = poly_data([5 * t**2], 1, 2)
+    >>> entries_mod(pd, np.array([0]), np.array([[1]]), np.array([[1]]), 7).tolist()  # 10
+    [[3]]
+    """
+    from seprank.separation.moment.term_table import gather_block
+
+    w = pd.weights()
+    ka, kg = alphas.dot(w), gammas.dot(w)
+    out = np.zeros((len(alphas), len(gammas)), dtype=dtype)
+    for j in np.unique(rows):
+        if len(pd.keys[int(j)]):
+            sel = np.nonzero(rows == j)[0]
+            gather_block(_table(pd, int(j)), pd.residue_terms(int(j), p), ka[sel], kg, sel,
+                         out)
+    return out
 
 
 def block_positions(pd: PolyData, rows: np.ndarray, alphas: np.ndarray,
@@ -363,26 +395,6 @@ def block_positions(pd: PolyData, rows: np.ndarray, alphas: np.ndarray,
     return out
 
 
-def entries_mod(pd: PolyData, located: list, shape: tuple[int, int], p: int,
-                dtype=np.int64) -> np.ndarray:
-    """The catalecticant's entries mod p from :func:`block_positions` (c_beta beta! mod p).
-
-    >>> import flint
-    >>> (t,) = flint.fmpz_mpoly_ctx.get(("t", 1), "deglex").gens()
-    >>> pd = poly_data([5 * t**2], 1, 2)
-    >>> a, g = np.array([[1]]), np.array([[1]])
-    >>> entries_mod(pd, block_positions(pd, np.array([0]), a, g), (1, 1), 7).tolist()  # 10
-    [[3]]
-    """
-    from seprank.separation.moment.term_table import gather_terms
-
-    out = np.zeros(shape, dtype=dtype)
-    for j, sel, hit, pos in located:
-        if hit.any():
-            out[sel] = gather_terms(pd.residue_terms(j, p), pos, hit, dtype)
-    return out
-
-
 def block_entries(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np.ndarray,
                   *, p: int | None = None, transpose: bool = False,
                   form: str | None = None) -> np.ndarray:
@@ -403,15 +415,15 @@ def block_entries(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np
     ([[15]], [[30]])
     """
     form = form or ("catalecticant" if p is not None else "binomial")
-    located = block_positions(pd, rows, alphas, gammas)
-    shape = (len(alphas), len(gammas))
     if p is not None:
-        out = entries_mod(pd, located, shape, p)
+        out = entries_mod(pd, rows, alphas, gammas, p)
         if form == "binomial":
             _, fi = _fact_mod(pd.C, p)
             out = out * _fact_rows(alphas, fi, p)[:, None] % p * \
                 _fact_rows(gammas, fi, p)[None, :] % p
         return out.T if transpose else out
+    located = block_positions(pd, rows, alphas, gammas)
+    shape = (len(alphas), len(gammas))
     exact64 = pd.entry_bits < 62
     out = np.zeros(shape, dtype=np.int64 if exact64 else object)
     fa = _fact_exact(alphas) if form == "binomial" else None

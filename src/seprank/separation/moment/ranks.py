@@ -50,7 +50,6 @@ from seprank.separation.moment.blocks import (
     BlockSpec,
     PolyData,
     block_entries,
-    block_positions,
     entries_mod,
     exponents,
     verify_kernel,
@@ -127,9 +126,7 @@ class _TallBlock:
             a, g, rows = self.rows_a, self.gammas[idx], self.rows_j
         else:
             a, g, rows = self.rows_a[idx], self.gammas, self.rows_j[idx]
-        located = block_positions(self.pd, rows, a, g)
-        shape = (len(a), len(g))
-        out = [entries_mod(self.pd, located, shape, q, dtype=np.float64) for q in primes]
+        out = [entries_mod(self.pd, rows, a, g, q, dtype=np.float64) for q in primes]
         return [m.T for m in out] if self.transposed else out
 
     def entries(self, idx: np.ndarray, p: int | None, chunk: int = 2048,

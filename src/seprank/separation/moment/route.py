@@ -65,7 +65,8 @@ LOAD_SECONDS = 0.8
 #: the modules whose numba kernels the route runs (their first compilation is counted in
 #: the estimate and announced: seprank.runtime.compiled_cache.pending_compilation)
 KERNEL_MODULES = ("seprank.linalg.engines.modular_lu", "seprank.models.moment_mod_p",
-                  "seprank.models.network_mod_p", "seprank.separation.moment.term_table")
+                  "seprank.models.network_mod_p", "seprank.separation.moment.term_table",
+                  "seprank.separation.moment.expansion_mod")
 
 
 def _option(options: Mapping, name: str, default):

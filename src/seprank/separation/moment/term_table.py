@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["build_table", "find_terms", "gather_terms"]
+__all__ = ["build_table", "find_terms", "gather_terms", "gather_block"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -97,3 +97,42 @@ def gather_terms(vals: np.ndarray, pos: np.ndarray, hit: np.ndarray, dtype=np.in
     _gather(np.ascontiguousarray(vals, dtype=dtype), np.ascontiguousarray(pos).ravel(),
             np.ascontiguousarray(hit).ravel(), out)
     return out.reshape(pos.shape)
+
+
+@numba.njit(parallel=True, cache=True)
+def _gather_block(tkeys, tvals, shift, mask, vals, ka, kg, rows, out):  # pragma: no cover
+    for i in numba.prange(ka.shape[0]):
+        r = rows[i]
+        for c in range(kg.shape[0]):
+            q = ka[i] + kg[c]
+            s = hash_slot(q, shift)
+            v = 0
+            while tkeys[s] != -1:
+                if tkeys[s] == q:
+                    v = vals[tvals[s]]
+                    break
+                s = (s + np.uint64(1)) & mask
+            out[r, c] = v
+
+
+def gather_block(table: tuple[np.ndarray, np.ndarray, int], vals: np.ndarray,
+                 row_keys: np.ndarray, col_keys: np.ndarray, rows: np.ndarray,
+                 out: np.ndarray) -> None:
+    """out[rows[i], c] = vals[term of row_keys[i] + col_keys[c]], 0 where there is none: a
+    block of lookups in one compiled pass (rows in parallel), no key, position or mask
+    array of the block's size (the entries of a catalecticant block,
+    :func:`seprank.separation.moment.blocks.entries_mod`).
+
+    >>> table = build_table(np.array([3, 9], dtype=np.int64))
+    >>> out = np.zeros((2, 2), dtype=np.int64)
+    >>> gather_block(table, np.array([30, 90]), np.array([1, 4]), np.array([2, 5]),
+    ...              np.array([1, 0]), out)
+    >>> out.tolist()          # row keys 1 and 4 land in rows 1 and 0; 1 + 2 = 3, 4 + 5 = 9
+    [[0, 90], [30, 0]]
+    """
+    tkeys, tvals, bits = table
+    _gather_block(tkeys, tvals, np.uint64(64 - bits), np.uint64((1 << bits) - 1),
+                  np.ascontiguousarray(vals, dtype=np.int64),
+                  np.ascontiguousarray(row_keys, dtype=np.int64),
+                  np.ascontiguousarray(col_keys, dtype=np.int64),
+                  np.ascontiguousarray(rows, dtype=np.int64), out)
