@@ -255,9 +255,11 @@ RATES: dict[str, Rate] = {
     # mpoly: L = 3, d = 4, H = 2's expansion of G_L (about 5.3e8 term products by
     # seprank.separation.moment.plan.expansion_cost) took 7.5-10 s on 2 shared cores
     "mpoly": Rate(5e7, "a product of two terms in python-flint's fmpz_mpoly multiplication"),
-    # block_entry: a catalecticant entry is a term's coefficient times binomials, reduced
-    # mod p (9.6 s for the 1.35e8 entries of L = 3, d_x = 4, H = 2's block 7, load 1-2)
-    "block_entry": Rate(5e6, "an entry of a moment-form block built from the expansion"),
+    # block_entry: a catalecticant entry is a term's residue found by its key in a hash
+    # table (seprank.separation.moment.term_table.gather_block, rows on both cores): 3.8-4.2
+    # s for the 1.35e8 entries of L = 3, d_x = 4, H = 2's block 7 (3.3e7 per second, idle,
+    # 2026-11-29; 9.6 s before the one-pass gather); halved
+    "block_entry": Rate(1.5e7, "an entry of a moment-form block built from the expansion"),
     "float": Rate(1e9, "a float64 operation in numpy's SVD"),
     # parse: 1.3-2.9 MB/s measured reading 4 MB of 7-digit entries as CSV, text and JSON
     # (seprank.files.matrix_io.load_matrix; calibration 0.5), the slowest halved (issue 32)
