@@ -255,6 +255,11 @@ RATES: dict[str, Rate] = {
     # mpoly: L = 3, d = 4, H = 2's expansion of G_L (about 5.3e8 term products by
     # seprank.separation.moment.plan.expansion_cost) took 7.5-10 s on 2 shared cores
     "mpoly": Rate(5e7, "a product of two terms in python-flint's fmpz_mpoly multiplication"),
+    # fused_product: the compiled last product of G_L mod p (seprank.separation.moment.
+    # expansion_mod): L = 3, d_x = 4, H = 2's 3.5e7 pairs of terms times (16 multiply-adds
+    # + a lookup counted as 4) in 1.7 s, idle, 2026-11-29 (4e8 per second); halved
+    "fused_product": Rate(2e8, "a multiply-add (or a fourth of a lookup) in the compiled "
+                               "last product of the expansion mod p"),
     # block_entry: a catalecticant entry is a term's residue found by its key in a hash
     # table (seprank.separation.moment.term_table.gather_block, rows on both cores): 3.8-4.2
     # s for the 1.35e8 entries of L = 3, d_x = 4, H = 2's block 7 (3.3e7 per second, idle,

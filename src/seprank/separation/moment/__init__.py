@@ -314,7 +314,7 @@ def largest_matrix(plan) -> tuple[int, int]:
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> largest_matrix(prepare_moment(SelfAttentionNetwork.random(2, 2, 1, seed=0)).plan)
-    (6, 6)
+    (12, 6)
     """
     best = (1, 1)
     for b in plan.blocks:

@@ -368,7 +368,7 @@ def entries_mod(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np.n
     for j in np.unique(rows):
         if len(pd.keys[int(j)]):
             sel = np.nonzero(rows == j)[0]
-            gather_block(_table(pd, int(j)), pd.residue_terms(int(j), p), ka[sel], kg, sel,
+            gather_block(pd.keys[int(j)], pd.residue_terms(int(j), p), ka[sel], kg, sel,
                          out)
     return out
 

@@ -16,8 +16,11 @@ itself:
 
 so one lookup of u + v serves all d r products. Monomials are the additive keys of
 :mod:`seprank.separation.moment.blocks` (key(u + v) = key(u) + key(v): radix 2C + 1,
-no carries) and the lookup is the hash table of
-:mod:`seprank.separation.moment.term_table`.
+no carries). For one v the keys u + v of the sorted U increase, so their places in the
+sorted W are found by galloping forward from the last one (a few probes in memory read
+in order; a hash table's random probes took twice as long), and the sums are written in
+increasing order. The terms of V are dealt round to at most :data:`MAX_CHUNKS` threads,
+each with its own copy of the sums, added at the end.
 
 W is every monomial whose degree lies between the least and the largest degree of
 u + v (the dense support, enumerated directly) when that is no larger than |U| |V|,
@@ -43,12 +46,15 @@ import numpy as np
 
 from seprank.network_theory.moment_form import moment_factors, moment_polynomials
 from seprank.separation.moment.blocks import PolyData, factorial_weights_mod, poly_data_mod
-from seprank.separation.moment.term_table import build_table, hash_slot
+from seprank.separation.moment.term_table import gallop_from
 
 __all__ = ["expand_mod", "FUSED_PRIME_LIMIT"]
 
 FUSED_PRIME_LIMIT = 2**31
 """Primes below this use the compiled product (every product of two residues < 2^62)."""
+
+MAX_CHUNKS = 4
+"""At most this many partial products (one per thread) are summed at the end."""
 
 
 def _terms(polys, n_vars: int, radix: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -93,33 +99,37 @@ def _dense_keys(n_vars: int, lo: int, hi: int, radix: int) -> np.ndarray:
     return keys
 
 
-@numba.njit(cache=True)
-def _fused(uk, A, vk, B, tkeys, tvals, shift, mask, p, lazy, out):  # pragma: no cover
-    # A: (|U|, K) residues; B: (|V|, R, K); out: (|W|, R), zero on entry. Returns False
-    # (at once) if some u + v is not in the table.
+@numba.njit(parallel=True, cache=True)
+def _fused(uk, A, vk, B, W, p, lazy, out):  # pragma: no cover - compiled
+    # A: (|U|, K) residues; B: (|V|, R, K); out: (chunks, |W|, R), zero on entry; chunk c
+    # takes every chunks-th term of V. For one v the sums u + v of the sorted U are
+    # increasing: their places in the sorted W are found by galloping forward, and out is
+    # written in increasing order. Returns False if some u + v is not in W.
     K = A.shape[1]
     R = B.shape[1]
-    for iu in range(uk.shape[0]):
-        ku = uk[iu]
-        for iv in range(vk.shape[0]):
-            q = ku + vk[iv]
-            s = hash_slot(q, shift)
-            while tkeys[s] != q:
-                if tkeys[s] == -1:
-                    return False
-                s = (s + np.uint64(1)) & mask
-            w = tvals[s]
-            for j in range(R):
-                acc = 0
-                if lazy:
-                    for k in range(K):
-                        acc += A[iu, k] * B[iv, j, k]
-                    out[w, j] += acc
-                else:
-                    for k in range(K):
-                        acc = (acc + A[iu, k] * B[iv, j, k]) % p
-                    out[w, j] = (out[w, j] + acc) % p
-    return True
+    chunks = out.shape[0]
+    ok = np.ones(chunks, dtype=np.bool_)
+    for c in numba.prange(chunks):
+        for iv in range(c, vk.shape[0], chunks):
+            kv = vk[iv]
+            pos = 0
+            for iu in range(uk.shape[0]):
+                q = uk[iu] + kv
+                pos = gallop_from(W, pos, q)
+                if W[pos] != q:
+                    ok[c] = False
+                    break
+                for j in range(R):
+                    acc = 0
+                    if lazy:
+                        for k in range(K):
+                            acc += A[iu, k] * B[iv, j, k]
+                        out[c, pos, j] += acc
+                    else:
+                        for k in range(K):
+                            acc = (acc + A[iu, k] * B[iv, j, k]) % p
+                        out[c, pos, j] = (out[c, pos, j] + acc) % p
+    return ok.all()
 
 
 def _product_support(uk, ud, vk, vd, n_vars: int, radix: int, extra_keys) -> np.ndarray:
@@ -162,12 +172,14 @@ def expand_mod(fam, p: int) -> PolyData:
         W = _product_support(uk, ud, vk, vd, n_vars, radix, ek)
     out = np.zeros((W.size, R), dtype=np.int64)
     if uk.size and vk.size:
-        tkeys, tvals, bits = build_table(W)
         B = np.ascontiguousarray(Bflat.reshape(K, R, vk.size).transpose(2, 1, 0))
         lazy = min(uk.size, vk.size) * K * (p - 1) ** 2 < 2**62
-        if not _fused(uk, np.ascontiguousarray(A.T), vk, B, tkeys, tvals,
-                      np.uint64(64 - bits), np.uint64((1 << bits) - 1), p, lazy, out):
+        chunks = max(1, min(numba.get_num_threads(), MAX_CHUNKS, vk.size))
+        parts = np.zeros((chunks, W.size, R), dtype=np.int64)
+        if not _fused(uk, np.ascontiguousarray(A.T), vk, B, W, p, lazy, parts):
             raise AssertionError("a product term outside its support (a bug)")
+        for part in parts:                   # each part < 2^62 (lazy) or < p: no overflow
+            out = (out + part) % p
     if ek.size:
         out[np.searchsorted(W, ek)] += E.T
     out %= p

@@ -20,7 +20,8 @@ catalecticant blocks, the apolar ideal's.
 
 Costs are work: operation counts by kind, at the rates of :data:`seprank.budget.RATES`
 (the one rate table; measured on the project machine, 2 cores shared with other jobs):
-``mpoly`` term products of the flint expansion (:func:`expansion_cost`), ``block_entry``
+``mpoly`` term products of the flint expansion (:func:`expansion_cost`; a plain family's
+expansion mod p does its last product compiled, ``fused_product``), ``block_entry``
 entries of a block built from it, ``moment_eval`` modular multiply-adds of the
 moment-form kernel, and the mod-p LU's ``lu_small`` / ``lu`` multiply-adds at the
 engine's own primes (:func:`seprank.linalg.estimates.lu_rank_work`). The plan's seconds
@@ -71,22 +72,31 @@ def _terms(n_vars: int, degree: int, residual: bool) -> int:
     return comb(n_vars + degree - 1, degree)
 
 
+#: A lookup of the compiled last product counted as this many multiply-adds.
+_LOOKUP_OPS = 4
+
+
 def expansion_cost(L: int, d: int, r: int, n_vars: int, residual: bool) -> dict:
     """Estimated term products, seconds and peak bytes of :func:`moment_polynomials`
-    (dense upper bounds on the term counts: C(D' + k - 1, k) terms of degree k).
+    (dense upper bounds on the term counts: C(D' + k - 1, k) terms of degree k), and
+    (``mod_p``) the work and seconds of the expansion mod p
+    (:func:`seprank.separation.moment.expansion_mod.expand_mod`), which plain families
+    run first.
 
     >>> c = expansion_cost(3, 4, 4, 10, False)
-    >>> c["terms"], round(c["products"] / 1e8, 1)
-    (1989680, 6.1)
+    >>> c["terms"], round(c["products"] / 1e8, 1), c["mod_p"]["seconds"] < c["seconds"]
+    (1989680, 6.1, True)
     """
     products = 0
     c = 0
+    last_pairs = 0
     for layer in range(L):
         tc, t1 = _terms(n_vars, c, residual), n_vars
         products += d**3 * tc * t1                                   # G S
         products += d * (d + 1) // 2 * d * _terms(n_vars, c + 1, residual) * tc
         t2 = _terms(n_vars, 2 * c + 1, residual)
         products += (d * r if layer == L - 1 else d**3) * t2 * tc    # M G (last: row G P)
+        last_pairs = t2 * tc
         c = 3 * c + 1
     C = c
     terms = r * _terms(n_vars, C, residual)
@@ -95,9 +105,14 @@ def expansion_cost(L: int, d: int, r: int, n_vars: int, residual: bool) -> dict:
     word = 8 * (1 + (8 * n_vars + 63) // 64)
     peak = (terms + middle) * word + terms * (_TERM_BYTES + 8 * n_vars)
     work = ((products, "mpoly"),)
+    # mod p (seprank.separation.moment.expansion_mod): flint for all but the last product,
+    # which is one compiled pass over the pairs of terms (d r multiply-adds and a lookup each)
+    mod_work = ((products - d * r * last_pairs, "mpoly"),
+                (last_pairs * (d * r + _LOOKUP_OPS), "fused_product"))
     return {"products": products, "work": work, "seconds": reference_seconds(work),
             "terms": terms,
-            "bytes": peak, "keys_fit": (2 * C + 1) ** max(n_vars, 1) < KEY_LIMIT}
+            "bytes": peak, "keys_fit": (2 * C + 1) ** max(n_vars, 1) < KEY_LIMIT,
+            "mod_p": {"work": mod_work, "seconds": reference_seconds(mod_work)}}
 
 
 def rank_work(m: int, n: int, p: int | None = None) -> tuple[tuple[float, str], ...]:
@@ -224,12 +239,14 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
     >>> from seprank.separation.moment.blocks import block_specs
     >>> shape = dict(L=2, d=2, H=1, d_a=2, r=2, n_vars=3, residual=False, n_scales=5)
     >>> plan = make_plan(block_specs(2, 3, 4, False), shape, 600, 2**33)
-    >>> [b["method"] for b in plan.blocks], plan.can_expand   # no expansion: faster
-    (['evaluation', 'evaluation', 'evaluation', 'evaluation', 'evaluation'], True)
+    >>> [b["method"] for b in plan.blocks], plan.expand     # the cheaper form per block
+    (['evaluation', 'evaluation', 'catalecticant', 'catalecticant', 'evaluation'], True)
     """
     f = fam_shape
     ops = eval_ops(f["L"], f["d"], f["H"], f["d_a"])
     expansion = expansion_cost(f["L"], f["d"], f["r"], f["n_vars"], f["residual"])
+    if not f["residual"]:          # plain families expand mod p first (run.py), exactly
+        expansion = dict(expansion, **expansion.pop("mod_p"))   # only if that can help
     options = [block_options(s, ops, f["n_scales"], prime) for s in specs]
     can_expand = (expansion["keys_fit"] and expansion["bytes"] <= memory_limit
                   and expansion["seconds"] <= budget_seconds)
