@@ -245,8 +245,9 @@ def make_plan(specs: list[BlockSpec], fam_shape: dict, budget_seconds: float,
     f = fam_shape
     ops = eval_ops(f["L"], f["d"], f["H"], f["d_a"])
     expansion = expansion_cost(f["L"], f["d"], f["r"], f["n_vars"], f["residual"])
+    mod_p = expansion.pop("mod_p")
     if not f["residual"]:          # plain families expand mod p first (run.py), exactly
-        expansion = dict(expansion, **expansion.pop("mod_p"))   # only if that can help
+        expansion.update(mod_p)    # only if that can help
     options = [block_options(s, ops, f["n_scales"], prime) for s in specs]
     can_expand = (expansion["keys_fit"] and expansion["bytes"] <= memory_limit
                   and expansion["seconds"] <= budget_seconds)
