@@ -442,3 +442,19 @@ def test_token_search_runs_only_where_the_answer_needs_it():
     assert searched.value == res.value and searched.saturation_N == 4
     with pytest.raises(ParameterError, match="token_search"):
         moment_separation_rank(net, token_search="always")
+
+
+@pytest.mark.parametrize("L,d,H", [(1, 2, 1), (2, 2, 1), (3, 3, 1)])
+def test_the_compile_estimate_counts_the_kernels_the_plan_runs(L, d, H):
+    """A cold cache's estimate names the modules whose kernels this plan runs, no others:
+    the expansion's with an expansion, the evaluator's with evaluated or sampled blocks."""
+    from seprank.separation.moment import prepare_moment
+    from seprank.separation.moment.route import KERNEL_MODULES, kernel_modules
+
+    prep = prepare_moment(SelfAttentionNetwork.random(L, d, H, seed=0, nonzero=True))
+    mods = kernel_modules(prep)
+    assert set(mods) <= set(KERNEL_MODULES) and mods[0].endswith("modular_lu")
+    assert ("seprank.separation.moment.expansion_mod" in mods) == prep.plan.expand
+    evaluates = any(b["method"] in ("evaluation", "sampled") for b in prep.plan.blocks)
+    assert ("seprank.models.moment_mod_p" in mods) == (evaluates or prep.token_search
+                                                       == "search")
