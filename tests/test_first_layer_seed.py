@@ -168,3 +168,29 @@ def test_blocks_certified_mod_p_need_no_exact_expansion(monkeypatch):
         ref = seprank.separation_rank(2, 4, H, N=math.inf, weights_seed=0)
         assert "expansion_mod_p" not in ref.timings
         assert (res.value, res.kind, res.upper_bound) == (ref.value, ref.kind, ref.upper_bound)
+
+
+def test_a_transposed_block_checks_its_seeds_whole(caplog):
+    """L = 1, d_x = 4, H = 4 (one-dimensional heads): block b = 1 has 4 rows and 10
+    columns, stored transposed. The seeds are checked on the whole block and seeded (no
+    warning that they fail a check they never had)."""
+    import logging
+
+    from seprank.separation.moment import moment_separation_rank
+    from seprank.separation.moment.blocks import block_specs, poly_data
+    from seprank.separation.moment.ranks import annihilate_rows
+
+    net = SelfAttentionNetwork.random(1, 4, 4, seed=0, nonzero=True)
+    fam = token_family(net, 0)
+    b, vectors = first_layer_annihilators(fam)
+    spec = next(s for s in block_specs(fam.n_rows, fam.n_vars, fam.degree, False)
+                if s.degree == b)
+    assert b == 1 and spec.shape[0] < spec.shape[1] and vectors
+    pd = poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
+    assert annihilate_rows(pd, spec, fam.n_rows, vectors, 2024418569) is True
+    assert annihilate_rows(pd, spec, fam.n_rows, [tuple(range(1, 11))], 1000003) is False
+    with caplog.at_level(logging.INFO, logger="seprank.moment"):
+        res = moment_separation_rank(net, prime=2024418569)
+    said = [r.getMessage() for r in caplog.records]
+    assert not [m for m in said if "not seeded" in m]
+    assert [m for m in said if m.startswith("apolar ideal seeded")] and res.kind == "exact"

@@ -388,13 +388,18 @@ def _lift(tall: _TallBlock, idx: np.ndarray, p: int, out: dict, rng) -> None:
 #: seed the apolar ideal (a check of the implementation: the argument holds for every
 #: weight, :func:`seprank.separation.moment.apolar.first_layer_annihilators`).
 SEED_CHECK_ROWS = 2048
+#: A block in its transposed orientation is checked whole up to this many entries.
+SEED_CHECK_ENTRIES = 2**24
 
 
-def annihilate_rows(pd: PolyData, spec: BlockSpec, r: int, vectors: list, p: int) -> bool:
+def annihilate_rows(pd: PolyData, spec: BlockSpec, r: int, vectors: list,
+                    p: int) -> bool | None:
     """Whether the column vectors (over block ``spec``'s degree-b exponents, in the
     convention K y = 0 of :mod:`seprank.separation.moment.apolar`) vanish on up to
-    :data:`SEED_CHECK_ROWS` evenly spaced rows of the block mod p. False for a block in
-    its transposed orientation (the check reads rows of the tall form).
+    :data:`SEED_CHECK_ROWS` evenly spaced rows of the block mod p. A block stored in its
+    transposed orientation (more columns than rows: L = 1) is built whole for the check
+    when it has at most :data:`SEED_CHECK_ENTRIES` entries; None when it has more (not
+    checked), or with no vectors.
 
     >>> import flint
     >>> from seprank.separation.moment.blocks import poly_data
@@ -403,15 +408,23 @@ def annihilate_rows(pd: PolyData, spec: BlockSpec, r: int, vectors: list, p: int
     >>> spec = BlockSpec(1, 2, (3, 2))
     >>> annihilate_rows(pd, spec, 1, [(0, 1)], 101), annihilate_rows(pd, spec, 1, [(1, 0)], 101)
     (True, False)
+    >>> wide = BlockSpec(1, 0, (1, 2))             # g = t0: K = [1, 0], transposed
+    >>> annihilate_rows(poly_data([t0], 2, 1), wide, 1, [(0, 1)], 101)
+    True
     """
     tall = _TallBlock(pd, spec, r)
-    if tall.transposed or not vectors:
-        return False
-    idx = np.unique(np.linspace(0, tall.long - 1, min(tall.long, SEED_CHECK_ROWS))
-                    .astype(np.int64))
-    B = np.asarray(tall.entries(idx, p), dtype=np.int64) % p    # K, the catalecticant
+    if not vectors:
+        return None
+    if tall.transposed:
+        if tall.long * tall.short > SEED_CHECK_ENTRIES:
+            return None
+        B = np.asarray(tall.entries(np.arange(tall.long), p), dtype=np.int64).T % p
+    else:
+        idx = np.unique(np.linspace(0, tall.long - 1, min(tall.long, SEED_CHECK_ROWS))
+                        .astype(np.int64))
+        B = np.asarray(tall.entries(idx, p), dtype=np.int64) % p    # K, the catalecticant
     Y = np.array([[int(v) % p for v in y] for y in vectors], dtype=np.int64).T
-    acc = np.zeros((len(idx), Y.shape[1]), dtype=np.int64)
+    acc = np.zeros((B.shape[0], Y.shape[1]), dtype=np.int64)
     step = max(1, 2**62 // (p * p))          # products summed exactly in int64, then reduced
     for c0 in range(0, Y.shape[0], step):
         acc = (acc + B[:, c0:c0 + step] @ Y[c0:c0 + step]) % p

@@ -312,7 +312,13 @@ class _BlockRun:
             return
         b, vectors = found
         spec = next((s for s in self.specs if s.degree == b), None)
-        if spec is None or not annihilate_rows(pd, spec, self.fam.n_rows, vectors, self.p):
+        checked = None if spec is None else annihilate_rows(pd, spec, self.fam.n_rows,
+                                                            vectors, self.p)
+        if checked is None:
+            LOG.info("first-layer annihilators of order %d not seeded: block %d too large "
+                     "to check them on", b, b)
+            return
+        if not checked:
             LOG.warning("first-layer annihilators of order %d not seeded: they fail the "
                         "check on block %d's rows mod %d", b, b, self.p)
             return
