@@ -61,7 +61,7 @@ from seprank.errors import ParameterError
 from seprank.scalars.primes import prev_prime
 
 __all__ = ["exponents", "BlockSpec", "block_specs", "staircase_bound", "PolyData", "poly_data",
-           "poly_data_mod", "factorial_weights_mod",
+           "poly_data_mod", "factorial_weights_mod", "sorted_terms",
            "block_entries", "block_positions", "entries_mod", "verify_kernel", "KEY_LIMIT"]
 
 #: Exponent keys (2C+1)^D' must stay below this (int64).
@@ -258,14 +258,22 @@ def poly_data(polys, n_vars: int, C: int) -> PolyData:
     >>> pd.keys[0].tolist(), pd.max_bits       # radix 2C + 1 = 5: t0 t1 -> 1 + 5
     ([6, 10], 2)
     """
-    radix, keys, exps, coeffs = _sorted_terms(polys, n_vars, C, object)
+    radix, keys, exps, coeffs = sorted_terms(polys, n_vars, C, object)
     bits = max((abs(int(c)).bit_length() for co in coeffs for c in co), default=0)
     return PolyData(n_vars, C, radix, keys, exps, coeffs, bits)
 
 
-def _sorted_terms(polys, n_vars: int, C: int, dtype) -> tuple[int, list, list, list]:
+def sorted_terms(polys, n_vars: int, C: int, dtype) -> tuple[int, list, list, list]:
     """(radix, keys, exponents, coefficients as ``dtype``) of each polynomial's terms,
-    sorted by key (the radix-(2C+1) number of the exponents)."""
+    sorted by key (the radix-(2C+1) number of the exponents); ParameterError when the keys
+    would overflow int64.
+
+    >>> import flint
+    >>> t0, t1 = flint.fmpz_mpoly_ctx.get(("t", 2), "deglex").gens()
+    >>> radix, keys, exps, co = sorted_terms([4 * t1 + t0**2], 2, 2, np.int64)
+    >>> radix, keys[0].tolist(), co[0].tolist()        # t0^2 -> 2, t1 -> 5
+    (5, [2, 5], [1, 4])
+    """
     radix = 2 * C + 1
     if radix**max(n_vars, 1) >= KEY_LIMIT:
         raise ParameterError(f"(2C+1)^D' = {radix}^{n_vars} exceeds the int64 key range")
@@ -296,7 +304,7 @@ def poly_data_mod(polys, n_vars: int, C: int, p: int) -> PolyData:
     >>> pd.exact, pd.keys[0].tolist(), pd.residue_terms(0, 7).tolist()   # 3 * 1!1!, 1 * 2!
     (False, [6, 10], [3, 2])
     """
-    radix, keys, exps, coeffs = _sorted_terms(polys, n_vars, C, np.int64)
+    radix, keys, exps, coeffs = sorted_terms(polys, n_vars, C, np.int64)
     residues = {(j, p): co % p * factorial_weights_mod(ex, C, p) % p
                 for j, (ex, co) in enumerate(zip(exps, coeffs, strict=True))}
     out = PolyData(n_vars, C, radix, keys, exps, [None] * len(keys), 0)
@@ -365,11 +373,10 @@ def entries_mod(pd: PolyData, rows: np.ndarray, alphas: np.ndarray, gammas: np.n
     w = pd.weights()
     ka, kg = alphas.dot(w), gammas.dot(w)
     out = np.zeros((len(alphas), len(gammas)), dtype=dtype)
-    for j in np.unique(rows):
-        if len(pd.keys[int(j)]):
+    for j in map(int, np.unique(rows)):
+        if len(pd.keys[j]):
             sel = np.nonzero(rows == j)[0]
-            gather_block(pd.keys[int(j)], pd.residue_terms(int(j), p), ka[sel], kg, sel,
-                         out)
+            gather_block(pd.keys[j], pd.residue_terms(j, p), ka[sel], kg, sel, out)
     return out
 
 

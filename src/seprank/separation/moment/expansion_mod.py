@@ -45,7 +45,12 @@ import numba
 import numpy as np
 
 from seprank.network_theory.moment_form import moment_factors, moment_polynomials
-from seprank.separation.moment.blocks import PolyData, factorial_weights_mod, poly_data_mod
+from seprank.separation.moment.blocks import (
+    PolyData,
+    factorial_weights_mod,
+    poly_data_mod,
+    sorted_terms,
+)
 from seprank.separation.moment.term_table import gallop_from
 
 __all__ = ["expand_mod", "FUSED_PRIME_LIMIT"]
@@ -57,24 +62,18 @@ MAX_CHUNKS = 4
 """At most this many partial products (one per thread) are summed at the end."""
 
 
-def _terms(polys, n_vars: int, radix: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _terms(polys, n_vars: int, C: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sorted keys of the union of the supports, their degrees, residues: one row per
-    polynomial) of flint ``nmod_mpoly`` polynomials."""
-    w = np.array([radix**v for v in range(n_vars)], dtype=np.int64)
-    per = []
-    for g in polys:
-        mons = g.monoms()
-        ex = np.array(mons, dtype=np.int64).reshape(len(mons), n_vars)
-        per.append((ex.dot(w), ex.sum(axis=1), np.array([int(c) for c in g.coeffs()],
-                                                        dtype=np.int64)))
-    keys = np.concatenate([k for k, _, _ in per]) if per else np.zeros(0, np.int64)
-    degs = np.concatenate([d for _, d, _ in per]) if per else np.zeros(0, np.int64)
-    keys, first = np.unique(keys, return_index=True)
-    degs = degs[first]
-    vals = np.zeros((len(polys), keys.size), dtype=np.int64)
-    for i, (k, _, c) in enumerate(per):
-        vals[i, np.searchsorted(keys, k)] = c
-    return keys, degs, vals
+    polynomial) of flint ``nmod_mpoly`` polynomials (their terms read by
+    :func:`~seprank.separation.moment.blocks.sorted_terms`)."""
+    _, keys, exps, coeffs = sorted_terms(polys, n_vars, C, np.int64)
+    union, first = np.unique(np.concatenate(keys or [np.zeros(0, np.int64)]),
+                             return_index=True)
+    degs = np.concatenate(exps or [np.zeros((0, n_vars), np.int64)]).sum(axis=1)[first]
+    vals = np.zeros((len(polys), union.size), dtype=np.int64)
+    for i, (k, c) in enumerate(zip(keys, coeffs, strict=True)):
+        vals[i, np.searchsorted(union, k)] = c
+    return union, degs, vals
 
 
 def _dense_keys(n_vars: int, lo: int, hi: int, radix: int) -> np.ndarray:
@@ -163,9 +162,9 @@ def expand_mod(fam, p: int) -> PolyData:
     row, GP, extra = moment_factors(fam, p=p)
     radix = 2 * C + 1
     K, R = len(row), len(extra)
-    uk, ud, A = _terms(row, n_vars, radix)
-    vk, vd, Bflat = _terms([g for r in GP for g in r], n_vars, radix)
-    ek, _, E = _terms(extra, n_vars, radix)
+    uk, ud, A = _terms(row, n_vars, C)
+    vk, vd, Bflat = _terms([g for r in GP for g in r], n_vars, C)
+    ek, _, E = _terms(extra, n_vars, C)
     if uk.size == 0 or vk.size == 0:
         W = ek
     else:

@@ -64,9 +64,10 @@ MATRIX_WORDS = "moment-form blocks C_F"
 LOAD_SECONDS = 0.8
 #: the modules whose numba kernels the route runs (their first compilation is counted in
 #: the estimate and announced: seprank.runtime.compiled_cache.pending_compilation)
-KERNEL_MODULES = ("seprank.linalg.engines.modular_lu", "seprank.models.moment_mod_p",
-                  "seprank.models.network_mod_p", "seprank.separation.moment.term_table",
-                  "seprank.separation.moment.expansion_mod")
+_LU = ("seprank.linalg.engines.modular_lu",)
+_EVALUATOR = ("seprank.models.moment_mod_p", "seprank.models.network_mod_p")
+_EXPANSION = ("seprank.separation.moment.term_table", "seprank.separation.moment.expansion_mod")
+KERNEL_MODULES = _LU + _EVALUATOR + _EXPANSION
 
 
 def kernel_modules(prep) -> tuple[str, ...]:
@@ -84,15 +85,11 @@ def kernel_modules(prep) -> tuple[str, ...]:
     ['modular_lu', 'moment_mod_p', 'network_mod_p']
     """
     plan = prep.plan
-    mods = [KERNEL_MODULES[0]]
-    if plan.expand:
-        mods += [KERNEL_MODULES[3], KERNEL_MODULES[4]]
     evaluates = any(b["method"] in ("evaluation", "sampled") for b in plan.blocks)
     tokens = prep.fam.label == "tokens" and (prep.small_side is not None
                                              or prep.token_search == "search")
-    if evaluates or tokens:
-        mods += [KERNEL_MODULES[1], KERNEL_MODULES[2]]
-    return tuple(sorted(mods, key=KERNEL_MODULES.index))
+    return (_LU + (_EVALUATOR if evaluates or tokens else ())
+            + (_EXPANSION if plan.expand else ()))
 
 
 def _option(options: Mapping, name: str, default):
