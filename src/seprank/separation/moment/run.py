@@ -22,7 +22,11 @@ import flint
 import numpy as np
 
 from seprank.network_theory.moment_form import moment_polynomials
-from seprank.separation.moment.apolar import ApolarIdeal, first_layer_annihilators
+from seprank.separation.moment.apolar import (
+    ApolarIdeal,
+    first_layer_annihilators,
+    independent_rows,
+)
 from seprank.separation.moment.blocks import PolyData, poly_data
 from seprank.separation.moment.expansion_mod import expand_mod
 from seprank.separation.moment.ranks import (
@@ -39,6 +43,7 @@ from seprank.separation.moment.sparse import (
     splittings,
 )
 from seprank.separation.moment.tokens import token_lower_bound
+from seprank.separation.moment.word_directions import word_annihilators
 
 __all__ = ["run_blocks", "run_tokens", "integer_poly_data"]
 
@@ -147,13 +152,6 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     ev = run.evaluation_phase()
     ideal = run.catalecticant_phase(ev, subset_ranks)
     run.sampled_phase(ideal)
-    if run.seeded is not None:
-        b, n = run.seeded
-        i = next(i for i, s in enumerate(specs) if s.degree == b)
-        if i in run.results:
-            run.results[i]["how"] += (f"; the apolar ideal was seeded with {n} annihilators "
-                                      "of this order from the first layer's forms (check "
-                                      "L-Generic2's argument)")
     blocks = []
     for i, spec in enumerate(specs):
         if i in run.results:
@@ -163,7 +161,26 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
                                                  "seconds": 0.0, "how": "empty block"}))
         else:
             blocks.append(_skipped(spec, fam.n_rows, ideal))
+    for seed in run.seeded:
+        _note_seed(blocks, seed)
     return blocks, run.phases
+
+
+def _note_seed(blocks: list[dict], seed: dict) -> None:
+    """Say in block b's record how the ideal was seeded; annihilators that exist for every
+    weight (``all_weights`` of them, independent) lower its cap, the bound the generic
+    statement sums (word_directions' last paragraph)."""
+    rec = next((r for r in blocks if r["degree"] == seed["degree"]), None)
+    if rec is None:
+        return
+    rec["how"] += f"; the apolar ideal was {seed['how']}"
+    cap = rec["shape"][1] - seed["all_weights"]
+    if seed["all_weights"] and cap < rec["cap"]:
+        rec["cap"] = cap
+        rec["upper"] = min(rec["upper"], cap)
+        if rec["rank"] == rec["upper"]:
+            rec["kind"] = "exact"
+            rec.pop("error_bound", None)
 
 
 @dataclass
@@ -186,7 +203,7 @@ class _BlockRun:
     start: float = field(default_factory=time.perf_counter)
     pd: PolyData | None = None
     pd_mod: PolyData | None = None
-    seeded: tuple[int, int] | None = None
+    seeded: list = field(default_factory=list)
 
     def methods(self, name: str) -> list[int]:
         return [i for i, b in enumerate(self.plan.blocks) if b["method"] == name]
@@ -300,33 +317,56 @@ class _BlockRun:
         return ideal
 
     def seed_ideal(self, ideal: ApolarIdeal, pd: PolyData) -> None:
-        """Put the first layer's annihilators into the ideal before any block is ranked
-        (:func:`~seprank.separation.moment.apolar.first_layer_annihilators`, valid for
-        every weight; checked on rows of their block mod p): a block whose rank meets
-        the ideal bound is exact without its kernel being lifted, and the products of
-        these vectors certify the blocks a lifted kernel used to (L = 3, d_x = 4, H = 2:
-        block 8 from block 5's 6 annihilators)."""
+        """Put annihilators known from the weights into the ideal before any block is
+        ranked, each set checked on rows of its block mod p: the first layer's
+        (:func:`~seprank.separation.moment.apolar.first_layer_annihilators`) and, for one
+        head, the word's rank-one directions
+        (:func:`~seprank.separation.moment.word_directions.word_annihilators`). A block
+        whose rank meets the ideal bound is exact without its kernel being lifted, and the
+        products of these vectors certify the blocks a lifted kernel used to (L = 3,
+        d_x = 4, H = 2: block 8 from block 5's 6 annihilators; H = 1: block 7 from the
+        word's 4)."""
         t0 = time.perf_counter()
         found = first_layer_annihilators(self.fam)
-        if found is None:
-            return
-        b, vectors = found
+        if found is not None:
+            n = self._seed(ideal, pd, *found, "first-layer")
+            if n:
+                self.seeded.append({"degree": found[0], "count": n, "all_weights": 0,
+                                    "how": f"seeded with {n} annihilators of this order "
+                                           "from the first layer's forms (check "
+                                           "L-Generic2's argument)"})
+        word = word_annihilators(self.fam, self.p, seed=self.seed)
+        if word is not None:
+            b = word["degree"]
+            own = len(independent_rows(np.array(word["vectors"], dtype=np.int64), self.p))
+            if self._seed(ideal, pd, b, word["vectors"], "word-direction"):
+                self.seeded.append({"degree": b, "count": own, "all_weights": own,
+                                    "how": f"seeded with {own} annihilators of this order "
+                                           f"from the word's rank-one directions ("
+                                           f"{word['conditions']}); they exist for every "
+                                           "weight (word_directions)"})
+        self.phases["ideal_seed"] = round(time.perf_counter() - t0, 4)
+
+    def _seed(self, ideal: ApolarIdeal, pd: PolyData, b: int, vectors: list, name: str
+              ) -> int:
+        """Check ``vectors`` (of Ann_b) on rows of block b mod p and add them to the ideal;
+        returns how many independent vectors the ideal gained."""
         spec = next((s for s in self.specs if s.degree == b), None)
         checked = None if spec is None else annihilate_rows(pd, spec, self.fam.n_rows,
                                                             vectors, self.p)
         if checked is None:
-            LOG.info("first-layer annihilators of order %d not seeded: block %d too large "
-                     "to check them on", b, b)
-            return
+            LOG.info("%s annihilators of order %d not seeded: block %d too large to check "
+                     "them on", name, b, b)
+            return 0
         if not checked:
-            LOG.warning("first-layer annihilators of order %d not seeded: they fail the "
-                        "check on block %d's rows mod %d", b, b, self.p)
-            return
+            LOG.warning("%s annihilators of order %d not seeded: they fail the check on "
+                        "block %d's rows mod %d", name, b, b, self.p)
+            return 0
+        before = ideal.dim(b)
         ideal.add(b, vectors)
-        self.phases["ideal_seed"] = round(time.perf_counter() - t0, 4)
-        self.seeded = (b, ideal.dim(b))
-        LOG.info("apolar ideal seeded with %d first-layer annihilators of order %d",
-                 ideal.dim(b), b)
+        LOG.info("apolar ideal seeded with %d %s annihilators of order %d",
+                 ideal.dim(b) - before, name, b)
+        return ideal.dim(b) - before
 
     def mod_p_pass(self, pd: PolyData, cat: list[int], ideal) -> tuple[list[int], dict]:
         """Every catalecticant block ranked from the g_j mod p (``pd`` holds no exact
