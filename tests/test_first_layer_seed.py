@@ -152,21 +152,29 @@ def test_the_expansion_mod_p_agrees_with_the_exact_one_reduced():
 
 
 def test_blocks_certified_mod_p_need_no_exact_expansion(monkeypatch):
-    """L = 2, d_x = 4, H = 2: every block is exact from its rank mod p, the ideal bound and
-    the first layer's annihilators, so the exact expansion never runs; H = 4 (heads of
-    dimension 1) has a block that needs a lifted kernel, so it does, and both answers
-    equal those of the exact expansion alone (the mod-p pass switched off)."""
+    """L = 2, d_x = 4, H = 2 and 4 (drawn weights): every block is exact from its rank mod p
+    and the first layer's bounds, so the exact expansion never runs; weights in {-1, 0, 1}
+    (H = 4, seed 0) leave a block below its cap that needs a lifted kernel, so it does; every
+    answer equals that of the exact expansion alone (the mod-p pass switched off)."""
     import seprank
+    from seprank.models import SelfAttentionNetwork
     from seprank.separation.moment import run as moment_run
 
-    fast = {H: seprank.separation_rank(2, 4, H, N=math.inf, weights_seed=0) for H in (2, 4)}
-    assert "expansion" not in fast[2].timings and "expansion_mod_p" in fast[2].timings
-    assert "expansion" in fast[4].timings
+    def runs():
+        out = {H: seprank.separation_rank(2, 4, H, N=math.inf, weights_seed=0) for H in (2, 4)}
+        out["zeros"] = seprank.separation_rank(
+            network=SelfAttentionNetwork.random(2, 4, 4, seed=0, bound=1), N=math.inf)
+        return out
+
+    fast = runs()
+    for key in (2, 4):
+        assert "expansion" not in fast[key].timings and "expansion_mod_p" in fast[key].timings
+    assert "expansion" in fast["zeros"].timings
     monkeypatch.setattr(moment_run._BlockRun, "expansion_mod",
                         lambda self: self.expansion())
-    for H, res in fast.items():
-        ref = seprank.separation_rank(2, 4, H, N=math.inf, weights_seed=0)
+    for key, ref in runs().items():
         assert "expansion_mod_p" not in ref.timings
+        res = fast[key]
         assert (res.value, res.kind, res.upper_bound) == (ref.value, ref.kind, ref.upper_bound)
 
 

@@ -190,3 +190,40 @@ def test_the_ideal_bound_is_met_where_the_tables_say():
     for L, d, H in ((2, 3, 3), (3, 2, 2)):
         ranks = derivative_span_ranks(seeded_network(L, d, H, seed=0))
         assert ranks == generic_caps(L, d, H) and sum(ranks) < caps_sum(L, d)
+
+
+@settings(max_examples=60, deadline=None)
+@given(L=st.integers(1, 4), n_vars=st.integers(1, 10), data=st.data())
+def test_the_counted_bound_is_never_above_the_ideal_bound(L, n_vars, data):
+    """J = T + 1 of the count is the ideal bound (generic_laws docstring), so the counted
+    bound never exceeds it; both are at least 0."""
+    from seprank.network_theory.generic_laws import counted_block_bounds, ideal_block_bounds
+
+    forms = data.draw(st.integers(0, n_vars))
+    polys = data.draw(st.integers(1, 6))
+    counted = counted_block_bounds(L, n_vars, forms, polys)
+    ideal = ideal_block_bounds(L, n_vars, forms)
+    assert all(0 <= c <= i for c, i in zip(counted, ideal, strict=True))
+
+
+def test_the_counted_bound_is_met_below_the_ideal_bound():
+    """One drawn network's derivative spans (flint, no code shared with the bound) meet the
+    counted bound at L = 2, d_x = 4, H = 4: 85, below the ideal bound's 89 (block 3: 36
+    against 40)."""
+    from seprank.models.generic_weights import seeded_network
+    from seprank.network_theory.generic_laws import generic_caps, ideal_block_bounds
+
+    ranks = derivative_span_ranks(seeded_network(2, 4, 4, seed=0))
+    assert ranks == generic_caps(2, 4, 4)
+    ideal = [min(a, b) for a, b in zip(ideal_block_bounds(2, 10, 4), block_caps(2, 4),
+                                       strict=True)]
+    assert sum(ranks) == 85 < sum(ideal) == 89
+
+
+def test_counted_bound_refuses_bad_sizes():
+    from seprank.network_theory.generic_laws import counted_block_bounds
+
+    with pytest.raises(ValueError, match="polys"):
+        counted_block_bounds(2, 10, 4, 0)
+    with pytest.raises(ValueError, match="forms"):
+        counted_block_bounds(2, 10, 11, 4)

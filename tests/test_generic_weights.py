@@ -40,7 +40,11 @@ def test_L1_generic_value_is_d_plus_1_for_every_seed(d):
 
 def test_three_seeds_agree_at_L2():
     """L = 2, d_x = 2: the caps (18) are met by every seed: generic for almost every weight;
-    d_x = 4, H = 4: seeds agree on a value below every-weight bounds (a probable value)."""
+    d_x = 4, H = 4: every seed meets the first layer's counted bound (85, below the ideal
+    bound's 89), so it is the generic value; residual d_x = 2, H = 2: the seeds agree on a
+    value below the every-weight bound (a probable value)."""
+    from seprank.network_theory.generic_laws import generic_caps, ideal_block_bounds
+
     vals = [seprank.separation_rank(2, 2, 1, N=math.inf, weights_seed=s) for s in range(3)]
     assert {(r.value, r.kind) for r in vals} == {(18, "exact")}
     assert all(r.facts["generic"]["claim"] == "exact for almost every weight" for r in vals)
@@ -48,12 +52,22 @@ def test_three_seeds_agree_at_L2():
     # (generic_laws.ideal_block_bounds, an every-weight bound): generic, no probability
     ideal = seprank.separation_rank(2, 4, 2, N=math.inf, weights_seed=1)
     assert (ideal.value, ideal.facts["generic"]["claim"]) == (107, "exact for almost every weight")
-    # H = 4 (d_a = 1): the seeds agree on a value below every bound the route knows (89)
-    deficient = [seprank.separation_rank(2, 4, 4, N=math.inf, weights_seed=s) for s in range(3)]
-    assert len({r.value for r in deficient}) == 1 and deficient[0].value < 89
-    g = deficient[0].facts["generic"]
+    # H = 4 (d_a = 1): the counted bound (generic_laws.counted_block_bounds) is below the
+    # ideal bound, and every seed's certified rank meets it
+    counted = sum(generic_caps(2, 4, 4))
+    shape = [min(a, b) for a, b in zip(ideal_block_bounds(2, 10, 4), (1, 10, 55, 40, 4),
+                                        strict=True)]
+    assert counted < sum(shape) == 89
+    met = [seprank.separation_rank(2, 4, 4, N=math.inf, weights_seed=s) for s in range(3)]
+    assert {(r.value, r.kind) for r in met} == {(counted, "exact")}
+    assert all(r.facts["generic"]["claim"] == "exact for almost every weight" for r in met)
+    # residual L = 2, d_x = 2, H = 2: below the staircase bound 18 (every weight)
+    below = [seprank.separation_rank(2, 2, 2, N=math.inf, weights_seed=s, residual=True)
+             for s in range(3)]
+    assert len({r.value for r in below}) == 1 and below[0].value < 18
+    g = below[0].facts["generic"]
     assert g["claim"].startswith("lower bound for almost every weight; equal with probability")
-    assert g["epsilon"] == pytest.approx(16 * 89 / (2 * 4096))
+    assert g["epsilon"] == pytest.approx(16 * 18 / (2 * 4096))
 
 
 def test_undershoot_frequency_respects_the_schwartz_zippel_bound():

@@ -227,16 +227,16 @@ def test_saturation_N_is_where_the_token_rank_meets_the_value():
 
 
 def test_rank_deficient_blocks_are_certified_by_kernels():
-    """L = 2, d = 4, H = 4: block 3 is rank deficient below its caps (shape and the first
-    layer's ideal bound); blocks 2 and 3 are below their shapes; each such rank is confirmed
-    by an exact rank of the whole exact block."""
-    net = SelfAttentionNetwork.random(2, 4, 4, seed=0, nonzero=True)
+    """L = 2, d = 4, H = 4 with weights in {-1, 0, 1} (zeros: not generic): block 3 is rank
+    deficient below its caps (shape and the first layer's counted bound), certified by a
+    kernel; each block below its shape is confirmed by an exact rank of the whole block."""
+    net = SelfAttentionNetwork.random(2, 4, 4, seed=0, bound=1)
     res = moment_separation_rank(net, certify=True)
     assert res.kind == "exact"
     below_cap = [b for b in res.blocks if b["rank"] < b["cap"]]
     assert below_cap and all("kernel" in b["how"] for b in below_cap)
     deficient = [b for b in res.blocks if b["rank"] < min(b["shape"])]
-    assert len(deficient) == 2
+    assert len(deficient) >= 2
     assert all(b.get("certificate_verified", True) for b in res.blocks)
     for b in deficient:
         gs = moment_polynomials(token_family(net, 0))

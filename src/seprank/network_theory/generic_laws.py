@@ -40,6 +40,27 @@ generic value computable and its laws checkable:
   4 it cuts the caps at every shape of ``docs/generic-laws.md`` with H d_a^2 < D. In those
   data it is met by L = 2 at H = 2, by H = d_x = 2, 3 and by L = 3, d_x = 2, H = 2 (215).
 
+* **the first layer's forms, counted** (every weight, :func:`counted_block_bounds`; check
+  L-Generic3): block g's column kernel is Ann_g, the operators Q of order g with Q g_j = 0
+  for every j (:mod:`seprank.separation.moment.apolar`). Take coordinates (l, u), the r
+  forms and u = D - r others; every monomial of g_j has u-degree <= T = C - e (the ideal
+  power above). An operator spanned by the monomials d_l^beta d_u^alpha with
+  |alpha| >= J maps g_j to a form of degree C - g whose monomials have u-degree <= T - J
+  (each d_u lowers it by one). So the map Q -> (Q g_1, ..., Q g_{d_x}) from that span,
+  of dimension V(g, J) = sum_{j >= J} M(D - r, j) M(r, g - j), into d_x copies of a
+  space of dimension P(C - g, T - J) = sum_{j <= T - J} M(D - r, j) M(r, C - g - j) has
+  a kernel of dimension >= V(g, J) - d_x P(C - g, T - J), and
+
+      rank(block g) <= M(D, g) - max_J (V(g, J) - d_x P(C - g, T - J)).
+
+  J = T + 1 (P = 0) is the ideal bound above; smaller J adds what it misses. As above,
+  r = min(H d_a^2, D) may stand for the true dimension (any r forms containing the first
+  layer's will do). Generic L = 3, d_x = 3, H = 3: blocks 7 and 8 get 480 and 519 (the
+  ideal bound: 546 and 756), the ranks mod p of the drawn networks; summed over the
+  blocks it equals every exact value of the plain atlas rows (docs/atlas/laws.md) but
+  one: L = 3, d_x = 4, H = 1, 4 below it, which the word's rank-one directions explain
+  (:mod:`seprank.separation.moment.word_directions`).
+
 Everything else is data: :func:`fit_law` fits a polynomial in d_x with more points than
 parameters (so that the fit can fail) and re-checks it at the sizes held out; a law found
 that way is a conjecture with its evidence, never a theorem.
@@ -55,7 +76,8 @@ import numpy as np
 from seprank.combinatorics import multiset, num_head_indices
 from seprank.network_theory.corrected_bounds import moment_entries
 
-__all__ = ["block_caps", "caps_sum", "ideal_block_bounds", "generic_caps", "generic_caps_sum",
+__all__ = ["block_caps", "caps_sum", "ideal_block_bounds", "counted_block_bounds",
+           "generic_caps", "generic_caps_sum",
            "depth_one_witness", "depth_one_block", "Fit", "fit_law", "interpolate",
            "PATTERNS", "pattern_heads", "derivative_span_ranks"]
 
@@ -103,17 +125,51 @@ def ideal_block_bounds(L: int, n_vars: int, forms: int) -> list[int]:
     return out
 
 
+def counted_block_bounds(L: int, n_vars: int, forms: int, polys: int) -> list[int]:
+    """The counted bound on each block g = 0..C(L) (module docstring, "the first layer's
+    forms, counted"): M(D, g) minus the largest count of annihilators, for ``polys``
+    polynomials g_j (d_x for tokens). Never above :func:`ideal_block_bounds` (J = T + 1).
+
+    >>> counted_block_bounds(3, 6, 3, 3)[7:9]   # d_x = 3, H = 3: 480 and 519 (ideal: 546, 756)
+    [480, 519]
+    >>> counted_block_bounds(2, 10, 8, 4) == ideal_block_bounds(2, 10, 8)
+    True
+    """
+    if min(L, n_vars, polys) < 1 or not 0 <= forms <= n_vars:
+        raise ValueError(f"counted_block_bounds: L = {L}, n_vars = {n_vars}, forms = {forms}, "
+                         f"polys = {polys} (need L, n_vars, polys >= 1, 0 <= forms <= n_vars)")
+    C, r, u = num_head_indices(L), forms, n_vars - forms
+    top = C - 3 ** (L - 1)
+
+    def span(k: int, lo: int, hi: int) -> int:   # monomials of degree k, u-degree in [lo, hi]
+        return sum(_monomials(u, j) * _monomials(r, k - j) for j in range(max(lo, 0), hi + 1))
+
+    return [_monomials(n_vars, g) - max(0, *(span(g, J, g) - polys * span(C - g, 0, top - J)
+                                             for J in range(g + 2)))
+            for g in range(C + 1)]
+
+
+def _monomials(n: int, k: int) -> int:
+    """M(n, k), the monomials of degree k in n variables (0 for k < 0; M(0, 0) = 1)."""
+    if k < 0:
+        return 0
+    return multiset(n, k) if n else int(k == 0)
+
+
 def generic_caps(L: int, d_x: int, H: int, d_a: int | None = None) -> list[int]:
-    """Per block, the least of its shape and the first layer's ideal bound: a bound on its
-    rank valid for every weight of the plain network (L, d_x, H, d_a = d_x / H default).
+    """Per block, the least of its shape and the first layer's counted bound
+    (:func:`counted_block_bounds`, below :func:`ideal_block_bounds`): a bound on its rank
+    valid for every weight of the plain network (L, d_x, H, d_a = d_x / H default).
 
     >>> generic_caps(2, 4, 2), generic_caps(2, 4, 1) == block_caps(2, 4)
     ([1, 10, 52, 40, 4], True)
+    >>> sum(generic_caps(3, 3, 3)), sum(generic_caps(3, 4, 4))
+    (2441, 16335)
     """
     d_a = d_x // H if d_a is None else d_a
     D = moment_entries(d_x)
-    ideal = ideal_block_bounds(L, D, min(H * d_a * d_a, D))
-    return [min(c, b) for c, b in zip(block_caps(L, d_x), ideal, strict=True)]
+    bound = counted_block_bounds(L, D, min(H * d_a * d_a, D), d_x)
+    return [min(c, b) for c, b in zip(block_caps(L, d_x), bound, strict=True)]
 
 
 def generic_caps_sum(L: int, d_x: int, H: int, d_a: int | None = None) -> int:

@@ -463,8 +463,8 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
 
 
 def with_ideal_bounds(specs: list, fam, net) -> list:
-    """The blocks of a plain token family with the first layer's ideal bound on their ranks
-    (:func:`seprank.network_theory.generic_laws.ideal_block_bounds`, valid for every
+    """The blocks of a plain token family with the first layer's counted bound on their ranks
+    (:func:`seprank.network_theory.generic_laws.counted_block_bounds`, valid for every
     weight: G_1 reads S through r <= min(H d_a^2, D) linear forms); other families (residual,
     embeddings) keep their blocks as they are.
 

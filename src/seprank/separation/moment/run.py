@@ -162,21 +162,22 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
         else:
             blocks.append(_skipped(spec, fam.n_rows, ideal))
     for seed in run.seeded:
-        _note_seed(blocks, seed)
+        rec = next((r for r in blocks if r["degree"] == seed["degree"]), None)
+        if rec is not None:
+            rec["how"] += f"; the apolar ideal was {seed['how']}"
+    for rec in blocks:
+        _cap_every_weight(rec, run.all_weights.get(rec["degree"], 0))
     return blocks, run.phases
 
 
-def _note_seed(blocks: list[dict], seed: dict) -> None:
-    """Say in block b's record how the ideal was seeded; annihilators that exist for every
-    weight (``all_weights`` of them, independent) lower its cap, the bound the generic
-    statement sums (word_directions' last paragraph)."""
-    rec = next((r for r in blocks if r["degree"] == seed["degree"]), None)
-    if rec is None:
-        return
-    rec["how"] += f"; the apolar ideal was {seed['how']}"
-    cap = rec["shape"][1] - seed["all_weights"]
-    if seed["all_weights"] and cap < rec["cap"]:
+def _cap_every_weight(rec: dict, count: int) -> None:
+    """Lower block b's cap (the bound valid for every weight, which the generic statement
+    sums) to cols_b - ``count``: ``count`` annihilators of order b that exist for every
+    weight (the word's rank-one directions, word_directions' last paragraph)."""
+    cap = rec["shape"][1] - count
+    if count and cap < rec["cap"]:
         rec["cap"] = cap
+        rec["how"] += f"; for every weight rank <= {cap} ({count} annihilators of this order)"
         rec["upper"] = min(rec["upper"], cap)
         if rec["rank"] == rec["upper"]:
             rec["kind"] = "exact"
@@ -204,6 +205,7 @@ class _BlockRun:
     pd: PolyData | None = None
     pd_mod: PolyData | None = None
     seeded: list = field(default_factory=list)
+    all_weights: dict = field(default_factory=dict)
 
     def methods(self, name: str) -> list[int]:
         return [i for i, b in enumerate(self.plan.blocks) if b["method"] == name]
@@ -331,7 +333,7 @@ class _BlockRun:
         if found is not None:
             n = self._seed(ideal, pd, *found, "first-layer")
             if n:
-                self.seeded.append({"degree": found[0], "count": n, "all_weights": 0,
+                self.seeded.append({"degree": found[0], "count": n,
                                     "how": f"seeded with {n} annihilators of this order "
                                            "from the first layer's forms (check "
                                            "L-Generic2's argument)"})
@@ -340,7 +342,8 @@ class _BlockRun:
             b = word["degree"]
             own = len(independent_rows(np.array(word["vectors"], dtype=np.int64), self.p))
             if self._seed(ideal, pd, b, word["vectors"], "word-direction"):
-                self.seeded.append({"degree": b, "count": own, "all_weights": own,
+                self.all_weights[b] = max(self.all_weights.get(b, 0), own)
+                self.seeded.append({"degree": b, "count": own,
                                     "how": f"seeded with {own} annihilators of this order "
                                            f"from the word's rank-one directions ("
                                            f"{word['conditions']}); they exist for every "
