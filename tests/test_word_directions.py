@@ -185,3 +185,18 @@ def test_l3_d4_h1_exact_and_generic():
     block7 = next(b for b in r.blocks if b["degree"] == 7)
     assert block7["cap"] == 11440 - 4 and block7["rank"] == 11436
     assert r.generic["claim"] == "exact for almost every weight"
+
+
+def test_trace_vectors_at_a_prime_past_int64_products():
+    """p = 2147483659 > 2^31 with 2 points: 2 (p - 1)^2 >= 2^63, so the products are summed
+    as Python integers; the vectors still vanish on block 3 of L = 2, d_x = 3 mod p (the
+    expansion mod p through flint)."""
+    p = 2147483659
+    fam = token_family(_net(2, 3, 3), 0)
+    word = single_head_word(fam)
+    cond = next(c for c in direction_conditions(word, 3) if c["degree"] == 3 and c["first"])
+    found = base_points(word, cond, seed=1)
+    vecs = trace_vectors(*found, 3, moment_pairs(3), exponents(6, 3), p)
+    assert len(vecs) == 2 and 2 * (p - 1) ** 2 >= 2**63
+    spec = next(s for s in block_specs(3, 6, 4, False) if s.degree == 3)
+    assert annihilate_rows(expand_mod(fam, p), spec, 3, vecs, p) is True

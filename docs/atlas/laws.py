@@ -60,28 +60,31 @@ def shape_summary(rows: list[dict]) -> dict:
     :mod:`seprank.network_theory.generic_laws`):
 
     ``proven``: a seed's certified value meets a bound valid for every weight (the caps and
-    the first layer's ideal bound, :func:`~seprank.network_theory.generic_laws.generic_caps`):
+    the first layer's counted bound, :func:`~seprank.network_theory.generic_laws.generic_caps`):
     the generic value, no probability;
     ``agreeing``: every seed exact and all equal, at least two seeds (a certified lower
     bound of the generic value that independent draws reach; equal to it with probability
     >= 1 - epsilon per draw); ``one draw``: a single seed, exact (a certified lower bound);
     ``lower``: otherwise the largest certified lower bound.
 
-    >>> r = {"L": 2, "d_x": 4, "H": 4, "residual": False, "sep": 85, "kind": "exact",
-    ...      "lower": 85, "generic": {"epsilon": 0.17}}
+    >>> r = {"L": 2, "d_x": 4, "H": 4, "residual": False, "sep": 84, "kind": "exact",
+    ...      "lower": 84, "generic": {"epsilon": 0.17}}          # below the bound 85
     >>> shape_summary([r, r])["status"], shape_summary([r])["status"]
     ('agreeing', 'one draw')
     >>> shape_summary([r | {"H": 2, "sep": 107}])["status"]
+    'proven'
+    >>> shape_summary([r | {"sep": 85, "lower": 85, "kind": "lower_bound"}])["status"]
     'proven'
     """
     from seprank.network_theory.generic_laws import generic_caps_sum
 
     ok = [r for r in rows if "error" not in r]
-    for r in ok:                  # a certified value at an every-weight bound
+    for r in ok:                  # a certified value (or lower bound) at an every-weight bound
+        certified = r["sep"] if r["kind"] == "exact" else r.get("lower")
         if (r.get("generic") or {}).get("claim") == "exact for almost every weight" or (
-                r["kind"] == "exact" and not r["residual"]
-                and r["sep"] == generic_caps_sum(r["L"], r["d_x"], r["H"])):
-            return {"status": "proven", "value": r["sep"], "seeds": len(ok)}
+                not r["residual"] and certified is not None
+                and certified == generic_caps_sum(r["L"], r["d_x"], r["H"])):
+            return {"status": "proven", "value": certified, "seeds": len(ok)}
     exact = [r for r in ok if r["kind"] == "exact"]
     if len(exact) == 1 and len(ok) == 1:     # one draw: nothing to agree with
         eps = (exact[0].get("generic") or {}).get("epsilon")

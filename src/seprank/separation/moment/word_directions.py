@@ -58,7 +58,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from math import factorial, prod
 
 import flint
 import numpy as np
@@ -320,27 +319,36 @@ def trace_vectors(w: list, phi, k: int, pairs: list, cols: np.ndarray, p: int
     if f is None or any(c is None for c in wm):
         return None
     m = f.degree()
-    v = [(wm[a] * wm[b]) % f for a, b in pairs]
-    powers = [[flint.nmod_poly([1], p)] for _ in v]
-    for e, row in enumerate(powers):
-        for _ in range(k):
-            row.append((row[-1] * v[e]) % f)
-    lam = flint.nmod_poly([0, 1], p)
-    lam_pows = [flint.nmod_poly([1], p)]
-    for _ in range(2 * m):
-        lam_pows.append((lam_pows[-1] * lam) % f)
-    sums = [sum(int(_coeff((lam_pows[i] * lam_pows[s]) % f, i)) for i in range(m)) % p
+
+    def mult(x: flint.nmod_poly) -> np.ndarray:   # multiplication by x on 1, .., lambda^(m-1)
+        basis = [flint.nmod_poly([0] * i + [1], p) for i in range(m)]
+        return np.array([[_coeff((b * x) % f, r) for b in basis] for r in range(m)],
+                        dtype=np.int64)
+
+    cols = np.asarray(cols, dtype=np.int64)
+    dt = np.int64 if m * (p - 1) ** 2 < 2**63 else object    # exact sums of m products
+    Y = np.zeros((len(cols), m), dtype=dt)
+    Y[:, 0] = 1                                          # the element 1 of the algebra
+    for e, (a, b) in enumerate(pairs):                   # times v_e^gamma_e, e by e
+        M = mult((wm[a] * wm[b]) % f).astype(dt)
+        power = np.eye(m, dtype=np.int64).astype(dt)
+        for j in range(1, int(cols[:, e].max(initial=0)) + 1):
+            power = power @ M % p
+            rows = cols[:, e] == j
+            Y[rows] = Y[rows] @ power.T % p
+    fact = [1] * (k + 1)
+    for i in range(1, k + 1):
+        fact[i] = fact[i - 1] * i % p
+    inv = np.array([pow(x, -1, p) for x in fact], dtype=dt)
+    scale = np.full(len(cols), fact[k], dtype=dt)
+    for e in range(cols.shape[1]):                       # k! / gamma!
+        scale = scale * inv[cols[:, e]] % p
+    Y = Y * scale[:, None] % p
+    lam_pows = [flint.nmod_poly([0] * i + [1], p) % f for i in range(2 * m - 1)]
+    sums = [sum(_coeff((lam_pows[s] * lam_pows[i]) % f, i) for i in range(m)) % p
             for s in range(2 * m - 1)]                   # Tr(lambda^s), s <= 2m - 2
-    kfact = factorial(k)
-    out = np.zeros((len(cols), m), dtype=np.int64)
-    for r, gamma in enumerate(cols):
-        y = flint.nmod_poly([kfact // prod(factorial(int(g)) for g in gamma) % p], p)
-        for e, g in enumerate(gamma):
-            if g:
-                y = (y * powers[e][int(g)]) % f
-        coeffs = [_coeff(y, i) for i in range(m)]
-        for j in range(m):
-            out[r, j] = sum(coeffs[i] * sums[i + j] for i in range(m)) % p
+    hankel = np.array([[sums[i + j] for j in range(m)] for i in range(m)], dtype=dt)
+    out = Y @ hankel % p
     return [tuple(int(x) for x in out[:, j]) for j in range(m)]
 
 
