@@ -227,3 +227,20 @@ def test_counted_bound_refuses_bad_sizes():
         counted_block_bounds(2, 10, 4, 0)
     with pytest.raises(ValueError, match="forms"):
         counted_block_bounds(2, 10, 11, 4)
+
+
+def test_the_atlas_plain_values_are_the_counted_bound():
+    """Every exact plain row of the N -> infinity atlas (generic weights) is at most the
+    counted bound summed over the blocks, and equal to it, except L = 3, d_x = 4, H = 1:
+    4 below it, the 4 points where two conics of the plane a^T w = 0 meet
+    (moment.word_directions). A law with its data: a row off it would fail here."""
+    from seprank.network_theory.generic_laws import generic_caps_sum
+
+    rows = json.loads((ATLAS / "n_infinity.json").read_text())
+    plain = [r for r in rows if r["part"] == "generic" and not r["residual"]
+             and r["kind"] == "exact"]
+    assert len(plain) >= 60
+    for r in plain:
+        bound = generic_caps_sum(r["L"], r["d_x"], r["H"])
+        word = 4 if (r["L"], r["d_x"], r["H"]) == (3, 4, 1) else 0
+        assert r["sep"] == bound - word, r
