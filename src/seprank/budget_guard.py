@@ -155,7 +155,8 @@ def run_guarded(budget: Budget, work: Callable[[], int], what: str) -> int:
     (:func:`process_start`).
 
     >>> from seprank.budget import Budget
-    >>> run_guarded(Budget(max_seconds=600), lambda: 3, "a demo") if guard_available() else 3
+    >>> day = Budget(max_seconds=86400)     # the clock started with this process: a test
+    >>> run_guarded(day, lambda: 3, "a demo") if guard_available() else 3    # run is old
     3
     """
     started = process_start()
