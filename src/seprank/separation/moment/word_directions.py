@@ -1,13 +1,13 @@
 """Annihilators of a single-head network's g_j along rank-one directions of its word.
 
 Setting (:mod:`seprank.separation.moment.apolar`; plain tokens, one head, no residual
-connection). With H = 1 each layer is M_l = P_l S_l Q_l, P_l = O_l V_l and
-Q_l = K_l^T Q_l (:mod:`seprank.network_theory.moment_form`), so G_L(S) is a single
+connection). With H = 1 each layer is M_l = P_l S_l B_l, P_l = O_l V_l and
+B_l = K_l^T Q_l (:mod:`seprank.network_theory.moment_form`), so G_L(S) is a single
 product of C = C(L) copies of S with fixed matrices between them (the *word*):
 
-    G_1 = P_1 . S . Q_1;   if G_l = A . S X_1 S ... X_{c-1} S . R then
-    G_{l+1} = P_{l+1} G_l S G_l^T Q_{l+1} G_l = (P_{l+1} A) . S X_1 S ... S . R
-    with the gaps X_1..X_{c-1}, R, R^T, X_{c-1}^T..X_1^T, A^T Q_{l+1} A, X_1..X_{c-1}.
+    G_1 = P_1 . S . B_1;   if G_l = A . S X_1 S ... X_{c-1} S . R then
+    G_{l+1} = P_{l+1} G_l S G_l^T B_{l+1} G_l = (P_{l+1} A) . S X_1 S ... S . R
+    with the gaps X_1..X_{c-1}, R, R^T, X_{c-1}^T..X_1^T, A^T B_{l+1} A, X_1..X_{c-1}.
 
 Hence every g_j(S) = a^T S X_1 S X_2 ... X_{C-1} S r_j with a = A^T e_p (p the output
 coordinate) and r_j = R e_j. (Checked against the expansion of G_L in
@@ -49,8 +49,8 @@ of this network's.
 
 Found by looking at the kernel of generic L = 3, d_x = 4, H = 1's block 7 (4 vectors
 mod p): they are the 7th powers of (w_i w_i^T . d), w_i the 4 points of a^T w = 0,
-w^T Q_1 w = 0, w^T (P_1^T Q_2 P_1) w = 0 (the word's gaps other than the one class
-N = P_1^T P_2^T Q_3 P_2 P_1 leave at most 6 positions free).
+w^T B_1 w = 0, w^T (P_1^T B_2 P_1) w = 0 (the word's gaps other than the one class
+N = P_1^T P_2^T B_3 P_2 P_1 leave at most 6 positions free).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ import flint
 import numpy as np
 
 __all__ = ["Word", "single_head_word", "free_degree", "direction_conditions",
-           "base_points", "word_annihilators", "MAX_WORD_DIM"]
+           "base_points", "trace_vectors", "word_annihilators", "MAX_WORD_DIM"]
 
 #: Largest d_x the points are solved for (n = d_x - 2 quadrics, 2^n points; SymPy's
 #: Groebner basis grows fast with n).
@@ -115,12 +115,12 @@ def single_head_word(fam) -> Word | None:
     gaps: list = []
     for layer in range(net.L):
         P = _fmpq(W["O"][layer, 0]) * _fmpq(W["V"][layer, 0])
-        Q = _fmpq(W["K"][layer, 0]).transpose() * _fmpq(W["Q"][layer, 0])
+        B = _fmpq(W["K"][layer, 0]).transpose() * _fmpq(W["Q"][layer, 0])
         if left is None:
-            left, right = P, Q
+            left, right = P, B
             continue
         gaps = (gaps + [right, right.transpose()] + [g.transpose() for g in reversed(gaps)]
-                + [left.transpose() * Q * left] + gaps)
+                + [left.transpose() * B * left] + gaps)
         left = P * left
     return Word(left.transpose() * _unit(net.d_x, fam.coordinate), gaps, right)
 
