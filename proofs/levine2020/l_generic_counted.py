@@ -29,11 +29,10 @@ import itertools
 import flint
 import numpy as np
 from seprank_proofs import LEVINE2020
+from seprank_proofs.levine2020.l_generic_ideal import ideal_caps, ranks_under
 
-from seprank.models import SelfAttentionNetwork
 from seprank.models.generic_weights import generic_bound, seeded_network
 from seprank.network_theory.generic_laws import (
-    block_caps,
     counted_block_bounds,
     derivative_span_ranks,
     generic_caps,
@@ -185,24 +184,9 @@ def _random_step(ctx) -> None:
                   "exact rank (derivative spans, no code shared with the route or the bound) "
                   "is at most min(shape cap, counted bound)", NET, kind="computation",
                   sizes="(L, d_x, H, d_a) in " + ", ".join(map(str, RANDOM_SHAPES))) as s:
-        rng, rows, bad = np.random.default_rng(2802), [], []
-        for L, d, H, d_a in RANDOM_SHAPES:
-            for low in (-2, 1):
-                w = {k: rng.integers(low, 3, size=(L, H, d_a, d)) for k in "QKV"}
-                w["O"] = rng.integers(low, 3, size=(L, H, d, d_a))
-                ranks = derivative_span_ranks(SelfAttentionNetwork(L, d, H, d_a, weights=w))
-                caps = generic_caps(L, d, H, d_a)
-                rows.append({"shape": [L, d, H, d_a], "ranks": ranks, "bounds": caps})
-                if any(r > c for r, c in zip(ranks, caps, strict=True)):
-                    bad.append(rows[-1])
+        rows, bad = ranks_under(generic_caps, RANDOM_SHAPES, 2802)
         s.record(cases=rows, failures=bad)
         s.require(not bad, "a block's rank exceeds the counted bound", failures=bad)
-
-
-def _ideal_sum(L, d, H):
-    D = d * (d + 1) // 2
-    return sum(min(a, b) for a, b in zip(ideal_block_bounds(L, D, min(H * (d // H) ** 2, D)),
-                                         block_caps(L, d), strict=True))
 
 
 def _attained_step(ctx) -> None:
@@ -221,7 +205,7 @@ def _attained_step(ctx) -> None:
                 value = res.lower_bound
             bound = sum(generic_caps(L, d, H))
             rows.append({"shape": [L, d, H], "certified": value, "counted": bound,
-                         "ideal": _ideal_sum(L, d, H)})
+                         "ideal": sum(ideal_caps(L, d, H))})
             if value != bound or bound >= rows[-1]["ideal"]:
                 bad.append(rows[-1])
         s.record(cases=rows, failures=bad)

@@ -64,9 +64,9 @@ CLAIM = Claim(
     NET, main_result=True)
 
 
-def _ideal_caps(L, d, H, d_a=None):
+def ideal_caps(L, d, H, d_a=None):
     """Per block, min(shape cap, ideal bound) (this check's bound; generic_laws.generic_caps
-    is the counted one of L-Generic3, never larger)."""
+    is the counted one of L-Generic3, never larger); shared with L-Generic3."""
     d_a = d // H if d_a is None else d_a
     D = d * (d + 1) // 2
     return [min(c, b) for c, b in zip(block_caps(L, d),
@@ -159,13 +159,28 @@ def _where_below_step(ctx) -> None:
             for H in (h for h in range(1, d + 1) if d % h == 0):
                 for d_a in sorted({d // H, 1, 2, 3}):
                     checked += 1
-                    cut = sum(_ideal_caps(2, d, H, d_a)) < sum(block_caps(2, d))
+                    cut = sum(ideal_caps(2, d, H, d_a)) < sum(block_caps(2, d))
                     if cut != (H * d_a * d_a < D):
                         bad.append({"L": 2, "d_x": d, "H": H, "d_a": d_a})
-                    if _ideal_caps(1, d, H) != block_caps(1, d):
+                    if ideal_caps(1, d, H) != block_caps(1, d):
                         bad.append({"L": 1, "d_x": d, "H": H})
         s.record(cases=checked, failures=bad[:5])
         s.require(not bad, "the cut does not match H d_a^2 < D", failures=bad[:5])
+
+
+def ranks_under(caps, shapes, seed: int) -> tuple[list[dict], list[dict]]:
+    """(rows, rows over a cap): the exact block ranks (derivative spans) of networks with
+    random integer weights, zeros included and not, at ``shapes`` (L, d_x, H, d_a), beside
+    ``caps(L, d_x, H, d_a)``; shared with L-Generic3."""
+    rng, rows = np.random.default_rng(seed), []
+    for L, d, H, d_a in shapes:
+        for low in (-2, 1):
+            net = SelfAttentionNetwork(L, d, H, d_a,
+                                       weights=_random_weights(rng, L, d, H, d_a, low))
+            rows.append({"shape": [L, d, H, d_a], "ranks": derivative_span_ranks(net),
+                         "bounds": caps(L, d, H, d_a)})
+    return rows, [r for r in rows if any(a > b for a, b in zip(r["ranks"], r["bounds"],
+                                                               strict=True))]
 
 
 def _random_step(ctx) -> None:
@@ -173,16 +188,7 @@ def _random_step(ctx) -> None:
                   "not) every block's exact rank (derivative spans, no code shared with the "
                   "route) is at most min(shape cap, ideal bound)", NET, kind="computation",
                   sizes="(L, d_x, H, d_a) in " + ", ".join(map(str, RANDOM_SHAPES))) as s:
-        rng, rows, bad = np.random.default_rng(3402), [], []
-        for L, d, H, d_a in RANDOM_SHAPES:
-            for low in (-2, 1):
-                net = SelfAttentionNetwork(L, d, H, d_a,
-                                           weights=_random_weights(rng, L, d, H, d_a, low))
-                ranks = derivative_span_ranks(net)
-                caps = _ideal_caps(L, d, H, d_a)
-                rows.append({"shape": [L, d, H, d_a], "ranks": ranks, "bounds": caps})
-                if any(r > c for r, c in zip(ranks, caps, strict=True)):
-                    bad.append(rows[-1])
+        rows, bad = ranks_under(ideal_caps, RANDOM_SHAPES, 3402)
         s.record(cases=rows, failures=bad)
         s.require(not bad, "a block's rank exceeds the ideal bound", failures=bad)
 
@@ -196,7 +202,7 @@ def _attained_step(ctx) -> None:
         rows, bad = [], []
         for L, d, H in ATTAINED:
             ranks = derivative_span_ranks(seeded_network(L, d, H, seed=0))
-            caps = _ideal_caps(L, d, H)
+            caps = ideal_caps(L, d, H)
             rows.append({"shape": [L, d, H], "sep": sum(ranks), "bound": sum(caps),
                          "shape_caps": sum(block_caps(L, d)),
                          "ideal": ideal_block_bounds(L, d * (d + 1) // 2,

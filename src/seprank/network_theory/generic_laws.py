@@ -150,10 +150,8 @@ def counted_block_bounds(L: int, n_vars: int, forms: int, polys: int) -> list[in
 
 
 def _monomials(n: int, k: int) -> int:
-    """M(n, k), the monomials of degree k in n variables (0 for k < 0; M(0, 0) = 1)."""
-    if k < 0:
-        return 0
-    return multiset(n, k) if n else int(k == 0)
+    """M(n, k) (:func:`~seprank.combinatorics.multiset`), and 0 for k < 0."""
+    return multiset(n, k) if k >= 0 else 0
 
 
 def generic_caps(L: int, d_x: int, H: int, d_a: int | None = None) -> list[int]:

@@ -333,21 +333,19 @@ class _BlockRun:
         if found is not None:
             n = self._seed(ideal, pd, *found, "first-layer")
             if n:
-                self.seeded.append({"degree": found[0], "count": n,
-                                    "how": f"seeded with {n} annihilators of this order "
-                                           "from the first layer's forms (check "
-                                           "L-Generic2's argument)"})
+                self.seeded.append({"degree": found[0], "how": (
+                    f"seeded with {n} annihilators of this order from the first layer's "
+                    "forms (check L-Generic2's argument)")})
         word = word_annihilators(self.fam, self.p, seed=self.seed)
         if word is not None:
             b = word["degree"]
             own = len(independent_rows(np.array(word["vectors"], dtype=np.int64), self.p))
             if self._seed(ideal, pd, b, word["vectors"], "word-direction"):
-                self.all_weights[b] = max(self.all_weights.get(b, 0), own)
-                self.seeded.append({"degree": b, "count": own,
-                                    "how": f"seeded with {own} annihilators of this order "
-                                           f"from the word's rank-one directions ("
-                                           f"{word['conditions']}); they exist for every "
-                                           "weight (word_directions)"})
+                self.all_weights[b] = own
+                self.seeded.append({"degree": b, "how": (
+                    f"seeded with {own} annihilators of this order from the word's rank-one "
+                    f"directions ({word['conditions']}); they exist for every weight "
+                    "(word_directions)")})
         self.phases["ideal_seed"] = round(time.perf_counter() - t0, 4)
 
     def _seed(self, ideal: ApolarIdeal, pd: PolyData, b: int, vectors: list, name: str

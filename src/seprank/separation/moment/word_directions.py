@@ -58,9 +58,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 
 import flint
 import numpy as np
+
+from seprank.network_theory.moment_form import moment_pairs
+from seprank.separation.moment.blocks import exponents
 
 __all__ = ["Word", "single_head_word", "free_degree", "direction_conditions",
            "base_points", "trace_vectors", "word_annihilators", "MAX_WORD_DIM"]
@@ -371,11 +375,6 @@ def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -
     >>> found["degree"], found["points"], len(found["vectors"]), len(found["vectors"][0])
     (7, 4, 4, 11440)
     """
-    from math import comb
-
-    from seprank.network_theory.moment_form import moment_pairs
-    from seprank.separation.moment.blocks import exponents
-
     word = single_head_word(fam)
     d = fam.d
     if word is None or d > MAX_WORD_DIM or d < 2:
