@@ -32,6 +32,7 @@ from seprank.network_theory.generic_laws import (
     generic_caps,
     generic_caps_sum,
     interpolate,
+    layered_staircase_bound,
     pattern_heads,
 )
 from seprank.separation import separation_rank
@@ -244,3 +245,72 @@ def test_the_atlas_plain_values_are_the_counted_bound():
         bound = generic_caps_sum(r["L"], r["d_x"], r["H"])
         word = 4 if (r["L"], r["d_x"], r["H"]) == (3, 4, 1) else 0
         assert r["sep"] == bound - word, r
+
+
+# -- residual connections: the layered staircase ----------------------------------------------
+
+def _layered_by_search(L, d, H):
+    """The layered staircase by trying every decreasing s_0 >= ... >= s_T (no dynamic
+    programming), each rank bound written out from the two column groups."""
+    from itertools import combinations_with_replacement
+
+    D, C = d * (d + 1) // 2, (3**L - 1) // 2
+    r, T = min(H * (d // H) ** 2, D), C - 3 ** (L - 1)
+
+    def n(e, j):
+        if not 0 <= j <= e:
+            return 0
+        return (comb(D - r + j - 1, j) if D - r else int(j == 0)) * comb(r + e - j - 1, e - j)
+
+    best = None
+    for seq in combinations_with_replacement(range(-1, C + 1), T + 1):
+        s = sorted(seq, reverse=True)              # s_0 >= s_1 >= ... >= s_T
+        cols = sum(n(e, j) for j in range(T + 1) for e in range(s[j] + 1))
+        rows = d * sum(n(a, i) for i in range(T + 1) for a in range(C - s[T - i]))
+        best = cols + rows if best is None else min(best, cols + rows)
+    return best
+
+
+@pytest.mark.parametrize("L,d,H", [(2, 2, 2), (2, 4, 4), (3, 3, 3), (3, 4, 2), (3, 4, 4),
+                                   (3, 3, 1), (3, 6, 3)])
+def test_layered_staircase_is_its_definition(L, d, H):
+    """Every decreasing sequence (L <= 3: at most C(19, 5) of them) against the DP."""
+    D = d * (d + 1) // 2
+    assert layered_staircase_bound(L, D, min(H * (d // H) ** 2, D), d) == \
+        _layered_by_search(L, d, H)
+
+
+@pytest.mark.parametrize("depths", [(1, 2, 3, 4), pytest.param((5,), marks=pytest.mark.slow)])
+def test_layered_staircase_equals_the_plain_count(depths):
+    """The identity the module docstring states: at every L <= 5, d_x <= 7, H | d_x the
+    residual matrix's layered staircase equals the plain blocks' counted caps summed."""
+    for L in depths:
+        for d in range(1, 8):
+            D = d * (d + 1) // 2
+            for H in (h for h in range(1, d + 1) if d % h == 0):
+                got = layered_staircase_bound(L, D, min(H * (d // H) ** 2, D), d)
+                assert got == sum(generic_caps(L, d, H)), (L, d, H)
+
+
+@pytest.mark.parametrize("L,d,H,seed", [(2, 2, 2, 0), (2, 2, 2, 1), (2, 3, 3, 0),
+                                        (2, 3, 3, 1), (2, 4, 4, 0)])
+def test_residual_ranks_stay_under_the_layered_staircase(L, d, H, seed):
+    """The exact rank over Q of the whole residual C_F (flint, every entry), weights with
+    zeros allowed, is at most the layered staircase, which is below the plain staircase
+    at these shapes."""
+    import flint
+
+    from seprank.network_theory.moment_form import moment_polynomials, token_family
+    from seprank.separation.moment.blocks import block_entries, exponents, staircase_bound
+    from seprank.separation.moment.run import integer_poly_data
+
+    net = SelfAttentionNetwork.random(L, d, H, residual=True, seed=seed, bound=2)
+    fam = token_family(net, 0)
+    D, C = fam.n_vars, fam.degree
+    pd = integer_poly_data(moment_polynomials(fam), D, C)
+    alphas = exponents(D, C, up_to=True)
+    rows = np.repeat(np.arange(d), len(alphas))
+    whole = flint.fmpz_mat(block_entries(pd, rows, np.tile(alphas, (d, 1)), alphas).tolist())
+    bound = layered_staircase_bound(L, D, min(H * (d // H) ** 2, D), d)
+    assert bound < staircase_bound(d, D, C)
+    assert whole.rank() <= bound

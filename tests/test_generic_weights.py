@@ -41,9 +41,14 @@ def test_L1_generic_value_is_d_plus_1_for_every_seed(d):
 def test_three_seeds_agree_at_L2():
     """L = 2, d_x = 2: the caps (18) are met by every seed: generic for almost every weight;
     d_x = 4, H = 4: every seed meets the first layer's counted bound (85, below the ideal
-    bound's 89), so it is the generic value; residual d_x = 2, H = 2: the seeds agree on a
+    bound's 89), so it is the generic value; residual d_x = 2, H = 2 meets the layered
+    staircase (17, every weight); residual d_x = 3, H = 1, d_a = 2: the seeds agree on a
     value below the every-weight bound (a probable value)."""
-    from seprank.network_theory.generic_laws import generic_caps, ideal_block_bounds
+    from seprank.network_theory.generic_laws import (
+        generic_caps,
+        ideal_block_bounds,
+        layered_staircase_bound,
+    )
 
     vals = [seprank.separation_rank(2, 2, 1, N=math.inf, weights_seed=s) for s in range(3)]
     assert {(r.value, r.kind) for r in vals} == {(18, "exact")}
@@ -61,13 +66,23 @@ def test_three_seeds_agree_at_L2():
     met = [seprank.separation_rank(2, 4, 4, N=math.inf, weights_seed=s) for s in range(3)]
     assert {(r.value, r.kind) for r in met} == {(counted, "exact")}
     assert all(r.facts["generic"]["claim"] == "exact for almost every weight" for r in met)
-    # residual L = 2, d_x = 2, H = 2: below the staircase bound 18 (every weight)
-    below = [seprank.separation_rank(2, 2, 2, N=math.inf, weights_seed=s, residual=True)
-             for s in range(3)]
-    assert len({r.value for r in below}) == 1 and below[0].value < 18
+    # residual L = 2, d_x = 2, H = 2: below the plain staircase 18, at the layered staircase
+    # (generic_laws.layered_staircase_bound, every weight), met by every seed
+    layered = layered_staircase_bound(2, 3, 2, 2)
+    assert layered == 17
+    res = [seprank.separation_rank(2, 2, 2, N=math.inf, weights_seed=s, residual=True)
+           for s in range(3)]
+    assert {(r.value, r.facts["generic"]["claim"]) for r in res} == {
+        (layered, "exact for almost every weight")}
+    # residual L = 2, d_x = 3, H = 1, d_a = 2: the seeds agree on a value below the
+    # every-weight bound (a probable value)
+    below = [seprank.separation_rank(2, 3, 1, N=math.inf, weights_seed=s, residual=True,
+                                     d_a=2) for s in range(3)]
+    bound = below[0].facts["generic"]["upper_bound_all_weights"]
+    assert len({r.value for r in below}) == 1 and below[0].value < bound
     g = below[0].facts["generic"]
     assert g["claim"].startswith("lower bound for almost every weight; equal with probability")
-    assert g["epsilon"] == pytest.approx(16 * 18 / (2 * 4096))
+    assert g["epsilon"] == pytest.approx(16 * bound / (2 * 4096))
 
 
 def test_undershoot_frequency_respects_the_schwartz_zippel_bound():

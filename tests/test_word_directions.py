@@ -20,13 +20,14 @@ from hypothesis import strategies as st
 
 from seprank.models import SelfAttentionNetwork
 from seprank.network_theory.moment_form import moment_pairs, moment_polynomials, token_family
-from seprank.separation.moment.blocks import block_specs, exponents
+from seprank.separation.moment.blocks import block_specs, entries_mod, exponents
 from seprank.separation.moment.expansion_mod import expand_mod
 from seprank.separation.moment.ranks import annihilate_rows
 from seprank.separation.moment.word_directions import (
     base_points,
     direction_conditions,
     free_degree,
+    residual_free_degree,
     single_head_word,
     trace_vectors,
     word_annihilators,
@@ -200,3 +201,77 @@ def test_trace_vectors_at_a_prime_past_int64_products():
     assert len(vecs) == 2 and 2 * (p - 1) ** 2 >= 2**63
     spec = next(s for s in block_specs(3, 6, 4, False) if s.degree == 3)
     assert annihilate_rows(expand_mod(fam, p), spec, 3, vecs, p) is True
+
+
+# -- residual connections: the sub-words ------------------------------------------------------
+
+def _named(net, expr):
+    """A product of named factors (P_l = O_l V_l, B_l = K_l^T Q_l, ' = transpose), exactly."""
+    from seprank.separation.moment.word_directions import _fmpq
+
+    W, out = net.weights, None
+    for name in expr:
+        layer = int(name[1:].rstrip("'")) - 1
+        if name[0] == "P":
+            M = _fmpq(W["O"][layer, 0]) * _fmpq(W["V"][layer, 0])
+        else:
+            M = _fmpq(W["K"][layer, 0]).transpose() * _fmpq(W["Q"][layer, 0])
+        M = M.transpose() if name.endswith("'") else M
+        out = M if out is None else out * M
+    return out
+
+
+@pytest.mark.parametrize("L,d", [(2, 3), (3, 2), (3, 4)])
+def test_the_named_word_is_the_word(L, d):
+    """The symbolic word that residual_free_degree reads has the gaps of single_head_word,
+    factor by factor, at random weights."""
+    from seprank.separation.moment.word_directions import _symbolic_word
+
+    net = _net(L, d, 7)
+    word = single_head_word(token_family(net, 0))
+    left, gaps, right = _symbolic_word(L)
+    assert [_named(net, g) for g in gaps] == word.gaps
+    assert _named(net, right) == word.right
+    assert _named(net, left).transpose() * flint.fmpq_mat([[int(i == 0)] for i in range(d)]) \
+        == word.a
+
+
+def test_residual_free_degree_hand_worked():
+    """L = 2: the sub-words are G_1 = P_1 (S + Z) B_1 (one position, its left factor P_1 is
+    not the word's: position 1 stays free) and the word itself (4 positions; every gap
+    killed and position 1 closed: positions 2 and 4). Nothing killed: the word's 4."""
+    assert residual_free_degree(2, {1, 2, 3}, True) == (2, 2)
+    assert residual_free_degree(2, set(), True) == (3, 2)
+    assert residual_free_degree(3, set(), False) == (13, 10)
+    with pytest.raises(ValueError):
+        residual_free_degree(5, set(), True)
+
+
+@pytest.mark.slow
+def test_word_annihilators_kill_the_residual_network():
+    """Residual L = 3, d_x = 4, H = 1: the plain word's 4 annihilators of order 7 vanish on
+    every row of the residual C_F's columns of order 7 (rows of every degree <= 6, mod p),
+    as residual_free_degree's argument says; a perturbed vector does not."""
+    net = SelfAttentionNetwork.random(3, 4, 1, residual=True, seed=0, nonzero=True)
+    from seprank.separation.moment.leading_forms import leading_network
+    from seprank.separation.moment.blocks import poly_data_mod
+
+    found = word_annihilators(token_family(leading_network(net), 0), P)
+    assert residual_free_degree(3, set(found["killed"]), found["first"])[0] < found["degree"]
+    pd = poly_data_mod(moment_polynomials(token_family(net, 0), p=P), 10, 13, P)
+    X = np.array(found["vectors"], dtype=np.int64).T % P
+    bad = X.copy()
+    bad[0, 0] = (bad[0, 0] + 1) % P
+    cols = exponents(10, 7)
+    alphas = exponents(10, 6, up_to=True)
+    for j in range(4):
+        for lo in range(0, len(alphas), 2000):
+            a = alphas[lo:lo + 2000]
+            m = entries_mod(pd, np.full(len(a), j), a, cols, P)
+            prod = np.zeros((len(a), X.shape[1]), dtype=np.int64)
+            worse = np.zeros(len(a), dtype=np.int64)
+            for c in range(0, len(cols), 512):
+                prod = (prod + m[:, c:c + 512] @ X[c:c + 512]) % P
+                worse = (worse + m[:, c:c + 512] @ bad[c:c + 512, 0]) % P
+            assert not prod.any()
+            assert worse.any() or lo

@@ -339,6 +339,8 @@ def main() -> None:
                     help="comma-separated H: run only these head counts of the parts (default all)")
     ap.add_argument("--plain-only", action="store_true",
                     help="run only the networks without residual connections")
+    ap.add_argument("--residual-only", action="store_true",
+                    help="run only the networks with residual connections")
     ap.add_argument("--seeds", default="",
                     help="comma-separated seeds: run only these seeds of the parts (default all)")
     ap.add_argument("--report-only", action="store_true", help="rewrite the tables and plots")
@@ -352,7 +354,8 @@ def main() -> None:
         t0, load, new, code = time.perf_counter(), _load(), [], source_state()
         todo = [c for c in cases(part) if (not depths or c[2] in depths)
                 and (not widths or c[3] in widths) and (not seeds or c[6] in seeds)
-                and (not heads or c[4] in heads) and not (args.plain_only and c[5])]
+                and (not heads or c[4] in heads) and not (args.plain_only and c[5])
+                and not (args.residual_only and not c[5])]
         for c in todo:
             row = guarded(c, args.budget, args.lift_max, args.wall)
             if part == "plan4":
@@ -367,7 +370,9 @@ def main() -> None:
         name = part + (f" (L in {sorted(depths)})" if depths else "") + (
             f" (d_x in {sorted(widths)})" if widths else "") + (
             f" (seeds {sorted(seeds)})" if seeds else "") + (
-            f" (H in {sorted(heads)})" if heads else "") + (" (plain)" if args.plain_only else "")
+            f" (H in {sorted(heads)})" if heads else "") + (
+            " (plain)" if args.plain_only else "") + (
+            " (residual)" if args.residual_only else "")
         runs[name] = {"budget_s": args.budget, "lift_max": args.lift_max, "wall_s": args.wall,
                       "seconds": round(time.perf_counter() - t0, 1), "load_start": load,
                       "load_end": _load(), "cases": len(new), "code": code}

@@ -61,6 +61,33 @@ generic value computable and its laws checkable:
   one: L = 3, d_x = 4, H = 1, 4 below it, which the word's rank-one directions explain
   (:mod:`seprank.separation.moment.word_directions`).
 
+* **residual connections, the layered staircase** (every weight,
+  :func:`layered_staircase_bound`; check L-Generic4): with a skip connection at every
+  layer G_L has every degree 0..C and C_F is one matrix, rows x_k U^alpha and columns
+  W^gamma with |alpha|, |gamma| <= C. The u-degree bound survives: write nu(f) for the
+  largest u-degree of f's monomials; nu(G_1) = 0 (G_1 = I + sum_h O_h V_h S K_h^T Q_h
+  reads only the l's), nu(G_l S G_l^T) <= 2 nu(G_l) + 1, the layer map
+  X -> I + sum_h O_h V_h X K_h^T Q_h keeps nu, so nu(G_{l+1}) <= 3 nu(G_l) + 1 and
+  nu(G_L) <= (3^(L-1) - 1)/2 = T. In coordinates (l, u) (C_F's rank does not depend on
+  them) entry ((k, alpha), gamma) is a coefficient of g_k at alpha + gamma, so it vanishes
+  unless |alpha| + |gamma| <= C and u(alpha) + u(gamma) <= T. Group the columns by
+  (|gamma|, u(gamma)) = (e, j) and the rows by (a, i), n(e, j) = M(D - r, j) M(r, e - j)
+  of each. For thresholds s_0 >= s_1 >= ... >= s_T, the columns with e <= s_j count
+  themselves; the others, (e, j) with e > s_j, meet only rows with a <= C - 1 - s_j and
+  i <= T - j, which (the s_j decreasing) are the rows a <= C - 1 - s_{T-i} of each level
+  i. Two column groups, each ranked at most by its columns or its rows:
+
+      rank C_F <= min over s of sum_j [ sum_{e <= s_j} n(e, j)
+                                        + d_x sum_{a <= C - 1 - s_j} n(a, T - j) ],
+
+  a sum over j of terms in s_j alone, minimised by dynamic programming over the
+  decreasing s. With r = D (one level) it is the plain staircase
+  (:func:`~seprank.separation.moment.blocks.staircase_bound`). With the residual network's
+  leading forms below (:mod:`seprank.separation.moment.leading_forms`: rank C_F is at
+  least the plain network's with the same weights), the residual rank is the plain one
+  wherever the plain network meets its counted bound and this bound equals that count,
+  as it does at every L <= 5, d_x <= 7, H | d_x (tests/test_generic_laws.py).
+
 Everything else is data: :func:`fit_law` fits a polynomial in d_x with more points than
 parameters (so that the fit can fail) and re-checks it at the sizes held out; a law found
 that way is a conjecture with its evidence, never a theorem.
@@ -77,7 +104,7 @@ from seprank.combinatorics import multiset, num_head_indices
 from seprank.network_theory.corrected_bounds import moment_entries
 
 __all__ = ["block_caps", "caps_sum", "ideal_block_bounds", "counted_block_bounds",
-           "generic_caps", "generic_caps_sum",
+           "generic_caps", "generic_caps_sum", "layered_staircase_bound",
            "depth_one_witness", "depth_one_block", "Fit", "fit_law", "interpolate",
            "PATTERNS", "pattern_heads", "derivative_span_ranks"]
 
@@ -147,6 +174,40 @@ def counted_block_bounds(L: int, n_vars: int, forms: int, polys: int) -> list[in
     return [_monomials(n_vars, g) - max(0, *(span(g, J, g) - polys * span(C - g, 0, top - J)
                                              for J in range(g + 2)))
             for g in range(C + 1)]
+
+
+def layered_staircase_bound(L: int, n_vars: int, forms: int, polys: int) -> int:
+    """The layered staircase: a bound on the rank of a residual network's whole C_F, valid
+    for every weight (module docstring, "residual connections"), for ``polys`` polynomials
+    g_j (d_x for tokens), D = ``n_vars`` and r = ``forms`` (min(H d_a^2, D)).
+
+    >>> layered_staircase_bound(3, 6, 3, 3)    # d_x = H = 3: the plain count, 2441
+    2441
+    >>> layered_staircase_bound(3, 3, 3, 2)    # r = D: the plain staircase (blocks.py)
+    232
+    """
+    if min(L, n_vars, polys) < 1 or not 0 <= forms <= n_vars:
+        raise ValueError(f"layered_staircase_bound: L = {L}, n_vars = {n_vars}, forms = "
+                         f"{forms}, polys = {polys} (need L, n_vars, polys >= 1, "
+                         f"0 <= forms <= n_vars)")
+    C, r, u = num_head_indices(L), forms, n_vars - forms
+    top = C - 3 ** (L - 1)
+
+    def cells(e: int, j: int) -> int:       # monomials of degree e and u-degree j
+        return _monomials(u, j) * _monomials(r, e - j) if 0 <= j <= e else 0
+
+    def cost(j: int, s: int) -> int:
+        return (sum(cells(e, j) for e in range(s + 1))
+                + polys * sum(cells(a, top - j) for a in range(C - s)))
+
+    best = {s: cost(0, s) for s in range(-1, C + 1)}
+    for j in range(1, top + 1):             # s_j <= s_(j-1): the best over s' >= s so far
+        run, nxt = None, {}
+        for s in range(C, -2, -1):
+            run = best[s] if run is None else min(run, best[s])
+            nxt[s] = run + cost(j, s)
+        best = nxt
+    return min(best.values())
 
 
 def _monomials(n: int, k: int) -> int:

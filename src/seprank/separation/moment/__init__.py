@@ -76,7 +76,9 @@ Row and column scalings by alpha! and gamma! turn block b into the catalecticant
 every degree 0..C, row (k, alpha) meets the columns with |gamma| <= C - |alpha|, and
 no grading splits C_F: ordered by decreasing |alpha| and increasing |gamma| it is
 block triangular with the non-residual blocks (the top-degree part) on the
-antidiagonal, which only gives rank >= their sum. The route ranks the whole matrix.
+antidiagonal, which gives rank >= their sum, the plain network's rank with the same
+weights (:mod:`~seprank.separation.moment.leading_forms`). The route ranks those blocks,
+then the whole matrix where its plan can add to them.
 
 Embeddings (:mod:`seprank.separation.moment.embedding`): a vocabulary or convolution
 embedding without positional part turns F into a family in fewer variables; the
@@ -99,10 +101,11 @@ What the route computes (:func:`moment_separation_rank`)
    of the g_j, :mod:`seprank.separation.moment.apolar`), else Dixon lifting from the
    residues of a row subset (:mod:`seprank.linalg.rational.dixon_residues`) checked on all rows,
    or, with many kernel vectors, the rank over Q of the whole block; the residual
-   matrix has the staircase bound for every weight
-   (:func:`~seprank.separation.moment.blocks.staircase_bound`) and its split ranked
-   over Q; else ``probabilistic`` (every row ranked mod a random prime of
-   [2^30, 2^31)) or the cap as certified upper bound.
+   matrix has the layered staircase for every weight
+   (:func:`~seprank.network_theory.generic_laws.layered_staircase_bound`) and its split
+   ranked over Q, and its leading forms' blocks as lower bound
+   (:mod:`~seprank.separation.moment.leading_forms`); else ``probabilistic`` (every row
+   ranked mod a random prime of [2^30, 2^31)) or the cap as certified upper bound.
 3. Lower bounds at finite N (:mod:`seprank.separation.moment.tokens`) only where the
    answer needs them (:func:`token_values`): when a block was sampled or skipped (N = 2,
    4, ... until the token lower bound meets the moment-form value), for a partition with fewer
@@ -125,9 +128,10 @@ from seprank.linalg.memory import available_bytes, format_bytes
 from seprank.linalg.planner import engine_primes
 from seprank.models.generic_weights import generic_statement
 from seprank.models.moment_mod_p import MAX_EVAL_PRIME, family_residues
-from seprank.network_theory.generic_laws import generic_caps
+from seprank.network_theory.generic_laws import generic_caps, layered_staircase_bound
 from seprank.network_theory.moment_form import token_family
 from seprank.scalars.primes import require_prime
+from seprank.separation.moment import leading_forms
 from seprank.separation.moment.blocks import block_specs
 from seprank.separation.moment.plan import MomentPlan, make_plan
 from seprank.separation.moment.run import run_blocks, run_tokens
@@ -465,8 +469,10 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
 def with_ideal_bounds(specs: list, fam, net) -> list:
     """The blocks of a plain token family with the first layer's counted bound on their ranks
     (:func:`seprank.network_theory.generic_laws.counted_block_bounds`, valid for every
-    weight: G_1 reads S through r <= min(H d_a^2, D) linear forms); other families (residual,
-    embeddings) keep their blocks as they are.
+    weight: G_1 reads S through r <= min(H d_a^2, D) linear forms); a residual token
+    family's matrix with the layered staircase
+    (:func:`~seprank.network_theory.generic_laws.layered_staircase_bound`, every weight);
+    other families (embeddings, shifts) keep their blocks as they are.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> net = SelfAttentionNetwork.random(2, 4, 2, seed=0, nonzero=True)
@@ -475,6 +481,11 @@ def with_ideal_bounds(specs: list, fam, net) -> list:
     >>> [s.cap for s in specs], [s.cap for s in with_ideal_bounds(specs, fam, net)]
     ([1, 10, 55, 40, 4], [1, 10, 52, 40, 4])
     """
+    if leading_forms.applies(fam):       # one matrix: the layered staircase, every weight
+        (spec,) = specs
+        bound = layered_staircase_bound(net.L, fam.n_vars, min(net.H * net.d_a**2, fam.n_vars),
+                                        fam.n_rows)
+        return [replace(spec, bound=min(bound, spec.cap))]
     if fam.mixed or fam.label != "tokens":
         return specs
     caps = generic_caps(net.L, net.d_x, net.H, net.d_a)    # min(shape, ideal bound) per block
@@ -523,14 +534,28 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
     """
     start = time.perf_counter()
     fam, p = prep.fam, prep.prime
-    data = family_residues(fam, p)
-    blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
-                                random_p=True, certify=prep.certify,
-                                budget_seconds=prep.budget_seconds, max_memory=prep.limit,
-                                subset_ranks=_subset_hook(prep))
+    lead = _leading_blocks(prep) if leading_forms.applies(fam) else None
+    word = _word_cap(prep, lead) if lead is not None else None
+    data = None
+    if lead is not None and not leading_forms.whole_matrix_can_add(
+            prep.plan.blocks[0], sum(b["rank"] for b in lead[0]), prep.plan.seconds,
+            prep.budget_seconds - lead[1]):
+        blocks = [leading_forms.leading_record(None, prep.specs[0], *lead, word=word)]
+        phases = {"leading_forms": round(lead[1], 4)}
+    else:
+        data = family_residues(fam, p)
+        blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
+                                    random_p=True, certify=prep.certify,
+                                    budget_seconds=prep.budget_seconds - (lead or (0, 0))[1],
+                                    max_memory=prep.limit, subset_ranks=_subset_hook(prep))
+        if lead is not None:
+            blocks[0] = leading_forms.leading_record(blocks[0], prep.specs[0], *lead,
+                                                     word=word)
+            phases["leading_forms"] = round(lead[1], 4)
     tokens = []
     n_values, why = token_values(prep, blocks)
     if n_values:
+        data = family_residues(fam, p) if data is None else data
         tokens = run_tokens(fam, data, blocks, p, prep.seed, max(n_values),
                             certify=prep.certify, phases=phases, n_values=n_values,
                             budget_seconds=max(5.0, TOKEN_BUDGET_SHARE * prep.budget_seconds))
@@ -540,6 +565,39 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
         count_bound=fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),
         memory_limit=prep.limit, seconds=round(time.perf_counter() - start, 4))
     return _assemble(fam, blocks, tokens, run, prep)
+
+
+def _leading_blocks(prep: MomentPrepared) -> tuple[list[dict], float] | None:
+    """The plain network's block records and seconds (the leading forms of a residual
+    network, :mod:`~seprank.separation.moment.leading_forms`); None when its plan is
+    refused (memory)."""
+    t0 = time.perf_counter()
+    try:
+        top = prepare_moment(leading_forms.leading_network(prep.net), position=prep.position,
+                             coordinate=prep.fam.coordinate, seed=prep.seed,
+                             certify=prep.certify, max_memory=prep.limit,
+                             budget_seconds=prep.budget_seconds)
+    except MemoryLimitError:
+        return None
+    blocks, _ = run_blocks(top.fam, family_residues(top.fam, top.prime), top.specs, top.plan,
+                           top.prime, top.seed, random_p=True, certify=top.certify,
+                           budget_seconds=top.budget_seconds, max_memory=top.limit)
+    return blocks, time.perf_counter() - t0
+
+
+def _word_cap(prep: MomentPrepared, lead: tuple[list[dict], float]) -> str | None:
+    """Lower a one-head residual matrix's cap (its spec and its plan's) by the word's
+    annihilators (:func:`~seprank.separation.moment.leading_forms.word_bound`) when the
+    leading forms are below it; returns why (with the seconds it took), or None."""
+    if prep.net.H != 1 or sum(b["rank"] for b in lead[0]) >= prep.specs[0].cap:
+        return None
+    t0 = time.perf_counter()
+    found = leading_forms.word_bound(prep.net, prep.fam.coordinate, prep.prime, prep.seed)
+    if found is None or found[0] >= prep.specs[0].cap:
+        return None
+    prep.specs[0] = replace(prep.specs[0], bound=found[0])
+    prep.plan.blocks[0]["cap"] = found[0]
+    return f"{found[1]} ({time.perf_counter() - t0:.1f} s)"
 
 
 def _subset_hook(prep: MomentPrepared):

@@ -209,7 +209,8 @@ def catalecticant_rank(pd: PolyData, spec: BlockSpec, r: int, p: int, rng, *,
     if rank == spec.cap:                 # full rank, or the residual staircase bound met
         out.update(upper=rank, kind="exact")
         if rank < tall.short:
-            out["how"] += ("; meets the staircase bound (blocks.staircase_bound)"
+            out["how"] += ("; meets the bound for every weight (blocks.staircase_bound, "
+                           "generic_laws.layered_staircase_bound)"
                            if spec.degree is None else "; meets the first layer's bound "
                            "for every weight (generic_laws.counted_block_bounds)")
     elif ideal is not None and ideal_certifies(spec, r, tall.transposed, ideal, out):

@@ -47,6 +47,22 @@ there (an open condition). rank(block k) <= cols_k - m' is closed (minors vanish
 holds on an open set, so it holds for every weight: a cap of the generic rank, not only
 of this network's.
 
+Residual connections (:func:`residual_free_degree`). With a skip connection at every
+layer, G_1 = I + P_1 S B_1 = P_1 (S + Z) B_1 with Z = P_1^-1 B_1^-1 where P_1 and B_1 are
+invertible (an open dense set of weights), and G_{l+1} = G_l + P_{l+1} G_l S G_l^T
+B_{l+1} G_l (the identity of the skip times G_l). So G_L is a sum of *sub-words*: from
+the sub-words X, Y, Z of the three copies of G_l, either X alone (the skip) or
+P_{l+1} X S Y^T B_{l+1} Z; G_1 has the one sub-word P_1 (S + Z) B_1. Each sub-word is a
+word as above whose positions hold S or S + Z (the lemma holds with any fixed matrix
+added at a position: only the positions that take V carry s), and whose gaps are
+products of the weights. A gap equal, as a product of the same named factors (or its
+transpose), to a killed gap of the plain word has w^T X w = 0; every other gap is taken
+as open, and position 1 is closed only when the sub-word's left factor is the plain
+word's. When every sub-word's free degree stays below k, (w w^T . d)^k kills the
+residual g_j as well; the rank of the residual matrix's columns of order <= s then drops
+by the m' annihilators (k <= s), for every weight by the closure argument above.
+Residual L = 3, d_x = 4, H = 1: the 10 sub-words have free degree <= 6 < 7.
+
 Found by looking at the kernel of generic L = 3, d_x = 4, H = 1's block 7 (4 vectors
 mod p): they are the 7th powers of (w_i w_i^T . d), w_i the 4 points of a^T w = 0,
 w^T B_1 w = 0, w^T (P_1^T B_2 P_1) w = 0 (the word's gaps other than the one class
@@ -58,6 +74,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from itertools import product as itertools_product
 from math import comb
 
 import flint
@@ -67,7 +84,8 @@ from seprank.network_theory.moment_form import moment_pairs
 from seprank.separation.moment.blocks import exponents
 
 __all__ = ["Word", "single_head_word", "free_degree", "direction_conditions",
-           "base_points", "trace_vectors", "word_annihilators", "MAX_WORD_DIM"]
+           "base_points", "trace_vectors", "word_annihilators", "residual_free_degree",
+           "MAX_WORD_DIM"]
 
 #: Largest d_x the points are solved for (n = d_x - 2 quadrics, 2^n points; SymPy's
 #: Groebner basis grows fast with n).
@@ -194,7 +212,7 @@ def direction_conditions(word: Word, d: int) -> list[dict]:
             k = free_degree(word.C, killed, first) + 1
             if k <= word.C:
                 out.append({"first": first, "quadrics": [classes[c][0] for c in chosen],
-                            "degree": k, "points": 2**n})
+                            "degree": k, "points": 2**n, "killed": sorted(killed)})
     return sorted(out, key=lambda c: (c["degree"], -c["points"]))
 
 
@@ -356,6 +374,53 @@ def trace_vectors(w: list, phi, k: int, pairs: list, cols: np.ndarray, p: int
     return [tuple(int(x) for x in out[:, j]) for j in range(m)]
 
 
+def _tr(expr: tuple) -> tuple:
+    """The transpose of a product of named factors (a trailing ' marks a transpose)."""
+    return tuple(x[:-1] if x.endswith("'") else x + "'" for x in reversed(expr))
+
+
+def _symbolic_word(L: int) -> tuple[tuple, list[tuple], tuple]:
+    """(left, gaps, right) of the plain word as products of named factors P_l = O_l V_l
+    and B_l = K_l^T Q_l (the recursion of :func:`single_head_word`)."""
+    left, gaps, right = ("P1",), [], ("B1",)
+    for layer in range(2, L + 1):
+        gaps = (gaps + [right, _tr(right)] + [_tr(g) for g in reversed(gaps)]
+                + [_tr(left) + (f"B{layer}",) + left] + gaps)
+        left = (f"P{layer}",) + left
+    return left, gaps, right
+
+
+def residual_free_degree(L: int, killed, first: bool) -> tuple[int, int]:
+    """(largest free degree over the sub-words of the residual G_L, number of sub-words)
+    for the plain word's ``killed`` gaps (1-based) and ``first`` (module docstring,
+    "Residual connections"); a function of the names of the factors alone, so it holds
+    for every weight where P_1 and B_1 are invertible.
+
+    >>> residual_free_degree(3, set(range(1, 13)) - {9}, True)   # L = 3, d_x = 4, H = 1
+    (6, 10)
+    >>> residual_free_degree(2, set(), False)                    # nothing killed: 4
+    (4, 2)
+    """
+    if L < 1 or L > 4:
+        raise ValueError(f"residual_free_degree: L = {L} (1 <= L <= 4: 1010 sub-words at 4)")
+    plain_left, plain_gaps, _ = _symbolic_word(L)
+    closed = {plain_gaps[i - 1] for i in killed}
+    closed |= {_tr(g) for g in closed}
+    subs = [(("P1",), [], ("B1",))]                     # G_1 = P_1 (S + Z) B_1
+    for layer in range(2, L + 1):
+        grown = []
+        for (lx, gx, rx), (ly, gy, ry), (lz, gz, rz) in itertools_product(subs, repeat=3):
+            gaps = (gx + [rx, _tr(ry)] + [_tr(g) for g in reversed(gy)]
+                    + [_tr(ly) + (f"B{layer}",) + lz] + gz)
+            grown.append(((f"P{layer}",) + lx, gaps, rz))
+        subs = subs + grown                             # the skip keeps G_l's sub-words
+    worst = 0
+    for left, gaps, _ in subs:
+        shut = {i for i, g in enumerate(gaps, start=1) if g in closed}
+        worst = max(worst, free_degree(len(gaps) + 1, shut, first and left == plain_left))
+    return worst, len(subs)
+
+
 def _coeff(poly: flint.nmod_poly, i: int) -> int:
     return int(poly[i]) if i <= poly.degree() else 0
 
@@ -363,7 +428,8 @@ def _coeff(poly: flint.nmod_poly, i: int) -> int:
 def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -> dict | None:
     """Annihilators of the g_j from the word's rank-one directions (module docstring),
     mod p: ``degree`` k, ``vectors`` (residues of rational vectors of Ann_k, over the
-    degree-k exponents), ``points`` 2^n, ``conditions`` (a sentence). The first choice of
+    degree-k exponents), ``points`` 2^n, ``conditions`` (a sentence), ``killed`` (the gaps
+    with w^T X w = 0, 1-based) and ``first`` (a^T w = 0). The first choice of
     conditions (least k) whose block k has more rows than columns (where annihilators
     lower the bound) and whose points are found; None when none is (one head, plain tokens,
     d_x <= MAX_WORD_DIM only) or past ``max_entries`` vector entries.
@@ -397,5 +463,5 @@ def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -
                 + f"w^T X w = 0 for {n} class{'es' * (n != 1)} of gaps X of the word: "
                 f"(w w^T . d)^{k} kills every g_j (at most {k - 1} positions take w w^T)")
         return {"degree": k, "vectors": vectors, "points": cond["points"],
-                "conditions": text}
+                "conditions": text, "killed": cond["killed"], "first": cond["first"]}
     return None
