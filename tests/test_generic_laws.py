@@ -249,37 +249,6 @@ def test_the_atlas_plain_values_are_the_counted_bound():
 
 # -- residual connections: the layered staircase ----------------------------------------------
 
-def _layered_by_search(L, d, H):
-    """The layered staircase by trying every decreasing s_0 >= ... >= s_T (no dynamic
-    programming), each rank bound written out from the two column groups."""
-    from itertools import combinations_with_replacement
-
-    D, C = d * (d + 1) // 2, (3**L - 1) // 2
-    r, T = min(H * (d // H) ** 2, D), C - 3 ** (L - 1)
-
-    def n(e, j):
-        if not 0 <= j <= e:
-            return 0
-        return (comb(D - r + j - 1, j) if D - r else int(j == 0)) * comb(r + e - j - 1, e - j)
-
-    best = None
-    for seq in combinations_with_replacement(range(-1, C + 1), T + 1):
-        s = sorted(seq, reverse=True)              # s_0 >= s_1 >= ... >= s_T
-        cols = sum(n(e, j) for j in range(T + 1) for e in range(s[j] + 1))
-        rows = d * sum(n(a, i) for i in range(T + 1) for a in range(C - s[T - i]))
-        best = cols + rows if best is None else min(best, cols + rows)
-    return best
-
-
-@pytest.mark.parametrize("L,d,H", [(2, 2, 2), (2, 4, 4), (3, 3, 3), (3, 4, 2), (3, 4, 4),
-                                   (3, 3, 1), (3, 6, 3)])
-def test_layered_staircase_is_its_definition(L, d, H):
-    """Every decreasing sequence (L <= 3: at most C(19, 5) of them) against the DP."""
-    D = d * (d + 1) // 2
-    assert layered_staircase_bound(L, D, min(H * (d // H) ** 2, D), d) == \
-        _layered_by_search(L, d, H)
-
-
 @pytest.mark.parametrize("depths", [(1, 2, 3, 4), pytest.param((5,), marks=pytest.mark.slow)])
 def test_layered_staircase_equals_the_plain_count(depths):
     """The identity the module docstring states: at every L <= 5, d_x <= 7, H | d_x the

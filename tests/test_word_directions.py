@@ -253,8 +253,8 @@ def test_word_annihilators_kill_the_residual_network():
     every row of the residual C_F's columns of order 7 (rows of every degree <= 6, mod p),
     as residual_free_degree's argument says; a perturbed vector does not."""
     net = SelfAttentionNetwork.random(3, 4, 1, residual=True, seed=0, nonzero=True)
-    from seprank.separation.moment.leading_forms import leading_network
     from seprank.separation.moment.blocks import poly_data_mod
+    from seprank.separation.moment.leading_forms import leading_network
 
     found = word_annihilators(token_family(leading_network(net), 0), P)
     assert residual_free_degree(3, set(found["killed"]), found["first"])[0] < found["degree"]

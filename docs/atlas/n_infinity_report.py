@@ -210,7 +210,8 @@ def claim_sentence(rows: list[dict]) -> str:
     useful = [r for r in prob if r["generic"]["epsilon"] < 1]
     text = (f"Of {len(g)} generic rows, {meet} meet a bound valid for every weight, so "
             "their value is the generic value with no probability involved (the bound is "
-            "the route's count or staircase bound for every weight)")
+            "the route's count or, with residual connections, its layered staircase, for "
+            "every weight)")
     top = max((r["generic"]["epsilon"] for r in useful), default=None)
     if prob:
         text += (f"; {len(prob)} are exact for the drawn network below that bound, so "
@@ -636,7 +637,10 @@ def residual_sentence(rows: list[dict]) -> str:
     differ = [f"L={L} d_x={d} H={H}: {a} vs {b}" for (L, d, H, _), a, b in pairs if a != b]
     return (f"Residual connections: of {len(pairs)} shapes whose plain and residual values "
             f"are both exact, {len(pairs) - len(differ)} have the same value"
-            + (f"; they differ at {'; '.join(differ)}" if differ else "") + ".")
+            + (f"; they differ at {'; '.join(differ)}" if differ else "")
+            + " (proven for every weight where the plain network meets its counted bound: "
+            "the plain blocks bound the residual rank from below and the layered staircase, "
+            "equal to that count, from above; `seprank prove L-Generic4`).")
 
 
 def law_sentence(rows: list[dict]) -> str:
@@ -712,8 +716,8 @@ def write(rows: list[dict], runs: dict, folder: Path) -> None:
              "", " ".join(x for x in (PARAGRAPHS["generic"], residual_sentence(rows),
                                   law_sentence(rows)) if x), "",
              "'every-weight bound': the smallest upper bound valid for every weight that the "
-             "route states (its count bound or, with residual connections, its staircase "
-             "bound); 'rests on': Proposition 2' with the rank of C_F certified over Q block "
+             "route states (its count bound or, with residual connections, its layered "
+             "staircase); 'rests on': Proposition 2' with the rank of C_F certified over Q block "
              "by block.", "", *generic_table(rows), "",
              "The generic rows that are not exact, and why (the blocks of C_F whose rank "
              "the route did not certify over Q within the budget):", "",

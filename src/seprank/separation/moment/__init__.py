@@ -358,7 +358,9 @@ class MomentPrepared:
     ``fam``, ``info``: the moment family and its facts; ``specs``: the blocks of C_F;
     ``plan``: the :class:`~seprank.separation.moment.plan.MomentPlan` (methods, estimated
     seconds and peak bytes); ``thresholds``: (output side, other side) sizes from which
-    sep = R; ``limit``: the memory limit; ``prime`` and whether it was drawn.
+    sep = R; ``limit``: the memory limit; ``prime`` and whether it was drawn; ``leading``:
+    a residual network's plain network, prepared (:mod:`~seprank.separation.moment.
+    leading_forms`; None otherwise).
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> prep = prepare_moment(SelfAttentionNetwork.random(2, 2, 1, seed=0, nonzero=True))
@@ -386,6 +388,7 @@ class MomentPrepared:
     small_side: int | None = None
     token_search: str = "auto"
     weight_bound: int | None = None
+    leading: Any = None
 
 
 #: ``token_search`` values: ``auto`` runs the token search only where the answer needs it
@@ -453,6 +456,17 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
              "n_scales": 1 if fam.mixed else fam.degree + 1}
     given = None if prime is None else require_prime(prime, max_value=MAX_EVAL_PRIME)
     plan = make_plan(specs, shape, float(budget_seconds), limit, given)
+    lead = None
+    if leading_forms.applies(fam):
+        try:
+            lead = prepare_moment(leading_forms.leading_network(net), position=position,
+                                  coordinate=coordinate, seed=seed, certify=certify,
+                                  max_memory=limit, budget_seconds=budget_seconds)
+        except MemoryLimitError:
+            lead = None
+        if lead is not None:
+            plan = leading_forms.leading_plan(
+                plan, lead.plan, sum(s.cap for s in lead.specs) < specs[0].cap)
     if plan.peak_bytes > limit:
         raise MemoryLimitError(f"the moment route needs about {format_bytes(plan.peak_bytes)} "
                                f"(estimated before building), over the limit "
@@ -463,7 +477,7 @@ def prepare_moment(net, *, position: int = 0, coordinate: int = 0, embedding=Non
     return MomentPrepared(net, fam, info, specs, plan, thr, limit, p, random_p,
                           position, seed, certify, max_seq_len, float(budget_seconds), tasks,
                           prime_source=source, partition=I, small_side=small,
-                          token_search=token_search, weight_bound=weight_bound)
+                          token_search=token_search, weight_bound=weight_bound, leading=lead)
 
 
 def with_ideal_bounds(specs: list, fam, net) -> list:
@@ -569,15 +583,11 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
 
 def _leading_blocks(prep: MomentPrepared) -> tuple[list[dict], float] | None:
     """The plain network's block records and seconds (the leading forms of a residual
-    network, :mod:`~seprank.separation.moment.leading_forms`); None when its plan is
+    network, :mod:`~seprank.separation.moment.leading_forms`); None when its plan was
     refused (memory)."""
     t0 = time.perf_counter()
-    try:
-        top = prepare_moment(leading_forms.leading_network(prep.net), position=prep.position,
-                             coordinate=prep.fam.coordinate, seed=prep.seed,
-                             certify=prep.certify, max_memory=prep.limit,
-                             budget_seconds=prep.budget_seconds)
-    except MemoryLimitError:
+    top = prep.leading
+    if top is None:
         return None
     blocks, _ = run_blocks(top.fam, family_residues(top.fam, top.prime), top.specs, top.plan,
                            top.prime, top.seed, random_p=True, certify=top.certify,

@@ -55,7 +55,7 @@ from math import comb
 import numpy as np
 
 __all__ = ["applies", "leading_network", "whole_matrix_can_add", "leading_record",
-           "word_bound"]
+           "word_bound", "leading_plan"]
 
 
 def applies(fam) -> bool:
@@ -190,3 +190,34 @@ def word_bound(net, coordinate: int, p: int, seed: int = 0) -> tuple[int, str] |
                    f"the residual g_j too: its {subwords} sub-words keep at most {worst} "
                    f"positions free (word_directions.residual_free_degree), so rank <= "
                    f"{bound} for every weight")
+
+
+def leading_plan(whole, lead, whole_expected: bool):
+    """The plan of a residual network (a :class:`~seprank.separation.moment.plan.MomentPlan`):
+    the plain network's plan ``lead`` first, then the residual matrix's own plan ``whole``
+    only when ``whole_expected`` (the plain caps sum below the residual cap, so the
+    leading forms cannot meet it); seconds, work and peak bytes add up accordingly.
+
+    >>> from seprank.separation.moment.plan import MomentPlan
+    >>> whole = MomentPlan([{"method": "sampled"}], False, {}, 600.0, 2**30, ["sampled"])
+    >>> lead = MomentPlan([{"method": "catalecticant"}], True, {"terms": 9}, 40.0, 2**29)
+    >>> p = leading_plan(whole, lead, False)
+    >>> p.seconds, p.peak_bytes == 2**29, p.expand, p.blocks[0]["expected"]
+    (40.0, True, True, 'not ranked: the leading forms are expected to meet its cap')
+    >>> leading_plan(whole, lead, True).seconds
+    640.0
+    """
+    from dataclasses import replace
+
+    block = dict(whole.blocks[0])
+    block["expected"] = ("ranked where the leading forms stay below its cap" if whole_expected
+                         else "not ranked: the leading forms are expected to meet its cap")
+    reasons = [f"leading forms: the plain network with these weights first ({len(lead.blocks)} "
+               f"blocks, about {lead.seconds:.3g} s): " + "; ".join(lead.reasons)]
+    if whole_expected:
+        return replace(whole, blocks=[block], expand=whole.expand or lead.expand,
+                       seconds=whole.seconds + lead.seconds,
+                       peak_bytes=max(whole.peak_bytes, lead.peak_bytes),
+                       reasons=reasons + whole.reasons, work=tuple(lead.work) + tuple(whole.work))
+    return replace(lead, blocks=[block], reasons=reasons + [
+        "the residual matrix itself: " + "; ".join(whole.reasons)] if whole.reasons else reasons)
