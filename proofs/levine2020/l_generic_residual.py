@@ -142,8 +142,9 @@ def _staircase_step(ctx) -> None:
                   "|alpha| + |gamma| <= C and u(alpha) + u(gamma) <= T; the columns (e, j) "
                   "with e <= s_j count themselves, the others meet only the rows "
                   "a <= C - 1 - s_{T-i} of level i: rank <= the layered staircase "
-                  "(argument); the dynamic programme equals the minimum over every "
-                  "decreasing sequence, and the bound equals the plain counted bound",
+                  "(argument); the dynamic programme's value is the bound taken over every "
+                  "decreasing sequence, enumerated one by one, and it equals the plain "
+                  "counted bound",
                   NET, kind="prose",
                   sizes="search: " + ", ".join(map(str, SEARCH_SHAPES))
                   + "; identity: L <= 4, d_x <= 7, H | d_x") as s:
