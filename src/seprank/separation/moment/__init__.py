@@ -552,7 +552,7 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
     word = _word_cap(prep, lead) if lead is not None else None
     data = None
     if lead is not None and not leading_forms.whole_matrix_can_add(
-            prep.plan.blocks[0], sum(b["rank"] for b in lead[0]), prep.plan.seconds,
+            prep.plan.blocks[0], sum(b["rank"] for b in lead[0]),
             prep.budget_seconds - lead[1]):
         blocks = [leading_forms.leading_record(None, prep.specs[0], *lead, word=word)]
         phases = {"leading_forms": round(lead[1], 4)}
@@ -560,7 +560,8 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
         data = family_residues(fam, p)
         blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
                                     random_p=True, certify=prep.certify,
-                                    budget_seconds=prep.budget_seconds - (lead or (0, 0))[1],
+                                    budget_seconds=max(1.0, prep.budget_seconds
+                                                       - (lead or (0, 0))[1]),
                                     max_memory=prep.limit, subset_ranks=_subset_hook(prep))
         if lead is not None:
             blocks[0] = leading_forms.leading_record(blocks[0], prep.specs[0], *lead,

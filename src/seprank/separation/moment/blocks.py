@@ -124,7 +124,8 @@ class BlockSpec:
         return "all" if self.degree is None else str(self.degree)
 
 
-def staircase_bound(n_rows: int, n_vars: int, C: int) -> int:
+def staircase_bound(n_rows: int, n_vars: int, C: int, *,
+                    kernel: tuple[int, int] | None = None) -> int:
     """A bound on the rank of the residual C_F valid for every weight (the staircase).
 
     With residual connections the entry of row x_k U^alpha and column W^gamma vanishes
@@ -138,13 +139,20 @@ def staircase_bound(n_rows: int, n_vars: int, C: int) -> int:
     min_s M(s) + r M(C - s - 1). Residual L = 3, d_x = 2 (r = 2, D' = 3, C = 13): 232 at
     s = 7 (the trivial cap is 560).
 
+    ``kernel`` = (k, m): m independent kernel vectors of C_F supported on the columns of
+    order k (:func:`~seprank.separation.moment.leading_forms.word_bound`); a split with
+    k <= s counts m columns fewer.
+
     >>> staircase_bound(2, 3, 13), staircase_bound(4, 10, 13)
     (232, 31460)
+    >>> staircase_bound(4, 10, 13, kernel=(7, 4))
+    31456
     """
     def upto(k: int) -> int:
         return comb(n_vars + k, k) if k >= 0 else 0
 
-    return min(upto(s) + n_rows * upto(C - s - 1) for s in range(-1, C + 1))
+    k, m = kernel if kernel is not None else (C + 1, 0)
+    return min(upto(s) - m * (k <= s) + n_rows * upto(C - s - 1) for s in range(-1, C + 1))
 
 
 def block_specs(n_rows: int, n_vars: int, C: int, residual: bool) -> list[BlockSpec]:

@@ -50,8 +50,6 @@ weight (the closure argument of word_directions).
 
 from __future__ import annotations
 
-from math import comb
-
 import numpy as np
 
 __all__ = ["applies", "leading_network", "whole_matrix_can_add", "leading_record",
@@ -87,18 +85,20 @@ def leading_network(net):
                                 weights=net.weights)
 
 
-def whole_matrix_can_add(plan_block: dict, leading_rank: int, estimate: float,
-                         seconds_left: float) -> bool:
+def whole_matrix_can_add(plan_block: dict, leading_rank: int, seconds_left: float) -> bool:
     """Whether ranking the residual matrix itself could raise the leading forms' bound
     within the time left: it is ranked in full (catalecticant or evaluation), or sampled
-    at more points than ``leading_rank`` (a sample of n points shows rank <= n), and the
-    plan's ``estimate`` (seconds) is within ``seconds_left``.
+    at more points than ``leading_rank`` (a sample of n points shows rank <= n), and its
+    own estimate (``seconds`` of its plan block, :func:`leading_plan`) is within
+    ``seconds_left``.
 
-    >>> whole_matrix_can_add({"method": "sampled", "points": 3102}, 2441, 4.0, 500.0)
+    >>> whole_matrix_can_add({"method": "sampled", "points": 3102, "seconds": 4.0}, 2441,
+    ...                      500.0)
     True
-    >>> whole_matrix_can_add({"method": "sampled", "points": 19506}, 31456, 600.0, 500.0)
+    >>> whole_matrix_can_add({"method": "sampled", "points": 19506, "seconds": 600.0},
+    ...                      31456, 500.0)
     False
-    >>> whole_matrix_can_add({"method": "catalecticant", "cap": 4263}, 4263, 1.0, 500.0)
+    >>> whole_matrix_can_add({"method": "catalecticant", "cap": 4263}, 4263, 500.0)
     False
     """
     if plan_block.get("method") == "skipped" or \
@@ -106,7 +106,7 @@ def whole_matrix_can_add(plan_block: dict, leading_rank: int, estimate: float,
         return False
     if plan_block.get("method") == "sampled" and plan_block.get("points", 0) <= leading_rank:
         return False
-    return estimate <= seconds_left
+    return float(plan_block.get("seconds", 0.0)) <= seconds_left
 
 
 def leading_record(rec: dict | None, spec, blocks: list[dict], seconds: float, *,
@@ -165,6 +165,7 @@ def word_bound(net, coordinate: int, p: int, seed: int = 0) -> tuple[int, str] |
     """
     from seprank.network_theory.moment_form import token_family
     from seprank.separation.moment.apolar import independent_rows
+    from seprank.separation.moment.blocks import staircase_bound
     from seprank.separation.moment.word_directions import (
         residual_free_degree,
         word_annihilators,
@@ -180,12 +181,8 @@ def word_bound(net, coordinate: int, p: int, seed: int = 0) -> tuple[int, str] |
     if worst >= k:
         return None
     m = len(independent_rows(np.array(found["vectors"], dtype=np.int64), p))
-    C, D, r = (3**net.L - 1) // 2, net.d_x * (net.d_x + 1) // 2, net.d_x
-
-    def upto(j: int) -> int:
-        return comb(D + j, j) if j >= 0 else 0
-
-    bound = min(upto(s) - m * (k <= s) + r * upto(C - s - 1) for s in range(-1, C + 1))
+    bound = staircase_bound(net.d_x, net.d_x * (net.d_x + 1) // 2, (3**net.L - 1) // 2,
+                            kernel=(k, m))
     return bound, (f"the word's {m} annihilators of order {k} ({found['conditions']}) kill "
                    f"the residual g_j too: its {subwords} sub-words keep at most {worst} "
                    f"positions free (word_directions.residual_free_degree), so rank <= "
@@ -204,12 +201,14 @@ def leading_plan(whole, lead, whole_expected: bool):
     >>> p = leading_plan(whole, lead, False)
     >>> p.seconds, p.peak_bytes == 2**29, p.expand, p.blocks[0]["expected"]
     (40.0, True, True, 'not ranked: the leading forms are expected to meet its cap')
+    >>> p.blocks[0]["seconds"]          # the residual matrix's own estimate
+    600.0
     >>> leading_plan(whole, lead, True).seconds
     640.0
     """
     from dataclasses import replace
 
-    block = dict(whole.blocks[0])
+    block = dict(whole.blocks[0], seconds=round(whole.seconds, 3))
     block["expected"] = ("ranked where the leading forms stay below its cap" if whole_expected
                          else "not ranked: the leading forms are expected to meet its cap")
     reasons = [f"leading forms: the plain network with these weights first ({len(lead.blocks)} "
