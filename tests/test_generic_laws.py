@@ -269,17 +269,14 @@ def test_residual_ranks_stay_under_the_layered_staircase(L, d, H, seed):
     at these shapes."""
     import flint
 
-    from seprank.network_theory.moment_form import moment_polynomials, token_family
-    from seprank.separation.moment.blocks import block_entries, exponents, staircase_bound
-    from seprank.separation.moment.run import integer_poly_data
+    from seprank.network_theory.moment_form import token_family
+    from seprank.separation.moment.blocks import staircase_bound
+    from seprank.separation.moment.leading_forms import whole_matrix
 
     net = SelfAttentionNetwork.random(L, d, H, residual=True, seed=seed, bound=2)
     fam = token_family(net, 0)
     D, C = fam.n_vars, fam.degree
-    pd = integer_poly_data(moment_polynomials(fam), D, C)
-    alphas = exponents(D, C, up_to=True)
-    rows = np.repeat(np.arange(d), len(alphas))
-    whole = flint.fmpz_mat(block_entries(pd, rows, np.tile(alphas, (d, 1)), alphas).tolist())
+    whole = flint.fmpz_mat(whole_matrix(fam).tolist())
     bound = layered_staircase_bound(L, D, min(H * (d // H) ** 2, D), d)
     assert bound < staircase_bound(d, D, C)
     assert whole.rank() <= bound

@@ -8,7 +8,6 @@ staircase bound's closed form; the route's record against both.
 from __future__ import annotations
 
 import flint
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,13 +16,10 @@ from seprank.models import SelfAttentionNetwork
 from seprank.network_theory.moment_form import moment_polynomials, token_family
 from seprank.separation.moment import moment_separation_rank
 from seprank.separation.moment.blocks import (
-    block_entries,
     block_specs,
-    exponents,
     staircase_bound,
 )
-from seprank.separation.moment.leading_forms import applies, leading_network
-from seprank.separation.moment.run import integer_poly_data
+from seprank.separation.moment.leading_forms import applies, leading_network, whole_matrix
 
 FAST = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SHAPES = [(1, 2, 1), (1, 3, 3), (2, 1, 1), (2, 2, 1), (2, 2, 2), (3, 1, 1)]
@@ -50,10 +46,7 @@ def test_the_leading_forms_are_the_plain_network(shape, seed):
 def _whole_rank(net) -> int:
     fam = token_family(net, 0)
     (spec,) = block_specs(fam.n_rows, fam.n_vars, fam.degree, True)
-    pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
-    alphas = exponents(fam.n_vars, fam.degree, up_to=True)
-    rows = np.repeat(np.arange(fam.n_rows), len(alphas))
-    ent = block_entries(pd, rows, np.tile(alphas, (fam.n_rows, 1)), alphas)
+    ent = whole_matrix(fam)
     assert ent.shape == spec.shape
     return flint.fmpz_mat(ent.tolist()).rank()
 

@@ -46,9 +46,8 @@ from seprank.network_theory.generic_laws import (
 from seprank.network_theory.moment_form import moment_polynomials, token_family
 from seprank.proof import Claim, check
 from seprank.separation.moment import moment_separation_rank
-from seprank.separation.moment.blocks import block_entries, exponents, staircase_bound
-from seprank.separation.moment.leading_forms import leading_network
-from seprank.separation.moment.run import integer_poly_data
+from seprank.separation.moment.blocks import staircase_bound
+from seprank.separation.moment.leading_forms import leading_network, whole_matrix
 
 PAPER = LEVINE2020
 NET = PAPER.cite("eq. (3) l.69-82")
@@ -165,12 +164,7 @@ def _staircase_step(ctx) -> None:
 
 
 def _whole_rank(net) -> int:
-    fam = token_family(net, 0)
-    pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
-    alphas = exponents(fam.n_vars, fam.degree, up_to=True)
-    rows = np.repeat(np.arange(fam.n_rows), len(alphas))
-    ent = block_entries(pd, rows, np.tile(alphas, (fam.n_rows, 1)), alphas)
-    return flint.fmpz_mat(ent.tolist()).rank()
+    return flint.fmpz_mat(whole_matrix(token_family(net, 0)).tolist()).rank()
 
 
 def _random_step(ctx) -> None:

@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["applies", "leading_network", "whole_matrix_can_add", "leading_record",
-           "word_bound", "leading_plan"]
+__all__ = ["applies", "leading_network", "whole_matrix", "whole_matrix_can_add",
+           "leading_record", "word_bound", "leading_plan"]
 
 
 def applies(fam) -> bool:
@@ -83,6 +83,30 @@ def leading_network(net):
 
     return SelfAttentionNetwork(net.L, net.d_x, net.H, net.d_a, residual=False,
                                 weights=net.weights)
+
+
+def whole_matrix(fam) -> np.ndarray:
+    """A residual family's C_F as one exact integer matrix (rows (j, alpha) with |alpha|
+    <= C, columns gamma with |gamma| <= C, every degree at once; the denominators cleared
+    by one common factor), for independent checks of the route: its rank over Q is the
+    separation rank (Proposition 2), and Lemma 2 bounds it below by the leading forms'.
+
+    >>> import flint
+    >>> from seprank.models import SelfAttentionNetwork
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> net = SelfAttentionNetwork.random(1, 2, 1, residual=True, seed=0, nonzero=True)
+    >>> M = whole_matrix(token_family(net, 0))
+    >>> M.shape, flint.fmpz_mat(M.tolist()).rank()    # 2 x 4 rows, 4 columns (C = 1, D = 3)
+    ((8, 4), 3)
+    """
+    from seprank.network_theory.moment_form import moment_polynomials
+    from seprank.separation.moment.blocks import block_entries, exponents
+    from seprank.separation.moment.run import integer_poly_data
+
+    pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
+    alphas = exponents(fam.n_vars, fam.degree, up_to=True)
+    rows = np.repeat(np.arange(fam.n_rows), len(alphas))
+    return block_entries(pd, rows, np.tile(alphas, (fam.n_rows, 1)), alphas)
 
 
 def whole_matrix_can_add(plan_block: dict, leading_rank: int, seconds_left: float) -> bool:
