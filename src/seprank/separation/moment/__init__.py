@@ -117,6 +117,7 @@ What the route computes (:func:`moment_separation_rank`)
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from dataclasses import dataclass, field, replace
@@ -136,6 +137,7 @@ from seprank.separation.moment.blocks import block_specs
 from seprank.separation.moment.plan import MomentPlan, make_plan
 from seprank.separation.moment.run import run_blocks, run_tokens
 from seprank.separation.moment.tasks import check_task_options, subset_ranks_hook
+from seprank.separation.moment.word_directions import word_annihilators
 from seprank.separation.vocabulary import infinite_partition
 
 __all__ = ["moment_separation_rank", "prepare_moment", "run_moment", "MomentPrepared",
@@ -549,22 +551,22 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
     start = time.perf_counter()
     fam, p = prep.fam, prep.prime
     lead = _leading_blocks(prep) if leading_forms.applies(fam) else None
-    word = _word_cap(prep, lead) if lead is not None else None
+    specs, plan, word = _word_cap(prep, lead) if lead is not None else (prep.specs, prep.plan,
+                                                                        None)
     data = None
     if lead is not None and not leading_forms.whole_matrix_can_add(
-            prep.plan.blocks[0], sum(b["rank"] for b in lead[0]),
-            prep.budget_seconds - lead[1]):
-        blocks = [leading_forms.leading_record(None, prep.specs[0], *lead, word=word)]
+            plan.blocks[0], sum(b["rank"] for b in lead[0]), prep.budget_seconds - lead[1]):
+        blocks = [leading_forms.leading_record(None, specs[0], lead[0], lead[1], word=word)]
         phases = {"leading_forms": round(lead[1], 4)}
     else:
         data = family_residues(fam, p)
-        blocks, phases = run_blocks(fam, data, prep.specs, prep.plan, p, prep.seed,
+        blocks, phases = run_blocks(fam, data, specs, plan, p, prep.seed,
                                     random_p=True, certify=prep.certify,
                                     budget_seconds=max(1.0, prep.budget_seconds
                                                        - (lead or (0, 0))[1]),
                                     max_memory=prep.limit, subset_ranks=_subset_hook(prep))
         if lead is not None:
-            blocks[0] = leading_forms.leading_record(blocks[0], prep.specs[0], *lead,
+            blocks[0] = leading_forms.leading_record(blocks[0], specs[0], lead[0], lead[1],
                                                      word=word)
             phases["leading_forms"] = round(lead[1], 4)
     tokens = []
@@ -576,39 +578,45 @@ def run_moment(prep: MomentPrepared) -> MomentSeparationResult:
                             budget_seconds=max(5.0, TOKEN_BUDGET_SHARE * prep.budget_seconds))
     run = MomentRunFacts(
         prime=p, prime_drawn_at_random=prep.prime_drawn, prime_range=prep.prime_source,
-        seed=prep.seed, token_search=why, plan=prep.plan, timing=phases, family=prep.info,
+        seed=prep.seed, token_search=why, plan=plan, timing=phases, family=prep.info,
         count_bound=fam.n_rows * comb(fam.n_vars + fam.degree, fam.degree),
         memory_limit=prep.limit, seconds=round(time.perf_counter() - start, 4))
     return _assemble(fam, blocks, tokens, run, prep)
 
 
-def _leading_blocks(prep: MomentPrepared) -> tuple[list[dict], float] | None:
-    """The plain network's block records and seconds (the leading forms of a residual
-    network, :mod:`~seprank.separation.moment.leading_forms`); None when its plan was
-    refused (memory)."""
+def _leading_blocks(prep: MomentPrepared) -> tuple[list[dict], float, Any] | None:
+    """The plain network's block records, seconds and word (the leading forms of a
+    residual network, :mod:`~seprank.separation.moment.leading_forms`; the word's
+    annihilators as a memo, found at most once, by the plain blocks' run or later by
+    :func:`_word_cap`); None when its plan was refused (memory)."""
     t0 = time.perf_counter()
     top = prep.leading
     if top is None:
         return None
+    word = functools.cache(lambda: word_annihilators(top.fam, top.prime, seed=top.seed))
     blocks, _ = run_blocks(top.fam, family_residues(top.fam, top.prime), top.specs, top.plan,
                            top.prime, top.seed, random_p=True, certify=top.certify,
-                           budget_seconds=top.budget_seconds, max_memory=top.limit)
-    return blocks, time.perf_counter() - t0
+                           budget_seconds=top.budget_seconds, max_memory=top.limit, word=word)
+    return blocks, time.perf_counter() - t0, word
 
 
-def _word_cap(prep: MomentPrepared, lead: tuple[list[dict], float]) -> str | None:
-    """Lower a one-head residual matrix's cap (its spec and its plan's) by the word's
-    annihilators (:func:`~seprank.separation.moment.leading_forms.word_bound`) when the
-    leading forms are below it; returns why (with the seconds it took), or None."""
+def _word_cap(prep: MomentPrepared, lead: tuple) -> tuple[list, MomentPlan, str | None]:
+    """The specs and the plan of a one-head residual network with its matrix's cap lowered
+    by the word's annihilators (:func:`~seprank.separation.moment.leading_forms.word_bound`)
+    when the leading forms are below it, and why (with the seconds it took); else the
+    prepared ones and None."""
+    unchanged = (prep.specs, prep.plan, None)
     if prep.net.H != 1 or sum(b["rank"] for b in lead[0]) >= prep.specs[0].cap:
-        return None
+        return unchanged
     t0 = time.perf_counter()
-    found = leading_forms.word_bound(prep.net, prep.fam.coordinate, prep.prime, prep.seed)
+    found = leading_forms.word_bound(prep.net, prep.fam.coordinate, prep.prime, prep.seed,
+                                     word=lead[2])
     if found is None or found[0] >= prep.specs[0].cap:
-        return None
-    prep.specs[0] = replace(prep.specs[0], bound=found[0])
-    prep.plan.blocks[0]["cap"] = found[0]
-    return f"{found[1]} ({time.perf_counter() - t0:.1f} s)"
+        return unchanged
+    specs = [replace(prep.specs[0], bound=found[0]), *prep.specs[1:]]
+    plan = replace(prep.plan, blocks=[dict(prep.plan.blocks[0], cap=found[0]),
+                                      *prep.plan.blocks[1:]])
+    return specs, plan, f"{found[1]} ({time.perf_counter() - t0:.1f} s)"
 
 
 def _subset_hook(prep: MomentPrepared):

@@ -177,10 +177,14 @@ def leading_record(rec: dict | None, spec, blocks: list[dict], seconds: float, *
     return rec
 
 
-def word_bound(net, coordinate: int, p: int, seed: int = 0) -> tuple[int, str] | None:
+def word_bound(net, coordinate: int, p: int, seed: int = 0, *,
+               word=None) -> tuple[int, str] | None:
     """(bound on the residual C_F's rank for every weight, why) from the plain word's
     rank-one directions (module docstring, "One head"); None where they do not apply (more
-    than one head, no word annihilators, a sub-word free to degree k, L > 4).
+    than one head, no word annihilators, a sub-word free to degree k, L > 4). ``word``:
+    a function of no argument returning the plain network's word annihilators mod ``p``
+    (a memo the plain blocks' run filled, :func:`~seprank.separation.moment.run.
+    run_blocks`); None: found here.
 
     >>> from seprank.models import SelfAttentionNetwork
     >>> net = SelfAttentionNetwork.random(2, 2, 1, residual=True, seed=0, nonzero=True)
@@ -197,14 +201,15 @@ def word_bound(net, coordinate: int, p: int, seed: int = 0) -> tuple[int, str] |
 
     if net.H != 1 or not 1 <= net.L <= 4:
         return None
-    found = word_annihilators(token_family(leading_network(net), coordinate), p, seed=seed)
+    found = (word() if word is not None else
+             word_annihilators(token_family(leading_network(net), coordinate), p, seed=seed))
     if found is None:
         return None
     k = found["degree"]
     worst, subwords = residual_free_degree(net.L, set(found["killed"]), found["first"])
     if worst >= k:
         return None
-    m = len(independent_rows(np.array(found["vectors"], dtype=np.int64), p))
+    m = len(independent_rows(np.array(found["vectors"], dtype=np.int64), found["prime"]))
     bound = staircase_bound(net.d_x, net.d_x * (net.d_x + 1) // 2, (3**net.L - 1) // 2,
                             kernel=(k, m))
     return bound, (f"the word's {m} annihilators of order {k} ({found['conditions']}) kill "

@@ -115,9 +115,15 @@ def _recheck(cat: list[int], specs: list, results: dict, r: int, ideal) -> None:
 
 def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_p: bool,
                certify: bool, budget_seconds: float | None = None,
-               max_memory: float | None = None, subset_ranks=None) -> tuple[list[dict], dict]:
+               max_memory: float | None = None, subset_ranks=None,
+               word=None) -> tuple[list[dict], dict]:
     """Rank every block as planned (module docstring); returns the block records (degree,
     shape, cap, method, rank, upper, kind, seconds, how, ...) and phase timings.
+
+    ``word``: a function of no argument that returns the word's annihilators of ``fam``
+    mod ``p`` (:func:`~seprank.separation.moment.word_directions.word_annihilators`), for
+    a caller that keeps them (a memo: found once, used here and there); None: found here,
+    if the ideal is seeded.
 
     The exact lifting of a deficient block (its cost is output-sensitive, not known
     before it runs) gets what is left of ``budget_seconds`` since the start (at least
@@ -145,7 +151,7 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     [(1, 'exact'), (1, 'exact')]
     """
     run = _BlockRun(fam, data, specs, plan, p, seed, np.random.default_rng(seed), certify,
-                    random_p, budget_seconds, max_memory)
+                    random_p, budget_seconds, max_memory, word=word)
     sparse = None if subset_ranks is not None else run.sparse_phase()
     if sparse is not None:
         return sparse, run.phases
@@ -206,6 +212,7 @@ class _BlockRun:
     pd_mod: PolyData | None = None
     seeded: list = field(default_factory=list)
     all_weights: dict = field(default_factory=dict)
+    word: object = None
 
     def methods(self, name: str) -> list[int]:
         return [i for i, b in enumerate(self.plan.blocks) if b["method"] == name]
@@ -336,7 +343,11 @@ class _BlockRun:
                 self.seeded.append({"degree": found[0], "how": (
                     f"seeded with {n} annihilators of this order from the first layer's "
                     "forms (check L-Generic2's argument)")})
-        word = word_annihilators(self.fam, self.p, seed=self.seed)
+        word = (self.word() if self.word is not None
+                else word_annihilators(self.fam, self.p, seed=self.seed))
+        if word is not None and word["prime"] != self.p:
+            raise ValueError(f"the word's annihilators are residues mod {word['prime']}, "
+                             f"not mod {self.p}")
         if word is not None:
             b = word["degree"]
             own = len(independent_rows(np.array(word["vectors"], dtype=np.int64), self.p))

@@ -427,9 +427,9 @@ def _coeff(poly: flint.nmod_poly, i: int) -> int:
 
 def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -> dict | None:
     """Annihilators of the g_j from the word's rank-one directions (module docstring),
-    mod p: ``degree`` k, ``vectors`` (residues of rational vectors of Ann_k, over the
-    degree-k exponents), ``points`` 2^n, ``conditions`` (a sentence), ``killed`` (the gaps
-    with w^T X w = 0, 1-based) and ``first`` (a^T w = 0). The first choice of
+    mod p: ``degree`` k, ``vectors`` (residues mod ``prime`` = p of rational vectors of
+    Ann_k, over the degree-k exponents), ``points`` 2^n, ``conditions`` (a sentence),
+    ``killed`` (the gaps with w^T X w = 0, 1-based) and ``first`` (a^T w = 0). The first choice of
     conditions (least k) whose block k has more rows than columns (where annihilators
     lower the bound) and whose points are found; None when none is (one head, plain tokens,
     d_x <= MAX_WORD_DIM only) or past ``max_entries`` vector entries.
@@ -462,6 +462,6 @@ def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -
                 + ("a^T w = 0 and " if cond["first"] else "")
                 + f"w^T X w = 0 for {n} class{'es' * (n != 1)} of gaps X of the word: "
                 f"(w w^T . d)^{k} kills every g_j (at most {k - 1} positions take w w^T)")
-        return {"degree": k, "vectors": vectors, "points": cond["points"],
+        return {"degree": k, "vectors": vectors, "points": cond["points"], "prime": p,
                 "conditions": text, "killed": cond["killed"], "first": cond["first"]}
     return None
