@@ -80,3 +80,28 @@ def test_the_route_certifies_a_residual_network_by_its_leading_forms():
     assert moment_separation_rank(leading_network(net), seed=1).value == bound
     assert (r.value, r.kind, r.upper_bound) == (bound, "exact", bound)
     assert sum(b[1] for b in rec["leading_blocks"]) == bound
+
+
+def test_the_word_is_found_once_per_residual_run(monkeypatch):
+    """Residual L = 2, d_x = 3, H = 1, d_a = 2: the leading forms stay below the residual
+    cap, so the route asks for the word's cap after the plain blocks' run has seeded its
+    ideal; both get the word from one memo (one search of its annihilators, not two)."""
+    import seprank.separation.moment as moment
+    import seprank.separation.moment.run as run_module
+    import seprank.separation.moment.word_directions as wd
+
+    word_annihilators = wd.word_annihilators
+
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(args[1])
+        return word_annihilators(*args, **kwargs)
+
+    for module in (moment, run_module, wd):      # wherever it is looked up
+        monkeypatch.setattr(module, "word_annihilators", counted)
+    net = SelfAttentionNetwork.random(2, 3, 1, residual=True, seed=0, nonzero=True, d_a=2)
+    r = moment_separation_rank(net, seed=0)
+    (rec,) = r.blocks
+    assert sum(b[1] for b in rec["leading_blocks"]) < r.upper_bound     # the cap was asked
+    assert len(calls) == 1
