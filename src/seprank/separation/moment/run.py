@@ -28,6 +28,7 @@ from seprank.separation.moment.apolar import (
     independent_rows,
 )
 from seprank.separation.moment.blocks import PolyData, poly_data
+from seprank.separation.moment.derivatives import derivative_rank
 from seprank.separation.moment.expansion_mod import expand_mod
 from seprank.separation.moment.ranks import (
     annihilate_rows,
@@ -158,6 +159,7 @@ def run_blocks(fam, data: dict, specs: list, plan, p: int, seed: int, *, random_
     ev = run.evaluation_phase()
     ideal = run.catalecticant_phase(ev, subset_ranks)
     run.sampled_phase(ideal)
+    run.derivative_phase()
     blocks = []
     for i, spec in enumerate(specs):
         if i in run.results:
@@ -243,14 +245,18 @@ class _BlockRun:
             LOG.info("expansion of G_L mod %d: %.1f s", self.p, self.phases["expansion_mod_p"])
         return self.pd_mod
 
+    def expansion_cheap(self) -> bool:
+        """Whether the plan expands G_L anyway, or its estimate is at most
+        :data:`SPARSE_TRY_SHARE` of the budget."""
+        plan = self.plan
+        return bool(plan.expand or (plan.can_expand and plan.expansion["seconds"]
+                                    <= SPARSE_TRY_SHARE * (self.budget_seconds or float("inf"))))
+
     def sparse_phase(self) -> list[dict] | None:
         """Every block compressed to its nonzero rows and columns, when the g_j have few
         terms (:mod:`seprank.separation.moment.sparse`); None when they do not (or when the
         expansion is not cheap beside the budget: the plan then goes on as made)."""
-        plan = self.plan
-        cheap = plan.expand or (plan.can_expand and plan.expansion["seconds"]
-                                <= SPARSE_TRY_SHARE * (self.budget_seconds or float("inf")))
-        if not cheap or self.certify or self.fam.label not in ("tokens",):
+        if not self.expansion_cheap() or self.certify or self.fam.label not in ("tokens",):
             return None
         dense = sum(s.shape[0] * s.shape[1] for s in self.specs)
         if splittings(self.expansion_mod()) > min(SPARSE_MAX_SPLITTINGS,
@@ -449,6 +455,38 @@ class _BlockRun:
             LOG.info("block %s %s: rank >= %d (sampled), %s", specs[i].label, specs[i].shape,
                      res["rank"], res["how"])
         self.phases["sampled_blocks"] = round(time.perf_counter() - t0, 4)
+
+
+    def derivative_phase(self) -> None:
+        """The residual matrix (ranked whole) left inexact: rank_Q C_F as the dimension of
+        the g_j's derivatives (:mod:`~seprank.separation.moment.derivatives`), when the
+        exact expansion is cheap and time is left; the record becomes exact when the
+        closure's certificate holds, or takes its lower bound when that is larger."""
+        whole = [i for i, s in enumerate(self.specs) if s.degree is None
+                 and i in self.results and self.results[i]["kind"] != "exact"]
+        left = (self.budget_seconds or float("inf")) - (time.perf_counter() - self.start)
+        if not whole or self.certify or not self.expansion_cheap() or left <= 0:
+            return
+        t0 = time.perf_counter()
+        pd = self.expansion()
+        for i in whole:
+            rec = self.results[i]
+            out = derivative_rank(pd, self.p, seconds=left - (time.perf_counter() - t0))
+            if out is None:
+                continue
+            LOG.info("block %s: %s", self.specs[i].label, out["how"])
+            if not rec["rank"] <= out["rank"] <= rec["upper"]:
+                raise AssertionError(f"derivative closure: rank {out['rank']} outside the "
+                                     f"certified range [{rec['rank']}, {rec['upper']}] (a "
+                                     "defect; please report)")
+            if out["kind"] == "exact":
+                rec.update(method="derivatives", rank=out["rank"], upper=out["rank"],
+                           kind="exact", how=rec["how"] + "; then " + out["how"])
+                rec.pop("error_bound", None)
+            elif out["rank"] > rec["rank"]:
+                rec.update(rank=out["rank"], how=rec["how"] + "; then " + out["how"])
+            rec["seconds"] = round(rec.get("seconds", 0.0) + out["seconds"], 4)
+        self.phases["derivative_closure"] = round(time.perf_counter() - t0, 4)
 
 
 def _lift_limits(start: float, budget_seconds: float | None,
