@@ -608,11 +608,10 @@ def _word_cap(prep: MomentPrepared, lead: tuple) -> tuple[list, MomentPlan, str 
     when the leading forms are below it, and why (with the seconds it took); else the
     prepared ones and None."""
     unchanged = (prep.specs, prep.plan, None)
-    if prep.net.H != 1 or sum(b["rank"] for b in lead[0]) >= prep.specs[0].cap:
+    if sum(b["rank"] for b in lead[0]) >= prep.specs[0].cap:
         return unchanged
     t0 = time.perf_counter()
-    found = leading_forms.word_bound(prep.net, prep.fam.coordinate, prep.prime, prep.seed,
-                                     word=lead[2])
+    found = leading_forms.word_bound(prep.net, lead[2]())
     if found is None or found[0] >= prep.specs[0].cap:
         return unchanged
     specs = [replace(prep.specs[0], bound=found[0]), *prep.specs[1:]]

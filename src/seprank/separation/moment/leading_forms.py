@@ -177,39 +177,34 @@ def leading_record(rec: dict | None, spec, blocks: list[dict], seconds: float, *
     return rec
 
 
-def word_bound(net, coordinate: int, p: int, seed: int = 0, *,
-               word=None) -> tuple[int, str] | None:
+def word_bound(net, found: dict | None) -> tuple[int, str] | None:
     """(bound on the residual C_F's rank for every weight, why) from the plain word's
     rank-one directions (module docstring, "One head"); None where they do not apply (more
-    than one head, no word annihilators, a sub-word free to degree k, L > 4). ``word``:
-    a function of no argument returning the plain network's word annihilators mod ``p``
-    (a memo the plain blocks' run filled, :func:`~seprank.separation.moment.run.
-    run_blocks`); None: found here.
+    than one head, L > 4, no word annihilators: ``found`` None, a sub-word free to degree
+    k). ``found``: the plain network's word annihilators
+    (:func:`~seprank.separation.moment.word_directions.word_annihilators` of the leading
+    network's family, which the plain blocks' run finds once and keeps).
 
     >>> from seprank.models import SelfAttentionNetwork
-    >>> net = SelfAttentionNetwork.random(2, 2, 1, residual=True, seed=0, nonzero=True)
-    >>> word_bound(net, 0, 1048573) is None      # L = 2, d_x = 2: no annihilator lowers a cap
+    >>> from seprank.network_theory.moment_form import token_family
+    >>> from seprank.separation.moment.word_directions import word_annihilators
+    >>> net = SelfAttentionNetwork.random(3, 4, 1, residual=True, seed=0, nonzero=True)
+    >>> found = word_annihilators(token_family(leading_network(net), 0), 1048573)
+    >>> word_bound(net, found)[0]          # the staircase 31460 less the word's 4
+    31456
+    >>> word_bound(net, None) is None
     True
     """
-    from seprank.network_theory.moment_form import token_family
-    from seprank.separation.moment.apolar import independent_rows
     from seprank.separation.moment.blocks import staircase_bound
-    from seprank.separation.moment.word_directions import (
-        residual_free_degree,
-        word_annihilators,
-    )
+    from seprank.separation.moment.word_directions import residual_free_degree
 
-    if net.H != 1 or not 1 <= net.L <= 4:
-        return None
-    found = (word() if word is not None else
-             word_annihilators(token_family(leading_network(net), coordinate), p, seed=seed))
-    if found is None:
+    if net.H != 1 or not 1 <= net.L <= 4 or found is None:
         return None
     k = found["degree"]
     worst, subwords = residual_free_degree(net.L, set(found["killed"]), found["first"])
     if worst >= k:
         return None
-    m = len(independent_rows(np.array(found["vectors"], dtype=np.int64), found["prime"]))
+    m = found["independent"]
     bound = staircase_bound(net.d_x, net.d_x * (net.d_x + 1) // 2, (3**net.L - 1) // 2,
                             kernel=(k, m))
     return bound, (f"the word's {m} annihilators of order {k} ({found['conditions']}) kill "

@@ -25,7 +25,6 @@ from seprank.network_theory.moment_form import moment_polynomials
 from seprank.separation.moment.apolar import (
     ApolarIdeal,
     first_layer_annihilators,
-    independent_rows,
 )
 from seprank.separation.moment.blocks import PolyData, poly_data
 from seprank.separation.moment.derivatives import derivative_rank
@@ -356,7 +355,7 @@ class _BlockRun:
                              f"not mod {self.p}")
         if word is not None:
             b = word["degree"]
-            own = len(independent_rows(np.array(word["vectors"], dtype=np.int64), self.p))
+            own = word["independent"]
             if self._seed(ideal, pd, b, word["vectors"], "word-direction"):
                 self.all_weights[b] = own
                 self.seeded.append({"degree": b, "how": (

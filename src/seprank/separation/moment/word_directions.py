@@ -81,6 +81,7 @@ import flint
 import numpy as np
 
 from seprank.network_theory.moment_form import moment_pairs
+from seprank.separation.moment.apolar import independent_rows
 from seprank.separation.moment.blocks import exponents
 
 __all__ = ["Word", "single_head_word", "free_degree", "direction_conditions",
@@ -428,7 +429,8 @@ def _coeff(poly: flint.nmod_poly, i: int) -> int:
 def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -> dict | None:
     """Annihilators of the g_j from the word's rank-one directions (module docstring),
     mod p: ``degree`` k, ``vectors`` (residues mod ``prime`` = p of rational vectors of
-    Ann_k, over the degree-k exponents), ``points`` 2^n, ``conditions`` (a sentence),
+    Ann_k, over the degree-k exponents), ``independent`` (how many of them are independent
+    mod p, so over Q), ``points`` 2^n, ``conditions`` (a sentence),
     ``killed`` (the gaps with w^T X w = 0, 1-based) and ``first`` (a^T w = 0). The first choice of
     conditions (least k) whose block k has more rows than columns (where annihilators
     lower the bound) and whose points are found; None when none is (one head, plain tokens,
@@ -440,6 +442,8 @@ def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -
     >>> found = word_annihilators(token_family(net, 0), 1048573)
     >>> found["degree"], found["points"], len(found["vectors"]), len(found["vectors"][0])
     (7, 4, 4, 11440)
+    >>> found["independent"]
+    4
     """
     word = single_head_word(fam)
     d = fam.d
@@ -462,6 +466,8 @@ def word_annihilators(fam, p: int, *, seed: int = 0, max_entries: int = 2**24) -
                 + ("a^T w = 0 and " if cond["first"] else "")
                 + f"w^T X w = 0 for {n} class{'es' * (n != 1)} of gaps X of the word: "
                 f"(w w^T . d)^{k} kills every g_j (at most {k - 1} positions take w w^T)")
-        return {"degree": k, "vectors": vectors, "points": cond["points"], "prime": p,
+        own = len(independent_rows(np.array(vectors, dtype=np.int64), p))
+        return {"degree": k, "vectors": vectors, "independent": own,
+                "points": cond["points"], "prime": p,
                 "conditions": text, "killed": cond["killed"], "first": cond["first"]}
     return None
