@@ -106,9 +106,11 @@ def _derivative(exps: np.ndarray, coeffs: np.ndarray, v: int):
     return e, c
 
 
-def derivative_rank(pd: PolyData, p: int, *, seconds: float) -> dict | None:
+def derivative_rank(pd: PolyData, p: int, *, seconds: float,
+                    max_bytes: float = 2**30) -> dict | None:
     """rank_Q C_F of the polynomials ``pd`` (exact coefficients) by the closure of their
-    derivatives (module docstring), within about ``seconds``.
+    derivatives (module docstring), within about ``seconds`` (the closure stops at the
+    size its estimate allows, or at the time) and ``max_bytes`` for its residues.
 
     Returns a dict: ``rank`` (|B|), ``kind`` ("exact" when every set-aside polynomial was
     checked a rational combination of B, else "lower_bound": |B| is certified from
@@ -132,11 +134,16 @@ def derivative_rank(pd: PolyData, p: int, *, seconds: float) -> dict | None:
         return {"rank": 0, "kind": "exact", "columns": 0, "kept": 0, "set_aside": 0,
                 "seconds": 0.0, "how": "derivative closure: every g_j is 0"}
     budget = seconds * CLOSURE_RATE
-    most = 0
-    while most < m and closure_work(r, n, most + 1, m) <= budget:
-        most += 1
+    most = min(m, int(max_bytes // (8 * m)))              # E below: most rows of m residues
+    if closure_work(r, n, most, m) > budget:             # the largest size within the time
+        lo, hi = 0, most
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if closure_work(r, n, mid, m) <= budget else (lo, mid - 1)
+        most = lo
     if most == 0:
         return None
+    deadline = t0 + seconds
     E = np.zeros((most, m), dtype=np.int64)     # the kept rows mod p, reduced echelon form
     pivots: list[int] = []
     kept, aside = [], []
@@ -145,6 +152,9 @@ def derivative_rank(pd: PolyData, p: int, *, seconds: float) -> dict | None:
     # Invariants: E[:k] is in reduced echelon form with pivot columns pivots (E[:k, pivots]
     # is the identity), and its rows span the residues of the polynomials in kept.
     while queue:
+        if time.perf_counter() > deadline:
+            stopped = True
+            break
         exps, coeffs = queue.pop(0)
         if not len(coeffs):
             continue
@@ -171,8 +181,8 @@ def derivative_rank(pd: PolyData, p: int, *, seconds: float) -> dict | None:
     if stopped:
         return dict(base, kind="lower_bound", seconds=round(time.perf_counter() - t0, 4),
                     how=f"derivative closure: {len(kept)} derivatives of the g_j independent "
-                        f"mod {p} (a certified lower bound); stopped there by the time "
-                        f"({m} monomials)")
+                        f"mod {p} (a certified lower bound); stopped there by the time or "
+                        f"memory allowed ({m} monomials)")
     ok = _combinations_hold(kept, aside, cols, w, pivots, seconds - (time.perf_counter() - t0))
     done = {True: "exact", False: "lower_bound", None: "lower_bound"}[ok]
     why = {True: f"every one of the {len(aside)} others checked a rational combination of "

@@ -470,7 +470,8 @@ class _BlockRun:
         pd = self.expansion()
         for i in whole:
             rec = self.results[i]
-            out = derivative_rank(pd, self.p, seconds=left - (time.perf_counter() - t0))
+            out = derivative_rank(pd, self.p, seconds=left - (time.perf_counter() - t0),
+                                  max_bytes=min(2**30, (self.max_memory or 2**32) / 4))
             if out is None:
                 continue
             LOG.info("block %s: %s", self.specs[i].label, out["how"])
