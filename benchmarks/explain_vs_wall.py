@@ -3,9 +3,12 @@
     python benchmarks/explain_vs_wall.py              # warm cache, every case; cold, two
     python benchmarks/explain_vs_wall.py --cold-only
     python benchmarks/explain_vs_wall.py --widths 1,2,3      # the cases with d_x <= 3
+    python benchmarks/explain_vs_wall.py --widths 4 --tag load10   # beside a load
 
 For each case, in a fresh process: the plan's estimate (``plan_separation(...)``: the
-route's plan seconds plus the compile seconds it announces) and the wall time of
+route's plan seconds plus the compile seconds it announces, times this machine's speed
+measured now, :func:`seprank.budget.calibration`, and its load,
+:func:`seprank.budget.load_factor`: what ``--explain`` prints) and the wall time of
 ``execute`` on that plan. ``warm``: numba's cache as it is (kernels compiled before);
 ``cold``: an empty ``NUMBA_CACHE_DIR`` (every kernel compiled in the run). The target of
 issue 28: the ratio wall / estimate within [1/3, 3] on every atlas case.
@@ -39,14 +42,20 @@ def one(L: int, d: int, H: int, res: bool) -> dict:
     t0 = time.perf_counter()
     plan = plan_separation(L, d, H, N=math.inf, residual=res, weights_seed=0)
     t_plan = time.perf_counter() - t0
+    from seprank.budget import calibration, load_factor
+
     est = plan.route_plan.estimate
     prep = plan.route_plan.data
-    estimate = prep.plan.seconds + est.fixed_seconds
+    reference = prep.plan.seconds + est.fixed_seconds
+    busy, load = load_factor()
+    estimate = reference * calibration() * busy          # what --explain prints
     t1 = time.perf_counter()
     r = execute(plan)
     wall = time.perf_counter() - t1 + t_plan
     return {"L": L, "d_x": d, "H": H, "residual": res, "value": r.value, "kind": r.kind,
-            "estimate_s": round(estimate, 3), "compile_s_estimated": est.fixed_seconds,
+            "estimate_s": round(estimate, 3), "reference_s": round(reference, 3),
+            "calibration": round(calibration(), 3), "load_factor": round(busy, 3),
+            "load_at_plan": round(load, 2), "compile_s_estimated": est.fixed_seconds,
             "wall_s": round(wall, 3), "ratio": round(wall / max(estimate, 1e-3), 2)}
 
 
@@ -68,6 +77,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--case", nargs=4)
     ap.add_argument("--cold-only", action="store_true")
+    ap.add_argument("--tag", default="",
+                    help="results as explain_vs_wall_TAG.json and .md (a run under load)")
     ap.add_argument("--widths", default="1,2,3,4",
                     help="comma-separated d_x of the warm cases (default %(default)s)")
     args = ap.parse_args()
@@ -81,7 +92,8 @@ def main() -> None:
         rows += [run(c, False) for c in CASES if c[1] in widths]
     for r in rows:
         print(json.dumps(r), file=sys.stderr, flush=True)
-    OUT.joinpath("explain_vs_wall.json").write_text(json.dumps(rows, indent=1) + "\n")
+    name = "explain_vs_wall" + (f"_{args.tag}" if args.tag else "")
+    OUT.joinpath(f"{name}.json").write_text(json.dumps(rows, indent=1) + "\n")
     ok = [r for r in rows if "ratio" in r]
     inside = [r for r in ok if 1 / 3 <= r["ratio"] <= 3]
     lines = ["# --explain's estimate against the wall time (N -> infinity, generic seed 0)", "",
@@ -94,7 +106,7 @@ def main() -> None:
         lines.append(f"| {r['L']} | {r['d_x']} | {r['H']} | {'yes' if r['residual'] else 'no'} "
                      f"| {r['cache']} | {r['value']} | {r['kind']} | {r['estimate_s']} | "
                      f"{r['wall_s']} | {r['ratio']} |")
-    OUT.joinpath("explain_vs_wall.md").write_text("\n".join(lines) + "\n")
+    OUT.joinpath(f"{name}.md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -242,11 +242,17 @@ RATES: dict[str, Rate] = {
     # between two reductions). Measured 2026-11-29 (benchmarks/moment_floor.py, square-ish
     # random matrices, load 2.5): 9.7e9 at short side 500, 2.7e10 at 1000, 5.8e10 at 2000,
     # 7.7e10 at 4000, 4.9e10 at 6000; halved. seprank.linalg.estimates.lu_rank_work
-    # splits a rank's operations between the two by its short side.
+    # splits a rank's operations between the tiers by its short side.
     "lu": Rate(2.5e10, "a multiply-add mod p < 2^20 in the numba blocked LU, short side "
                        ">= 2000"),
     "lu_small": Rate(4e9, "a multiply-add mod p < 2^20 in the numba blocked LU, short side "
                           "<= 500"),
+    # lu_large: lu times the rise of the measured rate from short side 2000 to 8000 in one
+    # run (benchmarks/lu_rate.py, 2026-11-29, load 0.8-1.5: 6.5e10 at 2000, 1.58e11 at
+    # 8000, 1.65e11 at 11440; 2.4x), so that it keeps lu's margin for load. Measured under
+    # load 11: 2.9e10 at 11440 (issue 28).
+    "lu_large": Rate(6e10, "a multiply-add mod p < 2^20 in the numba blocked LU, short side "
+                           ">= 8000"),
     "grid": Rate(1.5e8, "a multiply-add mod p in the numba network evaluation"),
     # moment_eval: 1.4e9-1.8e9 measured at L = 3, d = 4 and d = 6 (2 shared cores; per
     # evaluation: seprank.models.moment_mod_p.eval_ops)
@@ -307,6 +313,26 @@ def calibration() -> float:
         measured = min(_reference_loop() for _ in range(2))
         _CALIBRATION.append(min(max(measured / _REFERENCE_LOOP_SECONDS, 0.5), 20.0))
     return _CALIBRATION[0]
+
+
+def load_factor() -> tuple[float, float]:
+    """(factor, load): how much longer CPU-bound work runs on this machine now than alone
+    on it, max(1, (load + 1) / cores) with ``load`` the 1-minute load average (the other
+    runnable processes, plus this job); (1.0, 0.0) where the load is not known. Measured
+    on 2 cores (``benchmarks/results/explain_vs_wall_load10.md``): at load 10 the moment
+    route ran 5.6-7 times longer than idle (L = 3, d_x = 4), the factor gives 5.5.
+    What ``--explain`` prints for this machine now; the budgets and the plans use
+    :func:`calibration` alone (a plan's choices must not depend on the load of the moment).
+
+    >>> factor, load = load_factor()
+    >>> factor >= 1.0 and load >= 0.0
+    True
+    """
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 1.0, 0.0
+    return max(1.0, (load + 1) / (os.cpu_count() or 1)), load
 
 
 def as_float(x: float | int) -> float:

@@ -105,25 +105,30 @@ def mod_p_estimate(shape: tuple[int, int], engine: str, *, primes: int = 1,
                     detail=f"{_shape_words(shape)} on the {engine} engine")
 
 
-#: Short sides between which the numba LU's rate rises from ``lu_small`` to ``lu``
-#: (:data:`seprank.budget.RATES`; blocked kernels reach full speed near 2000).
-LU_SMALL_SIDE, LU_LARGE_SIDE = 500, 2000
+#: Short sides at which the numba LU runs at the rates ``lu_small``, ``lu`` and
+#: ``lu_large`` (:data:`seprank.budget.RATES`): blocked kernels reach BLAS speed near 2000,
+#: and the rate still rises 2.4x from 2000 to 8000 (``benchmarks/lu_rate.py``); in
+#: between, the rate is interpolated linearly.
+LU_TIERS = ((500, "lu_small"), (2000, "lu"), (8000, "lu_large"))
 
 
 def lu_rank_work(m: int, n: int, p: int | None = None) -> tuple[tuple[float, str], ...]:
     """The work of one rank mod ``p`` of an m x n matrix on the numba LU: m n min(m, n)
     multiply-adds. At the engine's own primes (``p`` None or below the top of its
-    ``auto_primes``) they run at the rates ``lu_small`` up to a short side of
-    :data:`LU_SMALL_SIDE` and ``lu`` from :data:`LU_LARGE_SIDE` on, the operations split
-    between the two in between so that the seconds follow the measured rate
-    (1 / (share / small + (1 - share) / large) rising linearly); above them, at the
-    rate ``modular`` (the prime lets only a few products accumulate between reductions).
+    ``auto_primes``) they run at the rate of the short side's tier (:data:`LU_TIERS`):
+    ``lu_small`` up to 500, ``lu`` at 2000, ``lu_large`` from 8000 on; between two tiers
+    the operations are split between their kinds so that the seconds follow a rate
+    rising linearly (1 / (share / slow + (1 - share) / fast)); above the engine's primes,
+    at the rate ``modular`` (the prime lets only a few products accumulate between
+    reductions).
 
     >>> lu_rank_work(400, 300)
     ((36000000, 'lu_small'),)
     >>> work = lu_rank_work(1000, 1000)
     >>> [k for _, k in work], round(sum(o for o, _ in work))
     (['lu_small', 'lu'], 1000000000)
+    >>> [k for _, k in lu_rank_work(11783, 11440)], [k for _, k in lu_rank_work(5155, 5005)]
+    (['lu_large'], ['lu', 'lu_large'])
     >>> lu_rank_work(10, 10, 2**31 - 1)
     ((1000, 'modular'),)
     """
@@ -134,15 +139,18 @@ def lu_rank_work(m: int, n: int, p: int | None = None) -> tuple[tuple[float, str
     ops = m * n * short
     if p is not None and p >= get_engine("numba").auto_primes[1]:
         return ((ops, "modular"),)
-    if short <= LU_SMALL_SIDE:
-        return ((ops, "lu_small"),)
-    if short >= LU_LARGE_SIDE:
-        return ((ops, "lu"),)
-    small, large = RATES["lu_small"].per_second, RATES["lu"].per_second
-    t = (short - LU_SMALL_SIDE) / (LU_LARGE_SIDE - LU_SMALL_SIDE)
-    rate = small + t * (large - small)
-    share = (1 / rate - 1 / large) / (1 / small - 1 / large)
-    return ((ops * share, "lu_small"), (ops * (1 - share), "lu"))
+    if short <= LU_TIERS[0][0]:
+        return ((ops, LU_TIERS[0][1]),)
+    for (lo, slow_kind), (hi, fast_kind) in zip(LU_TIERS, LU_TIERS[1:], strict=False):
+        if short >= hi:
+            continue
+        slow, fast = RATES[slow_kind].per_second, RATES[fast_kind].per_second
+        rate = slow + (short - lo) / (hi - lo) * (fast - slow)
+        share = (1 / rate - 1 / fast) / (1 / slow - 1 / fast)
+        if share >= 1:
+            return ((ops, slow_kind),)
+        return ((ops * share, slow_kind), (ops * (1 - share), fast_kind))
+    return ((ops, LU_TIERS[-1][1]),)
 
 
 def _lifting_bits(r: int, bits: int) -> float:

@@ -42,6 +42,7 @@ before any work (:mod:`seprank.budget`); ``max_seconds`` never degrades the answ
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 
 from seprank.models.generic_weights import generic_bound
@@ -214,11 +215,16 @@ def _token_phase(prep) -> str:
 
 
 def _notes(prep, I, unit: str, pending: tuple[list[str], float]) -> list[str]:
+    from seprank.budget import calibration, load_factor
+
     a, b = prep.thresholds
-    plan = prep.plan
-    compile_s = (f" + about {pending[1]:.0f} s compiling numba kernels (first run on this "
-                 "machine only)" if pending[0] else "")
-    lines = [f"estimated {plan.seconds:.3g} s{compile_s}; bounds after "
+    plan, speed, (busy, load) = prep.plan, calibration(), load_factor()
+    here = speed * busy
+    compile_s = (f" + about {pending[1] * here:.0f} s compiling numba kernels (first run on "
+                 "this machine only)" if pending[0] else "")
+    lines = [f"estimated {plan.seconds * here:.3g} s{compile_s} here now ({plan.seconds:.3g} s "
+             f"at the reference rates, times {speed:.2g} for this machine's speed and "
+             f"{busy:.2g} for its load {load:.1f} on {os.cpu_count()} cores); bounds after "
              f"{prep.budget_seconds:.0f} s (option budget_seconds, --bounds-after: blocks "
              "past it are sampled or skipped, a lower_bound answer)",
              f"family: {prep.fam.notes}",
