@@ -79,6 +79,12 @@ def measure(n: int, repeats: int, p: int, rank: int | None = None) -> dict:
     return row
 
 
+def _runs(r: dict) -> tuple[str, str]:
+    """The seconds of a row's runs and the load before each, as table cells."""
+    return (", ".join(str(x["seconds"]) for x in r["runs"]),
+            "; ".join(str(x["load"][0]) for x in r["runs"]))
+
+
 def _md(res: dict) -> str:
     out = ["# The numba LU's rate against the short side (mod a prime of [2^19, 2^20))", "",
            f"Generated {res['generated']} on {res['machine']} ({res['cores']} cores), "
@@ -88,8 +94,7 @@ def _md(res: dict) -> str:
            "| short side | shape | rank | seconds (runs) | rate | flint s | flint / LU | "
            "load before each run |", "|---|---|---|---|---|---|---|---|"]
     for r in res["rows"]:
-        runs = ", ".join(str(x["seconds"]) for x in r["runs"])
-        loads = "; ".join(str(x["load"][0]) for x in r["runs"])
+        runs, loads = _runs(r)
         out.append(f"| {r['short']} | {r['shape'][0]} x {r['shape'][1]} | {r['rank']} | "
                    f"{runs} | {r['rate']:.3g} | {r.get('flint_nmod_s', '-')} | "
                    f"{r.get('flint_over_lu', '-')} | {loads} |")
@@ -100,8 +105,7 @@ def _md(res: dict) -> str:
                 "| short side | rank | seconds (runs) | t_r / t_n | r / n | fixed share | "
                 "load before each run |", "|---|---|---|---|---|---|---|"]
         for r in res["deficient"]:
-            runs = ", ".join(str(x["seconds"]) for x in r["runs"])
-            loads = "; ".join(str(x["load"][0]) for x in r["runs"])
+            runs, loads = _runs(r)
             out.append(f"| {r['short']} | {r['rank']} | {runs} | {r['time_share']} | "
                        f"{r['rank_share']} | {r['fixed_share']} | {loads} |")
     return "\n".join(out) + "\n"
