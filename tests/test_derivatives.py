@@ -1,4 +1,4 @@
-"""The rank of C_F as the dimension of the g_j's derivatives (separation.moment.derivatives).
+"""The rank of C_F as the dimension of the g_j's derivatives (separation.moment.sparse).
 
 Expectations come from hand-worked spans and from C_F itself ranked over Q by flint's
 fmpz_mat (an independent engine): whole for small residual networks, and restricted to
@@ -16,9 +16,9 @@ import pytest
 from seprank.models import SelfAttentionNetwork
 from seprank.network_theory.moment_form import moment_polynomials, token_family
 from seprank.separation.moment.blocks import block_entries, poly_data
-from seprank.separation.moment.derivatives import derivative_rank, down_closure
 from seprank.separation.moment.leading_forms import whole_matrix
 from seprank.separation.moment.run import integer_poly_data
+from seprank.separation.moment.sparse import derivative_rank, down_closure
 
 P = 1000003
 

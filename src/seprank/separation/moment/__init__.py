@@ -106,7 +106,7 @@ What the route computes (:func:`moment_separation_rank`)
    ranked over Q, and its leading forms' blocks as lower bound
    (:mod:`~seprank.separation.moment.leading_forms`), and, left below its bound, the
    dimension of the g_j's derivatives when the expansion is cheap
-   (:mod:`~seprank.separation.moment.derivatives`); else ``probabilistic`` (every row
+   (:func:`~seprank.separation.moment.sparse.derivative_rank`); else ``probabilistic`` (every row
    ranked mod a random prime of [2^30, 2^31)) or the cap as certified upper bound.
 3. Lower bounds at finite N (:mod:`seprank.separation.moment.tokens`) only where the
    answer needs them (:func:`token_values`): when a block was sampled or skipped (N = 2,
@@ -719,7 +719,7 @@ def _assemble(fam, blocks, tokens, run: MomentRunFacts, prep) -> MomentSeparatio
     basis = _basis(fam, kind, moment_lower, upper, lower, lower_N, saturation, thr)
     if kind == "exact" and any(b.get("method") == "derivatives" for b in blocks):
         basis += ("; the residual matrix's rank is the dimension of the span of the g_j's "
-                  "partial derivatives, certified over Q (derivatives module)")
+                  "partial derivatives, certified over Q (moment.sparse.derivative_rank)")
     covered = _covered(fam, kind, value, upper, thr, saturation, tokens)   # R, every partition
     if prep.small_side is not None:      # the partition asked for, below the thresholds
         m = prep.small_side

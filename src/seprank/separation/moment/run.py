@@ -27,7 +27,6 @@ from seprank.separation.moment.apolar import (
     first_layer_annihilators,
 )
 from seprank.separation.moment.blocks import PolyData, poly_data
-from seprank.separation.moment.derivatives import derivative_rank
 from seprank.separation.moment.expansion_mod import expand_mod
 from seprank.separation.moment.ranks import (
     annihilate_rows,
@@ -39,6 +38,7 @@ from seprank.separation.moment.ranks import (
 )
 from seprank.separation.moment.sparse import (
     SPARSE_MAX_SPLITTINGS,
+    derivative_rank,
     sparse_block_ranks,
     splittings,
 )
@@ -458,7 +458,7 @@ class _BlockRun:
 
     def derivative_phase(self) -> None:
         """The residual matrix (ranked whole) left inexact: rank_Q C_F as the dimension of
-        the g_j's derivatives (:mod:`~seprank.separation.moment.derivatives`), when the
+        the g_j's derivatives (:func:`~seprank.separation.moment.sparse.derivative_rank`), when the
         exact expansion is cheap and time is left; the record becomes exact when the
         closure's certificate holds, or takes its lower bound when that is larger."""
         whole = [i for i, s in enumerate(self.specs) if s.degree is None
