@@ -79,10 +79,16 @@ def measure(n: int, repeats: int, p: int, rank: int | None = None) -> dict:
     return row
 
 
-def _runs(r: dict) -> tuple[str, str]:
-    """The seconds of a row's runs and the load before each, as table cells."""
-    return (", ".join(str(x["seconds"]) for x in r["runs"]),
-            "; ".join(str(x["load"][0]) for x in r["runs"]))
+def _table(header: list[str], rows: list[dict], cells) -> list[str]:
+    """A Markdown table: ``cells(row)`` gives a row's cells before the seconds of its runs
+    and the load before each, which close every row."""
+    out = ["| " + " | ".join(header + ["seconds (runs)", "load before each run"]) + " |",
+           "|" + "---|" * (len(header) + 2)]
+    for r in rows:
+        runs = ", ".join(str(x["seconds"]) for x in r["runs"])
+        loads = "; ".join(str(x["load"][0]) for x in r["runs"])
+        out.append("| " + " | ".join([*map(str, cells(r)), runs, loads]) + " |")
+    return out
 
 
 def _md(res: dict) -> str:
@@ -90,24 +96,19 @@ def _md(res: dict) -> str:
            f"Generated {res['generated']} on {res['machine']} ({res['cores']} cores), "
            f"load {res['load_start']} at the start, {res['load_end']} at the end. "
            "Rate: m n min(m, n) multiply-adds a second, the fastest of the runs. Peer: "
-           "python-flint's `nmod_mat.rank` on the same matrix (up to n = 4000).", "",
-           "| short side | shape | rank | seconds (runs) | rate | flint s | flint / LU | "
-           "load before each run |", "|---|---|---|---|---|---|---|---|"]
-    for r in res["rows"]:
-        runs, loads = _runs(r)
-        out.append(f"| {r['short']} | {r['shape'][0]} x {r['shape'][1]} | {r['rank']} | "
-                   f"{runs} | {r['rate']:.3g} | {r.get('flint_nmod_s', '-')} | "
-                   f"{r.get('flint_over_lu', '-')} | {loads} |")
+           "python-flint's `nmod_mat.rank` on the same matrix (up to n = 4000).", ""]
+    out += _table(["short side", "shape", "rank", "rate", "flint s", "flint / LU"],
+                  res["rows"], lambda r: [r["short"], f"{r['shape'][0]} x {r['shape'][1]}",
+                                          r["rank"], f"{r['rate']:.3g}",
+                                          r.get("flint_nmod_s", "-"),
+                                          r.get("flint_over_lu", "-")])
     if res.get("deficient"):
         out += ["", "Rank-deficient matrices, same shapes: the time against the full-rank time "
                 "(fastest runs), and the share beyond the rank's own share r / n "
-                "((t_r / t_n - r / n) / (1 - r / n), the fixed part).", "",
-                "| short side | rank | seconds (runs) | t_r / t_n | r / n | fixed share | "
-                "load before each run |", "|---|---|---|---|---|---|---|"]
-        for r in res["deficient"]:
-            runs, loads = _runs(r)
-            out.append(f"| {r['short']} | {r['rank']} | {runs} | {r['time_share']} | "
-                       f"{r['rank_share']} | {r['fixed_share']} | {loads} |")
+                "((t_r / t_n - r / n) / (1 - r / n), the fixed part).", ""]
+        out += _table(["short side", "rank", "t_r / t_n", "r / n", "fixed share"],
+                      res["deficient"], lambda r: [r["short"], r["rank"], r["time_share"],
+                                                   r["rank_share"], r["fixed_share"]])
     return "\n".join(out) + "\n"
 
 

@@ -69,7 +69,7 @@ def _nonzero_part_rank(fam) -> int:
     gamma) needs a term alpha + gamma of g_j, so alpha and gamma lie below a term."""
     pd = integer_poly_data(moment_polynomials(fam), fam.n_vars, fam.degree)
     keys = down_closure(pd)
-    exps = (keys[:, None] // pd.weights()[None, :]) % pd.radix
+    exps = pd.key_exponents(keys)
     rows = np.repeat(np.arange(fam.n_rows), len(exps))
     M = block_entries(pd, rows, np.tile(exps, (fam.n_rows, 1)), exps)
     return flint.fmpz_mat(M.tolist()).rank()

@@ -193,6 +193,17 @@ class PolyData:
     def weights(self) -> np.ndarray:
         return np.array([self.radix**v for v in range(self.n_vars)], dtype=np.int64)
 
+    def key_exponents(self, keys: np.ndarray) -> np.ndarray:
+        """The exponent vectors of monomial keys (their radix digits), shape (len, n_vars).
+
+        >>> import flint
+        >>> (t0, t1) = flint.fmpz_mpoly_ctx.get(("t", 2), "deglex").gens()
+        >>> pd = poly_data([t0 * t1**2], 2, 3)              # radix 7: key 1 + 2 * 7
+        >>> pd.key_exponents(pd.keys[0]).tolist()
+        [[1, 2]]
+        """
+        return (np.asarray(keys)[:, None] // self.weights()[None, :]) % self.radix
+
     def residue_terms(self, j: int, p: int) -> np.ndarray:
         """c_beta beta! mod p for the terms of g_j (cached per prime; p > C)."""
         cache = self.__dict__.setdefault("_mod_cache", {})

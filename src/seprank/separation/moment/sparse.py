@@ -65,6 +65,7 @@ and the closure stops at the size its share of the time allows.
 from __future__ import annotations
 
 import time
+from collections import deque
 from itertools import product
 
 import flint
@@ -190,7 +191,7 @@ def down_closure(pd: PolyData) -> np.ndarray:
     keys = np.unique(np.concatenate([k for k in pd.keys if len(k)] or [np.zeros(0, np.int64)]))
     seen, frontier = keys, keys
     while len(frontier):
-        digits = (frontier[:, None] // w[None, :]) % pd.radix
+        digits = pd.key_exponents(frontier)
         lower = np.concatenate([frontier[digits[:, v] > 0] - w[v] for v in range(pd.n_vars)])
         frontier = np.setdiff1d(np.unique(lower), seen, assume_unique=True)
         seen = np.union1d(seen, frontier)
@@ -216,11 +217,66 @@ def _derivative(exps: np.ndarray, coeffs: np.ndarray, v: int):
     return e, c
 
 
+def _columns(cols: np.ndarray, w: np.ndarray, exps: np.ndarray) -> np.ndarray:
+    """The positions of a polynomial's terms among the sorted monomial keys ``cols``."""
+    return np.searchsorted(cols, exps @ w)
+
+
+def _largest_size(r: int, n: int, m: int, seconds: float, max_bytes: float) -> int:
+    """The most polynomials the closure may keep: its residues (m int64 each) within
+    ``max_bytes`` and its work (:func:`closure_work`) within ``seconds``."""
+    most, budget = min(m, int(max_bytes // (8 * m))), seconds * CLOSURE_RATE
+    lo, hi = 0, most
+    while lo < hi:                              # the largest size whose work fits (bisection)
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if closure_work(r, n, mid, m) <= budget else (lo, mid - 1)
+    return lo
+
+
+def _closure(pd: PolyData, cols: np.ndarray, p: int, most: int, deadline: float):
+    """Step 1 of the certificate (module docstring): (kept, set aside, pivot columns,
+    stopped), stopped when more than ``most`` would be kept or at ``deadline``."""
+    w, m = pd.weights(), len(cols)
+    E = np.zeros((most, m), dtype=np.int64)     # the kept rows mod p, reduced echelon form
+    pivots: list[int] = []
+    kept, aside = [], []
+    queue = deque((pd.exps[j], np.asarray(pd.coeffs[j], dtype=object))
+                  for j in range(len(pd.keys)))
+    # Invariants: E[:k] is in reduced echelon form with pivot columns pivots (E[:k, pivots]
+    # is the identity), and its rows span the residues of the polynomials in kept.
+    while queue:
+        if time.perf_counter() > deadline:
+            return kept, aside, pivots, True
+        exps, coeffs = queue.popleft()
+        if not len(coeffs):
+            continue
+        v = np.zeros(m, dtype=np.int64)
+        v[_columns(cols, w, exps)] = np.array([int(c) % p for c in coeffs], np.int64)
+        k = len(pivots)
+        if k:
+            v = (v - (v[pivots] @ E[:k]) % p) % p
+        nz = np.flatnonzero(v)
+        if not len(nz):
+            aside.append((exps, coeffs))
+            continue
+        if k == most:
+            return kept, aside, pivots, True
+        c = int(nz[0])
+        v = v * pow(int(v[c]), -1, p) % p
+        E[:k] = (E[:k] - np.outer(E[:k, c], v) % p) % p
+        E[k] = v
+        pivots.append(c)
+        kept.append((exps, coeffs))
+        queue.extend(_derivative(exps, coeffs, i) for i in range(pd.n_vars))
+    return kept, aside, pivots, False
+
+
 def derivative_rank(pd: PolyData, p: int, *, seconds: float,
                     max_bytes: float = 2**30) -> dict | None:
     """rank_Q C_F of the polynomials ``pd`` (exact coefficients) by the closure of their
     derivatives (module docstring), within about ``seconds`` (the closure stops at the
-    size its estimate allows, or at the time) and ``max_bytes`` for its residues.
+    size its estimate allows, or at the time) and ``max_bytes`` for its residues and the
+    exact check's matrices.
 
     Returns a dict: ``rank`` (|B|), ``kind`` ("exact" when every set-aside polynomial was
     checked a rational combination of B, else "lower_bound": |B| is certified from
@@ -239,77 +295,45 @@ def derivative_rank(pd: PolyData, p: int, *, seconds: float,
     if pd.coeffs[0] is None:
         raise ValueError("derivative_rank needs the exact coefficients of the g_j")
     cols = down_closure(pd)
-    m, w, r, n = len(cols), pd.weights(), len(pd.keys), pd.n_vars
+    m = len(cols)
     if m == 0:
         return {"rank": 0, "kind": "exact", "columns": 0, "kept": 0, "set_aside": 0,
                 "seconds": 0.0, "how": "derivative closure: every g_j is 0"}
-    budget = seconds * CLOSURE_RATE
-    most = min(m, int(max_bytes // (8 * m)))              # E below: most rows of m residues
-    if closure_work(r, n, most, m) > budget:             # the largest size within the time
-        lo, hi = 0, most
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            lo, hi = (mid, hi) if closure_work(r, n, mid, m) <= budget else (lo, mid - 1)
-        most = lo
+    most = _largest_size(len(pd.keys), pd.n_vars, m, seconds, max_bytes)
     if most == 0:
         return None
-    deadline = t0 + seconds
-    E = np.zeros((most, m), dtype=np.int64)     # the kept rows mod p, reduced echelon form
-    pivots: list[int] = []
-    kept, aside = [], []
-    queue = [(pd.exps[j], np.asarray(pd.coeffs[j], dtype=object)) for j in range(r)]
-    stopped = False
-    # Invariants: E[:k] is in reduced echelon form with pivot columns pivots (E[:k, pivots]
-    # is the identity), and its rows span the residues of the polynomials in kept.
-    while queue:
-        if time.perf_counter() > deadline:
-            stopped = True
-            break
-        exps, coeffs = queue.pop(0)
-        if not len(coeffs):
-            continue
-        v = np.zeros(m, dtype=np.int64)
-        v[np.searchsorted(cols, exps @ w)] = np.array([int(c) % p for c in coeffs], np.int64)
-        k = len(pivots)
-        if k:
-            v = (v - (v[pivots] @ E[:k]) % p) % p
-        nz = np.flatnonzero(v)
-        if not len(nz):
-            aside.append((exps, coeffs))
-            continue
-        if k == most:
-            stopped = True
-            break
-        c = int(nz[0])
-        v = v * pow(int(v[c]), -1, p) % p
-        E[:k] = (E[:k] - np.outer(E[:k, c], v) % p) % p
-        E[k] = v
-        pivots.append(c)
-        kept.append((exps, coeffs))
-        queue.extend(_derivative(exps, coeffs, i) for i in range(n))
+    kept, aside, pivots, stopped = _closure(pd, cols, p, most, t0 + seconds)
     base = {"rank": len(kept), "columns": m, "kept": len(kept), "set_aside": len(aside)}
     if stopped:
         return dict(base, kind="lower_bound", seconds=round(time.perf_counter() - t0, 4),
                     how=f"derivative closure: {len(kept)} derivatives of the g_j independent "
                         f"mod {p} (a certified lower bound); stopped there by the time or "
                         f"memory allowed ({m} monomials)")
-    ok = _combinations_hold(kept, aside, cols, w, pivots, seconds - (time.perf_counter() - t0))
-    done = {True: "exact", False: "lower_bound", None: "lower_bound"}[ok]
+    ok = _combinations_hold(kept, aside, cols, pd.weights(), pivots,
+                            seconds - (time.perf_counter() - t0), max_bytes)
     why = {True: f"every one of the {len(aside)} others checked a rational combination of "
                  "them over Z, so they span the derivatives: rank_Q C_F = "
                  f"{len(kept)} (moment.sparse)",
            False: "some other one is a combination mod p only (p divides a minor): a "
                   "certified lower bound",
-           None: "the exact check of the others is over the time: a certified lower bound"}
-    return dict(base, kind=done, seconds=round(time.perf_counter() - t0, 4),
+           None: "the exact check of the others is over the time or memory: a certified "
+                 "lower bound"}
+    return dict(base, kind="exact" if ok else "lower_bound",
+                seconds=round(time.perf_counter() - t0, 4),
                 how=f"derivative closure: {len(kept)} derivatives of the g_j independent mod "
                     f"{p} over {m} monomials; " + why[ok])
 
 
-def _combinations_hold(kept, aside, cols, w, pivots, seconds: float) -> bool | None:
+#: Bytes a dense exact matrix entry takes while the check builds it (a Python int in a list,
+#: then an fmpz): the estimate of :func:`_combinations_hold`'s memory.
+_DENSE_ENTRY_BYTES = 48
+
+
+def _combinations_hold(kept, aside, cols, w, pivots, seconds: float,
+                       max_bytes: float) -> bool | None:
     """Step 2 of the certificate (module docstring): every set-aside polynomial is a
     rational combination of the kept ones, checked over Z; None when its estimate is over
-    ``seconds``."""
+    ``seconds`` or ``max_bytes``."""
     if not aside:
         return True
     R, m = len(kept), len(cols)
@@ -317,12 +341,14 @@ def _combinations_hold(kept, aside, cols, w, pivots, seconds: float) -> bool | N
     def dense(polys) -> flint.fmpz_mat:
         out = [[0] * m for _ in polys]
         for row, (exps, coeffs) in zip(out, polys, strict=True):
-            for i, c in zip(np.searchsorted(cols, exps @ w).tolist(), coeffs, strict=True):
+            for i, c in zip(_columns(cols, w, exps).tolist(), coeffs, strict=True):
                 row[i] = int(c)
         return flint.fmpz_mat(out)
 
     t0 = time.perf_counter()
-    if (R + len(aside)) * m / RATES["python"].per_second > seconds:    # the dense matrices
+    entries = (R + len(aside)) * m                                     # the dense matrices
+    if entries / RATES["python"].per_second > seconds or \
+            entries * _DENSE_ENTRY_BYTES > max_bytes:
         return None
     B, Z = dense(kept), dense(aside)
     BP = flint.fmpz_mat([[B[i, c] for c in pivots] for i in range(R)]).transpose()
